@@ -1,0 +1,95 @@
+/// A calendar day without time zone, in the proleptic Gregorian calendar, years 1 to 9999.
+public struct Day: Hashable, Comparable, Sendable {
+    public let year: Int
+    public let month: Int
+    public let day: Int
+
+    /// Creates a day after checking that it exists in the calendar.
+    ///
+    /// - Throws: `DayError.invalid` for 2025-02-29, month 13, year 0 and the like.
+    public init(year: Int, month: Int, day: Int) throws(DayError) {
+        guard (1...9999).contains(year), (1...12).contains(month),
+            day >= 1, day <= Day.daysIn(month: month, year: year)
+        else { throw .invalid }
+        self.year = year
+        self.month = month
+        self.day = day
+    }
+
+    /// Returns the number of days of a month, with February's leap days.
+    public static func daysIn(month: Int, year: Int) -> Int {
+        switch month {
+        case 2: isLeap(year) ? 29 : 28
+        case 4, 6, 9, 11: 30
+        default: 31
+        }
+    }
+
+    /// Tells whether a Gregorian year has 366 days.
+    public static func isLeap(_ year: Int) -> Bool {
+        (year % 4 == 0 && year % 100 != 0) || year % 400 == 0
+    }
+
+    public static func < (lhs: Day, rhs: Day) -> Bool {
+        (lhs.year, lhs.month, lhs.day) < (rhs.year, rhs.month, rhs.day)
+    }
+}
+
+/// Why a date text is not a calendar day.
+public enum DayError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The text is not in `YYYY-MM-DD` form.
+    case malformed
+    /// The text has the form but names no day (2026-02-30, month 13, year 0).
+    case invalid
+
+    public var description: String {
+        switch self {
+        case .malformed: "is not a date in YYYY-MM-DD form"
+        case .invalid: "is not a day of the calendar"
+        }
+    }
+}
+
+extension Day {
+    /// Reads an ISO 8601 calendar date `YYYY-MM-DD` from ASCII bytes.
+    ///
+    /// - Complexity: O(1), no allocation.
+    public init(parsing bytes: UnsafeRawBufferPointer) throws(DayError) {
+        guard bytes.count == 10, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-")
+        else { throw .malformed }
+        func number(_ range: Range<Int>) throws(DayError) -> Int {
+            var value = 0
+            for index in range {
+                let digit = bytes[index] &- UInt8(ascii: "0")
+                guard digit < 10 else { throw .malformed }
+                value = value * 10 + Int(digit)
+            }
+            return value
+        }
+        try self.init(year: number(0..<4), month: number(5..<7), day: number(8..<10))
+    }
+
+    /// Reads an ISO 8601 calendar date `YYYY-MM-DD` from text.
+    public init(parsing text: String) throws(DayError) {
+        var text = text
+        let result = text.withUTF8 { utf8 -> Result<Day, DayError> in
+            do throws(DayError) {
+                return .success(try Day(parsing: UnsafeRawBufferPointer(utf8)))
+            } catch { return .failure(error) }
+        }
+        self = try result.get()
+    }
+
+    /// The day as `YYYY-MM-DD`.
+    public var isoText: String {
+        func pad(_ value: Int, _ width: Int) -> String {
+            let digits = String(value)
+            return String(repeating: "0", count: max(0, width - digits.count)) + digits
+        }
+        return "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))"
+    }
+}
+
+extension Day: CustomStringConvertible {
+    public var description: String { isoText }
+}

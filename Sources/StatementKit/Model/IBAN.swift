@@ -1,0 +1,264 @@
+/// An International Bank Account Number (ISO 13616), valid by construction.
+///
+/// Stored in its electronic form (upper case, no spaces) inline, without a heap allocation,
+/// so that millions of rows can be parsed without allocating per row.
+public struct IBAN: Sendable {
+    /// The maximum length of any IBAN.
+    public static let maximumLength = 34
+
+    private var storage: (UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0)
+    /// The number of characters of the electronic form.
+    public let count: Int
+
+    /// Creates an IBAN from an electronic form that already passed validation.
+    init(validatedBytes bytes: UnsafeRawBufferPointer) {
+        count = bytes.count
+        withUnsafeMutableBytes(of: &storage) { $0.copyMemory(from: bytes) }
+    }
+
+    /// Calls `body` with the ASCII bytes of the electronic form.
+    public func withBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+        try withUnsafeBytes(of: storage) { try body(UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
+    }
+
+    /// The electronic form: upper case, no spaces, such as `DE89370400440532013000`.
+    public var electronic: String {
+        withBytes { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// The ISO 3166 country code, such as `DE`.
+    public var countryCode: String { String(electronic.prefix(2)) }
+}
+
+extension IBAN: Hashable {
+    public static func == (lhs: IBAN, rhs: IBAN) -> Bool {
+        lhs.count == rhs.count && lhs.storage.0 == rhs.storage.0 && lhs.storage.1 == rhs.storage.1
+            && lhs.storage.2 == rhs.storage.2 && lhs.storage.3 == rhs.storage.3
+            && lhs.storage.4 == rhs.storage.4
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(storage.0)
+        hasher.combine(storage.1)
+        hasher.combine(storage.2)
+        hasher.combine(storage.3)
+        hasher.combine(storage.4)
+    }
+}
+
+extension IBAN: Comparable {
+    public static func < (lhs: IBAN, rhs: IBAN) -> Bool {
+        lhs.withBytes { l in rhs.withBytes { r in l.lexicographicallyPrecedes(r) } }
+    }
+}
+
+extension IBAN: CustomStringConvertible {
+    public var description: String { electronic }
+}
+
+/// Why a text is not a valid IBAN; each case has its own diagnostic code.
+public enum IBANError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// A character other than an ASCII letter, digit, space or no-break space.
+    case illegalCharacter(String, position: Int)
+    /// The first two letters are not a country of the IBAN registry.
+    case unknownCountry(String)
+    /// The length differs from the country's registered length.
+    case wrongLength(country: String, expected: Int, actual: Int)
+    /// A character of the BBAN is not of the kind the country's structure requires.
+    case invalidStructure(country: String, position: Int, expected: String)
+    /// The ISO 7064 mod-97-10 check digits are wrong.
+    case checksumMismatch(actual: String, expected: String)
+
+    public var description: String {
+        switch self {
+        case .illegalCharacter(let character, let position):
+            "character \(character) at position \(position) is not a letter, digit or space"
+        case .unknownCountry(let country):
+            "country code \"\(country)\" is not in the IBAN registry"
+        case .wrongLength(let country, let expected, let actual):
+            "\(country) IBANs have \(expected) characters, this one has \(actual)"
+        case .invalidStructure(let country, let position, let expected):
+            "character \(position) must be \(expected) in a \(country) IBAN"
+        case .checksumMismatch(let actual, let expected):
+            "check digits \(actual) do not match (expected \(expected))"
+        }
+    }
+}
+
+extension IBAN {
+    /// Reads and validates an IBAN given in print or electronic form, in any case.
+    ///
+    /// Spaces, no-break spaces (U+00A0) and narrow no-break spaces (U+202F) between the
+    /// characters are dropped; lower-case letters are upper-cased. Anything else that is not
+    /// an ASCII letter or digit is an error, so that full-width digits or Cyrillic look-alikes
+    /// cannot pass. Checks, in order: characters, country, length, BBAN structure, check
+    /// digits. National check digits are not checked here: see `nationalCheckDigitsAreValid`.
+    ///
+    /// - Complexity: O(n), no allocation unless it throws.
+    public init(parsing bytes: UnsafeRawBufferPointer) throws(IBANError) {
+        var compact = (UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0))
+        var count = 0
+        var index = 0
+        var position = 0
+        try withUnsafeMutableBytes(of: &compact) { (out) throws(IBANError) in
+            while index < bytes.count {
+                let byte = bytes[index]
+                position += 1
+                switch byte {
+                case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "A")...UInt8(ascii: "Z"):
+                    if count < IBAN.maximumLength { out[count] = byte }
+                    count += 1
+                    index += 1
+                case UInt8(ascii: "a")...UInt8(ascii: "z"):
+                    if count < IBAN.maximumLength { out[count] = byte - 32 }
+                    count += 1
+                    index += 1
+                case UInt8(ascii: " "):
+                    index += 1
+                case 0xC2 where index + 1 < bytes.count && bytes[index + 1] == 0xA0:
+                    index += 2
+                case 0xE2 where index + 2 < bytes.count && bytes[index + 1] == 0x80
+                    && bytes[index + 2] == 0xAF:
+                    index += 3
+                default:
+                    throw .illegalCharacter(
+                        IBAN.describeCharacter(in: bytes, at: index), position: position)
+                }
+            }
+        }
+        let form = compact
+        try withUnsafeBytes(of: form) { (raw) throws(IBANError) in
+            let iban = UnsafeRawBufferPointer(rebasing: raw[0..<min(count, IBAN.maximumLength)])
+            try IBAN.validate(iban, count: count)
+        }
+        self.storage = compact
+        self.count = count
+    }
+
+    /// Reads and validates an IBAN from text; see `init(parsing:)` for the bytes.
+    public init(parsing text: String) throws(IBANError) {
+        var text = text
+        let result = text.withUTF8 { utf8 -> Result<IBAN, IBANError> in
+            do throws(IBANError) {
+                return .success(try IBAN(parsing: UnsafeRawBufferPointer(utf8)))
+            } catch { return .failure(error) }
+        }
+        self = try result.get()
+    }
+
+    private static func validate(_ iban: UnsafeRawBufferPointer, count: Int) throws(IBANError) {
+        guard count >= 2, let format = IBANFormat.lookup(iban[0], iban[1]) else {
+            let prefix = String(decoding: UnsafeRawBufferPointer(rebasing: iban.prefix(2)), as: UTF8.self)
+            throw .unknownCountry(prefix)
+        }
+        guard count == format.length else {
+            throw .wrongLength(country: format.country, expected: format.length, actual: count)
+        }
+        for index in 2..<4 where !IBANFormat.isDigit(iban[index]) {
+            throw .invalidStructure(country: format.country, position: index + 1, expected: "a digit")
+        }
+        for (offset, kind) in format.pattern.enumerated() {
+            let byte = iban[4 + offset]
+            guard kind.accepts(byte) else {
+                throw .invalidStructure(
+                    country: format.country, position: 5 + offset, expected: kind.name)
+            }
+        }
+        guard IBAN.mod97(iban, checkDigits: nil) != 1 else { return }
+        let expected = 98 - IBAN.mod97(iban, checkDigits: (UInt8(ascii: "0"), UInt8(ascii: "0")))
+        let actual = String(decoding: UnsafeRawBufferPointer(rebasing: iban[2..<4]), as: UTF8.self)
+        throw .checksumMismatch(actual: actual, expected: expected < 10 ? "0\(expected)" : "\(expected)")
+    }
+
+    /// The ISO 7064 mod-97-10 remainder of the IBAN moved to BBAN + country + check digits,
+    /// optionally with the check digits replaced.
+    static func mod97(_ iban: UnsafeRawBufferPointer, checkDigits: (UInt8, UInt8)?) -> Int {
+        var remainder = 0
+        func feed(_ byte: UInt8) {
+            if byte <= UInt8(ascii: "9") {
+                remainder = (remainder * 10 + Int(byte &- UInt8(ascii: "0"))) % 97
+            } else {
+                remainder = (remainder * 100 + Int(byte &- UInt8(ascii: "A")) + 10) % 97
+            }
+        }
+        for index in 4..<iban.count { feed(iban[index]) }
+        feed(iban[0])
+        feed(iban[1])
+        feed(checkDigits?.0 ?? iban[2])
+        feed(checkDigits?.1 ?? iban[3])
+        return remainder
+    }
+
+    private static func describeCharacter(in bytes: UnsafeRawBufferPointer, at index: Int) -> String {
+        let rest = UnsafeRawBufferPointer(rebasing: bytes[index..<min(bytes.count, index + 4)])
+        guard let scalar = String(validating: rest, as: UTF8.self)?.unicodeScalars.first
+            ?? String(decoding: rest, as: UTF8.self).unicodeScalars.first
+        else { return "?" }
+        let hex = String(scalar.value, radix: 16, uppercase: true)
+        let code = "U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
+        guard scalar.properties.isAlphabetic || scalar.properties.numericType != nil
+            || (scalar.isASCII && scalar.value >= 0x21 && scalar.value < 0x7F)
+        else { return code }
+        return "\"\(Character(scalar))\" (\(code))"
+    }
+}
+
+/// The compiled registry entry of one country.
+struct IBANFormat: Sendable {
+    /// What one BBAN position accepts.
+    enum Kind: UInt8, Sendable {
+        case digit, letter, alphanumeric
+
+        func accepts(_ byte: UInt8) -> Bool {
+            switch self {
+            case .digit: IBANFormat.isDigit(byte)
+            case .letter: byte &- UInt8(ascii: "A") < 26
+            case .alphanumeric: true  // the parser already admitted only A–Z and 0–9
+            }
+        }
+
+        var name: String {
+            switch self {
+            case .digit: "a digit"
+            case .letter: "a letter"
+            case .alphanumeric: "a letter or digit"
+            }
+        }
+    }
+
+    let country: String
+    let length: Int
+    let pattern: [Kind]
+
+    static func isDigit(_ byte: UInt8) -> Bool { byte &- UInt8(ascii: "0") < 10 }
+
+    /// Returns the format of a country given as two upper-case ASCII letters.
+    static func lookup(_ first: UInt8, _ second: UInt8) -> IBANFormat? {
+        let (i, j) = (first &- UInt8(ascii: "A"), second &- UInt8(ascii: "A"))
+        guard i < 26, j < 26 else { return nil }
+        return table[Int(i) * 26 + Int(j)]
+    }
+
+    /// The registry indexed by the two letters of the country code.
+    private static let table: [IBANFormat?] = {
+        var table = [IBANFormat?](repeating: nil, count: 26 * 26)
+        for entry in IBANRegistry.entries {
+            var pattern: [Kind] = []
+            var digits = 0
+            for byte in entry.bban.utf8 {
+                if isDigit(byte) {
+                    digits = digits * 10 + Int(byte - UInt8(ascii: "0"))
+                    continue
+                }
+                let kind: Kind = byte == UInt8(ascii: "n") ? .digit : byte == UInt8(ascii: "a") ? .letter : .alphanumeric
+                pattern += repeatElement(kind, count: digits)
+                digits = 0
+            }
+            precondition(pattern.count + 4 == entry.length, "registry entry \(entry.country)")
+            let bytes = Array(entry.country.utf8)
+            table[Int(bytes[0] - 65) * 26 + Int(bytes[1] - 65)] =
+                IBANFormat(country: entry.country, length: entry.length, pattern: pattern)
+        }
+        return table
+    }()
+}

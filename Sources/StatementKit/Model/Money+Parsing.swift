@@ -1,0 +1,107 @@
+/// Why a decimal amount text could not be read.
+public enum AmountError: Error, Hashable, Sendable, CustomStringConvertible {
+    case empty
+    case malformed
+    case tooManyDecimals(allowed: Int)
+    case overflow
+
+    public var description: String {
+        switch self {
+        case .empty: "is empty"
+        case .malformed: "is not a decimal number like -1234.56"
+        case .tooManyDecimals(let allowed) where allowed == 0: "has no decimal places"
+        case .tooManyDecimals(let allowed): "has \(allowed) decimal place\(allowed == 1 ? "" : "s")"
+        case .overflow: "exceeds the range of a 64-bit amount"
+        }
+    }
+}
+
+extension Money {
+    /// Reads an exact decimal amount such as `-1234.56` into minor units of `currency`.
+    ///
+    /// Accepted: an optional `+` or `-`, one or more digits, and optionally `.` followed by at
+    /// most `currency.minorUnitDigits` digits. Exponents, thousands separators, spaces and a
+    /// bare `.5` or `5.` are malformed. The magnitude must stay within `Int64.max`.
+    ///
+    /// - Complexity: O(n) over the bytes, no allocation.
+    public init(parsing bytes: UnsafeRawBufferPointer, currency: Currency) throws(AmountError) {
+        let minorUnits = try Money.parseMinorUnits(bytes, scale: currency.minorUnitDigits)
+        self.init(minorUnits: minorUnits, currency: currency)
+    }
+
+    /// Reads an exact decimal amount from text; see `init(parsing:currency:)` for the bytes.
+    public init(parsing text: String, currency: Currency) throws(AmountError) {
+        var text = text
+        let result = text.withUTF8 { utf8 -> Result<Int64, AmountError> in
+            do throws(AmountError) {
+                return .success(try Money.parseMinorUnits(
+                    UnsafeRawBufferPointer(utf8), scale: currency.minorUnitDigits))
+            } catch { return .failure(error) }
+        }
+        self.init(minorUnits: try result.get(), currency: currency)
+    }
+
+    static func parseMinorUnits(_ bytes: UnsafeRawBufferPointer, scale: Int) throws(AmountError) -> Int64 {
+        var index = 0
+        let count = bytes.count
+        guard count > 0 else { throw .empty }
+        var negative = false
+        if bytes[0] == UInt8(ascii: "-") || bytes[0] == UInt8(ascii: "+") {
+            negative = bytes[0] == UInt8(ascii: "-")
+            index = 1
+        }
+        var magnitude: UInt64 = 0
+        var overflowed = false
+        var integerDigits = 0
+        while index < count {
+            let digit = bytes[index] &- UInt8(ascii: "0")
+            guard digit < 10 else { break }
+            let (shifted, o1) = magnitude.multipliedReportingOverflow(by: 10)
+            let (next, o2) = shifted.addingReportingOverflow(UInt64(digit))
+            overflowed = overflowed || o1 || o2
+            magnitude = next
+            integerDigits += 1
+            index += 1
+        }
+        guard integerDigits > 0 else { throw .malformed }
+        var fractionDigits = 0
+        if index < count {
+            guard bytes[index] == UInt8(ascii: ".") else { throw .malformed }
+            index += 1
+            while index < count {
+                let digit = bytes[index] &- UInt8(ascii: "0")
+                guard digit < 10 else { throw .malformed }
+                let (shifted, o1) = magnitude.multipliedReportingOverflow(by: 10)
+                let (next, o2) = shifted.addingReportingOverflow(UInt64(digit))
+                overflowed = overflowed || o1 || o2
+                magnitude = next
+                fractionDigits += 1
+                index += 1
+            }
+            guard fractionDigits > 0 else { throw .malformed }
+        }
+        guard fractionDigits <= scale else { throw .tooManyDecimals(allowed: scale) }
+        for _ in fractionDigits..<scale {
+            let (shifted, o) = magnitude.multipliedReportingOverflow(by: 10)
+            overflowed = overflowed || o
+            magnitude = shifted
+        }
+        guard !overflowed, magnitude <= UInt64(Int64.max) else { throw .overflow }
+        return negative ? -Int64(magnitude) : Int64(magnitude)
+    }
+}
+
+extension Money {
+    /// The amount as a plain decimal with `.` and no grouping, such as `-1234.56`.
+    public var decimalText: String {
+        let digits = currency.minorUnitDigits
+        var text = String(minorUnits.magnitude)
+        if digits > 0 {
+            if text.count <= digits {
+                text = String(repeating: "0", count: digits - text.count + 1) + text
+            }
+            text.insert(".", at: text.index(text.endIndex, offsetBy: -digits))
+        }
+        return minorUnits < 0 ? "-" + text : text
+    }
+}

@@ -1,0 +1,45 @@
+/// Follows an account's balance through a statement and checks each declared running balance.
+///
+/// The first declared balance anchors the chain when no opening balance is known; from then on
+/// every row's declared balance must equal the previous balance plus the row's amount. Only
+/// the first break is reported: after it, later rows would all disagree for the same reason.
+public struct RunningBalance: Hashable, Sendable {
+    private var current: Money?
+    /// Whether a mismatch has been found.
+    public private(set) var isBroken = false
+
+    /// Starts a chain, from an opening balance when the statement declares one.
+    public init(opening: Money? = nil) {
+        current = opening
+    }
+
+    /// Adds a row and checks its declared balance, if any.
+    ///
+    /// - Returns: the mismatch, the first time the chain breaks; `nil` otherwise.
+    public mutating func add(_ amount: Money, declared: Money?) -> ReconciliationError? {
+        guard !isBroken else { return nil }
+        if let current {
+            let computed: Money
+            do {
+                computed = try current.adding(amount)
+            } catch {
+                isBroken = true
+                return .arithmetic(row: nil, error)
+            }
+            self.current = computed
+            if let declared, declared != computed {
+                isBroken = true
+                return .runningBalanceMismatch(declared: declared, computed: computed)
+            }
+        } else if let declared {
+            current = declared
+        }
+        return nil
+    }
+
+    /// Forgets the balance after a row that could not be read; the next declared balance
+    /// anchors the chain again.
+    public mutating func skipUnreadableRow() {
+        current = nil
+    }
+}

@@ -1,0 +1,325 @@
+/// A problem inside one CSV record that does not stop the reader.
+struct CSVIssue: Hashable, Sendable {
+    enum Kind: Hashable, Sendable {
+        case strayQuote, invalidUTF8, nul
+    }
+
+    let kind: Kind
+    /// The byte offset of the problem in the reader's buffer.
+    let offset: Int
+}
+
+/// A problem that ends reading a CSV file.
+enum CSVReadError: Error, Hashable, Sendable {
+    /// The file ends inside a quoted field that opened at `line`, `column`.
+    case unterminatedQuote(line: Int, column: Int)
+    /// One record is longer than `CSVReader.maximumRecordLength`.
+    case recordTooLong(line: Int, limit: Int)
+    /// The underlying source failed.
+    case readFailed(String)
+}
+
+/// A streaming RFC 4180 reader over raw bytes.
+///
+/// Fields are separated by a configurable separator (`,` by default) and may be quoted with
+/// `"`, with `""` standing for one quote; quoted fields may hold separators and line breaks.
+/// Records end with LF, CRLF or a lone CR (each counts as one line). A UTF-8 byte order mark
+/// at the start is skipped and empty lines are passed over. Memory is bounded by the longest
+/// record, not by the file: the reader keeps one buffer and hands out each record's fields as
+/// views into it, valid until the next call of `nextRecord()`.
+///
+/// Invalid UTF-8, NUL bytes and quotes inside unquoted fields are reported per record as
+/// `issues`, so that the caller can name the row and go on; an unterminated quote and an
+/// overlong record end the file.
+final class CSVReader<Source: ByteSource> {
+    /// The longest record the reader accepts, so that hostile input cannot exhaust memory.
+    static var maximumRecordLength: Int { 64 << 20 }
+
+    struct Field {
+        /// The offset of the field's first byte (its opening quote, if quoted).
+        var rawStart: Int
+        /// The content, in the buffer, or in `unescaped` when `isUnescaped`.
+        var start: Int
+        var end: Int
+        var isUnescaped: Bool
+    }
+
+    private var source: Source
+    private var buffer: UnsafeMutableRawBufferPointer
+    private var position = 0
+    private var end = 0
+    private var isAtEndOfSource = false
+    private let separator: UInt8
+    /// Byte classes: 0 ordinary; 1 needs attention outside quotes; 2 needs attention in quotes too.
+    private let classes: [UInt8]
+
+    /// The fields of the current record.
+    private(set) var fields: [Field] = []
+    /// The problems of the current record.
+    private(set) var issues: [CSVIssue] = []
+    /// The line on which the current record starts.
+    private(set) var recordLine = 1
+    /// The buffer offset at which the current record starts.
+    private var recordStart = 0
+    private var nextRecordLine = 1
+    private var unescaped: [UInt8] = []
+
+    /// Creates a reader; `chunkSize` is how much it reads from the source at once.
+    init(source: Source, separator: UInt8 = UInt8(ascii: ","), chunkSize: Int = 1 << 20) {
+        self.source = source
+        self.separator = separator
+        buffer = .allocate(byteCount: chunkSize, alignment: 16)
+        var classes = [UInt8](repeating: 0, count: 256)
+        for byte in [separator, UInt8(ascii: "\r"), UInt8(ascii: "\n")] { classes[Int(byte)] = 1 }
+        for byte in [UInt8(ascii: "\""), 0] { classes[Int(byte)] = 2 }
+        for byte in 0x80...0xFF { classes[byte] = 2 }
+        self.classes = classes
+    }
+
+    deinit { buffer.deallocate() }
+
+    private enum ScanResult { case record, needMore, end }
+
+    /// Reads the next non-empty record.
+    ///
+    /// - Returns: `false` at the end of the input.
+    func nextRecord() throws(CSVReadError) -> Bool {
+        while true {
+            switch try scanRecord() {
+            case .record:
+                if fields.count == 1 && fields[0].start == fields[0].end && issues.isEmpty
+                    && buffer[fields[0].rawStart] != UInt8(ascii: "\"")
+                {
+                    continue  // an empty line
+                }
+                unescapeQuotedFields()
+                return true
+            case .end:
+                return false
+            case .needMore:
+                try refill()
+            }
+        }
+    }
+
+    /// Calls `body` with the bytes of field `index` of the current record.
+    func withField<R>(_ index: Int, _ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+        let field = fields[index]
+        if field.isUnescaped {
+            return try unescaped.withUnsafeBytes {
+                try body(UnsafeRawBufferPointer(rebasing: $0[field.start..<field.end]))
+            }
+        }
+        return try body(UnsafeRawBufferPointer(rebasing: buffer[field.start..<field.end]))
+    }
+
+    /// Returns the line and column (1-based, in Unicode scalars) of a buffer offset in the
+    /// current record.
+    func location(ofOffset offset: Int) -> (line: Int, column: Int) {
+        var line = recordLine
+        var column = 1
+        var index = recordStart
+        while index < offset {
+            let byte = buffer[index]
+            if byte == UInt8(ascii: "\n") || (byte == UInt8(ascii: "\r") && (index + 1 >= end || buffer[index + 1] != UInt8(ascii: "\n"))) {
+                line += 1
+                column = 1
+            } else if byte & 0xC0 != 0x80 && byte != UInt8(ascii: "\r") {
+                column += 1
+            }
+            index += 1
+        }
+        return (line, column)
+    }
+
+    /// The line and column where field `index` of the current record starts.
+    func location(ofField index: Int) -> (line: Int, column: Int) {
+        location(ofOffset: index < fields.count ? fields[index].rawStart : recordEndOffset)
+    }
+
+    /// The offset just past the current record's last field, before its line end.
+    private(set) var recordEndOffset = 0
+
+    private func refill() throws(CSVReadError) {
+        if recordStart > 0 {
+            let pending = end - recordStart
+            buffer.baseAddress!.copyMemory(from: buffer.baseAddress! + recordStart, byteCount: pending)
+            end = pending
+            position = 0
+            recordStart = 0
+        }
+        if end == buffer.count {
+            guard buffer.count < CSVReader.maximumRecordLength else {
+                throw .recordTooLong(line: recordLine, limit: CSVReader.maximumRecordLength)
+            }
+            let larger = UnsafeMutableRawBufferPointer.allocate(byteCount: buffer.count * 2, alignment: 16)
+            larger.copyMemory(from: UnsafeRawBufferPointer(rebasing: buffer[0..<end]))
+            buffer.deallocate()
+            buffer = larger
+        }
+        let count: Int
+        do {
+            count = try source.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[end...]))
+        } catch {
+            throw .readFailed(String(describing: error))
+        }
+        if count == 0 { isAtEndOfSource = true }
+        if end == 0 && count >= 3 && buffer[0] == 0xEF && buffer[1] == 0xBB && buffer[2] == 0xBF
+            && nextRecordLine == 1 && position == 0
+        {
+            position = 3
+            recordStart = 3
+        }
+        end += count
+    }
+
+    /// Scans one record from `position`; on `.needMore` nothing is consumed.
+    private func scanRecord() throws(CSVReadError) -> ScanResult {
+        fields.removeAll(keepingCapacity: true)
+        issues.removeAll(keepingCapacity: true)
+        recordStart = position
+        recordLine = nextRecordLine
+        var lines = 0
+        var p = position
+        if p == end { return isAtEndOfSource ? .end : .needMore }
+        let quote = UInt8(ascii: "\"")
+        return try classes.withUnsafeBufferPointer { classes throws(CSVReadError) -> ScanResult in
+            let bytes = UnsafeRawBufferPointer(buffer)
+            while true {
+                let fieldStart = p
+                if p < end && bytes[p] == quote {
+                    // A quoted field.
+                    p += 1
+                    var hasEscapes = false
+                    while true {
+                        while p < end && classes[Int(bytes[p])] == 0 { p += 1 }
+                        if p == end {
+                            if isAtEndOfSource {
+                                let (line, column) = location(ofOffset: fieldStart)
+                                throw .unterminatedQuote(line: line, column: column)
+                            }
+                            return .needMore
+                        }
+                        let byte = bytes[p]
+                        if byte == quote {
+                            if p + 1 == end && !isAtEndOfSource { return .needMore }
+                            if p + 1 < end && bytes[p + 1] == quote {
+                                hasEscapes = true
+                                p += 2
+                                continue
+                            }
+                            break
+                        } else if byte == UInt8(ascii: "\n") {
+                            lines += 1
+                            p += 1
+                        } else if byte == UInt8(ascii: "\r") {
+                            if p + 1 == end && !isAtEndOfSource { return .needMore }
+                            if p + 1 == end || bytes[p + 1] != UInt8(ascii: "\n") { lines += 1 }
+                            p += 1
+                        } else if byte == separator {
+                            p += 1
+                        } else {
+                            guard let step = checkSpecial(at: p) else { return .needMore }
+                            p += step
+                        }
+                    }
+                    fields.append(Field(rawStart: fieldStart, start: fieldStart + 1, end: p, isUnescaped: hasEscapes))
+                    p += 1  // the closing quote
+                    // Only a separator or a line end may follow a closing quote.
+                    if p < end && bytes[p] != separator && bytes[p] != UInt8(ascii: "\n") && bytes[p] != UInt8(ascii: "\r") {
+                        issues.append(CSVIssue(kind: .strayQuote, offset: p - 1))
+                        while p < end && classes[Int(bytes[p])] != 1 { p += 1 }
+                        if p == end && !isAtEndOfSource { return .needMore }
+                    }
+                } else {
+                    while true {
+                        while p < end && classes[Int(bytes[p])] == 0 { p += 1 }
+                        if p == end && !isAtEndOfSource { return .needMore }
+                        if p == end || classes[Int(bytes[p])] == 1 { break }
+                        if bytes[p] == quote {
+                            issues.append(CSVIssue(kind: .strayQuote, offset: p))
+                            p += 1
+                        } else {
+                            guard let step = checkSpecial(at: p) else { return .needMore }
+                            p += step
+                        }
+                    }
+                    fields.append(Field(rawStart: fieldStart, start: fieldStart, end: p, isUnescaped: false))
+                }
+                // Now at a separator, a line end or the end of the input.
+                if p < end && bytes[p] == separator {
+                    p += 1
+                    continue
+                }
+                recordEndOffset = p
+                if p == end { break }
+                let byte = bytes[p]
+                if byte == UInt8(ascii: "\r") {
+                    if p + 1 == end && !isAtEndOfSource { return .needMore }
+                    p += (p + 1 < end && bytes[p + 1] == UInt8(ascii: "\n")) ? 2 : 1
+                } else {
+                    p += 1
+                }
+                lines += 1
+                break
+            }
+            position = p
+            nextRecordLine = recordLine + lines
+            return .record
+        }
+    }
+
+    /// Checks a NUL or non-ASCII byte; returns how many bytes to step over, or `nil` when the
+    /// sequence continues past the buffered bytes.
+    private func checkSpecial(at p: Int) -> Int? {
+        let b0 = buffer[p]
+        if b0 == 0 {
+            issues.append(CSVIssue(kind: .nul, offset: p))
+            return 1
+        }
+        let length: Int
+        switch b0 {
+        case 0xC2...0xDF: length = 2
+        case 0xE0...0xEF: length = 3
+        case 0xF0...0xF4: length = 4
+        default:
+            issues.append(CSVIssue(kind: .invalidUTF8, offset: p))
+            return 1
+        }
+        if p + length > end && !isAtEndOfSource { return nil }
+        var valid = p + length <= end
+        if valid {
+            let b1 = buffer[p + 1]
+            let (low, high): (UInt8, UInt8) =
+                switch b0 {
+                case 0xE0: (0xA0, 0xBF)
+                case 0xED: (0x80, 0x9F)
+                case 0xF0: (0x90, 0xBF)
+                case 0xF4: (0x80, 0x8F)
+                default: (0x80, 0xBF)
+                }
+            valid = b1 >= low && b1 <= high
+            for index in 2..<length where buffer[p + index] & 0xC0 != 0x80 { valid = false }
+        }
+        guard valid else {
+            issues.append(CSVIssue(kind: .invalidUTF8, offset: p))
+            return 1
+        }
+        return length
+    }
+
+    private func unescapeQuotedFields() {
+        unescaped.removeAll(keepingCapacity: true)
+        for index in fields.indices where fields[index].isUnescaped {
+            let start = unescaped.count
+            var p = fields[index].start
+            while p < fields[index].end {
+                let byte = buffer[p]
+                unescaped.append(byte)
+                p += byte == UInt8(ascii: "\"") ? 2 : 1
+            }
+            fields[index].start = start
+            fields[index].end = unescaped.count
+        }
+    }
+}

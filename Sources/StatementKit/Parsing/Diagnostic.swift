@@ -1,0 +1,177 @@
+/// How serious a diagnostic is.
+public enum Severity: String, Hashable, Sendable, Codable {
+    case error, warning
+}
+
+/// The stable identifier of each kind of problem, printed as `[CODE]`.
+public enum DiagnosticCode: String, Hashable, Sendable, CaseIterable, Codable {
+    case fileEmpty = "FILE_EMPTY"
+    case fileNoTransactions = "FILE_NO_TRANSACTIONS"
+    case pathNotFound = "PATH_NOT_FOUND"
+    case pathUnreadable = "PATH_UNREADABLE"
+    case encodingInvalidUTF8 = "ENCODING_INVALID_UTF8"
+    case encodingNUL = "ENCODING_NUL"
+    case csvFieldCount = "CSV_FIELD_COUNT"
+    case csvUnterminatedQuote = "CSV_UNTERMINATED_QUOTE"
+    case csvStrayQuote = "CSV_STRAY_QUOTE"
+    case csvRecordTooLong = "CSV_RECORD_TOO_LONG"
+    case columnMissing = "COLUMN_MISSING"
+    case columnDuplicate = "COLUMN_DUPLICATE"
+    case columnUnknown = "COLUMN_UNKNOWN"
+    case jsonSyntax = "JSON_SYNTAX"
+    case jsonTooDeep = "JSON_TOO_DEEP"
+    case jsonType = "JSON_TYPE"
+    case jsonDuplicateKey = "JSON_DUPLICATE_KEY"
+    case keyMissing = "KEY_MISSING"
+    case keyUnknown = "KEY_UNKNOWN"
+    case fieldEmpty = "FIELD_EMPTY"
+    case dateFormat = "DATE_FORMAT"
+    case dateInvalid = "DATE_INVALID"
+    case amountFormat = "AMOUNT_FORMAT"
+    case amountPrecision = "AMOUNT_PRECISION"
+    case amountOverflow = "AMOUNT_OVERFLOW"
+    case currencyUnknown = "CURRENCY_UNKNOWN"
+    case currencyConflict = "CURRENCY_CONFLICT"
+    case accountKind = "ACCOUNT_KIND"
+    case ibanCharacters = "IBAN_CHARACTERS"
+    case ibanCountry = "IBAN_COUNTRY"
+    case ibanLength = "IBAN_LENGTH"
+    case ibanStructure = "IBAN_STRUCTURE"
+    case ibanChecksum = "IBAN_CHECKSUM"
+    case ibanNationalCheck = "IBAN_NATIONAL_CHECK"
+    case balanceRunning = "BALANCE_RUNNING"
+    case balanceClosing = "BALANCE_CLOSING"
+
+    /// The severity the code has unless `--strict` raises warnings to errors.
+    public var defaultSeverity: Severity {
+        switch self {
+        case .columnUnknown, .keyUnknown, .ibanNationalCheck, .fileNoTransactions: .warning
+        default: .error
+        }
+    }
+
+    /// Tells whether the problem lies in the environment (exit 3), not in the data (exit 1).
+    public var isEnvironmental: Bool {
+        self == .pathNotFound || self == .pathUnreadable
+    }
+}
+
+/// One problem found in an input file, located at a line and column.
+public struct Diagnostic: Hashable, Sendable, Codable {
+    /// The path of the file as the user named it.
+    public let file: String
+    /// The 1-based line; 0 when the problem concerns the whole file.
+    public let line: Int
+    /// The 1-based column, counted in Unicode scalars; 0 when the problem has no column.
+    public let column: Int
+    public let severity: Severity
+    public let code: DiagnosticCode
+    /// The message, with any text from the input already made safe for a terminal.
+    public let message: String
+
+    /// Creates a diagnostic.
+    public init(file: String, line: Int, column: Int, severity: Severity, code: DiagnosticCode, message: String) {
+        self.file = file
+        self.line = line
+        self.column = column
+        self.severity = severity
+        self.code = code
+        self.message = message
+    }
+}
+
+/// Collects the diagnostics of one file: counts them all, keeps the first `limit`.
+public struct DiagnosticCollector: Sendable {
+    /// The file the diagnostics are about.
+    public let file: String
+    /// Whether warnings count as errors.
+    public let isStrict: Bool
+    /// How many diagnostics are kept; the rest are only counted.
+    public let limit: Int
+    /// The first `limit` diagnostics, in the order reported.
+    public private(set) var diagnostics: [Diagnostic] = []
+    public private(set) var errorCount = 0
+    public private(set) var warningCount = 0
+    /// Whether an environment problem (unreadable file) was reported.
+    public private(set) var hasEnvironmentError = false
+
+    /// Creates an empty collector for a file.
+    public init(file: String, isStrict: Bool = false, limit: Int = 100) {
+        self.file = file
+        self.isStrict = isStrict
+        self.limit = limit
+    }
+
+    /// The number of diagnostics reported but not kept.
+    public var omittedCount: Int { errorCount + warningCount - diagnostics.count }
+
+    /// Records a problem at a line and column.
+    public mutating func report(_ code: DiagnosticCode, line: Int, column: Int, _ message: String) {
+        let severity: Severity = isStrict ? .error : code.defaultSeverity
+        if severity == .error { errorCount += 1 } else { warningCount += 1 }
+        hasEnvironmentError = hasEnvironmentError || code.isEnvironmental
+        guard diagnostics.count < limit else { return }
+        diagnostics.append(
+            Diagnostic(file: file, line: line, column: column, severity: severity, code: code, message: message))
+    }
+}
+
+extension Diagnostic {
+    /// The longest input text quoted in a message, in Unicode scalars.
+    static let quotedLimit = 64
+
+    /// Quotes input text for a message: control characters, bidi controls and other
+    /// invisible format characters become `\u{…}` escapes, so that a file can never send
+    /// escape sequences to a terminal, and long text is cut with `…`.
+    public static func quote<S: StringProtocol>(_ text: S) -> String {
+        var result = "\""
+        var count = 0
+        for scalar in text.unicodeScalars {
+            if count == quotedLimit {
+                result += "…"
+                break
+            }
+            count += 1
+            result += escaped(scalar)
+        }
+        return result + "\""
+    }
+
+    /// Quotes raw input bytes, replacing invalid UTF-8 with U+FFFD; see `quote(_:)`.
+    public static func quote(bytes: UnsafeRawBufferPointer) -> String {
+        let prefix = UnsafeRawBufferPointer(rebasing: bytes.prefix(quotedLimit * 4 + 4))
+        let text = String(decoding: prefix, as: UTF8.self)
+        return prefix.count < bytes.count && text.unicodeScalars.count <= quotedLimit
+            ? String(quote(text).dropLast()) + "…\"" : quote(text)
+    }
+
+    /// Returns a scalar as itself, or escaped when it is a quote, a backslash, or invisible.
+    static func escaped(_ scalar: Unicode.Scalar) -> String {
+        switch scalar {
+        case "\"": "\\\""
+        case "\\": "\\\\"
+        default: escapedIfInvisible(scalar)
+        }
+    }
+
+    /// Returns text with control, format and separator characters escaped as `\u{…}` (tab,
+    /// line feed and carriage return as `\t`, `\n`, `\r`), so that it is safe on a terminal.
+    public static func sanitized(_ text: String) -> String {
+        text.unicodeScalars.map(escapedIfInvisible).joined()
+    }
+
+    private static func escapedIfInvisible(_ scalar: Unicode.Scalar) -> String {
+        switch scalar {
+        case "\t": return "\\t"
+        case "\n": return "\\n"
+        case "\r": return "\\r"
+        default: break
+        }
+        switch scalar.properties.generalCategory {
+        case .control, .format, .lineSeparator, .paragraphSeparator, .unassigned, .privateUse, .surrogate:
+            return "\\u{\(String(scalar.value, radix: 16, uppercase: true))}"
+        default:
+            return String(scalar)
+        }
+    }
+}

@@ -1,0 +1,342 @@
+/// Reads canonical statement CSV (SPEC 2.1) into validated transactions, streaming.
+///
+/// The header row names the columns in any order and case; `counterparty` and
+/// `counterparty_iban` are accepted for `beneficiary` and `beneficiary_iban`. Every row is
+/// checked completely and every problem becomes a diagnostic; rows with an error produce no
+/// transaction. Memory does not grow with the file, only with the number of accounts in it.
+public struct StatementCSVParser: Sendable {
+    /// The canonical columns.
+    enum Column: String, CaseIterable, Sendable {
+        case date
+        case accountIBAN = "account_iban"
+        case amount, currency, beneficiary
+        case beneficiaryIBAN = "beneficiary_iban"
+        case description, reference, balance
+        case accountName = "account_name"
+        case accountKind = "account_kind"
+
+        static let required: [Column] = [.date, .accountIBAN, .amount, .beneficiary]
+
+        /// Finds the column a header cell names, ignoring case, surrounding spaces and the
+        /// choice of space, `-` or `_` between words.
+        init?(header: String) {
+            let key = header.trimmingCharacters(in: .whitespaces).lowercased()
+                .replacingOccurrences(of: " ", with: "_").replacingOccurrences(of: "-", with: "_")
+            switch key {
+            case "counterparty": self = .beneficiary
+            case "counterparty_iban": self = .beneficiaryIBAN
+            default: self.init(rawValue: key)
+            }
+        }
+    }
+
+    /// Creates a parser.
+    public init() {}
+
+    /// Reads a whole CSV source, reporting problems into `diagnostics` and each valid row to
+    /// `onRow`.
+    ///
+    /// - Returns: the row count and other findings of the file.
+    public func parse<Source: ByteSource>(
+        _ source: Source, diagnostics: inout DiagnosticCollector, onRow: (ParsedRow) -> Void
+    ) -> ParseSummary {
+        let reader = CSVReader(source: source)
+        var state = RowState()
+        var summary = ParseSummary()
+        do {
+            guard try reader.nextRecord() else {
+                diagnostics.report(.fileEmpty, line: 1, column: 1, "the file is empty; a header row is required")
+                return summary
+            }
+            guard let columns = readHeader(reader, &diagnostics) else { return summary }
+            while try reader.nextRecord() {
+                summary.rowCount += 1
+                if let row = readRow(reader, columns, &state, &diagnostics) { onRow(row) }
+            }
+            if summary.rowCount == 0 {
+                diagnostics.report(.fileNoTransactions, line: 1, column: 1, "the file has a header but no rows")
+            }
+        } catch {
+            switch error {
+            case .unterminatedQuote(let line, let column):
+                diagnostics.report(
+                    .csvUnterminatedQuote, line: line, column: column,
+                    "quoted field is never closed: the file ends inside it")
+            case .recordTooLong(let line, let limit):
+                diagnostics.report(
+                    .csvRecordTooLong, line: line, column: 1,
+                    "record is longer than \(limit >> 20) MiB; reading stopped here")
+            case .readFailed(let reason):
+                diagnostics.report(.pathUnreadable, line: 0, column: 0, "cannot read the file: \(reason)")
+            }
+        }
+        return summary
+    }
+
+    /// The column layout found in the header.
+    struct Columns {
+        var count: Int
+        var index: [Column: Int]
+
+        subscript(column: Column) -> Int? { index[column] }
+    }
+
+    private func readHeader<S>(_ reader: CSVReader<S>, _ diagnostics: inout DiagnosticCollector) -> Columns? {
+        guard reportIssues(reader, &diagnostics) else { return nil }
+        var index: [Column: Int] = [:]
+        var unknown: [(name: String, field: Int)] = []
+        for field in reader.fields.indices {
+            let name = reader.withField(field) { String(decoding: $0, as: UTF8.self) }
+            guard let column = Column(header: name) else {
+                unknown.append((name, field))
+                continue
+            }
+            if index[column] != nil {
+                let (line, col) = reader.location(ofField: field)
+                diagnostics.report(
+                    .columnDuplicate, line: line, column: col,
+                    "column \(Diagnostic.quote(name)) appears twice in the header")
+                return nil
+            }
+            index[column] = field
+        }
+        let missing = Column.required.filter { index[$0] == nil }
+        if !missing.isEmpty {
+            let names = missing.map(\.rawValue).joined(separator: ", ")
+            diagnostics.report(
+                .columnMissing, line: reader.recordLine, column: 1,
+                "the header lacks required column\(missing.count == 1 ? "" : "s") \(names)")
+            return nil
+        }
+        if let first = unknown.first {
+            let (line, col) = reader.location(ofField: first.field)
+            let names = unknown.map { Diagnostic.quote($0.name) }.joined(separator: ", ")
+            diagnostics.report(.columnUnknown, line: line, column: col, "ignoring unknown column\(unknown.count == 1 ? "" : "s") \(names)")
+        }
+        return Columns(count: reader.fields.count, index: index)
+    }
+
+    /// Reports the byte-level problems of the current record; returns whether there were none.
+    private func reportIssues<S>(_ reader: CSVReader<S>, _ diagnostics: inout DiagnosticCollector) -> Bool {
+        for issue in reader.issues {
+            let (line, column) = reader.location(ofOffset: issue.offset)
+            switch issue.kind {
+            case .nul: diagnostics.report(.encodingNUL, line: line, column: column, "NUL byte in text")
+            case .invalidUTF8:
+                diagnostics.report(.encodingInvalidUTF8, line: line, column: column, "invalid UTF-8 byte sequence")
+            case .strayQuote:
+                diagnostics.report(
+                    .csvStrayQuote, line: line, column: column,
+                    "quote inside an unquoted field or after a closing quote; quote the whole field and double inner quotes")
+            }
+        }
+        return reader.issues.isEmpty
+    }
+
+    /// What the parser remembers between rows: the accounts seen so far in the file.
+    struct RowState {
+        struct AccountState {
+            var account: Account
+            var firstLine: Int
+            var balance = RunningBalance()
+        }
+
+        var accounts: [IBAN: AccountState] = [:]
+        var lastAccountText: [UInt8] = []
+        var lastAccountIBAN: IBAN?
+    }
+
+    private func readRow<S>(
+        _ reader: CSVReader<S>, _ columns: Columns, _ state: inout RowState,
+        _ diagnostics: inout DiagnosticCollector
+    ) -> ParsedRow? {
+        guard reportIssues(reader, &diagnostics) else {
+            if let field = columns[.accountIBAN], field < reader.fields.count,
+                let iban = reader.withField(field, { try? IBAN(parsing: $0) })
+            {
+                state.accounts[iban]?.balance.skipUnreadableRow()
+            }
+            return nil
+        }
+        let line = reader.recordLine
+        guard reader.fields.count == columns.count else {
+            let (errorLine, column) = reader.location(ofField: min(reader.fields.count, columns.count))
+            diagnostics.report(
+                .csvFieldCount, line: errorLine, column: column,
+                "row has \(reader.fields.count) field\(reader.fields.count == 1 ? "" : "s"), the header has \(columns.count)")
+            return nil
+        }
+        // Move the collector in and out, so that reporting never copies its storage.
+        var fields = FieldReader(reader: reader, diagnostics: DiagnosticCollector(file: ""))
+        swap(&fields.diagnostics, &diagnostics)
+        defer { swap(&fields.diagnostics, &diagnostics) }
+
+        let date = fields.day(columns[.date]!, Column.date.rawValue)
+        let currency = columns[.currency].flatMap { fields.currency($0, Column.currency.rawValue) } ?? .eur
+        let accountIBAN = fields.accountIBAN(columns[.accountIBAN]!, &state)
+        let amount = fields.money(columns[.amount]!, Column.amount.rawValue, currency: currency)
+        let beneficiary = fields.requiredText(columns[.beneficiary]!, Column.beneficiary.rawValue)
+        let beneficiaryIBAN = columns[.beneficiaryIBAN].flatMap {
+            fields.optionalIBAN($0, Column.beneficiaryIBAN.rawValue)
+        }
+        let declaredBalance = columns[.balance].flatMap {
+            fields.optionalMoney($0, Column.balance.rawValue, currency: currency)
+        }
+        let kind = columns[.accountKind].flatMap { fields.accountKind($0, Column.accountKind.rawValue) }
+        guard fields.isValid, let date, let amount, let beneficiary, let accountIBAN else {
+            if let accountIBAN { state.accounts[accountIBAN]?.balance.skipUnreadableRow() }
+            return nil
+        }
+
+        var account: RowState.AccountState
+        if let known = state.accounts[accountIBAN] {
+            account = known
+            guard account.account.currency == currency else {
+                let field = columns[.currency] ?? columns[.amount]!
+                fields.report(
+                    .currencyConflict, at: field,
+                    "currency \(currency.code) differs from \(account.account.currency.code), the currency of account \(accountIBAN.electronic) on line \(account.firstLine)")
+                return nil
+            }
+        } else {
+            let name = columns[.accountName].flatMap { fields.optionalText($0) }
+            account = RowState.AccountState(
+                account: Account(iban: accountIBAN, name: name, kind: kind ?? .checking, currency: currency),
+                firstLine: line)
+        }
+        if let mismatch = account.balance.add(amount, declared: declaredBalance) {
+            fields.report(mismatch.code, at: columns[.balance] ?? columns[.amount]!, "\(mismatch); the balance chain breaks on this row")
+        }
+        state.accounts[accountIBAN] = account
+        let transaction = Transaction(
+            date: date, amount: amount, beneficiary: beneficiary, beneficiaryIBAN: beneficiaryIBAN,
+            description: columns[.description].flatMap { fields.optionalText($0) },
+            reference: columns[.reference].flatMap { fields.optionalText($0) })
+        return ParsedRow(account: account.account, transaction: transaction, line: line)
+    }
+}
+
+/// Reads the fields of one CSV record into model values, reporting each problem.
+private struct FieldReader<Source: ByteSource> {
+    let reader: CSVReader<Source>
+    var diagnostics: DiagnosticCollector
+    private(set) var isValid = true
+
+    init(reader: CSVReader<Source>, diagnostics: DiagnosticCollector) {
+        self.reader = reader
+        self.diagnostics = diagnostics
+    }
+
+    mutating func report(_ code: DiagnosticCode, at field: Int, _ message: String) {
+        let (line, column) = reader.location(ofField: field)
+        diagnostics.report(code, line: line, column: column, message)
+        if code.defaultSeverity == .error || diagnostics.isStrict { isValid = false }
+    }
+
+    private mutating func report(_ code: DiagnosticCode, at field: Int, name: String, reason: String) {
+        let value = reader.withField(field) { Diagnostic.quote(bytes: $0) }
+        report(code, at: field, "\(name) \(value): \(reason)")
+    }
+
+    private func isBlank(_ field: Int) -> Bool {
+        reader.withField(field) { $0.allSatisfy { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") } }
+    }
+
+    mutating func day(_ field: Int, _ name: String) -> Day? {
+        let result = reader.withField(field) { bytes -> Result<Day, DayError> in
+            do throws(DayError) { return .success(try Day(parsing: bytes)) } catch { return .failure(error) }
+        }
+        switch result {
+        case .success(let day): return day
+        case .failure(let error):
+            if isBlank(field) {
+                report(.fieldEmpty, at: field, "\(name) is required")
+            } else {
+                report(error.code, at: field, name: name, reason: error.description)
+            }
+            return nil
+        }
+    }
+
+    mutating func currency(_ field: Int, _ name: String) -> Currency? {
+        guard !isBlank(field) else { return nil }
+        if let currency = reader.withField(field, { Currency(codeBytes: $0) }) { return currency }
+        report(.currencyUnknown, at: field, name: name, reason: "is not an active ISO 4217 currency code")
+        return nil
+    }
+
+    mutating func money(_ field: Int, _ name: String, currency: Currency) -> Money? {
+        let result = reader.withField(field) { bytes -> Result<Money, AmountError> in
+            do throws(AmountError) { return .success(try Money(parsing: bytes, currency: currency)) } catch {
+                return .failure(error)
+            }
+        }
+        switch result {
+        case .success(let money): return money
+        case .failure(.empty): report(.fieldEmpty, at: field, "\(name) is required")
+        case .failure(let error): report(error.code, at: field, name: name, reason: error.reason(currency: currency))
+        }
+        return nil
+    }
+
+    mutating func optionalMoney(_ field: Int, _ name: String, currency: Currency) -> Money? {
+        isBlank(field) ? nil : money(field, name, currency: currency)
+    }
+
+    /// Reads the account IBAN, reusing the previous row's when the text is the same.
+    mutating func accountIBAN(_ field: Int, _ state: inout StatementCSVParser.RowState) -> IBAN? {
+        let isRepeat = reader.withField(field) { bytes in
+            state.lastAccountIBAN != nil && bytes.elementsEqual(state.lastAccountText)
+        }
+        if isRepeat { return state.lastAccountIBAN }
+        guard let iban = iban(field, StatementCSVParser.Column.accountIBAN.rawValue, required: true) else {
+            return nil
+        }
+        state.lastAccountIBAN = iban
+        state.lastAccountText = reader.withField(field) { Array($0) }
+        return iban
+    }
+
+    mutating func optionalIBAN(_ field: Int, _ name: String) -> IBAN? {
+        isBlank(field) ? nil : iban(field, name, required: false)
+    }
+
+    private mutating func iban(_ field: Int, _ name: String, required: Bool) -> IBAN? {
+        if required && isBlank(field) {
+            report(.fieldEmpty, at: field, "\(name) is required")
+            return nil
+        }
+        let result = reader.withField(field) { bytes -> Result<IBAN, IBANError> in
+            do throws(IBANError) { return .success(try IBAN(parsing: bytes)) } catch { return .failure(error) }
+        }
+        switch result {
+        case .success(let iban):
+            if !iban.nationalCheckDigitsAreValid {
+                report(.ibanNationalCheck, at: field, name: name, reason: nationalCheckReason)
+            }
+            return iban
+        case .failure(let error):
+            report(error.code, at: field, name: name, reason: error.description)
+            return nil
+        }
+    }
+
+    mutating func requiredText(_ field: Int, _ name: String) -> String? {
+        guard !isBlank(field) else {
+            report(.fieldEmpty, at: field, "\(name) is required and must not be blank")
+            return nil
+        }
+        return reader.withField(field) { String(decoding: $0, as: UTF8.self) }
+    }
+
+    func optionalText(_ field: Int) -> String? {
+        isBlank(field) ? nil : reader.withField(field) { String(decoding: $0, as: UTF8.self) }
+    }
+
+    mutating func accountKind(_ field: Int, _ name: String) -> Account.Kind? {
+        guard let text = optionalText(field) else { return nil }
+        if let kind = Account.Kind(parsing: text) { return kind }
+        report(.accountKind, at: field, name: name, reason: "must be checking, savings or investment")
+        return nil
+    }
+}

@@ -1,0 +1,41 @@
+import StatementKit
+
+/// `statements validate PATH...`: checks files like a compiler and gates CI.
+enum Validate {
+    static let usage = """
+        USAGE: statements validate PATH... [--format text|json|github] [--strict]
+
+        Checks bank statement files (CSV and JSON) and reports every problem as
+        FILE:LINE:COLUMN: error|warning: [CODE] message. Folders are searched recursively
+        for *.csv and *.json files, in sorted order, skipping hidden files.
+
+        OPTIONS:
+          --format text|json|github  text: diagnostics on stderr, summary on stdout (default)
+                                     json: one JSON document on stdout
+                                     github: GitHub Actions annotations on stdout
+          --strict                   treat warnings as errors
+          --profile FILE             a bank dialect profile (not supported yet)
+          -h, --help                 show this help
+
+        EXIT STATUS: 0 all files valid, 1 data errors, 2 usage error, 3 unreadable path.
+        """
+
+    static func run(_ arguments: [String]) throws(UsageError) -> Int32 {
+        let options = try Arguments(
+            arguments, valueOptions: ["format", "profile"], flagOptions: ["strict"], usage: usage)
+        guard !options.positionals.isEmpty else {
+            throw UsageError(description: "validate needs at least one PATH", usage: usage)
+        }
+        if options.value("profile") != nil {
+            throw UsageError(description: "--profile is not supported yet", usage: usage)
+        }
+        let format = try options.choice("format", default: ValidationReportRenderer.Format.text, usage: usage)
+        let controller = ValidationController(isStrict: options.has("strict"))
+        let report = controller.validate(paths: options.positionals)
+        var standardError = StandardStream.error
+        var standardOutput = StandardStream.output
+        ValidationReportRenderer(format: format).render(report, diagnostics: &standardError, results: &standardOutput)
+        if report.hasEnvironmentError { return ExitCode.environment }
+        return report.errorCount > 0 ? ExitCode.dataError : ExitCode.success
+    }
+}
