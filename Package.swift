@@ -11,7 +11,7 @@ let package = Package(
     targets: [
         .target(name: "StatementKit"),
         .executableTarget(name: "statements", dependencies: ["StatementKit"]),
-        .testTarget(name: "StatementKitTests", dependencies: ["StatementKit"]),
+        .testTarget(name: "StatementKitTests", dependencies: ["StatementKit"], exclude: ["Fixtures"]),
         .testTarget(name: "statementsTests", dependencies: ["statements"]),
     ],
     swiftLanguageModes: [.v6]

@@ -32,8 +32,8 @@ enum CSVReadError: Error, Hashable, Sendable {
 /// `issues`, so that the caller can name the row and go on; an unterminated quote and an
 /// overlong record end the file.
 final class CSVReader<Source: ByteSource> {
-    /// The longest record the reader accepts, so that hostile input cannot exhaust memory.
-    static var maximumRecordLength: Int { 64 << 20 }
+    /// The longest record accepted by default, so that hostile input cannot exhaust memory.
+    static var defaultMaximumRecordLength: Int { 64 << 20 }
 
     struct Field {
         /// The offset of the field's first byte (its opening quote, if quoted).
@@ -50,6 +50,7 @@ final class CSVReader<Source: ByteSource> {
     private var end = 0
     private var isAtEndOfSource = false
     private let separator: UInt8
+    private let maximumRecordLength: Int
     /// Byte classes: 0 ordinary; 1 needs attention outside quotes; 2 needs attention in quotes too.
     private let classes: [UInt8]
 
@@ -65,9 +66,13 @@ final class CSVReader<Source: ByteSource> {
     private var unescaped: [UInt8] = []
 
     /// Creates a reader; `chunkSize` is how much it reads from the source at once.
-    init(source: Source, separator: UInt8 = UInt8(ascii: ","), chunkSize: Int = 1 << 20) {
+    init(
+        source: Source, separator: UInt8 = UInt8(ascii: ","), chunkSize: Int = 1 << 20,
+        maximumRecordLength: Int = defaultMaximumRecordLength
+    ) {
         self.source = source
         self.separator = separator
+        self.maximumRecordLength = max(maximumRecordLength, chunkSize)
         buffer = .allocate(byteCount: chunkSize, alignment: 16)
         var classes = [UInt8](repeating: 0, count: 256)
         for byte in [separator, UInt8(ascii: "\r"), UInt8(ascii: "\n")] { classes[Int(byte)] = 1 }
@@ -149,10 +154,11 @@ final class CSVReader<Source: ByteSource> {
             recordStart = 0
         }
         if end == buffer.count {
-            guard buffer.count < CSVReader.maximumRecordLength else {
-                throw .recordTooLong(line: recordLine, limit: CSVReader.maximumRecordLength)
+            guard buffer.count < maximumRecordLength else {
+                throw .recordTooLong(line: recordLine, limit: maximumRecordLength)
             }
-            let larger = UnsafeMutableRawBufferPointer.allocate(byteCount: buffer.count * 2, alignment: 16)
+            let larger = UnsafeMutableRawBufferPointer.allocate(
+                byteCount: min(buffer.count * 2, maximumRecordLength), alignment: 16)
             larger.copyMemory(from: UnsafeRawBufferPointer(rebasing: buffer[0..<end]))
             buffer.deallocate()
             buffer = larger
@@ -237,7 +243,9 @@ final class CSVReader<Source: ByteSource> {
                         if p == end && !isAtEndOfSource { return .needMore }
                         if p == end || classes[Int(bytes[p])] == 1 { break }
                         if bytes[p] == quote {
-                            issues.append(CSVIssue(kind: .strayQuote, offset: p))
+                            if !issues.contains(where: { $0.kind == .strayQuote }) {
+                                issues.append(CSVIssue(kind: .strayQuote, offset: p))
+                            }
                             p += 1
                         } else {
                             guard let step = checkSpecial(at: p) else { return .needMore }

@@ -30,8 +30,18 @@ public struct StatementCSVParser: Sendable {
         }
     }
 
+    /// The longest record accepted; longer ones stop the file with `CSV_RECORD_TOO_LONG`.
+    let maximumRecordLength: Int
+
     /// Creates a parser.
-    public init() {}
+    public init() {
+        maximumRecordLength = CSVReader<MemoryByteSource>.defaultMaximumRecordLength
+    }
+
+    /// Creates a parser with a smaller record limit, for tests.
+    init(maximumRecordLength: Int) {
+        self.maximumRecordLength = maximumRecordLength
+    }
 
     /// Reads a whole CSV source, reporting problems into `diagnostics` and each valid row to
     /// `onRow`.
@@ -40,7 +50,8 @@ public struct StatementCSVParser: Sendable {
     public func parse<Source: ByteSource>(
         _ source: Source, diagnostics: inout DiagnosticCollector, onRow: (ParsedRow) -> Void
     ) -> ParseSummary {
-        let reader = CSVReader(source: source)
+        let reader = CSVReader(
+            source: source, chunkSize: min(1 << 20, maximumRecordLength), maximumRecordLength: maximumRecordLength)
         var state = RowState()
         var summary = ParseSummary()
         do {
@@ -65,7 +76,7 @@ public struct StatementCSVParser: Sendable {
             case .recordTooLong(let line, let limit):
                 diagnostics.report(
                     .csvRecordTooLong, line: line, column: 1,
-                    "record is longer than \(limit >> 20) MiB; reading stopped here")
+                    "record is longer than \(limit.counted("byte")); reading stopped here")
             case .readFailed(let reason):
                 diagnostics.report(.pathUnreadable, line: 0, column: 0, "cannot read the file: \(reason)")
             }
