@@ -1,0 +1,41 @@
+import Testing
+
+@testable import StatementKit
+
+struct DiagnosticTests {
+    @Test func `quotes input with control, bidi and escape characters made visible`() {
+        #expect(Diagnostic.quote("a\u{1B}[31mred\u{202E}\"\\\n") == #""a\u{1B}[31mred\u{202E}\"\\\n""#)
+    }
+
+    @Test func `cuts long input`() {
+        let quoted = Diagnostic.quote(String(repeating: "x", count: 1000))
+        #expect(quoted == "\"" + String(repeating: "x", count: 64) + "…\"")
+    }
+
+    @Test func `cuts long raw bytes without decoding them all`() {
+        let bytes = [UInt8](repeating: UInt8(ascii: "y"), count: 30_000_000)
+        let quoted = bytes.withUnsafeBytes { Diagnostic.quote(bytes: $0) }
+        #expect(quoted == "\"" + String(repeating: "y", count: 64) + "…\"")
+    }
+
+    @Test func `counts every diagnostic but keeps only the limit`() {
+        var collector = DiagnosticCollector(file: "f", limit: 2)
+        for _ in 0..<5 { collector.report(.amountFormat, line: 1, column: 1, "m") }
+        collector.report(.columnUnknown, line: 1, column: 1, "m")
+        #expect(collector.diagnostics.count == 2)
+        #expect(collector.errorCount == 5)
+        #expect(collector.warningCount == 1)
+        #expect(collector.omittedCount == 4)
+    }
+
+    @Test func `raises warnings to errors under strict`() {
+        var collector = DiagnosticCollector(file: "f", isStrict: true)
+        collector.report(.ibanNationalCheck, line: 1, column: 1, "m")
+        #expect(collector.errorCount == 1)
+        #expect(collector.diagnostics.first?.severity == .error)
+    }
+
+    @Test func `has a unique code for every case`() {
+        #expect(Set(DiagnosticCode.allCases.map(\.rawValue)).count == DiagnosticCode.allCases.count)
+    }
+}

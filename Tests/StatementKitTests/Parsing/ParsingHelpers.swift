@@ -1,0 +1,52 @@
+@testable import StatementKit
+
+/// What a parser made of one file in a test.
+struct ParseResult {
+    var rows: [ParsedRow] = []
+    var diagnostics: [Diagnostic] = []
+    var summary = ParseSummary()
+    var errorCount = 0
+
+    /// `LINE:COLUMN CODE` of each diagnostic, for compact expectations.
+    var places: [String] { diagnostics.map { "\($0.line):\($0.column) \($0.code.rawValue)" } }
+    var codes: [DiagnosticCode] { diagnostics.map(\.code) }
+}
+
+func parseCSV(_ bytes: [UInt8], strict: Bool = false, maximumRecordLength: Int? = nil) -> ParseResult {
+    var result = ParseResult()
+    var collector = DiagnosticCollector(file: "t.csv", isStrict: strict)
+    let parser = maximumRecordLength.map { StatementCSVParser(maximumRecordLength: $0) } ?? StatementCSVParser()
+    result.summary = parser.parse(MemoryByteSource(bytes), diagnostics: &collector) { result.rows.append($0) }
+    result.diagnostics = collector.diagnostics
+    result.errorCount = collector.errorCount
+    return result
+}
+
+func parseCSV(_ text: String, strict: Bool = false) -> ParseResult {
+    parseCSV(Array(text.utf8), strict: strict)
+}
+
+func parseJSON(_ text: String) -> ParseResult {
+    parseJSON(Array(text.utf8))
+}
+
+func parseJSON(_ bytes: [UInt8]) -> ParseResult {
+    var result = ParseResult()
+    var collector = DiagnosticCollector(file: "t.json")
+    result.summary = bytes.withUnsafeBytes {
+        StatementJSONParser().parse($0, diagnostics: &collector) { result.rows.append($0) }
+    }
+    result.diagnostics = collector.diagnostics
+    result.errorCount = collector.errorCount
+    return result
+}
+
+/// A byte source that hands out at most `step` bytes per read, to split records across reads.
+struct TrickleByteSource: ByteSource {
+    var inner: MemoryByteSource
+    let step: Int
+
+    mutating func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+        try inner.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer.prefix(step)))
+    }
+}
