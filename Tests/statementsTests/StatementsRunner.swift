@@ -1,0 +1,52 @@
+import Foundation
+
+/// Runs the built `statements` executable, as a user would.
+struct StatementsRunner {
+    struct Output {
+        let status: Int32
+        let stdout: String
+        let stderr: String
+    }
+
+    /// The package root, where `SampleData/` is.
+    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent()
+
+    /// The executable beside the test bundle in the build folder.
+    static let executable: URL = {
+        var folder = Bundle.main.bundleURL
+        for _ in 0..<4 {
+            let candidate = folder.appendingPathComponent("statements")
+            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+            folder = folder.deletingLastPathComponent()
+        }
+        fatalError("statements executable not found near \(Bundle.main.bundleURL.path)")
+    }()
+
+    /// Runs `statements` with arguments in the package root and waits for it.
+    static func run(_ arguments: [String], environment: [String: String] = [:]) throws -> Output {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        process.currentDirectoryURL = packageRoot
+        var env = ProcessInfo.processInfo.environment
+        env.merge(environment) { $1 }
+        process.environment = env
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("run-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let out = folder.appendingPathComponent("out")
+        let err = folder.appendingPathComponent("err")
+        FileManager.default.createFile(atPath: out.path, contents: nil)
+        FileManager.default.createFile(atPath: err.path, contents: nil)
+        process.standardOutput = try FileHandle(forWritingTo: out)
+        process.standardError = try FileHandle(forWritingTo: err)
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        return Output(
+            status: process.terminationStatus,
+            stdout: try String(contentsOf: out, encoding: .utf8),
+            stderr: try String(contentsOf: err, encoding: .utf8))
+    }
+}

@@ -1,0 +1,179 @@
+import Foundation
+import Testing
+
+/// End-to-end tests of `statements validate` through the built executable.
+struct ValidateCommandTests {
+    @Test func `accepts every good sample file`() throws {
+        let output = try StatementsRunner.run(["validate", "SampleData/good"])
+        #expect(output.status == 0)
+        #expect(output.stderr == "")
+        #expect(output.stdout == "no errors in 5 files (25 rows checked)\n")
+    }
+
+    /// Each bad sample file, the first diagnostic it must produce, and the exit status alone.
+    static let badFiles: [(file: String, place: String, code: String, status: Int32)] = [
+        ("account-kind.csv", "2:48", "ACCOUNT_KIND", 1),
+        ("amount-format.csv", "3:35", "AMOUNT_FORMAT", 1),
+        ("amount-overflow.csv", "3:35", "AMOUNT_OVERFLOW", 1),
+        ("amount-precision.csv", "3:35", "AMOUNT_PRECISION", 1),
+        ("balance-closing.json", "4:21", "BALANCE_CLOSING", 1),
+        ("balance-running.csv", "4:47", "BALANCE_RUNNING", 1),
+        ("column-duplicate.csv", "1:38", "COLUMN_DUPLICATE", 1),
+        ("column-missing.csv", "1:1", "COLUMN_MISSING", 1),
+        ("column-unknown.csv", "1:38", "COLUMN_UNKNOWN", 0),
+        ("csv-field-count.csv", "3:60", "CSV_FIELD_COUNT", 1),
+        ("csv-stray-quote.csv", "3:51", "CSV_STRAY_QUOTE", 1),
+        ("csv-unterminated-quote.csv", "3:45", "CSV_UNTERMINATED_QUOTE", 1),
+        ("currency-conflict.csv", "3:41", "CURRENCY_CONFLICT", 1),
+        ("currency-unknown.csv", "3:41", "CURRENCY_UNKNOWN", 1),
+        ("date-format.csv", "3:1", "DATE_FORMAT", 1),
+        ("date-invalid.csv", "3:1", "DATE_INVALID", 1),
+        ("encoding-invalid-utf8.csv", "3:52", "ENCODING_INVALID_UTF8", 1),
+        ("encoding-nul.csv", "3:53", "ENCODING_NUL", 1),
+        ("field-empty.csv", "3:45", "FIELD_EMPTY", 1),
+        ("file-empty.csv", "1:1", "FILE_EMPTY", 1),
+        ("file-no-transactions.csv", "1:1", "FILE_NO_TRANSACTIONS", 0),
+        ("iban-characters.csv", "3:12", "IBAN_CHARACTERS", 1),
+        ("iban-checksum.csv", "3:12", "IBAN_CHECKSUM", 1),
+        ("iban-country.csv", "3:12", "IBAN_COUNTRY", 1),
+        ("iban-length.csv", "3:12", "IBAN_LENGTH", 1),
+        ("iban-national-check.csv", "3:12", "IBAN_NATIONAL_CHECK", 0),
+        ("iban-structure.csv", "3:12", "IBAN_STRUCTURE", 1),
+        ("json-duplicate-key.json", "4:49", "JSON_DUPLICATE_KEY", 1),
+        ("json-syntax.json", "4:73", "JSON_SYNTAX", 1),
+        ("json-too-deep.json", "1:76", "JSON_TOO_DEEP", 1),
+        ("json-type.json", "4:39", "JSON_TYPE", 1),
+        ("key-missing.json", "4:5", "KEY_MISSING", 1),
+        ("key-unknown.json", "4:73", "KEY_UNKNOWN", 0),
+    ]
+
+    @Test(arguments: badFiles.map { $0.file })
+    func `reports the one defect of each bad sample file`(file: String) throws {
+        let expected = try #require(Self.badFiles.first { $0.file == file })
+        let output = try StatementsRunner.run(["validate", "SampleData/bad/" + file])
+        let lines = output.stderr.split(separator: "\n")
+        #expect(lines.count == 1, "\(output.stderr)")
+        #expect(lines.first?.hasPrefix("SampleData/bad/\(file):\(expected.place): ") == true, "\(output.stderr)")
+        #expect(lines.first?.contains("[\(expected.code)]") == true)
+        #expect(output.status == expected.status)
+        if expected.status == 0 {
+            let strict = try StatementsRunner.run(["validate", "--strict", "SampleData/bad/" + file])
+            #expect(strict.status == 1)
+            #expect(strict.stderr.contains(": error: [\(expected.code)]"))
+        }
+    }
+
+    @Test func `fails the bad folder with a diagnostic for every file`() throws {
+        let output = try StatementsRunner.run(["validate", "SampleData/bad"])
+        #expect(output.status == 1)
+        let files = try FileManager.default.contentsOfDirectory(atPath: StatementsRunner.packageRoot.path + "/SampleData/bad")
+        #expect(files.count == Self.badFiles.count)
+        for file in files { #expect(output.stderr.contains("SampleData/bad/\(file):"), "\(file)") }
+        let codes = Set(output.stderr.split(separator: "[").dropFirst().map { $0.prefix { $0 != "]" } })
+        #expect(codes.count >= 30)
+        #expect(output.stdout == "29 errors, 4 warnings in 29 of 33 files (47 rows checked)\n")
+    }
+
+    @Test func `prints the example diagnostic of the issue`() throws {
+        let output = try StatementsRunner.run(["validate", "SampleData/bad/iban-checksum.csv", "SampleData/bad/amount-precision.csv"])
+        #expect(output.stderr == """
+            SampleData/bad/iban-checksum.csv:3:12: error: [IBAN_CHECKSUM] account_iban "DE89 3704 0044 0532 0130 01": check digits 89 do not match (expected 62)
+            SampleData/bad/amount-precision.csv:3:35: error: [AMOUNT_PRECISION] amount "12.345": EUR has 2 decimal places
+
+            """)
+        #expect(output.stdout == "2 errors in 2 of 2 files (4 rows checked)\n")
+    }
+
+    @Test func `writes JSON and GitHub formats to stdout`() throws {
+        let json = try StatementsRunner.run(["validate", "--format", "json", "SampleData/bad/date-invalid.csv"])
+        #expect(json.status == 1)
+        #expect(json.stderr == "")
+        let document = try #require(JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        #expect((document["summary"] as? [String: Int])?["errors"] == 1)
+        let github = try StatementsRunner.run(["validate", "--format=github", "SampleData/bad/date-invalid.csv"])
+        #expect(github.stdout.hasPrefix("::error file=SampleData/bad/date-invalid.csv,line=3,col=1,title=DATE_INVALID::date \"2026-02-30\""))
+    }
+
+    @Test func `exits 2 on usage errors with the usage`() throws {
+        for arguments in [["validate"], ["validate", "--bogus", "x"], ["validate", "--format", "xml", "x"], ["frobnicate"], []] {
+            let output = try StatementsRunner.run(arguments)
+            #expect(output.status == 2, "\(arguments)")
+            #expect(output.stderr.contains("USAGE: statements"), "\(arguments)")
+        }
+    }
+
+    @Test func `exits 3 for a missing path but still checks the others`() throws {
+        let output = try StatementsRunner.run(["validate", "SampleData/good", "no/such/folder"])
+        #expect(output.status == 3)
+        #expect(output.stderr == "no/such/folder: error: [PATH_NOT_FOUND] cannot read \"no/such/folder\": No such file or directory\n")
+        #expect(output.stdout == "1 error in 1 of 6 files (25 rows checked)\n")
+    }
+
+    @Test func `prints help and version`() throws {
+        let help = try StatementsRunner.run(["validate", "--help"])
+        #expect(help.status == 0)
+        #expect(help.stdout.contains("--format text|json|github"))
+        let version = try StatementsRunner.run(["--version"])
+        #expect(version.stdout == "statements 0.1.0\n")
+        #expect(try StatementsRunner.run(["--help"]).stdout.contains("validate PATH..."))
+    }
+}
+
+/// Edge cases the sample folders do not contain, written to temporary files.
+struct ValidateEdgeCaseTests {
+    static func validate(_ bytes: [UInt8], name: String = "case.csv", _ extra: [String] = []) throws -> StatementsRunner.Output {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("edge-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent(name)
+        try Data(bytes).write(to: file)
+        return try StatementsRunner.run(["validate"] + extra + [file.path])
+    }
+
+    static func csv(_ rows: String, currency: String = "EUR") -> [UInt8] {
+        Array(("date,account_iban,amount,currency,beneficiary\n" + rows.replacingOccurrences(of: "{C}", with: currency)).utf8)
+    }
+
+    @Test(arguments: [
+        ("2026-10-01,DE89370400440532013000,92233720368547758.07,{C},K\n", "EUR", ""),
+        ("2026-10-01,DE89370400440532013000,92233720368547758.08,{C},K\n", "EUR", "AMOUNT_OVERFLOW"),
+        ("2026-10-01,DE89370400440532013000,1.005,{C},K\n", "EUR", "AMOUNT_PRECISION"),
+        ("2026-10-01,DE89370400440532013000,12.5,{C},K\n", "JPY", "AMOUNT_PRECISION"),
+        ("2026-10-01,DE89370400440532013000,12.345,{C},K\n", "BHD", ""),
+        ("2024-02-29,DE89370400440532013000,1,{C},K\n", "EUR", ""),
+        ("2025-02-29,DE89370400440532013000,1,{C},K\n", "EUR", "DATE_INVALID"),
+        ("2026-10-01,de89 3704 0044 0532 0130 00,1,{C},K\n", "EUR", ""),
+        ("2026-10-01,DE89370400440532013000,1,{C},\"multi\nline, quoted\"\n", "EUR", ""),
+    ] as [(String, String, String)])
+    func `decides each edge case`(rows: String, currency: String, code: String) throws {
+        let output = try Self.validate(Self.csv(rows, currency: currency))
+        #expect(output.status == (code.isEmpty ? 0 : 1), "\(output.stderr)")
+        if !code.isEmpty { #expect(output.stderr.contains("[\(code)]")) }
+    }
+
+    @Test func `reads a BOM and CRLF file`() throws {
+        let bytes: [UInt8] = [0xEF, 0xBB, 0xBF] + Array("date,account_iban,amount,beneficiary\r\n2026-10-01,DE89370400440532013000,1,K\r\n".utf8)
+        let output = try Self.validate(bytes)
+        #expect(output.status == 0)
+        #expect(output.stdout == "no errors in 1 file (1 row checked)\n")
+    }
+
+    @Test func `rejects binary garbage without crashing or hanging`() throws {
+        var generator = SystemRandomNumberGenerator()
+        let garbage = (0..<200_000).map { _ in UInt8.random(in: 0...255, using: &generator) }
+        let png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + garbage.prefix(1000)
+        for (bytes, name) in [(garbage, "random.csv"), (png, "image.csv"), (garbage, "random.json"), (png, "image.json")] {
+            let output = try Self.validate(bytes, name: name)
+            #expect(output.status == 1, "\(name)")
+            #expect(output.stderr.split(separator: "\n").count <= 102, "\(name)")
+            #expect(!output.stderr.unicodeScalars.contains { $0 == "\u{1B}" })
+        }
+    }
+
+    @Test func `never echoes terminal escapes from the input`() throws {
+        let output = try Self.validate(Self.csv("2026-10-01,DE89\u{1B}[2J370400440532013000,1,EUR,K\n"))
+        #expect(output.status == 1)
+        #expect(!output.stderr.unicodeScalars.contains { $0 == "\u{1B}" })
+        #expect(output.stderr.contains("U+001B"))
+    }
+}
