@@ -177,3 +177,52 @@ struct ValidateEdgeCaseTests {
         #expect(output.stderr.contains("U+001B"))
     }
 }
+
+/// A generated file with defects at known lines: each must be reported at exactly its line.
+struct ValidateGeneratedFileTests {
+    @Test func `reports each defect of a generated file at its line and nothing else`() throws {
+        var lines = ["date,account_iban,amount,currency,beneficiary,description"]
+        var expected: [(line: Int, code: String)] = []
+        let defects = [
+            ("2026-02-30,DE89370400440532013000,-1.00,EUR,K,\"a, b\"", "DATE_INVALID"),
+            ("2026-10-01,DE89370400440532013001,-1.00,EUR,K,x", "IBAN_CHECKSUM"),
+            ("2026-10-01,DE89370400440532013000,-1.001,EUR,K,x", "AMOUNT_PRECISION"),
+            ("2026-10-01,DE89370400440532013000,-1.00,EUR,,x", "FIELD_EMPTY"),
+            ("2026-10-01,DE89370400440532013000,-1.00,EUR,K", "CSV_FIELD_COUNT"),
+        ]
+        for index in 0..<5000 {
+            if index % 97 == 13 {
+                let defect = defects[expected.count % defects.count]
+                lines.append(defect.0)
+                expected.append((lines.count, defect.1))
+            } else if index % 11 == 0 {
+                lines.append("2026-10-\(String(format: "%02d", index % 28 + 1)),BE68539007547034,\(index).07,EUR,\"Multi\nline\",\"x\"\"y\"")
+            } else {
+                lines.append("2026-10-\(String(format: "%02d", index % 28 + 1)),DE89370400440532013000,-\(index).50,EUR,Shop \(index),Item")
+            }
+        }
+        // A quoted line break makes one row span two physical lines; count physical lines.
+        var physical: [(line: Int, code: String)] = []
+        var line = 1
+        var expectedIndex = 0
+        for (rowIndex, row) in lines.enumerated() {
+            if expectedIndex < expected.count && expected[expectedIndex].line == rowIndex + 1 {
+                physical.append((line, expected[expectedIndex].code))
+                expectedIndex += 1
+            }
+            line += row.filter { $0 == "\n" }.count + 1
+        }
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("gen-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("generated.csv")
+        try (lines.joined(separator: "\n") + "\n").write(to: file, atomically: false, encoding: .utf8)
+        let output = try StatementsRunner.run(["validate", "--format", "json", file.path])
+        #expect(output.status == 1)
+        let document = try #require(JSONSerialization.jsonObject(with: Data(output.stdout.utf8)) as? [String: Any])
+        let diagnostics = try #require(document["diagnostics"] as? [[String: Any]])
+        let found = diagnostics.map { "\($0["line"] as! Int) \($0["code"] as! String)" }
+        #expect(found == physical.map { "\($0.line) \($0.code)" })
+        #expect((document["summary"] as? [String: Int])?["rows"] == 5000)
+    }
+}
