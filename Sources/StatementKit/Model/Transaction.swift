@@ -18,7 +18,7 @@ public struct Transaction: Hashable, Sendable {
         date: Day, amount: Money, beneficiary: String, beneficiaryIBAN: IBAN? = nil,
         description: String? = nil, reference: String? = nil
     ) {
-        precondition(!beneficiary.allSatisfy(\.isWhitespace), "a transaction needs a beneficiary")
+        assert(!beneficiary.allSatisfy(\.isWhitespace), "a transaction needs a beneficiary")
         self.date = date
         self.amount = amount
         self.beneficiary = beneficiary

@@ -181,13 +181,20 @@ final class CSVReader<Source: ByteSource> {
 
     /// Scans one record from `position`; on `.needMore` nothing is consumed.
     private func scanRecord() throws(CSVReadError) -> ScanResult {
-        fields.removeAll(keepingCapacity: true)
         issues.removeAll(keepingCapacity: true)
         recordStart = position
         recordLine = nextRecordLine
         var lines = 0
         var p = position
+        // Locals, so that the loop does not pay for dynamic exclusivity checks on properties.
+        let end = self.end
+        let isAtEndOfSource = self.isAtEndOfSource
+        let separator = self.separator
         if p == end { return isAtEndOfSource ? .end : .needMore }
+        var fields: [Field] = []
+        swap(&fields, &self.fields)
+        fields.removeAll(keepingCapacity: true)
+        defer { swap(&fields, &self.fields) }
         let quote = UInt8(ascii: "\"")
         return try classes.withUnsafeBufferPointer { classes throws(CSVReadError) -> ScanResult in
             let bytes = UnsafeRawBufferPointer(buffer)

@@ -17,6 +17,23 @@ public struct StatementCSVParser: Sendable {
 
         static let required: [Column] = [.date, .accountIBAN, .amount, .beneficiary]
 
+        /// The column's place in `allCases`, for array lookups on the hot path.
+        var ordinal: Int {
+            switch self {
+            case .date: 0
+            case .accountIBAN: 1
+            case .amount: 2
+            case .currency: 3
+            case .beneficiary: 4
+            case .beneficiaryIBAN: 5
+            case .description: 6
+            case .reference: 7
+            case .balance: 8
+            case .accountName: 9
+            case .accountKind: 10
+            }
+        }
+
         /// Finds the column a header cell names, ignoring case, surrounding spaces and the
         /// choice of space, `-` or `_` between words.
         init?(header: String) {
@@ -86,10 +103,19 @@ public struct StatementCSVParser: Sendable {
 
     /// The column layout found in the header.
     struct Columns {
-        var count: Int
-        var index: [Column: Int]
+        let count: Int
+        /// The field index of each column by its ordinal; -1 when absent.
+        private let fieldIndex: [Int]
 
-        subscript(column: Column) -> Int? { index[column] }
+        init(count: Int, index: [Column: Int]) {
+            self.count = count
+            fieldIndex = Column.allCases.map { index[$0] ?? -1 }
+        }
+
+        subscript(column: Column) -> Int? {
+            let field = fieldIndex[column.ordinal]
+            return field >= 0 ? field : nil
+        }
     }
 
     private func readHeader<S>(_ reader: CSVReader<S>, _ diagnostics: inout DiagnosticCollector) -> Columns? {
@@ -152,9 +178,17 @@ public struct StatementCSVParser: Sendable {
             var balance = RunningBalance()
         }
 
-        var accounts: [IBAN: AccountState] = [:]
+        var accounts: [AccountState] = []
+        var accountSlots: [IBAN: Int] = [:]
         var lastAccountText: [UInt8] = []
         var lastAccountIBAN: IBAN?
+        /// The slot of the account of the previous valid row.
+        var lastSlot: (iban: IBAN, slot: Int)?
+
+        /// Forgets an account's balance after one of its rows could not be read.
+        mutating func skipUnreadableRow(of iban: IBAN) {
+            if let slot = accountSlots[iban] { accounts[slot].balance.skipUnreadableRow() }
+        }
     }
 
     private func readRow<S>(
@@ -165,7 +199,7 @@ public struct StatementCSVParser: Sendable {
             if let field = columns[.accountIBAN], field < reader.fields.count,
                 let iban = reader.withField(field, { try? IBAN(parsing: $0) })
             {
-                state.accounts[iban]?.balance.skipUnreadableRow()
+                state.skipUnreadableRow(of: iban)
             }
             return nil
         }
@@ -195,13 +229,15 @@ public struct StatementCSVParser: Sendable {
         }
         let kind = columns[.accountKind].flatMap { fields.accountKind($0, Column.accountKind.rawValue) }
         guard fields.isValid, let date, let amount, let beneficiary, let accountIBAN else {
-            if let accountIBAN { state.accounts[accountIBAN]?.balance.skipUnreadableRow() }
+            if let accountIBAN { state.skipUnreadableRow(of: accountIBAN) }
             return nil
         }
 
-        var account: RowState.AccountState
-        if let known = state.accounts[accountIBAN] {
-            account = known
+        let slot: Int
+        let cached = state.lastSlot.flatMap { $0.iban == accountIBAN ? $0.slot : nil }
+        if let known = cached ?? state.accountSlots[accountIBAN] {
+            slot = known
+            let account = state.accounts[slot]
             guard account.account.currency == currency else {
                 let field = columns[.currency] ?? columns[.amount]!
                 fields.report(
@@ -211,19 +247,21 @@ public struct StatementCSVParser: Sendable {
             }
         } else {
             let name = columns[.accountName].flatMap { fields.optionalText($0) }
-            account = RowState.AccountState(
+            slot = state.accounts.count
+            state.accountSlots[accountIBAN] = slot
+            state.accounts.append(RowState.AccountState(
                 account: Account(iban: accountIBAN, name: name, kind: kind ?? .checking, currency: currency),
-                firstLine: line)
+                firstLine: line))
         }
-        if let mismatch = account.balance.add(amount, declared: declaredBalance) {
+        state.lastSlot = (accountIBAN, slot)
+        if let mismatch = state.accounts[slot].balance.add(amount, declared: declaredBalance) {
             fields.report(mismatch.code, at: columns[.balance] ?? columns[.amount]!, "\(mismatch); the balance chain breaks on this row")
         }
-        state.accounts[accountIBAN] = account
         let transaction = Transaction(
             date: date, amount: amount, beneficiary: beneficiary, beneficiaryIBAN: beneficiaryIBAN,
             description: columns[.description].flatMap { fields.optionalText($0) },
             reference: columns[.reference].flatMap { fields.optionalText($0) })
-        return ParsedRow(account: account.account, transaction: transaction, line: line)
+        return ParsedRow(account: state.accounts[slot].account, transaction: transaction, line: line)
     }
 }
 
