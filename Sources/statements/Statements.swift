@@ -26,6 +26,8 @@ struct Statements {
 
         COMMANDS:
           validate PATH...   check statement files and folders, like a compiler
+          import PATH...     add new transactions to the ledger, each exactly once
+          accounts           list the ledger's accounts and balances
 
         Run 'statements <command> --help' for a command's options.
         OPTIONS: -h, --help  show this help;  --version  print the version
@@ -44,7 +46,9 @@ struct Statements {
         }
         let rest = Array(arguments.dropFirst())
         let commands: [String: (help: String, run: ([String]) throws(UsageError) -> Int32)] = [
-            "validate": (Validate.usage, Validate.run)
+            "validate": (Validate.usage, Validate.run),
+            "import": (Import.usage, Import.run),
+            "accounts": (Accounts.usage, Accounts.run),
         ]
         switch command {
         case "-h", "--help", "help":

@@ -5,8 +5,12 @@
 /// the first break is reported: after it, later rows would all disagree for the same reason.
 public struct RunningBalance: Hashable, Sendable {
     private var current: Money?
+    private var hasRows = false
     /// Whether a mismatch has been found.
     public private(set) var isBroken = false
+    /// The balance before the first row, when the first row declares its balance and no
+    /// opening balance was given: that balance minus the row's amount.
+    public private(set) var impliedOpening: Money?
 
     /// Starts a chain, from an opening balance when the statement declares one.
     public init(opening: Money? = nil) {
@@ -17,6 +21,7 @@ public struct RunningBalance: Hashable, Sendable {
     ///
     /// - Returns: the mismatch, the first time the chain breaks; `nil` otherwise.
     public mutating func add(_ amount: Money, declared: Money?) -> ReconciliationError? {
+        defer { hasRows = true }
         guard !isBroken else { return nil }
         if let current {
             let computed: Money
@@ -33,6 +38,7 @@ public struct RunningBalance: Hashable, Sendable {
             }
         } else if let declared {
             current = declared
+            if !hasRows { impliedOpening = try? declared.subtracting(amount) }
         }
         return nil
     }
@@ -40,6 +46,7 @@ public struct RunningBalance: Hashable, Sendable {
     /// Forgets the balance after a row that could not be read; the next declared balance
     /// anchors the chain again.
     public mutating func skipUnreadableRow() {
+        hasRows = true
         current = nil
     }
 }

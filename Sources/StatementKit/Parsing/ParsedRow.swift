@@ -12,7 +12,7 @@ public struct ParsedRow: Sendable {
 public struct ParseSummary: Hashable, Sendable {
     /// How many transaction rows the file holds, valid or not.
     public var rowCount = 0
-    /// The statements' declared opening balances, by account, for files that declare them.
+    /// The opening balances by account: declared, or implied by a first row's running balance.
     public var openingBalances: [IBAN: Money] = [:]
 }
 

@@ -84,6 +84,9 @@ public struct StatementCSVParser: Sendable {
             if summary.rowCount == 0 {
                 diagnostics.report(.fileNoTransactions, line: 1, column: 1, "the file has a header but no rows")
             }
+            for account in state.accounts {
+                summary.openingBalances[account.account.iban] = account.balance.impliedOpening
+            }
         } catch {
             switch error {
             case .unterminatedQuote(let line, let column):

@@ -187,7 +187,6 @@ private struct Decoder {
             case .none: isValid = false
             }
         }
-        if let opening { summary.openingBalances[account.iban] = opening }
         var balance = RunningBalance(opening: opening)
         var parsed: [ParsedRow] = []
         for (index, row) in rows.enumerated() {
@@ -198,6 +197,7 @@ private struct Decoder {
                 balance.skipUnreadableRow()
             }
         }
+        if let known = opening ?? balance.impliedOpening { summary.openingBalances[account.iban] = known }
         if isValid {
             do throws(ReconciliationError) {
                 _ = try Statement(account: account, openingBalance: opening, closingBalance: closing,

@@ -1,0 +1,71 @@
+/// The identity of a transaction within the ledger, used to import each one exactly once.
+///
+/// SPEC 4: `(account IBAN, reference)` when the bank gives a reference; otherwise
+/// `(account IBAN, date, amount, beneficiary, description, n)`, where `n` counts identical rows
+/// within one file, so that two identical coffees on one day stay two. The identity is kept as
+/// a stable 64-bit FNV-1a hash of those fields (never Swift's per-process seeded `Hasher`), so
+/// it can be stored; the chance that two of an account-month's transactions collide is below
+/// 10⁻¹².
+public struct TransactionIdentity: Hashable, Sendable {
+    /// The stored hash.
+    public let hash: UInt64
+
+    /// Whether the identity is the bank's reference (it then does not depend on the date).
+    public let isReference: Bool
+
+    init(hash: UInt64, isReference: Bool) {
+        self.hash = hash
+        self.isReference = isReference
+    }
+
+    /// The identity of a transaction; `occurrence` is `n`, counted from 1, and only matters
+    /// when the transaction has no reference.
+    public init(account: IBAN, transaction: Transaction, occurrence: Int) {
+        var hasher = StableHasher()
+        account.withBytes { hasher.combine($0) }
+        if let reference = transaction.reference {
+            hasher.combine(0x52)  // "R": a reference identity
+            hasher.combine(reference)
+            self.init(hash: hasher.value, isReference: true)
+        } else {
+            hasher.combine(0x43)  // "C": a content identity
+            hasher.combine(TransactionIdentity.contentHash(transaction))
+            hasher.combine(UInt64(occurrence))
+            self.init(hash: hasher.value, isReference: false)
+        }
+    }
+
+    /// A hash of the fields that make two rows without reference identical.
+    public static func contentHash(_ transaction: Transaction) -> UInt64 {
+        var hasher = StableHasher()
+        hasher.combine(UInt64(transaction.date.year * 10_000 + transaction.date.month * 100 + transaction.date.day))
+        hasher.combine(UInt64(bitPattern: transaction.amount.minorUnits))
+        hasher.combine(transaction.beneficiary)
+        hasher.combine(transaction.description ?? "")
+        hasher.combine(transaction.description == nil ? 0 : 1)
+        return hasher.value
+    }
+}
+
+/// 64-bit FNV-1a, with every field length-prefixed so that `("ab", "c")` and `("a", "bc")` differ.
+struct StableHasher {
+    private(set) var value: UInt64 = 0xCBF2_9CE4_8422_2325
+
+    private mutating func byte(_ byte: UInt8) {
+        value = (value ^ UInt64(byte)) &* 0x0000_0100_0000_01B3
+    }
+
+    mutating func combine(_ number: UInt64) {
+        for shift in stride(from: 0, to: 64, by: 8) { byte(UInt8(truncatingIfNeeded: number >> UInt64(shift))) }
+    }
+
+    mutating func combine(_ bytes: UnsafeRawBufferPointer) {
+        combine(UInt64(bytes.count))
+        for value in bytes { byte(value) }
+    }
+
+    mutating func combine(_ text: String) {
+        var text = text
+        text.withUTF8 { combine(UnsafeRawBufferPointer($0)) }
+    }
+}

@@ -1,0 +1,37 @@
+import StatementKit
+
+/// `statements accounts`: the ledger's accounts with their balances; never writes.
+enum Accounts {
+    static let usage = """
+        USAGE: statements accounts [--state DIR] [--format text|json]
+
+        Lists the ledger's accounts: IBAN, name, kind, currency, transaction count, balance
+        (opening balance plus every transaction), first and last date, last import.
+        Reads the ledger without locking or writing it.
+
+        OPTIONS:
+          --state DIR         the ledger folder (default: $STATEMENTS_STATE, else ./ledger)
+          --format text|json  an aligned table (default) or a JSON array
+          -h, --help          show this help
+
+        EXIT STATUS: 0 success, 2 usage error, 3 the ledger cannot be read.
+        """
+
+    static func run(_ arguments: [String]) throws(UsageError) -> Int32 {
+        let options = try Arguments(arguments, valueOptions: ["state", "format"], flagOptions: [], usage: usage)
+        guard options.positionals.isEmpty else {
+            throw UsageError(description: "accounts takes no PATH", usage: usage)
+        }
+        let format = try options.choice("format", default: AccountsRenderer.Format.text, usage: usage)
+        var standardOutput = StandardStream.output
+        do {
+            let summaries = try StateController(storage: StorageController(folder: StateFolder.path(options))).accountSummaries()
+            AccountsRenderer(format: format).render(summaries, into: &standardOutput)
+            return ExitCode.success
+        } catch {
+            var standardError = StandardStream.error
+            print("statements accounts: error: \(error)", to: &standardError)
+            return ExitCode.environment
+        }
+    }
+}

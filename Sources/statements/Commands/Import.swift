@@ -1,0 +1,46 @@
+import StatementKit
+
+/// `statements import PATH...`: adds new transactions to the ledger, each exactly once.
+enum Import {
+    static let usage = """
+        USAGE: statements import PATH... [--state DIR] [--dry-run]
+
+        Imports statement files (CSV and JSON) and folders into the ledger. Each transaction is
+        stored once, however often a file is delivered or exports overlap. A file with any error
+        is rejected whole (its diagnostics on stderr, as validate prints them); the other files
+        still import. All accepted files become visible together in one atomic commit.
+
+        OPTIONS:
+          --state DIR     the ledger folder (default: $STATEMENTS_STATE, else ./ledger);
+                          created on first import
+          --dry-run       report what would be imported; write nothing
+          --profile FILE  a bank dialect profile (not supported yet)
+          -h, --help      show this help
+
+        EXIT STATUS: 0 every file imported or already present, 1 a file was rejected,
+        2 usage error, 3 state folder locked by another run or unwritable, or a path unreadable.
+        """
+
+    static func run(_ arguments: [String]) throws(UsageError) -> Int32 {
+        let options = try Arguments(arguments, valueOptions: ["state", "profile"], flagOptions: ["dry-run"], usage: usage)
+        guard !options.positionals.isEmpty else {
+            throw UsageError(description: "import needs at least one PATH", usage: usage)
+        }
+        if options.value("profile") != nil {
+            throw UsageError(description: "--profile is not supported yet", usage: usage)
+        }
+        var standardError = StandardStream.error
+        var standardOutput = StandardStream.output
+        let state = StateController(storage: StorageController(folder: StateFolder.path(options)))
+        let report: ImportReport
+        do {
+            report = try state.importFiles(at: options.positionals, dryRun: options.has("dry-run"))
+        } catch {
+            print("statements import: error: \(error)", to: &standardError)
+            return ExitCode.environment
+        }
+        ImportReportRenderer().render(report, diagnostics: &standardError, results: &standardOutput)
+        if report.hasEnvironmentError { return ExitCode.environment }
+        return report.rejectedCount > 0 ? ExitCode.dataError : ExitCode.success
+    }
+}
