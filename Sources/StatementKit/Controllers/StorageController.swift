@@ -215,8 +215,7 @@ public final class StorageController {
                 try appendBytes(append.ids, to: idsPath(append.iban, append.month), at: append.committed.idBytes)
             }
             try faultInjection?(.syncData)
-            for folder in folders { try syncDirectory(folder) }
-            try syncDirectory(folder + "/accounts")
+            try syncAppendedData(appends, folders: folders)
             try faultInjection?(.writeManifest)
             try writeNewFile(manifestPath + ".tmp", Array(manifest.encoded.utf8))
             try faultInjection?(.renameManifest)
@@ -238,7 +237,36 @@ public final class StorageController {
         guard ftruncate(descriptor, off_t(committed)) == 0, lseek(descriptor, off_t(committed), SEEK_SET) == off_t(committed)
         else { throw error("write", path) }
         try writeAll(descriptor, bytes, path)
-        guard fsync(descriptor) == 0 else { throw error("sync", path) }
+    }
+
+    /// Makes the appended files and their folders durable before the manifest names them.
+    ///
+    /// On Linux one `syncfs` of the ledger's file system replaces an `fsync` per file and
+    /// folder (thousands per run for a ledger of many accounts); where it is missing, each
+    /// appended file and its folder are synced one by one.
+    private func syncAppendedData(_ appends: [MonthAppend], folders: Set<String>) throws(StorageError) {
+        #if os(Linux)
+            // Glibc declares syncfs only under _GNU_SOURCE, which the Swift module map lacks.
+            typealias SyncFS = @convention(c) (Int32) -> Int32
+            if let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "syncfs") {
+                let syncfs = unsafeBitCast(symbol, to: SyncFS.self)
+                let descriptor = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+                guard descriptor >= 0 else { throw error("open", folder) }
+                defer { close(descriptor) }
+                guard syncfs(descriptor) == 0 else { throw error("sync", folder) }
+                return
+            }
+        #endif
+        for append in appends {
+            for path in [dataPath(append.iban, append.month), idsPath(append.iban, append.month)] {
+                let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+                guard descriptor >= 0 else { throw error("open", path) }
+                defer { close(descriptor) }
+                guard fsync(descriptor) == 0 else { throw error("sync", path) }
+            }
+        }
+        for folder in folders.sorted() { try syncDirectory(folder) }
+        try syncDirectory(folder + "/accounts")
     }
 
     /// Writes a whole new file and makes it durable, replacing one of the same name.
