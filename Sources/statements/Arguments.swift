@@ -14,7 +14,9 @@ struct Arguments {
     /// Splits `arguments` by the options the command knows.
     ///
     /// `--name value` and `--name=value` both work; `--` ends the options.
-    init(_ arguments: [String], valueOptions: Set<String>, flagOptions: Set<String>, usage: String) throws(UsageError) {
+    init(_ arguments: [String], valueOptions: Set<String>, flagOptions: Set<String>, usage: String)
+        throws(UsageError)
+    {
         var index = 0
         var optionsEnded = false
         while index < arguments.count {
@@ -35,7 +37,9 @@ struct Arguments {
                 name = String(name[..<equals])
             }
             if flagOptions.contains(name) {
-                guard value == nil else { throw UsageError(description: "--\(name) takes no value", usage: usage) }
+                guard value == nil else {
+                    throw UsageError(description: "--\(name) takes no value", usage: usage)
+                }
                 flags.insert(name)
             } else if valueOptions.contains(name) {
                 if value == nil {
@@ -59,12 +63,15 @@ struct Arguments {
     func value(_ option: String) -> String? { values[option]?.last }
 
     /// The value of an option that must be one of an enumeration's raw values.
-    func choice<T: RawRepresentable & CaseIterable>(_ option: String, default defaultValue: T, usage: String) throws(UsageError) -> T
+    func choice<T: RawRepresentable & CaseIterable>(
+        _ option: String, default defaultValue: T, usage: String
+    ) throws(UsageError) -> T
     where T.RawValue == String {
         guard let text = value(option) else { return defaultValue }
         guard let choice = T(rawValue: text) else {
             let allowed = T.allCases.map(\.rawValue).joined(separator: ", ")
-            throw UsageError(description: "--\(option) must be one of \(allowed), not '\(text)'", usage: usage)
+            throw UsageError(
+                description: "--\(option) must be one of \(allowed), not '\(text)'", usage: usage)
         }
         return choice
     }

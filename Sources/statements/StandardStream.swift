@@ -16,7 +16,8 @@ struct StandardStream: TextOutputStream {
         string.withUTF8 { bytes in
             var offset = 0
             while offset < bytes.count {
-                let written = Glibc.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+                let written = Glibc.write(
+                    descriptor, bytes.baseAddress! + offset, bytes.count - offset)
                 if written < 0 && errno == EINTR { continue }
                 guard written > 0 else { return }  // a closed pipe: nothing more can be said
                 offset += written

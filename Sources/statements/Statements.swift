@@ -61,7 +61,9 @@ struct Statements {
             return ExitCode.success
         default:
             guard let entry = commands[command] else {
-                print("statements: error: unknown command '\(command)'\n\n\(usage)", to: &standardError)
+                print(
+                    "statements: error: unknown command '\(command)'\n\n\(usage)",
+                    to: &standardError)
                 return ExitCode.usage
             }
             if rest.contains("--help") || rest.contains("-h") {
@@ -72,7 +74,8 @@ struct Statements {
             do {
                 return try entry.run(rest)
             } catch {
-                print("statements \(command): error: \(error)\n\n\(error.usage)", to: &standardError)
+                print(
+                    "statements \(command): error: \(error)\n\n\(error.usage)", to: &standardError)
                 return ExitCode.usage
             }
         }

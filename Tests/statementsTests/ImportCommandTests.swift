@@ -13,7 +13,10 @@ struct ImportCommandTests {
         var state: String { path + "/ledger" }
 
         init() throws {
-            path = FileManager.default.temporaryDirectory.appendingPathComponent("import-\(UUID().uuidString)").path
+            path =
+                FileManager.default.temporaryDirectory.appendingPathComponent(
+                    "import-\(UUID().uuidString)"
+                ).path
             try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
         }
 
@@ -27,17 +30,30 @@ struct ImportCommandTests {
 
     @Test func `imports the sample data once and lists the accounts`() throws {
         let workspace = try Workspace()
-        let first = try StatementsRunner.run(["import", "SampleData/good", "--state", workspace.state])
+        let first = try StatementsRunner.run([
+            "import", "SampleData/good", "--state", workspace.state,
+        ])
         #expect(first.status == 0)
         #expect(first.stderr == "")
-        #expect(first.stdout.hasSuffix("added 25 new transactions from 5 files, 0 already present\n"))
-        #expect(first.stdout.contains("imported  SampleData/good/2026-10-household.csv: 11 new transactions, 0 already present\n"))
+        #expect(
+            first.stdout.hasSuffix("added 25 new transactions from 5 files, 0 already present\n"))
+        #expect(
+            first.stdout.contains(
+                "imported  SampleData/good/2026-10-household.csv: 11 new transactions, 0 already present\n"
+            ))
         let accounts = try StatementsRunner.run(["accounts", "--state", workspace.state])
-        let second = try StatementsRunner.run(["import", "SampleData/good", "--state", workspace.state])
+        let second = try StatementsRunner.run([
+            "import", "SampleData/good", "--state", workspace.state,
+        ])
         #expect(second.status == 0)
-        #expect(second.stdout.hasSuffix("added 0 new transactions from 5 files, 25 already present\n"))
-        #expect(second.stdout.contains("already present  SampleData/good/2026-10-savings.json: 2 transactions\n"))
-        #expect(try StatementsRunner.run(["accounts", "--state", workspace.state]).stdout == accounts.stdout)
+        #expect(
+            second.stdout.hasSuffix("added 0 new transactions from 5 files, 25 already present\n"))
+        #expect(
+            second.stdout.contains(
+                "already present  SampleData/good/2026-10-savings.json: 2 transactions\n"))
+        #expect(
+            try StatementsRunner.run(["accounts", "--state", workspace.state]).stdout
+                == accounts.stdout)
         let lines = accounts.stdout.split(separator: "\n")
         #expect(lines.count == 7)
         #expect(lines[0].hasPrefix("IBAN "))
@@ -49,10 +65,18 @@ struct ImportCommandTests {
 
     @Test func `lists accounts as JSON`() throws {
         let workspace = try Workspace()
-        _ = try StatementsRunner.run(["import", "SampleData/good/2026-10-gulf.json", "--state", workspace.state])
-        let output = try StatementsRunner.run(["accounts", "--format", "json", "--state", workspace.state])
-        let accounts = try #require(JSONSerialization.jsonObject(with: Data(output.stdout.utf8)) as? [[String: Any]])
-        #expect(accounts.map { $0["iban"] as? String } == ["BH67BMAG00001299123456", "GB82WEST12345698765432"])
+        _ = try StatementsRunner.run([
+            "import", "SampleData/good/2026-10-gulf.json", "--state", workspace.state,
+        ])
+        let output = try StatementsRunner.run([
+            "accounts", "--format", "json", "--state", workspace.state,
+        ])
+        let accounts = try #require(
+            JSONSerialization.jsonObject(with: Data(output.stdout.utf8)) as? [[String: Any]])
+        #expect(
+            accounts.map { $0["iban"] as? String } == [
+                "BH67BMAG00001299123456", "GB82WEST12345698765432",
+            ])
         let bahrain = accounts[0]
         #expect(bahrain["currency"] as? String == "BHD")
         #expect(bahrain["transactionCount"] as? Int == 1)
@@ -65,47 +89,66 @@ struct ImportCommandTests {
     @Test func `rejects a bad file whole, imports the good one and exits 1`() throws {
         let workspace = try Workspace()
         let output = try StatementsRunner.run([
-            "import", "SampleData/bad/amount-precision.csv", "SampleData/good/2026-10-zurich-jpy.csv", "--state", workspace.state,
+            "import", "SampleData/bad/amount-precision.csv",
+            "SampleData/good/2026-10-zurich-jpy.csv", "--state", workspace.state,
         ])
         #expect(output.status == 1)
-        #expect(output.stderr == "SampleData/bad/amount-precision.csv:3:35: error: [AMOUNT_PRECISION] amount \"12.345\": EUR has 2 decimal places\n")
-        #expect(output.stdout == """
-            rejected  SampleData/bad/amount-precision.csv: 1 error, nothing imported
-            imported  SampleData/good/2026-10-zurich-jpy.csv: 4 new transactions, 0 already present
-            added 4 new transactions from 1 file, 0 already present, 1 file rejected
+        #expect(
+            output.stderr
+                == "SampleData/bad/amount-precision.csv:3:35: error: [AMOUNT_PRECISION] amount \"12.345\": EUR has 2 decimal places\n"
+        )
+        #expect(
+            output.stdout == """
+                rejected  SampleData/bad/amount-precision.csv: 1 error, nothing imported
+                imported  SampleData/good/2026-10-zurich-jpy.csv: 4 new transactions, 0 already present
+                added 4 new transactions from 1 file, 0 already present, 1 file rejected
 
-            """)
-        let accounts = try StatementsRunner.run(["accounts", "--format", "json", "--state", workspace.state])
+                """)
+        let accounts = try StatementsRunner.run([
+            "accounts", "--format", "json", "--state", workspace.state,
+        ])
         #expect(!accounts.stdout.contains("DE89370400440532013000"))
     }
 
     @Test func `changes nothing in a dry run`() throws {
         let workspace = try Workspace()
-        let output = try StatementsRunner.run(["import", "--dry-run", "SampleData/good", "--state", workspace.state])
+        let output = try StatementsRunner.run([
+            "import", "--dry-run", "SampleData/good", "--state", workspace.state,
+        ])
         #expect(output.status == 0)
-        #expect(output.stdout.hasSuffix("would add 25 new transactions from 5 files, 0 already present\n"))
+        #expect(
+            output.stdout.hasSuffix(
+                "would add 25 new transactions from 5 files, 0 already present\n"))
         #expect(!FileManager.default.fileExists(atPath: workspace.state))
     }
 
     @Test func `uses STATEMENTS_STATE when there is no --state`() throws {
         let workspace = try Workspace()
-        let output = try StatementsRunner.run(["import", "SampleData/good/2026-10-savings.json"], environment: ["STATEMENTS_STATE": workspace.state])
+        let output = try StatementsRunner.run(
+            ["import", "SampleData/good/2026-10-savings.json"],
+            environment: ["STATEMENTS_STATE": workspace.state])
         #expect(output.status == 0)
         #expect(FileManager.default.fileExists(atPath: workspace.state + "/manifest"))
     }
 
     @Test func `fails fast with exit 3 while another run holds the ledger`() throws {
         let workspace = try Workspace()
-        try FileManager.default.createDirectory(atPath: workspace.state, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            atPath: workspace.state, withIntermediateDirectories: true)
         let lock = open(workspace.state + "/lock", O_RDWR | O_CREAT, 0o644)
         defer { close(lock) }
         #expect(flock(lock, LOCK_EX | LOCK_NB) == 0)
         _ = "4242\n".withCString { write(lock, $0, 5) }
         let start = Date()
-        let output = try StatementsRunner.run(["import", "SampleData/good", "--state", workspace.state])
+        let output = try StatementsRunner.run([
+            "import", "SampleData/good", "--state", workspace.state,
+        ])
         #expect(Date().timeIntervalSince(start) < 2)
         #expect(output.status == 3)
-        #expect(output.stderr == "statements import: error: state folder \(workspace.state) is in use by process 4242\n")
+        #expect(
+            output.stderr
+                == "statements import: error: state folder \(workspace.state) is in use by process 4242\n"
+        )
         #expect(!FileManager.default.fileExists(atPath: workspace.state + "/manifest"))
     }
 
@@ -114,9 +157,14 @@ struct ImportCommandTests {
         let file = try workspace.write("ledger-file", "x")
         let output = try StatementsRunner.run(["import", "SampleData/good", "--state", file])
         #expect(output.status == 3)
-        #expect(output.stderr == "statements import: error: cannot use state folder \(file): Not a directory\n")
+        #expect(
+            output.stderr
+                == "statements import: error: cannot use state folder \(file): Not a directory\n")
         #expect(try StatementsRunner.run(["accounts", "--state", file]).status == 3)
-        let missing = try StatementsRunner.run(["import", "no/such.csv", "SampleData/good/2026-10-savings.json", "--state", workspace.state])
+        let missing = try StatementsRunner.run([
+            "import", "no/such.csv", "SampleData/good/2026-10-savings.json", "--state",
+            workspace.state,
+        ])
         #expect(missing.status == 3)
         #expect(missing.stdout.contains("imported  SampleData/good/2026-10-savings.json"))
     }
@@ -126,7 +174,9 @@ struct ImportCommandTests {
         let output = try StatementsRunner.run(["accounts", "--state", workspace.state])
         #expect(output.status == 0)
         #expect(output.stdout == "no accounts in the ledger yet\n")
-        #expect(try StatementsRunner.run(["accounts", "--format", "json", "--state", workspace.state]).stdout == "[]\n")
+        #expect(
+            try StatementsRunner.run(["accounts", "--format", "json", "--state", workspace.state])
+                .stdout == "[]\n")
         #expect(!FileManager.default.fileExists(atPath: workspace.state))
     }
 

@@ -53,11 +53,15 @@ struct ValidateCommandTests {
         let output = try StatementsRunner.run(["validate", "SampleData/bad/" + file])
         let lines = output.stderr.split(separator: "\n")
         #expect(lines.count == 1, "\(output.stderr)")
-        #expect(lines.first?.hasPrefix("SampleData/bad/\(file):\(expected.place): ") == true, "\(output.stderr)")
+        #expect(
+            lines.first?.hasPrefix("SampleData/bad/\(file):\(expected.place): ") == true,
+            "\(output.stderr)")
         #expect(lines.first?.contains("[\(expected.code)]") == true)
         #expect(output.status == expected.status)
         if expected.status == 0 {
-            let strict = try StatementsRunner.run(["validate", "--strict", "SampleData/bad/" + file])
+            let strict = try StatementsRunner.run([
+                "validate", "--strict", "SampleData/bad/" + file,
+            ])
             #expect(strict.status == 1)
             #expect(strict.stderr.contains(": error: [\(expected.code)]"))
         }
@@ -66,36 +70,52 @@ struct ValidateCommandTests {
     @Test func `fails the bad folder with a diagnostic for every file`() throws {
         let output = try StatementsRunner.run(["validate", "SampleData/bad"])
         #expect(output.status == 1)
-        let files = try FileManager.default.contentsOfDirectory(atPath: StatementsRunner.packageRoot.path + "/SampleData/bad")
+        let files = try FileManager.default.contentsOfDirectory(
+            atPath: StatementsRunner.packageRoot.path + "/SampleData/bad")
         #expect(files.count == Self.badFiles.count)
         for file in files { #expect(output.stderr.contains("SampleData/bad/\(file):"), "\(file)") }
-        let codes = Set(output.stderr.split(separator: "[").dropFirst().map { $0.prefix { $0 != "]" } })
+        let codes = Set(
+            output.stderr.split(separator: "[").dropFirst().map { $0.prefix { $0 != "]" } })
         #expect(codes.count >= 30)
         #expect(output.stdout == "29 errors, 4 warnings in 29 of 33 files (47 rows checked)\n")
     }
 
     @Test func `prints the example diagnostic of the issue`() throws {
-        let output = try StatementsRunner.run(["validate", "SampleData/bad/iban-checksum.csv", "SampleData/bad/amount-precision.csv"])
-        #expect(output.stderr == """
-            SampleData/bad/iban-checksum.csv:3:12: error: [IBAN_CHECKSUM] account_iban "DE89 3704 0044 0532 0130 01": check digits 89 do not match (expected 62)
-            SampleData/bad/amount-precision.csv:3:35: error: [AMOUNT_PRECISION] amount "12.345": EUR has 2 decimal places
+        let output = try StatementsRunner.run([
+            "validate", "SampleData/bad/iban-checksum.csv", "SampleData/bad/amount-precision.csv",
+        ])
+        #expect(
+            output.stderr == """
+                SampleData/bad/iban-checksum.csv:3:12: error: [IBAN_CHECKSUM] account_iban "DE89 3704 0044 0532 0130 01": check digits 89 do not match (expected 62)
+                SampleData/bad/amount-precision.csv:3:35: error: [AMOUNT_PRECISION] amount "12.345": EUR has 2 decimal places
 
-            """)
+                """)
         #expect(output.stdout == "2 errors in 2 of 2 files (4 rows checked)\n")
     }
 
     @Test func `writes JSON and GitHub formats to stdout`() throws {
-        let json = try StatementsRunner.run(["validate", "--format", "json", "SampleData/bad/date-invalid.csv"])
+        let json = try StatementsRunner.run([
+            "validate", "--format", "json", "SampleData/bad/date-invalid.csv",
+        ])
         #expect(json.status == 1)
         #expect(json.stderr == "")
-        let document = try #require(JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        let document = try #require(
+            JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
         #expect((document["summary"] as? [String: Int])?["errors"] == 1)
-        let github = try StatementsRunner.run(["validate", "--format=github", "SampleData/bad/date-invalid.csv"])
-        #expect(github.stdout.hasPrefix("::error file=SampleData/bad/date-invalid.csv,line=3,col=1,title=DATE_INVALID::date \"2026-02-30\""))
+        let github = try StatementsRunner.run([
+            "validate", "--format=github", "SampleData/bad/date-invalid.csv",
+        ])
+        #expect(
+            github.stdout.hasPrefix(
+                "::error file=SampleData/bad/date-invalid.csv,line=3,col=1,title=DATE_INVALID::date \"2026-02-30\""
+            ))
     }
 
     @Test func `exits 2 on usage errors with the usage`() throws {
-        for arguments in [["validate"], ["validate", "--bogus", "x"], ["validate", "--format", "xml", "x"], ["frobnicate"], []] {
+        for arguments in [
+            ["validate"], ["validate", "--bogus", "x"], ["validate", "--format", "xml", "x"],
+            ["frobnicate"], [],
+        ] {
             let output = try StatementsRunner.run(arguments)
             #expect(output.status == 2, "\(arguments)")
             #expect(output.stderr.contains("USAGE: statements"), "\(arguments)")
@@ -105,7 +125,10 @@ struct ValidateCommandTests {
     @Test func `exits 3 for a missing path but still checks the others`() throws {
         let output = try StatementsRunner.run(["validate", "SampleData/good", "no/such/folder"])
         #expect(output.status == 3)
-        #expect(output.stderr == "no/such/folder: error: [PATH_NOT_FOUND] cannot read \"no/such/folder\": No such file or directory\n")
+        #expect(
+            output.stderr
+                == "no/such/folder: error: [PATH_NOT_FOUND] cannot read \"no/such/folder\": No such file or directory\n"
+        )
         #expect(output.stdout == "1 error in 1 of 6 files (25 rows checked)\n")
     }
 
@@ -121,8 +144,11 @@ struct ValidateCommandTests {
 
 /// Edge cases the sample folders do not contain, written to temporary files.
 struct ValidateEdgeCaseTests {
-    static func validate(_ bytes: [UInt8], name: String = "case.csv", _ extra: [String] = []) throws -> StatementsRunner.Output {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("edge-\(UUID().uuidString)")
+    static func validate(_ bytes: [UInt8], name: String = "case.csv", _ extra: [String] = []) throws
+        -> StatementsRunner.Output
+    {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "edge-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let file = folder.appendingPathComponent(name)
@@ -131,20 +157,26 @@ struct ValidateEdgeCaseTests {
     }
 
     static func csv(_ rows: String, currency: String = "EUR") -> [UInt8] {
-        Array(("date,account_iban,amount,currency,beneficiary\n" + rows.replacingOccurrences(of: "{C}", with: currency)).utf8)
+        Array(
+            ("date,account_iban,amount,currency,beneficiary\n"
+                + rows.replacingOccurrences(of: "{C}", with: currency)).utf8)
     }
 
-    @Test(arguments: [
-        ("2026-10-01,DE89370400440532013000,92233720368547758.07,{C},K\n", "EUR", ""),
-        ("2026-10-01,DE89370400440532013000,92233720368547758.08,{C},K\n", "EUR", "AMOUNT_OVERFLOW"),
-        ("2026-10-01,DE89370400440532013000,1.005,{C},K\n", "EUR", "AMOUNT_PRECISION"),
-        ("2026-10-01,DE89370400440532013000,12.5,{C},K\n", "JPY", "AMOUNT_PRECISION"),
-        ("2026-10-01,DE89370400440532013000,12.345,{C},K\n", "BHD", ""),
-        ("2024-02-29,DE89370400440532013000,1,{C},K\n", "EUR", ""),
-        ("2025-02-29,DE89370400440532013000,1,{C},K\n", "EUR", "DATE_INVALID"),
-        ("2026-10-01,de89 3704 0044 0532 0130 00,1,{C},K\n", "EUR", ""),
-        ("2026-10-01,DE89370400440532013000,1,{C},\"multi\nline, quoted\"\n", "EUR", ""),
-    ] as [(String, String, String)])
+    @Test(
+        arguments: [
+            ("2026-10-01,DE89370400440532013000,92233720368547758.07,{C},K\n", "EUR", ""),
+            (
+                "2026-10-01,DE89370400440532013000,92233720368547758.08,{C},K\n", "EUR",
+                "AMOUNT_OVERFLOW"
+            ),
+            ("2026-10-01,DE89370400440532013000,1.005,{C},K\n", "EUR", "AMOUNT_PRECISION"),
+            ("2026-10-01,DE89370400440532013000,12.5,{C},K\n", "JPY", "AMOUNT_PRECISION"),
+            ("2026-10-01,DE89370400440532013000,12.345,{C},K\n", "BHD", ""),
+            ("2024-02-29,DE89370400440532013000,1,{C},K\n", "EUR", ""),
+            ("2025-02-29,DE89370400440532013000,1,{C},K\n", "EUR", "DATE_INVALID"),
+            ("2026-10-01,de89 3704 0044 0532 0130 00,1,{C},K\n", "EUR", ""),
+            ("2026-10-01,DE89370400440532013000,1,{C},\"multi\nline, quoted\"\n", "EUR", ""),
+        ] as [(String, String, String)])
     func `decides each edge case`(rows: String, currency: String, code: String) throws {
         let output = try Self.validate(Self.csv(rows, currency: currency))
         #expect(output.status == (code.isEmpty ? 0 : 1), "\(output.stderr)")
@@ -152,7 +184,11 @@ struct ValidateEdgeCaseTests {
     }
 
     @Test func `reads a BOM and CRLF file`() throws {
-        let bytes: [UInt8] = [0xEF, 0xBB, 0xBF] + Array("date,account_iban,amount,beneficiary\r\n2026-10-01,DE89370400440532013000,1,K\r\n".utf8)
+        let bytes: [UInt8] =
+            [0xEF, 0xBB, 0xBF]
+            + Array(
+                "date,account_iban,amount,beneficiary\r\n2026-10-01,DE89370400440532013000,1,K\r\n"
+                    .utf8)
         let output = try Self.validate(bytes)
         #expect(output.status == 0)
         #expect(output.stdout == "no errors in 1 file (1 row checked)\n")
@@ -162,7 +198,10 @@ struct ValidateEdgeCaseTests {
         var generator = SystemRandomNumberGenerator()
         let garbage = (0..<200_000).map { _ in UInt8.random(in: 0...255, using: &generator) }
         let png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + garbage.prefix(1000)
-        for (bytes, name) in [(garbage, "random.csv"), (png, "image.csv"), (garbage, "random.json"), (png, "image.json")] {
+        for (bytes, name) in [
+            (garbage, "random.csv"), (png, "image.csv"), (garbage, "random.json"),
+            (png, "image.json"),
+        ] {
             let output = try Self.validate(bytes, name: name)
             #expect(output.status == 1, "\(name)")
             #expect(output.stderr.split(separator: "\n").count <= 102, "\(name)")
@@ -171,7 +210,8 @@ struct ValidateEdgeCaseTests {
     }
 
     @Test func `never echoes terminal escapes from the input`() throws {
-        let output = try Self.validate(Self.csv("2026-10-01,DE89\u{1B}[2J370400440532013000,1,EUR,K\n"))
+        let output = try Self.validate(
+            Self.csv("2026-10-01,DE89\u{1B}[2J370400440532013000,1,EUR,K\n"))
         #expect(output.status == 1)
         #expect(!output.stderr.unicodeScalars.contains { $0 == "\u{1B}" })
         #expect(output.stderr.contains("U+001B"))
@@ -196,9 +236,13 @@ struct ValidateGeneratedFileTests {
                 lines.append(defect.0)
                 expected.append((lines.count, defect.1))
             } else if index % 11 == 0 {
-                lines.append("2026-10-\(String(format: "%02d", index % 28 + 1)),BE68539007547034,\(index).07,EUR,\"Multi\nline\",\"x\"\"y\"")
+                lines.append(
+                    "2026-10-\(String(format: "%02d", index % 28 + 1)),BE68539007547034,\(index).07,EUR,\"Multi\nline\",\"x\"\"y\""
+                )
             } else {
-                lines.append("2026-10-\(String(format: "%02d", index % 28 + 1)),DE89370400440532013000,-\(index).50,EUR,Shop \(index),Item")
+                lines.append(
+                    "2026-10-\(String(format: "%02d", index % 28 + 1)),DE89370400440532013000,-\(index).50,EUR,Shop \(index),Item"
+                )
             }
         }
         // A quoted line break makes one row span two physical lines; count physical lines.
@@ -212,14 +256,17 @@ struct ValidateGeneratedFileTests {
             }
             line += row.filter { $0 == "\n" }.count + 1
         }
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("gen-\(UUID().uuidString)")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "gen-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let file = folder.appendingPathComponent("generated.csv")
-        try (lines.joined(separator: "\n") + "\n").write(to: file, atomically: false, encoding: .utf8)
+        try (lines.joined(separator: "\n") + "\n").write(
+            to: file, atomically: false, encoding: .utf8)
         let output = try StatementsRunner.run(["validate", "--format", "json", file.path])
         #expect(output.status == 1)
-        let document = try #require(JSONSerialization.jsonObject(with: Data(output.stdout.utf8)) as? [String: Any])
+        let document = try #require(
+            JSONSerialization.jsonObject(with: Data(output.stdout.utf8)) as? [String: Any])
         let diagnostics = try #require(document["diagnostics"] as? [[String: Any]])
         let found = diagnostics.map { "\($0["line"] as! Int) \($0["code"] as! String)" }
         #expect(found == physical.map { "\($0.line) \($0.code)" })

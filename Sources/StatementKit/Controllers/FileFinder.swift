@@ -21,7 +21,8 @@ enum FileFinder {
             var info = stat()
             guard stat(path, &info) == 0 else {
                 let code: DiagnosticCode = errno == ENOENT ? .pathNotFound : .pathUnreadable
-                entries.append(.problem(path: path, code: code, reason: FileReadError(errno: errno).reason))
+                entries.append(
+                    .problem(path: path, code: code, reason: FileReadError(errno: errno).reason))
                 continue
             }
             if info.st_mode & S_IFMT == S_IFDIR {
@@ -29,7 +30,9 @@ enum FileFinder {
             } else if info.st_mode & S_IFMT == S_IFREG {
                 entries.append(.file(path))
             } else {
-                entries.append(.problem(path: path, code: .pathUnreadable, reason: "not a regular file or folder"))
+                entries.append(
+                    .problem(
+                        path: path, code: .pathUnreadable, reason: "not a regular file or folder"))
             }
         }
         return entries
@@ -40,28 +43,39 @@ enum FileFinder {
         let inode: UInt64
     }
 
-    private static func walk(_ folder: String, _ info: stat, _ visited: inout Set<FileID>, into entries: inout [Entry]) {
-        guard visited.insert(FileID(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))).inserted else { return }
+    private static func walk(
+        _ folder: String, _ info: stat, _ visited: inout Set<FileID>, into entries: inout [Entry]
+    ) {
+        guard
+            visited.insert(FileID(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))).inserted
+        else { return }
         let names: [String]
         do {
             names = try FileManager.default.contentsOfDirectory(atPath: folder)
         } catch {
-            entries.append(.problem(path: folder, code: .pathUnreadable, reason: "cannot list the folder"))
+            entries.append(
+                .problem(path: folder, code: .pathUnreadable, reason: "cannot list the folder"))
             return
         }
         let prefix = folder.hasSuffix("/") ? folder : folder + "/"
-        for name in names.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) where !name.hasPrefix(".") {
+        for name in names.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) })
+        where !name.hasPrefix(".") {
             let path = prefix + name
             var child = stat()
             guard stat(path, &child) == 0 else {
-                if lstat(path, &child) == 0 && child.st_mode & S_IFMT == S_IFLNK { continue }  // a dangling link
-                entries.append(.problem(path: path, code: .pathUnreadable, reason: FileReadError(errno: errno).reason))
+                // A dangling symbolic link points at nothing to read.
+                if lstat(path, &child) == 0 && child.st_mode & S_IFMT == S_IFLNK { continue }
+                entries.append(
+                    .problem(
+                        path: path, code: .pathUnreadable,
+                        reason: FileReadError(errno: errno).reason))
                 continue
             }
             if child.st_mode & S_IFMT == S_IFDIR {
                 walk(path, child, &visited, into: &entries)
             } else if child.st_mode & S_IFMT == S_IFREG,
-                let dot = name.lastIndex(of: "."), extensions.contains(name[name.index(after: dot)...].lowercased())
+                let dot = name.lastIndex(of: "."),
+                extensions.contains(name[name.index(after: dot)...].lowercased())
             {
                 entries.append(.file(path))
             }

@@ -30,7 +30,9 @@ public final class StateController {
     /// Creates a controller over a storage controller.
     ///
     /// - Parameter clock: the time recorded as an account's last import.
-    public init(storage: StorageController, clock: @escaping () -> String = StateController.currentTime) {
+    public init(
+        storage: StorageController, clock: @escaping () -> String = StateController.currentTime
+    ) {
         self.storage = storage
         self.clock = clock
     }
@@ -48,7 +50,9 @@ public final class StateController {
     /// - Parameter dryRun: report what would happen, take no lock and write nothing.
     /// - Throws: `StorageError` when the state folder cannot be locked, read or written;
     ///   nothing of the run is then visible.
-    public func importFiles(at paths: [String], dryRun: Bool = false) throws(StorageError) -> ImportReport {
+    public func importFiles(at paths: [String], dryRun: Bool = false) throws(StorageError)
+        -> ImportReport
+    {
         if !dryRun { try storage.lockForWriting() }
         defer { storage.unlock() }
         committed = try storage.loadManifest()
@@ -63,8 +67,12 @@ public final class StateController {
                 files.append(try importFile(at: path, touched: &touched))
             case .problem(let path, let code, let reason):
                 var collector = DiagnosticCollector(file: path)
-                collector.report(code, line: 0, column: 0, "cannot read \(Diagnostic.quote(path)): \(reason)")
-                files.append(FileImport(outcome: .rejected, validation: FileValidation(path: path, rowCount: 0, collector: collector)))
+                collector.report(
+                    code, line: 0, column: 0, "cannot read \(Diagnostic.quote(path)): \(reason)")
+                files.append(
+                    FileImport(
+                        outcome: .rejected,
+                        validation: FileValidation(path: path, rowCount: 0, collector: collector)))
             }
         }
         if !dryRun && !appends.isEmpty {
@@ -86,7 +94,9 @@ public final class StateController {
         var rows: [(identity: TransactionIdentity, end: Int)] = []
     }
 
-    private func importFile(at path: String, touched: inout Set<IBAN>) throws(StorageError) -> FileImport {
+    private func importFile(at path: String, touched: inout Set<IBAN>) throws(StorageError)
+        -> FileImport
+    {
         var collector = DiagnosticCollector(file: path)
         var staged: [AccountMonth: StagedMonth] = [:]
         var occurrences: [UInt64: Int] = [:]
@@ -96,20 +106,26 @@ public final class StateController {
             let iban = row.account.iban
             if fileAccounts[iban] == nil {
                 fileAccounts[iban] = row.account
-                if let known = manifest.accounts[iban]?.account, known.currency != row.account.currency {
-                    conflicts.append((
-                        row.line,
-                        "account \(iban.electronic) is kept in \(known.currency.code) in the ledger; this file has it in \(row.account.currency.code)"
-                    ))
+                if let known = manifest.accounts[iban]?.account,
+                    known.currency != row.account.currency
+                {
+                    conflicts.append(
+                        (
+                            row.line,
+                            "account \(iban.electronic) is kept in \(known.currency.code) in the ledger; this file has it in \(row.account.currency.code)"
+                        ))
                 }
             }
             var occurrence = 1
             if row.transaction.reference == nil {
-                let key = TransactionIdentity(account: iban, transaction: row.transaction, occurrence: 0).hash
+                let key = TransactionIdentity(
+                    account: iban, transaction: row.transaction, occurrence: 0
+                ).hash
                 occurrence = occurrences[key, default: 0] + 1
                 occurrences[key] = occurrence
             }
-            let identity = TransactionIdentity(account: iban, transaction: row.transaction, occurrence: occurrence)
+            let identity = TransactionIdentity(
+                account: iban, transaction: row.transaction, occurrence: occurrence)
             let key = AccountMonth(iban: iban, month: Month(row.transaction.date))
             LedgerRecord.encode(row.transaction, into: &staged[key, default: StagedMonth()].bytes)
             staged[key]!.rows.append((identity, staged[key]!.bytes.count))
@@ -117,12 +133,16 @@ public final class StateController {
         for conflict in conflicts {
             collector.report(.currencyConflict, line: conflict.line, column: 1, conflict.message)
         }
-        let validation = FileValidation(path: path, rowCount: summary.rowCount, collector: collector)
-        guard collector.errorCount == 0 else { return FileImport(outcome: .rejected, validation: validation) }
+        let validation = FileValidation(
+            path: path, rowCount: summary.rowCount, collector: collector)
+        guard collector.errorCount == 0 else {
+            return FileImport(outcome: .rejected, validation: validation)
+        }
 
         for (iban, account) in fileAccounts where manifest.accounts[iban] == nil {
             manifest.accounts[iban] = LedgerManifest.AccountEntry(
-                account: account, openingBalance: summary.openingBalances[iban], lastImport: nil, months: [:])
+                account: account, openingBalance: summary.openingBalances[iban], lastImport: nil,
+                months: [:])
         }
         var new = 0
         var present = 0
@@ -131,9 +151,14 @@ public final class StateController {
             var start = 0
             for (identity, end) in month.rows {
                 defer { start = end }
-                let months = identity.isReference ? [key.month.previous, key.month, key.month.next] : [key.month]
+                let months =
+                    identity.isReference
+                    ? [key.month.previous, key.month, key.month.next] : [key.month]
                 var isPresent = false
-                for candidate in months.compactMap({ $0 }) where try identities(of: AccountMonth(iban: key.iban, month: candidate)).contains(identity.hash) {
+                for candidate in months.compactMap({ $0 })
+                where try identities(of: AccountMonth(iban: key.iban, month: candidate)).contains(
+                    identity.hash)
+                {
                     isPresent = true
                     break
                 }
@@ -145,14 +170,18 @@ public final class StateController {
                 touched.insert(key.iban)
                 knownIdentities[key]!.insert(identity.hash)
                 if appends[key] == nil {
-                    let length = committed.accounts[key.iban]?.months[key.month] ?? LedgerManifest.MonthLength(dataBytes: 0, idBytes: 0)
+                    let length =
+                        committed.accounts[key.iban]?.months[key.month]
+                        ?? LedgerManifest.MonthLength(dataBytes: 0, idBytes: 0)
                     appends[key] = MonthAppend(iban: key.iban, month: key.month, committed: length)
                 }
                 appends[key]!.data += month.bytes[start..<end]
                 withUnsafeBytes(of: identity.hash.littleEndian) { appends[key]!.ids += $0 }
             }
         }
-        return FileImport(outcome: new == 0 ? .alreadyPresent(present) : .imported(new: new, present: present), validation: validation)
+        return FileImport(
+            outcome: new == 0 ? .alreadyPresent(present) : .imported(new: new, present: present),
+            validation: validation)
     }
 
     /// The identities stored in an account-month plus those this run added, loaded once.
@@ -179,20 +208,26 @@ public final class StateController {
             var first: Day?
             var last: Day?
             for month in entry.months.keys.sorted() {
-                for transaction in try storage.transactions(of: entry.account, in: month, length: entry.months[month]!) {
+                for transaction in try storage.transactions(
+                    of: entry.account, in: month, length: entry.months[month]!)
+                {
                     do throws(MoneyError) {
                         balance = try balance.adding(transaction.amount)
                     } catch {
-                        throw .unreadable(folder: storage.folder, reason: "the balance of \(iban.electronic) \(error)")
+                        throw .unreadable(
+                            folder: storage.folder,
+                            reason: "the balance of \(iban.electronic) \(error)")
                     }
                     count += 1
                     first = min(first ?? transaction.date, transaction.date)
                     last = max(last ?? transaction.date, transaction.date)
                 }
             }
-            summaries.append(AccountSummary(
-                account: entry.account, transactionCount: count, balance: balance, firstDate: first, lastDate: last,
-                lastImport: entry.lastImport))
+            summaries.append(
+                AccountSummary(
+                    account: entry.account, transactionCount: count, balance: balance,
+                    firstDate: first, lastDate: last,
+                    lastImport: entry.lastImport))
         }
         return summaries
     }

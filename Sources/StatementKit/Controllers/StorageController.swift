@@ -84,9 +84,13 @@ public final class StorageController {
             return LedgerManifest()
         }
         guard info.st_mode & S_IFMT == S_IFDIR else {
-            throw .io(path: folder, operation: "use state folder", reason: String(cString: strerror(ENOTDIR)))
+            throw .io(
+                path: folder, operation: "use state folder",
+                reason: String(cString: strerror(ENOTDIR)))
         }
-        guard let bytes = try readFile(manifestPath, upTo: nil, missingIsEmpty: true) else { return LedgerManifest() }
+        guard let bytes = try readFile(manifestPath, upTo: nil, missingIsEmpty: true) else {
+            return LedgerManifest()
+        }
         do throws(LedgerManifest.DecodingError) {
             return try LedgerManifest(decoding: String(decoding: bytes, as: UTF8.self))
         } catch {
@@ -95,7 +99,9 @@ public final class StorageController {
     }
 
     /// Reads the committed transactions of an account-month.
-    public func transactions(of account: Account, in month: Month, length: LedgerManifest.MonthLength) throws(StorageError) -> [Transaction] {
+    public func transactions(
+        of account: Account, in month: Month, length: LedgerManifest.MonthLength
+    ) throws(StorageError) -> [Transaction] {
         let path = dataPath(account.iban, month)
         let bytes = try readFile(path, upTo: length.dataBytes, missingIsEmpty: false) ?? []
         do throws(LedgerRecord.DecodingError) {
@@ -106,14 +112,19 @@ public final class StorageController {
     }
 
     /// Reads the committed identity hashes of an account-month.
-    func identities(of iban: IBAN, in month: Month, length: LedgerManifest.MonthLength) throws(StorageError) -> [UInt64] {
-        let bytes = try readFile(idsPath(iban, month), upTo: length.idBytes, missingIsEmpty: false) ?? []
+    func identities(of iban: IBAN, in month: Month, length: LedgerManifest.MonthLength)
+        throws(StorageError) -> [UInt64]
+    {
+        let bytes =
+            try readFile(idsPath(iban, month), upTo: length.idBytes, missingIsEmpty: false) ?? []
         return stride(from: 0, to: bytes.count - bytes.count % 8, by: 8).map { offset in
             (0..<8).reduce(UInt64(0)) { $0 | UInt64(bytes[offset + $1]) << UInt64(8 * $1) }
         }
     }
 
-    private func readFile(_ path: String, upTo limit: Int?, missingIsEmpty: Bool) throws(StorageError) -> [UInt8]? {
+    private func readFile(_ path: String, upTo limit: Int?, missingIsEmpty: Bool)
+        throws(StorageError) -> [UInt8]?
+    {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else {
             if errno == ENOENT && missingIsEmpty { return nil }
@@ -124,14 +135,21 @@ public final class StorageController {
         guard fstat(descriptor, &info) == 0 else { throw error("read", path) }
         let size = limit ?? Int(info.st_size)
         guard Int(info.st_size) >= size else {
-            throw .unreadable(folder: folder, reason: "\(path) is shorter than its committed length")
+            throw .unreadable(
+                folder: folder, reason: "\(path) is shorter than its committed length")
         }
         var bytes = [UInt8](repeating: 0, count: size)
         var offset = 0
         while offset < size {
-            let count = bytes.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress! + offset, size - offset, off_t(offset)) }
+            let count = bytes.withUnsafeMutableBytes {
+                pread(descriptor, $0.baseAddress! + offset, size - offset, off_t(offset))
+            }
             if count < 0 && errno == EINTR { continue }
-            guard count > 0 else { throw count == 0 ? .unreadable(folder: folder, reason: "\(path) ended early") : error("read", path) }
+            guard count > 0 else {
+                throw count == 0
+                    ? .unreadable(folder: folder, reason: "\(path) ended early")
+                    : error("read", path)
+            }
             offset += count
         }
         return bytes
@@ -154,7 +172,9 @@ public final class StorageController {
             var buffer = [UInt8](repeating: 0, count: 32)
             let count = buffer.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, 32, 0) }
             close(descriptor)
-            guard code == EWOULDBLOCK else { throw .io(path: path, operation: "lock", reason: String(cString: strerror(code))) }
+            guard code == EWOULDBLOCK else {
+                throw .io(path: path, operation: "lock", reason: String(cString: strerror(code)))
+            }
             let text = String(decoding: buffer.prefix(max(0, count)), as: UTF8.self)
             throw .inUse(folder: folder, pid: Int(text.filter(\.isNumber)))
         }
@@ -175,16 +195,23 @@ public final class StorageController {
     /// Cuts the files a crashed run appended to back to their committed lengths.
     private func recover() throws(StorageError) {
         _ = unlink(manifestPath + ".tmp")
-        guard let journal = try readFile(journalPath, upTo: nil, missingIsEmpty: true) else { return }
+        guard let journal = try readFile(journalPath, upTo: nil, missingIsEmpty: true) else {
+            return
+        }
         let manifest = try loadManifest()
         for line in String(decoding: journal, as: UTF8.self).split(separator: "\n") {
             let parts = line.split(separator: "\t")
-            guard parts.count == 2, let iban = try? IBAN(parsing: String(parts[0])), let month = Month(parsing: String(parts[1]))
+            guard parts.count == 2, let iban = try? IBAN(parsing: String(parts[0])),
+                let month = Month(parsing: String(parts[1]))
             else { continue }
             let length = manifest.accounts[iban]?.months[month]
-            for (path, committed) in [(dataPath(iban, month), length?.dataBytes), (idsPath(iban, month), length?.idBytes)] {
+            for (path, committed) in [
+                (dataPath(iban, month), length?.dataBytes), (idsPath(iban, month), length?.idBytes),
+            ] {
                 if let committed {
-                    if truncate(path, off_t(committed)) != 0 && errno != ENOENT { throw error("repair", path) }
+                    if truncate(path, off_t(committed)) != 0 && errno != ENOENT {
+                        throw error("repair", path)
+                    }
                 } else if unlink(path) != 0 && errno != ENOENT {
                     throw error("repair", path)
                 }
@@ -211,15 +238,21 @@ public final class StorageController {
                 let accountFolder = "\(folder)/accounts/\(append.iban.electronic)"
                 if folders.insert(accountFolder).inserted { try makeDirectories(accountFolder) }
                 try faultInjection?(.append)
-                try appendBytes(append.data, to: dataPath(append.iban, append.month), at: append.committed.dataBytes)
-                try appendBytes(append.ids, to: idsPath(append.iban, append.month), at: append.committed.idBytes)
+                try appendBytes(
+                    append.data, to: dataPath(append.iban, append.month),
+                    at: append.committed.dataBytes)
+                try appendBytes(
+                    append.ids, to: idsPath(append.iban, append.month), at: append.committed.idBytes
+                )
             }
             try faultInjection?(.syncData)
             try syncAppendedData(appends, folders: folders)
             try faultInjection?(.writeManifest)
             try writeNewFile(manifestPath + ".tmp", Array(manifest.encoded.utf8))
             try faultInjection?(.renameManifest)
-            guard rename(manifestPath + ".tmp", manifestPath) == 0 else { throw error("commit", manifestPath) }
+            guard rename(manifestPath + ".tmp", manifestPath) == 0 else {
+                throw error("commit", manifestPath)
+            }
             try syncDirectory(folder)
         } catch {
             try? recover()
@@ -230,11 +263,14 @@ public final class StorageController {
     }
 
     /// Writes bytes at a file's committed length, cutting off anything past it first.
-    private func appendBytes(_ bytes: [UInt8], to path: String, at committed: Int) throws(StorageError) {
+    private func appendBytes(_ bytes: [UInt8], to path: String, at committed: Int)
+        throws(StorageError)
+    {
         let descriptor = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { throw error("open", path) }
         defer { close(descriptor) }
-        guard ftruncate(descriptor, off_t(committed)) == 0, lseek(descriptor, off_t(committed), SEEK_SET) == off_t(committed)
+        guard ftruncate(descriptor, off_t(committed)) == 0,
+            lseek(descriptor, off_t(committed), SEEK_SET) == off_t(committed)
         else { throw error("write", path) }
         try writeAll(descriptor, bytes, path)
     }
@@ -244,7 +280,9 @@ public final class StorageController {
     /// On Linux one `syncfs` of the ledger's file system replaces an `fsync` per file and
     /// folder (thousands per run for a ledger of many accounts); where it is missing, each
     /// appended file and its folder are synced one by one.
-    private func syncAppendedData(_ appends: [MonthAppend], folders: Set<String>) throws(StorageError) {
+    private func syncAppendedData(_ appends: [MonthAppend], folders: Set<String>)
+        throws(StorageError)
+    {
         #if os(Linux)
             // Glibc declares syncfs only under _GNU_SOURCE, which the Swift module map lacks.
             typealias SyncFS = @convention(c) (Int32) -> Int32
@@ -278,10 +316,14 @@ public final class StorageController {
         guard fsync(descriptor) == 0 else { throw error("sync", path) }
     }
 
-    private func writeAll(_ descriptor: Int32, _ bytes: [UInt8], _ path: String) throws(StorageError) {
+    private func writeAll(_ descriptor: Int32, _ bytes: [UInt8], _ path: String)
+        throws(StorageError)
+    {
         var offset = 0
         while offset < bytes.count {
-            let count = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress! + offset, bytes.count - offset) }
+            let count = bytes.withUnsafeBytes {
+                write(descriptor, $0.baseAddress! + offset, bytes.count - offset)
+            }
             if count < 0 && errno == EINTR { continue }
             guard count > 0 else { throw error("write", path) }
             offset += count
@@ -292,7 +334,9 @@ public final class StorageController {
         var info = stat()
         if stat(path, &info) == 0 {
             guard info.st_mode & S_IFMT == S_IFDIR else {
-                throw .io(path: path, operation: "use state folder", reason: String(cString: strerror(ENOTDIR)))
+                throw .io(
+                    path: path, operation: "use state folder",
+                    reason: String(cString: strerror(ENOTDIR)))
             }
             return
         }

@@ -22,8 +22,11 @@ public final class ValidationController {
                 case .file(let path):
                     return validateFile(at: path)
                 case .problem(let path, let code, let reason):
-                    var collector = DiagnosticCollector(file: path, isStrict: isStrict, limit: diagnosticLimit)
-                    collector.report(code, line: 0, column: 0, "cannot read \(Diagnostic.quote(path)): \(reason)")
+                    var collector = DiagnosticCollector(
+                        file: path, isStrict: isStrict, limit: diagnosticLimit)
+                    collector.report(
+                        code, line: 0, column: 0, "cannot read \(Diagnostic.quote(path)): \(reason)"
+                    )
                     return FileValidation(path: path, rowCount: 0, collector: collector)
                 }
             })
@@ -40,7 +43,9 @@ public final class ValidationController {
 /// Opens a statement file and runs the parser for its format over it.
 enum StatementFileReader {
     /// Reads a file, reporting problems into `diagnostics` and each valid row to `onRow`.
-    static func read(path: String, diagnostics: inout DiagnosticCollector, onRow: (ParsedRow) -> Void) -> ParseSummary {
+    static func read(
+        path: String, diagnostics: inout DiagnosticCollector, onRow: (ParsedRow) -> Void
+    ) -> ParseSummary {
         do {
             let source = try FileByteSource(path: path)
             if path.lowercased().hasSuffix(".json") {
@@ -51,7 +56,9 @@ enum StatementFileReader {
             }
             return StatementCSVParser().parse(source, diagnostics: &diagnostics, onRow: onRow)
         } catch {
-            diagnostics.report(.pathUnreadable, line: 0, column: 0, "cannot read \(Diagnostic.quote(path)): \(error)")
+            diagnostics.report(
+                .pathUnreadable, line: 0, column: 0,
+                "cannot read \(Diagnostic.quote(path)): \(error)")
             return ParseSummary()
         }
     }

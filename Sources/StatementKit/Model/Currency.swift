@@ -10,7 +10,9 @@ public struct Currency: Hashable, Sendable {
 
     /// The alphabetic ISO 4217 code, such as `EUR`.
     public var code: String {
-        let bytes = [UInt8(packedCode >> 16), UInt8((packedCode >> 8) & 0xFF), UInt8(packedCode & 0xFF)]
+        let bytes = [
+            UInt8(packedCode >> 16), UInt8((packedCode >> 8) & 0xFF), UInt8(packedCode & 0xFF),
+        ]
         return String(decoding: bytes, as: UTF8.self)
     }
 

@@ -50,7 +50,9 @@ private enum NationalCheck {
         range.reduce(0) { $0 * 10 + digit(bban, $1) }
     }
 
-    static func weightedSum(_ bban: UnsafeRawBufferPointer, _ range: Range<Int>, _ weights: [Int]) -> Int {
+    static func weightedSum(_ bban: UnsafeRawBufferPointer, _ range: Range<Int>, _ weights: [Int])
+        -> Int
+    {
         zip(range, weights).reduce(0) { $0 + digit(bban, $1.0) * $1.1 }
     }
 
@@ -89,7 +91,8 @@ private enum NationalCheck {
     }
 
     private static let italianOdd = [
-        1, 0, 5, 7, 9, 13, 15, 17, 19, 21, 2, 4, 18, 20, 11, 3, 6, 8, 12, 14, 16, 10, 22, 25, 24, 23,
+        1, 0, 5, 7, 9, 13, 15, 17, 19, 21, 2, 4, 18, 20, 11, 3, 6, 8, 12, 14, 16, 10, 22, 25, 24,
+        23,
     ]
 
     /// Italy and San Marino: the CIN letter over ABI, CAB and account number.
@@ -97,7 +100,9 @@ private enum NationalCheck {
         var sum = 0
         for index in 1..<23 {
             let byte = bban[index]
-            let value = byte <= UInt8(ascii: "9") ? Int(byte - UInt8(ascii: "0")) : Int(byte - UInt8(ascii: "A"))
+            let value =
+                byte <= UInt8(ascii: "9")
+                ? Int(byte - UInt8(ascii: "0")) : Int(byte - UInt8(ascii: "A"))
             sum += index % 2 == 1 ? italianOdd[value] : value
         }
         return Int(bban[0] - UInt8(ascii: "A")) == sum % 26

@@ -18,7 +18,9 @@ public struct IBAN: Sendable {
 
     /// Calls `body` with the ASCII bytes of the electronic form.
     public func withBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
-        try withUnsafeBytes(of: storage) { try body(UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
+        try withUnsafeBytes(of: storage) {
+            try body(UnsafeRawBufferPointer(rebasing: $0[0..<count]))
+        }
     }
 
     /// The electronic form: upper case, no spaces, such as `DE89370400440532013000`.
@@ -117,7 +119,8 @@ extension IBAN {
                     index += 1
                 case 0xC2 where index + 1 < bytes.count && bytes[index + 1] == 0xA0:
                     index += 2
-                case 0xE2 where index + 2 < bytes.count && bytes[index + 1] == 0x80
+                case 0xE2
+                where index + 2 < bytes.count && bytes[index + 1] == 0x80
                     && bytes[index + 2] == 0xAF:
                     index += 3
                 default:
@@ -148,14 +151,16 @@ extension IBAN {
 
     private static func validate(_ iban: UnsafeRawBufferPointer, count: Int) throws(IBANError) {
         guard count >= 2, let format = IBANFormat.lookup(iban[0], iban[1]) else {
-            let prefix = String(decoding: UnsafeRawBufferPointer(rebasing: iban.prefix(2)), as: UTF8.self)
+            let prefix = String(
+                decoding: UnsafeRawBufferPointer(rebasing: iban.prefix(2)), as: UTF8.self)
             throw .unknownCountry(prefix)
         }
         guard count == format.length else {
             throw .wrongLength(country: format.country, expected: format.length, actual: count)
         }
         for index in 2..<4 where !IBANFormat.isDigit(iban[index]) {
-            throw .invalidStructure(country: format.country, position: index + 1, expected: "a digit")
+            throw .invalidStructure(
+                country: format.country, position: index + 1, expected: "a digit")
         }
         for (offset, kind) in format.pattern.enumerated() {
             let byte = iban[4 + offset]
@@ -167,7 +172,8 @@ extension IBAN {
         guard IBAN.mod97(iban, checkDigits: nil) != 1 else { return }
         let expected = 98 - IBAN.mod97(iban, checkDigits: (UInt8(ascii: "0"), UInt8(ascii: "0")))
         let actual = String(decoding: UnsafeRawBufferPointer(rebasing: iban[2..<4]), as: UTF8.self)
-        throw .checksumMismatch(actual: actual, expected: expected < 10 ? "0\(expected)" : "\(expected)")
+        throw .checksumMismatch(
+            actual: actual, expected: expected < 10 ? "0\(expected)" : "\(expected)")
     }
 
     /// The ISO 7064 mod-97-10 remainder of the IBAN moved to BBAN + country + check digits,
@@ -189,15 +195,18 @@ extension IBAN {
         return remainder
     }
 
-    private static func describeCharacter(in bytes: UnsafeRawBufferPointer, at index: Int) -> String {
+    private static func describeCharacter(in bytes: UnsafeRawBufferPointer, at index: Int) -> String
+    {
         let rest = UnsafeRawBufferPointer(rebasing: bytes[index..<min(bytes.count, index + 4)])
-        guard let scalar = String(validating: rest, as: UTF8.self)?.unicodeScalars.first
-            ?? String(decoding: rest, as: UTF8.self).unicodeScalars.first
+        guard
+            let scalar = String(validating: rest, as: UTF8.self)?.unicodeScalars.first
+                ?? String(decoding: rest, as: UTF8.self).unicodeScalars.first
         else { return "?" }
         let hex = String(scalar.value, radix: 16, uppercase: true)
         let code = "U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
-        guard scalar.properties.isAlphabetic || scalar.properties.numericType != nil
-            || (scalar.isASCII && scalar.value >= 0x21 && scalar.value < 0x7F)
+        guard
+            scalar.properties.isAlphabetic || scalar.properties.numericType != nil
+                || (scalar.isASCII && scalar.value >= 0x21 && scalar.value < 0x7F)
         else { return code }
         return "\"\(Character(scalar))\" (\(code))"
     }
@@ -250,7 +259,9 @@ struct IBANFormat: Sendable {
                     digits = digits * 10 + Int(byte - UInt8(ascii: "0"))
                     continue
                 }
-                let kind: Kind = byte == UInt8(ascii: "n") ? .digit : byte == UInt8(ascii: "a") ? .letter : .alphanumeric
+                let kind: Kind =
+                    byte == UInt8(ascii: "n")
+                    ? .digit : byte == UInt8(ascii: "a") ? .letter : .alphanumeric
                 pattern += repeatElement(kind, count: digits)
                 digits = 0
             }

@@ -74,7 +74,10 @@ public struct AccountSummary: Hashable, Sendable {
     public let lastImport: String?
 
     /// Creates a summary.
-    public init(account: Account, transactionCount: Int, balance: Money, firstDate: Day?, lastDate: Day?, lastImport: String?) {
+    public init(
+        account: Account, transactionCount: Int, balance: Money, firstDate: Day?, lastDate: Day?,
+        lastImport: String?
+    ) {
         self.account = account
         self.transactionCount = transactionCount
         self.balance = balance

@@ -49,7 +49,8 @@ public struct LedgerManifest: Hashable, Sendable {
             switch self {
             case .newerVersion(let version):
                 "the ledger has format version \(version), newer than this statements reads (\(LedgerManifest.formatVersion)); upgrade statements"
-            case .malformed(let line, let reason): "the ledger manifest is damaged at line \(line): \(reason)"
+            case .malformed(let line, let reason):
+                "the ledger manifest is damaged at line \(line): \(reason)"
             }
         }
     }
@@ -60,14 +61,17 @@ public struct LedgerManifest: Hashable, Sendable {
         for iban in accounts.keys.sorted() {
             let entry = accounts[iban]!
             let fields = [
-                "account", iban.electronic, entry.account.currency.code, entry.account.kind.rawValue,
+                "account", iban.electronic, entry.account.currency.code,
+                entry.account.kind.rawValue,
                 entry.openingBalance.map { String($0.minorUnits) } ?? "-", entry.lastImport ?? "-",
                 LedgerManifest.escape(entry.account.name ?? ""),
             ]
             lines.append(fields.joined(separator: "\t"))
             for month in entry.months.keys.sorted() {
                 let length = entry.months[month]!
-                lines.append("month\t\(iban.electronic)\t\(month.isoText)\t\(length.dataBytes)\t\(length.idBytes)")
+                lines.append(
+                    "month\t\(iban.electronic)\t\(month.isoText)\t\(length.dataBytes)\t\(length.idBytes)"
+                )
             }
         }
         return lines.joined(separator: "\n") + "\n"
@@ -82,27 +86,35 @@ public struct LedgerManifest: Hashable, Sendable {
         guard version <= LedgerManifest.formatVersion else { throw .newerVersion(version) }
         for (offset, line) in lines.dropFirst().enumerated() {
             let number = offset + 2
-            let fields = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
+            let fields = line.split(separator: "\t", omittingEmptySubsequences: false).map(
+                String.init)
             guard let kind = fields.first, let ibanText = fields.dropFirst().first,
                 let iban = try? IBAN(parsing: ibanText)
             else { throw .malformed(line: number, "unreadable record") }
             switch kind {
             case "account" where fields.count == 7:
-                guard let currency = Currency(code: fields[2]), let accountKind = Account.Kind(rawValue: fields[3])
+                guard let currency = Currency(code: fields[2]),
+                    let accountKind = Account.Kind(rawValue: fields[3])
                 else { throw .malformed(line: number, "bad currency or kind") }
                 let opening: Money?
                 if fields[4] == "-" {
                     opening = nil
                 } else if let units = Int64(fields[4]) {
                     opening = Money(minorUnits: units, currency: currency)
-                } else { throw .malformed(line: number, "bad opening balance") }
+                } else {
+                    throw .malformed(line: number, "bad opening balance")
+                }
                 let name = LedgerManifest.unescape(fields[6])
                 accounts[iban] = AccountEntry(
-                    account: Account(iban: iban, name: name.isEmpty ? nil : name, kind: accountKind, currency: currency),
-                    openingBalance: opening, lastImport: fields[5] == "-" ? nil : fields[5], months: [:])
+                    account: Account(
+                        iban: iban, name: name.isEmpty ? nil : name, kind: accountKind,
+                        currency: currency),
+                    openingBalance: opening, lastImport: fields[5] == "-" ? nil : fields[5],
+                    months: [:])
             case "month" where fields.count == 5:
                 guard accounts[iban] != nil, let month = Month(parsing: fields[2]),
-                    let data = Int(fields[3]), let ids = Int(fields[4]), data >= 0, ids >= 0, ids % 8 == 0
+                    let data = Int(fields[3]), let ids = Int(fields[4]), data >= 0, ids >= 0,
+                    ids % 8 == 0
                 else { throw .malformed(line: number, "bad month record") }
                 accounts[iban]!.months[month] = MonthLength(dataBytes: data, idBytes: ids)
             default:
@@ -112,8 +124,10 @@ public struct LedgerManifest: Hashable, Sendable {
     }
 
     private static func escape(_ text: String) -> String {
-        text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\t", with: "\\t")
-            .replacingOccurrences(of: "\n", with: "\\n").replacingOccurrences(of: "\r", with: "\\r")
+        text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(
+            of: "\t", with: "\\t"
+        )
+        .replacingOccurrences(of: "\n", with: "\\n").replacingOccurrences(of: "\r", with: "\\r")
     }
 
     private static func unescape(_ text: String) -> String {
@@ -122,7 +136,9 @@ public struct LedgerManifest: Hashable, Sendable {
         var escaping = false
         for character in text {
             if escaping {
-                out.append(character == "t" ? "\t" : character == "n" ? "\n" : character == "r" ? "\r" : character)
+                out.append(
+                    character == "t"
+                        ? "\t" : character == "n" ? "\n" : character == "r" ? "\r" : character)
                 escaping = false
             } else if character == "\\" {
                 escaping = true

@@ -59,7 +59,9 @@ public enum LedgerRecord {
     }
 
     /// Reads every line of a month file of an account in `currency`.
-    public static func decode(_ bytes: ArraySlice<UInt8>, currency: Currency) throws(DecodingError) -> [Transaction] {
+    public static func decode(_ bytes: ArraySlice<UInt8>, currency: Currency) throws(DecodingError)
+        -> [Transaction]
+    {
         var transactions: [Transaction] = []
         for (index, line) in bytes.split(separator: 10).enumerated() {
             let fields = line.split(separator: 9, omittingEmptySubsequences: false)
@@ -80,9 +82,12 @@ public enum LedgerRecord {
                     beneficiaryIBAN = try IBAN(parsing: String(decoding: fields[3], as: UTF8.self))
                 } catch { throw fail("bad beneficiary IBAN") }
             }
-            transactions.append(Transaction(
-                date: day, amount: Money(minorUnits: minorUnits, currency: currency), beneficiary: beneficiary,
-                beneficiaryIBAN: beneficiaryIBAN, description: unescape(fields[4]), reference: unescape(fields[5])))
+            transactions.append(
+                Transaction(
+                    date: day, amount: Money(minorUnits: minorUnits, currency: currency),
+                    beneficiary: beneficiary,
+                    beneficiaryIBAN: beneficiaryIBAN, description: unescape(fields[4]),
+                    reference: unescape(fields[5])))
         }
         return transactions
     }

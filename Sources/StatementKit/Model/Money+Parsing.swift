@@ -34,14 +34,17 @@ extension Money {
         var text = text
         let result = text.withUTF8 { utf8 -> Result<Int64, AmountError> in
             do throws(AmountError) {
-                return .success(try Money.parseMinorUnits(
-                    UnsafeRawBufferPointer(utf8), scale: currency.minorUnitDigits))
+                return .success(
+                    try Money.parseMinorUnits(
+                        UnsafeRawBufferPointer(utf8), scale: currency.minorUnitDigits))
             } catch { return .failure(error) }
         }
         self.init(minorUnits: try result.get(), currency: currency)
     }
 
-    static func parseMinorUnits(_ bytes: UnsafeRawBufferPointer, scale: Int) throws(AmountError) -> Int64 {
+    static func parseMinorUnits(_ bytes: UnsafeRawBufferPointer, scale: Int) throws(AmountError)
+        -> Int64
+    {
         var index = 0
         let count = bytes.count
         guard count > 0 else { throw .empty }

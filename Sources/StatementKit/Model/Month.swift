@@ -39,7 +39,8 @@ public struct Month: Hashable, Comparable, Sendable {
     /// `YYYY-MM`.
     public var isoText: String {
         let y = String(year)
-        return String(repeating: "0", count: 4 - y.count) + y + (month < 10 ? "-0" : "-") + String(month)
+        return String(repeating: "0", count: 4 - y.count) + y + (month < 10 ? "-0" : "-")
+            + String(month)
     }
 
     public static func < (lhs: Month, rhs: Month) -> Bool {

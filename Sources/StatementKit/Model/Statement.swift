@@ -29,7 +29,9 @@ public struct Statement: Hashable, Sendable {
         }
         if let closingBalance, openingBalance != nil {
             guard closingBalance.currency == account.currency else {
-                throw .arithmetic(row: nil, .currencyMismatch(account.currency.code, closingBalance.currency.code))
+                throw .arithmetic(
+                    row: nil, .currencyMismatch(account.currency.code, closingBalance.currency.code)
+                )
             }
             guard closingBalance == running else {
                 throw .closingBalanceMismatch(declared: closingBalance, computed: running)

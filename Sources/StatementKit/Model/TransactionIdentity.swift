@@ -38,7 +38,10 @@ public struct TransactionIdentity: Hashable, Sendable {
     /// A hash of the fields that make two rows without reference identical.
     public static func contentHash(_ transaction: Transaction) -> UInt64 {
         var hasher = StableHasher()
-        hasher.combine(UInt64(transaction.date.year * 10_000 + transaction.date.month * 100 + transaction.date.day))
+        hasher.combine(
+            UInt64(
+                transaction.date.year * 10_000 + transaction.date.month * 100 + transaction.date.day
+            ))
         hasher.combine(UInt64(bitPattern: transaction.amount.minorUnits))
         hasher.combine(transaction.beneficiary)
         hasher.combine(transaction.description ?? "")
@@ -56,7 +59,9 @@ struct StableHasher {
     }
 
     mutating func combine(_ number: UInt64) {
-        for shift in stride(from: 0, to: 64, by: 8) { byte(UInt8(truncatingIfNeeded: number >> UInt64(shift))) }
+        for shift in stride(from: 0, to: 64, by: 8) {
+            byte(UInt8(truncatingIfNeeded: number >> UInt64(shift)))
+        }
     }
 
     mutating func combine(_ bytes: UnsafeRawBufferPointer) {

@@ -24,7 +24,8 @@ public struct MemoryByteSource: ByteSource {
     public mutating func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
         let count = min(buffer.count, bytes.count - offset)
         bytes.withUnsafeBytes { source in
-            buffer.copyMemory(from: UnsafeRawBufferPointer(rebasing: source[offset..<offset + count]))
+            buffer.copyMemory(
+                from: UnsafeRawBufferPointer(rebasing: source[offset..<offset + count]))
         }
         offset += count
         return count

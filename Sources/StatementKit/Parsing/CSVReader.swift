@@ -126,7 +126,10 @@ final class CSVReader<Source: ByteSource> {
         var index = recordStart
         while index < offset {
             let byte = buffer[index]
-            if byte == UInt8(ascii: "\n") || (byte == UInt8(ascii: "\r") && (index + 1 >= end || buffer[index + 1] != UInt8(ascii: "\n"))) {
+            if byte == UInt8(ascii: "\n")
+                || (byte == UInt8(ascii: "\r")
+                    && (index + 1 >= end || buffer[index + 1] != UInt8(ascii: "\n")))
+            {
                 line += 1
                 column = 1
             } else if byte & 0xC0 != 0x80 && byte != UInt8(ascii: "\r") {
@@ -148,7 +151,8 @@ final class CSVReader<Source: ByteSource> {
     private func refill() throws(CSVReadError) {
         if recordStart > 0 {
             let pending = end - recordStart
-            buffer.baseAddress!.copyMemory(from: buffer.baseAddress! + recordStart, byteCount: pending)
+            buffer.baseAddress!.copyMemory(
+                from: buffer.baseAddress! + recordStart, byteCount: pending)
             end = pending
             position = 0
             recordStart = 0
@@ -236,10 +240,15 @@ final class CSVReader<Source: ByteSource> {
                             p += step
                         }
                     }
-                    fields.append(Field(rawStart: fieldStart, start: fieldStart + 1, end: p, isUnescaped: hasEscapes))
+                    fields.append(
+                        Field(
+                            rawStart: fieldStart, start: fieldStart + 1, end: p,
+                            isUnescaped: hasEscapes))
                     p += 1  // the closing quote
                     // Only a separator or a line end may follow a closing quote.
-                    if p < end && bytes[p] != separator && bytes[p] != UInt8(ascii: "\n") && bytes[p] != UInt8(ascii: "\r") {
+                    if p < end && bytes[p] != separator && bytes[p] != UInt8(ascii: "\n")
+                        && bytes[p] != UInt8(ascii: "\r")
+                    {
                         issues.append(CSVIssue(kind: .strayQuote, offset: p - 1))
                         while p < end && classes[Int(bytes[p])] != 1 { p += 1 }
                         if p == end && !isAtEndOfSource { return .needMore }
@@ -259,7 +268,8 @@ final class CSVReader<Source: ByteSource> {
                             p += step
                         }
                     }
-                    fields.append(Field(rawStart: fieldStart, start: fieldStart, end: p, isUnescaped: false))
+                    fields.append(
+                        Field(rawStart: fieldStart, start: fieldStart, end: p, isUnescaped: false))
                 }
                 // Now at a separator, a line end or the end of the input.
                 if p < end && bytes[p] == separator {

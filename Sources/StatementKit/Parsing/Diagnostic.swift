@@ -70,7 +70,10 @@ public struct Diagnostic: Hashable, Sendable, Codable {
     public let message: String
 
     /// Creates a diagnostic.
-    public init(file: String, line: Int, column: Int, severity: Severity, code: DiagnosticCode, message: String) {
+    public init(
+        file: String, line: Int, column: Int, severity: Severity, code: DiagnosticCode,
+        message: String
+    ) {
         self.file = file
         self.line = line
         self.column = column
@@ -112,7 +115,9 @@ public struct DiagnosticCollector: Sendable {
         hasEnvironmentError = hasEnvironmentError || code.isEnvironmental
         guard diagnostics.count < limit else { return }
         diagnostics.append(
-            Diagnostic(file: file, line: line, column: column, severity: severity, code: code, message: message))
+            Diagnostic(
+                file: file, line: line, column: column, severity: severity, code: code,
+                message: message))
     }
 }
 
@@ -168,7 +173,8 @@ extension Diagnostic {
         default: break
         }
         switch scalar.properties.generalCategory {
-        case .control, .format, .lineSeparator, .paragraphSeparator, .unassigned, .privateUse, .surrogate:
+        case .control, .format, .lineSeparator, .paragraphSeparator, .unassigned, .privateUse,
+            .surrogate:
             return "\\u{\(String(scalar.value, radix: 16, uppercase: true))}"
         default:
             return String(scalar)

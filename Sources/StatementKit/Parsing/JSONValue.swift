@@ -67,12 +67,15 @@ struct JSONParser {
         parser.skipWhitespace()
         let node = try parser.parseValue()
         parser.skipWhitespace()
-        guard parser.position == bytes.count else { throw parser.error("unexpected text after the JSON value") }
+        guard parser.position == bytes.count else {
+            throw parser.error("unexpected text after the JSON value")
+        }
         return node
     }
 
     private func error(_ message: String, at offset: Int? = nil) -> JSONSyntaxError {
-        JSONSyntaxError(offset: min(offset ?? position, bytes.count), message: message, isTooDeep: false)
+        JSONSyntaxError(
+            offset: min(offset ?? position, bytes.count), message: message, isTooDeep: false)
     }
 
     private var current: UInt8? { position < bytes.count ? bytes[position] : nil }
@@ -88,24 +91,35 @@ struct JSONParser {
 
     private mutating func parseValue() throws(JSONSyntaxError) -> JSONNode {
         let start = position
-        guard let byte = current else { throw error("unexpected end of file, a value was expected") }
+        guard let byte = current else {
+            throw error("unexpected end of file, a value was expected")
+        }
         switch byte {
         case UInt8(ascii: "{"): return JSONNode(value: try parseObject(), offset: start)
         case UInt8(ascii: "["): return JSONNode(value: try parseArray(), offset: start)
         case UInt8(ascii: "\""): return JSONNode(value: .string(try parseString()), offset: start)
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
             return JSONNode(value: .number(try parseNumber()), offset: start)
-        case UInt8(ascii: "t"): try expectLiteral("true"); return JSONNode(value: .bool(true), offset: start)
-        case UInt8(ascii: "f"): try expectLiteral("false"); return JSONNode(value: .bool(false), offset: start)
-        case UInt8(ascii: "n"): try expectLiteral("null"); return JSONNode(value: .null, offset: start)
+        case UInt8(ascii: "t"):
+            try expectLiteral("true")
+            return JSONNode(value: .bool(true), offset: start)
+        case UInt8(ascii: "f"):
+            try expectLiteral("false")
+            return JSONNode(value: .bool(false), offset: start)
+        case UInt8(ascii: "n"):
+            try expectLiteral("null")
+            return JSONNode(value: .null, offset: start)
         default: throw error("unexpected character, a value was expected")
         }
     }
 
     private mutating func expectLiteral(_ literal: StaticString) throws(JSONSyntaxError) {
         let count = literal.utf8CodeUnitCount
-        let matches = position + count <= bytes.count
-            && literal.withUTF8Buffer { UnsafeRawBufferPointer($0).elementsEqual(bytes[position..<position + count]) }
+        let matches =
+            position + count <= bytes.count
+            && literal.withUTF8Buffer {
+                UnsafeRawBufferPointer($0).elementsEqual(bytes[position..<position + count])
+            }
         guard matches else { throw error("invalid literal, expected \(literal)") }
         position += count
     }
@@ -114,7 +128,8 @@ struct JSONParser {
         depth += 1
         guard depth <= JSONParser.maximumDepth else {
             throw JSONSyntaxError(
-                offset: position, message: "nesting deeper than \(JSONParser.maximumDepth) levels", isTooDeep: true)
+                offset: position, message: "nesting deeper than \(JSONParser.maximumDepth) levels",
+                isTooDeep: true)
         }
         position += 1
         skipWhitespace()
@@ -196,9 +211,12 @@ struct JSONParser {
         if current == UInt8(ascii: "e") || current == UInt8(ascii: "E") {
             position += 1
             if current == UInt8(ascii: "+") || current == UInt8(ascii: "-") { position += 1 }
-            guard digits(&self) > 0 else { throw error("invalid number: digits must follow the exponent") }
+            guard digits(&self) > 0 else {
+                throw error("invalid number: digits must follow the exponent")
+            }
         }
-        return String(decoding: UnsafeRawBufferPointer(rebasing: bytes[start..<position]), as: UTF8.self)
+        return String(
+            decoding: UnsafeRawBufferPointer(rebasing: bytes[start..<position]), as: UTF8.self)
     }
 
     private mutating func parseString() throws(JSONSyntaxError) -> String {
@@ -244,11 +262,14 @@ struct JSONParser {
         case UInt8(ascii: "u"):
             var scalar = try hex4()
             if (0xD800..<0xDC00).contains(scalar) {
-                guard current == UInt8(ascii: "\\"), position + 1 < bytes.count, bytes[position + 1] == UInt8(ascii: "u")
+                guard current == UInt8(ascii: "\\"), position + 1 < bytes.count,
+                    bytes[position + 1] == UInt8(ascii: "u")
                 else { throw error("lone surrogate in \\u escape") }
                 position += 2
                 let low = try hex4()
-                guard (0xDC00..<0xE000).contains(low) else { throw error("lone surrogate in \\u escape") }
+                guard (0xDC00..<0xE000).contains(low) else {
+                    throw error("lone surrogate in \\u escape")
+                }
                 scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
             } else if (0xDC00..<0xE000).contains(scalar) {
                 throw error("lone surrogate in \\u escape")

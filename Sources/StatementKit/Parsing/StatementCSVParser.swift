@@ -68,12 +68,14 @@ public struct StatementCSVParser: Sendable {
         _ source: Source, diagnostics: inout DiagnosticCollector, onRow: (ParsedRow) -> Void
     ) -> ParseSummary {
         let reader = CSVReader(
-            source: source, chunkSize: min(1 << 20, maximumRecordLength), maximumRecordLength: maximumRecordLength)
+            source: source, chunkSize: min(1 << 20, maximumRecordLength),
+            maximumRecordLength: maximumRecordLength)
         var state = RowState()
         var summary = ParseSummary()
         do {
             guard try reader.nextRecord() else {
-                diagnostics.report(.fileEmpty, line: 1, column: 1, "the file is empty; a header row is required")
+                diagnostics.report(
+                    .fileEmpty, line: 1, column: 1, "the file is empty; a header row is required")
                 return summary
             }
             guard let columns = readHeader(reader, &diagnostics) else { return summary }
@@ -82,7 +84,8 @@ public struct StatementCSVParser: Sendable {
                 if let row = readRow(reader, columns, &state, &diagnostics) { onRow(row) }
             }
             if summary.rowCount == 0 {
-                diagnostics.report(.fileNoTransactions, line: 1, column: 1, "the file has a header but no rows")
+                diagnostics.report(
+                    .fileNoTransactions, line: 1, column: 1, "the file has a header but no rows")
             }
             for account in state.accounts {
                 summary.openingBalances[account.account.iban] = account.balance.impliedOpening
@@ -98,7 +101,8 @@ public struct StatementCSVParser: Sendable {
                     .csvRecordTooLong, line: line, column: 1,
                     "record is longer than \(limit.counted("byte")); reading stopped here")
             case .readFailed(let reason):
-                diagnostics.report(.pathUnreadable, line: 0, column: 0, "cannot read the file: \(reason)")
+                diagnostics.report(
+                    .pathUnreadable, line: 0, column: 0, "cannot read the file: \(reason)")
             }
         }
         return summary
@@ -121,7 +125,9 @@ public struct StatementCSVParser: Sendable {
         }
     }
 
-    private func readHeader<S>(_ reader: CSVReader<S>, _ diagnostics: inout DiagnosticCollector) -> Columns? {
+    private func readHeader<S>(_ reader: CSVReader<S>, _ diagnostics: inout DiagnosticCollector)
+        -> Columns?
+    {
         guard reportIssues(reader, &diagnostics) else { return nil }
         var index: [Column: Int] = [:]
         var unknown: [(name: String, field: Int)] = []
@@ -151,23 +157,30 @@ public struct StatementCSVParser: Sendable {
         if let first = unknown.first {
             let (line, col) = reader.location(ofField: first.field)
             let names = unknown.map { Diagnostic.quote($0.name) }.joined(separator: ", ")
-            diagnostics.report(.columnUnknown, line: line, column: col, "ignoring unknown column\(unknown.count == 1 ? "" : "s") \(names)")
+            diagnostics.report(
+                .columnUnknown, line: line, column: col,
+                "ignoring unknown column\(unknown.count == 1 ? "" : "s") \(names)")
         }
         return Columns(count: reader.fields.count, index: index)
     }
 
     /// Reports the byte-level problems of the current record; returns whether there were none.
-    private func reportIssues<S>(_ reader: CSVReader<S>, _ diagnostics: inout DiagnosticCollector) -> Bool {
+    private func reportIssues<S>(_ reader: CSVReader<S>, _ diagnostics: inout DiagnosticCollector)
+        -> Bool
+    {
         for issue in reader.issues {
             let (line, column) = reader.location(ofOffset: issue.offset)
             switch issue.kind {
-            case .nul: diagnostics.report(.encodingNUL, line: line, column: column, "NUL byte in text")
+            case .nul:
+                diagnostics.report(.encodingNUL, line: line, column: column, "NUL byte in text")
             case .invalidUTF8:
-                diagnostics.report(.encodingInvalidUTF8, line: line, column: column, "invalid UTF-8 byte sequence")
+                diagnostics.report(
+                    .encodingInvalidUTF8, line: line, column: column, "invalid UTF-8 byte sequence")
             case .strayQuote:
                 diagnostics.report(
                     .csvStrayQuote, line: line, column: column,
-                    "quote inside an unquoted field or after a closing quote; quote the whole field and double inner quotes")
+                    "quote inside an unquoted field or after a closing quote; quote the whole field and double inner quotes"
+                )
             }
         }
         return reader.issues.isEmpty
@@ -208,10 +221,12 @@ public struct StatementCSVParser: Sendable {
         }
         let line = reader.recordLine
         guard reader.fields.count == columns.count else {
-            let (errorLine, column) = reader.location(ofField: min(reader.fields.count, columns.count))
+            let (errorLine, column) = reader.location(
+                ofField: min(reader.fields.count, columns.count))
             diagnostics.report(
                 .csvFieldCount, line: errorLine, column: column,
-                "row has \(reader.fields.count) field\(reader.fields.count == 1 ? "" : "s"), the header has \(columns.count)")
+                "row has \(reader.fields.count) field\(reader.fields.count == 1 ? "" : "s"), the header has \(columns.count)"
+            )
             return nil
         }
         // Move the collector in and out, so that reporting never copies its storage.
@@ -220,7 +235,8 @@ public struct StatementCSVParser: Sendable {
         defer { swap(&fields.diagnostics, &diagnostics) }
 
         let date = fields.day(columns[.date]!, Column.date.rawValue)
-        let currency = columns[.currency].flatMap { fields.currency($0, Column.currency.rawValue) } ?? .eur
+        let currency =
+            columns[.currency].flatMap { fields.currency($0, Column.currency.rawValue) } ?? .eur
         let accountIBAN = fields.accountIBAN(columns[.accountIBAN]!, &state)
         let amount = fields.money(columns[.amount]!, Column.amount.rawValue, currency: currency)
         let beneficiary = fields.requiredText(columns[.beneficiary]!, Column.beneficiary.rawValue)
@@ -230,7 +246,9 @@ public struct StatementCSVParser: Sendable {
         let declaredBalance = columns[.balance].flatMap {
             fields.optionalMoney($0, Column.balance.rawValue, currency: currency)
         }
-        let kind = columns[.accountKind].flatMap { fields.accountKind($0, Column.accountKind.rawValue) }
+        let kind = columns[.accountKind].flatMap {
+            fields.accountKind($0, Column.accountKind.rawValue)
+        }
         guard fields.isValid, let date, let amount, let beneficiary, let accountIBAN else {
             if let accountIBAN { state.skipUnreadableRow(of: accountIBAN) }
             return nil
@@ -245,26 +263,32 @@ public struct StatementCSVParser: Sendable {
                 let field = columns[.currency] ?? columns[.amount]!
                 fields.report(
                     .currencyConflict, at: field,
-                    "currency \(currency.code) differs from \(account.account.currency.code), the currency of account \(accountIBAN.electronic) on line \(account.firstLine)")
+                    "currency \(currency.code) differs from \(account.account.currency.code), the currency of account \(accountIBAN.electronic) on line \(account.firstLine)"
+                )
                 return nil
             }
         } else {
             let name = columns[.accountName].flatMap { fields.optionalText($0) }
             slot = state.accounts.count
             state.accountSlots[accountIBAN] = slot
-            state.accounts.append(RowState.AccountState(
-                account: Account(iban: accountIBAN, name: name, kind: kind ?? .checking, currency: currency),
-                firstLine: line))
+            state.accounts.append(
+                RowState.AccountState(
+                    account: Account(
+                        iban: accountIBAN, name: name, kind: kind ?? .checking, currency: currency),
+                    firstLine: line))
         }
         state.lastSlot = (accountIBAN, slot)
         if let mismatch = state.accounts[slot].balance.add(amount, declared: declaredBalance) {
-            fields.report(mismatch.code, at: columns[.balance] ?? columns[.amount]!, "\(mismatch); the balance chain breaks on this row")
+            fields.report(
+                mismatch.code, at: columns[.balance] ?? columns[.amount]!,
+                "\(mismatch); the balance chain breaks on this row")
         }
         let transaction = Transaction(
             date: date, amount: amount, beneficiary: beneficiary, beneficiaryIBAN: beneficiaryIBAN,
             description: columns[.description].flatMap { fields.optionalText($0) },
             reference: columns[.reference].flatMap { fields.optionalText($0) })
-        return ParsedRow(account: state.accounts[slot].account, transaction: transaction, line: line)
+        return ParsedRow(
+            account: state.accounts[slot].account, transaction: transaction, line: line)
     }
 }
 
@@ -285,18 +309,24 @@ private struct FieldReader<Source: ByteSource> {
         if code.defaultSeverity == .error || diagnostics.isStrict { isValid = false }
     }
 
-    private mutating func report(_ code: DiagnosticCode, at field: Int, name: String, reason: String) {
+    private mutating func report(
+        _ code: DiagnosticCode, at field: Int, name: String, reason: String
+    ) {
         let value = reader.withField(field) { Diagnostic.quote(bytes: $0) }
         report(code, at: field, "\(name) \(value): \(reason)")
     }
 
     private func isBlank(_ field: Int) -> Bool {
-        reader.withField(field) { $0.allSatisfy { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") } }
+        reader.withField(field) {
+            $0.allSatisfy { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }
+        }
     }
 
     mutating func day(_ field: Int, _ name: String) -> Day? {
         let result = reader.withField(field) { bytes -> Result<Day, DayError> in
-            do throws(DayError) { return .success(try Day(parsing: bytes)) } catch { return .failure(error) }
+            do throws(DayError) { return .success(try Day(parsing: bytes)) } catch {
+                return .failure(error)
+            }
         }
         switch result {
         case .success(let day): return day
@@ -313,20 +343,25 @@ private struct FieldReader<Source: ByteSource> {
     mutating func currency(_ field: Int, _ name: String) -> Currency? {
         guard !isBlank(field) else { return nil }
         if let currency = reader.withField(field, { Currency(codeBytes: $0) }) { return currency }
-        report(.currencyUnknown, at: field, name: name, reason: "is not an active ISO 4217 currency code")
+        report(
+            .currencyUnknown, at: field, name: name,
+            reason: "is not an active ISO 4217 currency code")
         return nil
     }
 
     mutating func money(_ field: Int, _ name: String, currency: Currency) -> Money? {
         let result = reader.withField(field) { bytes -> Result<Money, AmountError> in
-            do throws(AmountError) { return .success(try Money(parsing: bytes, currency: currency)) } catch {
+            do throws(AmountError) {
+                return .success(try Money(parsing: bytes, currency: currency))
+            } catch {
                 return .failure(error)
             }
         }
         switch result {
         case .success(let money): return money
         case .failure(.empty): report(.fieldEmpty, at: field, "\(name) is required")
-        case .failure(let error): report(error.code, at: field, name: name, reason: error.reason(currency: currency))
+        case .failure(let error):
+            report(error.code, at: field, name: name, reason: error.reason(currency: currency))
         }
         return nil
     }
@@ -341,7 +376,8 @@ private struct FieldReader<Source: ByteSource> {
             state.lastAccountIBAN != nil && bytes.elementsEqual(state.lastAccountText)
         }
         if isRepeat { return state.lastAccountIBAN }
-        guard let iban = iban(field, StatementCSVParser.Column.accountIBAN.rawValue, required: true) else {
+        guard let iban = iban(field, StatementCSVParser.Column.accountIBAN.rawValue, required: true)
+        else {
             return nil
         }
         state.lastAccountIBAN = iban
@@ -359,7 +395,9 @@ private struct FieldReader<Source: ByteSource> {
             return nil
         }
         let result = reader.withField(field) { bytes -> Result<IBAN, IBANError> in
-            do throws(IBANError) { return .success(try IBAN(parsing: bytes)) } catch { return .failure(error) }
+            do throws(IBANError) { return .success(try IBAN(parsing: bytes)) } catch {
+                return .failure(error)
+            }
         }
         switch result {
         case .success(let iban):
@@ -388,7 +426,8 @@ private struct FieldReader<Source: ByteSource> {
     mutating func accountKind(_ field: Int, _ name: String) -> Account.Kind? {
         guard let text = optionalText(field) else { return nil }
         if let kind = Account.Kind(parsing: text) { return kind }
-        report(.accountKind, at: field, name: name, reason: "must be checking, savings or investment")
+        report(
+            .accountKind, at: field, name: name, reason: "must be checking, savings or investment")
         return nil
     }
 }

@@ -21,11 +21,14 @@ package struct AccountsRenderer: Sendable {
 
     private func table(_ accounts: [AccountSummary]) -> String {
         guard !accounts.isEmpty else { return "no accounts in the ledger yet\n" }
-        let header = ["IBAN", "NAME", "KIND", "CUR", "TRANSACTIONS", "BALANCE", "FROM", "TO", "LAST IMPORT"]
+        let header = [
+            "IBAN", "NAME", "KIND", "CUR", "TRANSACTIONS", "BALANCE", "FROM", "TO", "LAST IMPORT",
+        ]
         let rows = accounts.map { summary in
             [
                 summary.account.iban.grouped, Diagnostic.sanitized(summary.account.name ?? "-"),
-                summary.account.kind.rawValue, summary.account.currency.code, summary.transactionCount.groupedText,
+                summary.account.kind.rawValue, summary.account.currency.code,
+                summary.transactionCount.groupedText,
                 String(summary.balance.groupedText.dropLast(4)), summary.firstDate?.isoText ?? "-",
                 summary.lastDate?.isoText ?? "-", summary.lastImport ?? "-",
             ]

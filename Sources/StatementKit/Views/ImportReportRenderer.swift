@@ -4,11 +4,18 @@ package struct ImportReportRenderer: Sendable {
     /// Creates a renderer.
     package init() {}
 
-    package func render(_ report: ImportReport, diagnostics: inout some TextOutputStream, results: inout some TextOutputStream) {
+    package func render(
+        _ report: ImportReport, diagnostics: inout some TextOutputStream,
+        results: inout some TextOutputStream
+    ) {
         for file in report.files {
-            for diagnostic in file.validation.diagnostics { diagnostics.write(diagnostic.textLine + "\n") }
+            for diagnostic in file.validation.diagnostics {
+                diagnostics.write(diagnostic.textLine + "\n")
+            }
             if file.validation.omittedCount > 0 {
-                diagnostics.write("\(file.validation.path): note: \(file.validation.omittedCount.counted("more diagnostic")) not shown\n")
+                diagnostics.write(
+                    "\(file.validation.path): note: \(file.validation.omittedCount.counted("more diagnostic")) not shown\n"
+                )
             }
             results.write(line(file, isDryRun: report.isDryRun) + "\n")
         }
@@ -19,11 +26,13 @@ package struct ImportReportRenderer: Sendable {
         let path = Diagnostic.sanitized(file.validation.path)
         switch file.outcome {
         case .imported(let new, let present):
-            return "\(isDryRun ? "would import" : "imported")  \(path): \(new.counted("new transaction")), \(present.groupedText) already present"
+            return
+                "\(isDryRun ? "would import" : "imported")  \(path): \(new.counted("new transaction")), \(present.groupedText) already present"
         case .alreadyPresent(let count):
             return "already present  \(path): \(count.counted("transaction"))"
         case .rejected:
-            return "rejected  \(path): \(file.validation.errorCount.counted("error")), nothing imported"
+            return
+                "rejected  \(path): \(file.validation.errorCount.counted("error")), nothing imported"
         }
     }
 
@@ -31,7 +40,8 @@ package struct ImportReportRenderer: Sendable {
     package func summary(_ report: ImportReport) -> String {
         let accepted = report.files.count - report.rejectedCount
         let verb = report.isDryRun ? "would add" : "added"
-        var text = "\(verb) \(report.newCount.counted("new transaction")) from \(accepted.counted("file")), \(report.presentCount.groupedText) already present"
+        var text =
+            "\(verb) \(report.newCount.counted("new transaction")) from \(accepted.counted("file")), \(report.presentCount.groupedText) already present"
         if report.rejectedCount > 0 { text += ", \(report.rejectedCount.counted("file")) rejected" }
         return text
     }

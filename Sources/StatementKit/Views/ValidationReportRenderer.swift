@@ -16,20 +16,25 @@ package struct ValidationReportRenderer: Sendable {
     /// Writes the report: diagnostics to `diagnostics` (stderr) in text format, everything
     /// else (the summary, JSON, annotations) to `results` (stdout).
     package func render(
-        _ report: ValidationReport, diagnostics: inout some TextOutputStream, results: inout some TextOutputStream
+        _ report: ValidationReport, diagnostics: inout some TextOutputStream,
+        results: inout some TextOutputStream
     ) {
         switch format {
         case .text:
             for file in report.files {
                 for diagnostic in file.diagnostics { diagnostics.write(diagnostic.textLine + "\n") }
                 if file.omittedCount > 0 {
-                    diagnostics.write("\(file.path): note: \(file.omittedCount.counted("more diagnostic")) not shown\n")
+                    diagnostics.write(
+                        "\(file.path): note: \(file.omittedCount.counted("more diagnostic")) not shown\n"
+                    )
                 }
             }
             results.write(summary(report) + "\n")
         case .github:
             for file in report.files {
-                for diagnostic in file.diagnostics { results.write(diagnostic.githubAnnotation + "\n") }
+                for diagnostic in file.diagnostics {
+                    results.write(diagnostic.githubAnnotation + "\n")
+                }
             }
             results.write(summary(report) + "\n")
         case .json:
@@ -44,15 +49,18 @@ package struct ValidationReportRenderer: Sendable {
         guard report.errorCount > 0 else {
             return "no errors\(warnings) in \(report.files.count.counted("file")) \(rows)"
         }
-        return "\(report.errorCount.counted("error"))\(warnings) in \(report.failedFileCount.groupedText) of \(report.files.count.counted("file")) \(rows)"
+        return
+            "\(report.errorCount.counted("error"))\(warnings) in \(report.failedFileCount.groupedText) of \(report.files.count.counted("file")) \(rows)"
     }
 
     private func json(_ report: ValidationReport) -> String {
         var out = "{\n  \"files\": ["
         for (index, file) in report.files.enumerated() {
             out += index == 0 ? "\n" : ",\n"
-            out += "    {\"path\": \(jsonString(file.path)), \"rows\": \(file.rowCount), \"errors\": \(file.errorCount), "
-            out += "\"warnings\": \(file.warningCount), \"omittedDiagnostics\": \(file.omittedCount)}"
+            out +=
+                "    {\"path\": \(jsonString(file.path)), \"rows\": \(file.rowCount), \"errors\": \(file.errorCount), "
+            out +=
+                "\"warnings\": \(file.warningCount), \"omittedDiagnostics\": \(file.omittedCount)}"
         }
         out += report.files.isEmpty ? "],\n" : "\n  ],\n"
         out += "  \"diagnostics\": ["
@@ -60,8 +68,10 @@ package struct ValidationReportRenderer: Sendable {
         for (index, diagnostic) in all.enumerated() {
             out += index == 0 ? "\n" : ",\n"
             out += "    {\"file\": \(jsonString(diagnostic.file)), \"line\": \(diagnostic.line), "
-            out += "\"column\": \(diagnostic.column), \"severity\": \"\(diagnostic.severity.rawValue)\", "
-            out += "\"code\": \"\(diagnostic.code.rawValue)\", \"message\": \(jsonString(diagnostic.message))}"
+            out +=
+                "\"column\": \(diagnostic.column), \"severity\": \"\(diagnostic.severity.rawValue)\", "
+            out +=
+                "\"code\": \"\(diagnostic.code.rawValue)\", \"message\": \(jsonString(diagnostic.message))}"
         }
         out += all.isEmpty ? "],\n" : "\n  ],\n"
         out += "  \"summary\": {\"files\": \(report.files.count), \"rows\": \(report.rowCount), "
@@ -99,11 +109,14 @@ extension Diagnostic {
     /// A GitHub Actions workflow command that annotates the file and line.
     package var githubAnnotation: String {
         func escapeData(_ text: String) -> String {
-            text.replacingOccurrences(of: "%", with: "%25").replacingOccurrences(of: "\r", with: "%0D")
-                .replacingOccurrences(of: "\n", with: "%0A")
+            text.replacingOccurrences(of: "%", with: "%25").replacingOccurrences(
+                of: "\r", with: "%0D"
+            )
+            .replacingOccurrences(of: "\n", with: "%0A")
         }
         func escapeProperty(_ text: String) -> String {
-            escapeData(text).replacingOccurrences(of: ":", with: "%3A").replacingOccurrences(of: ",", with: "%2C")
+            escapeData(text).replacingOccurrences(of: ":", with: "%3A").replacingOccurrences(
+                of: ",", with: "%2C")
         }
         var properties = "file=\(escapeProperty(file))"
         if line > 0 { properties += ",line=\(line),col=\(column)" }

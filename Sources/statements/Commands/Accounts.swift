@@ -18,14 +18,18 @@ enum Accounts {
         """
 
     static func run(_ arguments: [String]) throws(UsageError) -> Int32 {
-        let options = try Arguments(arguments, valueOptions: ["state", "format"], flagOptions: [], usage: usage)
+        let options = try Arguments(
+            arguments, valueOptions: ["state", "format"], flagOptions: [], usage: usage)
         guard options.positionals.isEmpty else {
             throw UsageError(description: "accounts takes no PATH", usage: usage)
         }
-        let format = try options.choice("format", default: AccountsRenderer.Format.text, usage: usage)
+        let format = try options.choice(
+            "format", default: AccountsRenderer.Format.text, usage: usage)
         var standardOutput = StandardStream.output
         do {
-            let summaries = try StateController(storage: StorageController(folder: StateFolder.path(options))).accountSummaries()
+            let summaries = try StateController(
+                storage: StorageController(folder: StateFolder.path(options))
+            ).accountSummaries()
             AccountsRenderer(format: format).render(summaries, into: &standardOutput)
             return ExitCode.success
         } catch {

@@ -22,7 +22,8 @@ enum Import {
         """
 
     static func run(_ arguments: [String]) throws(UsageError) -> Int32 {
-        let options = try Arguments(arguments, valueOptions: ["state", "profile"], flagOptions: ["dry-run"], usage: usage)
+        let options = try Arguments(
+            arguments, valueOptions: ["state", "profile"], flagOptions: ["dry-run"], usage: usage)
         guard !options.positionals.isEmpty else {
             throw UsageError(description: "import needs at least one PATH", usage: usage)
         }

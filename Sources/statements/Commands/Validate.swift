@@ -29,12 +29,14 @@ enum Validate {
         if options.value("profile") != nil {
             throw UsageError(description: "--profile is not supported yet", usage: usage)
         }
-        let format = try options.choice("format", default: ValidationReportRenderer.Format.text, usage: usage)
+        let format = try options.choice(
+            "format", default: ValidationReportRenderer.Format.text, usage: usage)
         let controller = ValidationController(isStrict: options.has("strict"))
         let report = controller.validate(paths: options.positionals)
         var standardError = StandardStream.error
         var standardOutput = StandardStream.output
-        ValidationReportRenderer(format: format).render(report, diagnostics: &standardError, results: &standardOutput)
+        ValidationReportRenderer(format: format).render(
+            report, diagnostics: &standardError, results: &standardOutput)
         if report.hasEnvironmentError { return ExitCode.environment }
         return report.errorCount > 0 ? ExitCode.dataError : ExitCode.success
     }

@@ -14,11 +14,14 @@ final class TestLedger {
     }
 
     func controller(_ storage: StorageController? = nil) -> StateController {
-        StateController(storage: storage ?? StorageController(folder: state), clock: { "2026-11-01T00:00:00Z" })
+        StateController(
+            storage: storage ?? StorageController(folder: state), clock: { "2026-11-01T00:00:00Z" })
     }
 
     @discardableResult
-    func importText(_ text: String, name: String = "in.csv", dryRun: Bool = false) throws -> ImportReport {
+    func importText(_ text: String, name: String = "in.csv", dryRun: Bool = false) throws
+        -> ImportReport
+    {
         let path = try files.write(name, text)
         return try controller().importFiles(at: [path], dryRun: dryRun)
     }
@@ -50,7 +53,10 @@ struct StateControllerTests {
     static let header = "date,account_iban,amount,beneficiary,description,reference\n"
     static let de = "DE89370400440532013000"
 
-    static func row(_ day: String, _ amount: String, _ name: String = "Kiosk", reference: String = "", account: String = de) -> String {
+    static func row(
+        _ day: String, _ amount: String, _ name: String = "Kiosk", reference: String = "",
+        account: String = de
+    ) -> String {
         "2026-10-\(day),\(account),\(amount),\(name),,\(reference)\n"
     }
 
@@ -66,7 +72,9 @@ struct StateControllerTests {
         #expect(try ledger.account(Self.de).balance.minorUnits == -300)
     }
 
-    @Test func `keeps two identical rows of one file and adds only the third of a later export`() throws {
+    @Test func `keeps two identical rows of one file and adds only the third of a later export`()
+        throws
+    {
         let ledger = try TestLedger()
         let coffee = Self.row("03", "-3.20", "Café")
         try ledger.importText(Self.header + coffee + coffee)
@@ -78,7 +86,10 @@ struct StateControllerTests {
 
     @Test func `ignores the order of same-day rows in the next export`() throws {
         let ledger = try TestLedger()
-        let rows = [Self.row("05", "-1.00", "A"), Self.row("05", "-2.00", "B"), Self.row("05", "-1.00", "A"), Self.row("05", "-3.00", "C")]
+        let rows = [
+            Self.row("05", "-1.00", "A"), Self.row("05", "-2.00", "B"),
+            Self.row("05", "-1.00", "A"), Self.row("05", "-3.00", "C"),
+        ]
         try ledger.importText(Self.header + rows.joined())
         let report = try ledger.importText(Self.header + rows.reversed().joined(), name: "next.csv")
         #expect(report.files.map(\.outcome) == [.alreadyPresent(4)])
@@ -86,31 +97,43 @@ struct StateControllerTests {
 
     @Test func `adds a back-dated card payment once, to its own month`() throws {
         let ledger = try TestLedger()
-        try ledger.importText(Self.header + Self.row("20", "-5.00", reference: "A") + Self.row("31", "-5.00", reference: "B"))
+        try ledger.importText(
+            Self.header + Self.row("20", "-5.00", reference: "A")
+                + Self.row("31", "-5.00", reference: "B"))
         let late = "2026-09-28,\(Self.de),-9.99,Late card payment,,C\n"
-        let report = try ledger.importText(Self.header + Self.row("31", "-5.00", reference: "B") + late, name: "november.csv")
+        let report = try ledger.importText(
+            Self.header + Self.row("31", "-5.00", reference: "B") + late, name: "november.csv")
         #expect(report.files.map(\.outcome) == [.imported(new: 1, present: 1)])
         let summary = try ledger.account(Self.de)
         #expect(summary.transactionCount == 3)
         #expect(summary.firstDate?.isoText == "2026-09-28")
-        #expect(try ledger.importText(Self.header + late, name: "again.csv").files.map(\.outcome) == [.alreadyPresent(1)])
+        #expect(
+            try ledger.importText(Self.header + late, name: "again.csv").files.map(\.outcome) == [
+                .alreadyPresent(1)
+            ])
     }
 
     @Test func `finds a reference the bank re-dated across a month end`() throws {
         let ledger = try TestLedger()
         try ledger.importText(Self.header + Self.row("31", "-5.00", reference: "R-77"))
         let moved = "2026-11-02,\(Self.de),-5.00,Kiosk,,R-77\n"
-        #expect(try ledger.importText(Self.header + moved, name: "b.csv").files.map(\.outcome) == [.alreadyPresent(1)])
+        #expect(
+            try ledger.importText(Self.header + moved, name: "b.csv").files.map(\.outcome) == [
+                .alreadyPresent(1)
+            ])
     }
 
     @Test func `merges overlapping exports to exactly the whole file`() throws {
         var rows: [String] = []
         var generator = SeededGenerator(seed: 7)
-        let accounts = [Self.de, "BE68539007547034", "NL91ABNA0417164300", "GB82WEST12345698765432"]
+        let accounts = [
+            Self.de, "BE68539007547034", "NL91ABNA0417164300", "GB82WEST12345698765432",
+        ]
         for index in 0..<20_000 {
             let day = String(format: "%02d", index * 28 / 20_000 + 1)
             let cents = Int.random(in: -50_000...50_000, using: &generator)
-            let amount = String(format: "%@%d.%02d", cents < 0 ? "-" : "", abs(cents) / 100, abs(cents) % 100)
+            let amount = String(
+                format: "%@%d.%02d", cents < 0 ? "-" : "", abs(cents) / 100, abs(cents) % 100)
             let account = accounts[Int.random(in: 0..<4, using: &generator)]
             // A third without reference, some of them identical rows.
             let reference = index % 3 == 0 ? "" : "REF\(index)"
@@ -120,18 +143,28 @@ struct StateControllerTests {
         let whole = try TestLedger()
         try whole.importText(Self.header + rows.joined())
         let parts = try TestLedger()
-        let first = try parts.importText(Self.header + rows[0..<12_000].joined(), name: "oct-1-20.csv")
-        let second = try parts.importText(Self.header + rows[8_000...].joined(), name: "oct-15-31.csv")
+        let first = try parts.importText(
+            Self.header + rows[0..<12_000].joined(), name: "oct-1-20.csv")
+        let second = try parts.importText(
+            Self.header + rows[8_000...].joined(), name: "oct-15-31.csv")
         #expect(first.newCount + second.newCount == 20_000)
         #expect(second.presentCount == 4_000)
-        let expected = try whole.accounts().map { "\($0.account.iban) \($0.transactionCount) \($0.balance.minorUnits)" }
-        #expect(try parts.accounts().map { "\($0.account.iban) \($0.transactionCount) \($0.balance.minorUnits)" } == expected)
+        let expected = try whole.accounts().map {
+            "\($0.account.iban) \($0.transactionCount) \($0.balance.minorUnits)"
+        }
+        #expect(
+            try parts.accounts().map {
+                "\($0.account.iban) \($0.transactionCount) \($0.balance.minorUnits)"
+            } == expected)
     }
 
     @Test func `rejects a file with an error whole and imports the others`() throws {
         let ledger = try TestLedger()
         let good = try ledger.files.write("good.csv", Self.header + Self.row("01", "-1.00"))
-        let bad = try ledger.files.write("bad.csv", Self.header + Self.row("02", "-2.00", account: "BE68539007547034") + Self.row("03", "-1.005"))
+        let bad = try ledger.files.write(
+            "bad.csv",
+            Self.header + Self.row("02", "-2.00", account: "BE68539007547034")
+                + Self.row("03", "-1.005"))
         let report = try ledger.controller().importFiles(at: [bad, good])
         #expect(report.files.map(\.outcome) == [.rejected, .imported(new: 1, present: 0)])
         #expect(report.files[0].validation.diagnostics.map(\.code) == [.amountPrecision])
@@ -141,7 +174,9 @@ struct StateControllerTests {
     @Test func `rejects a file that changes an account's currency`() throws {
         let ledger = try TestLedger()
         try ledger.importText(Self.header + Self.row("01", "-1.00"))
-        let report = try ledger.importText("date,account_iban,amount,currency,beneficiary\n2026-10-02,\(Self.de),1,USD,K\n", name: "usd.csv")
+        let report = try ledger.importText(
+            "date,account_iban,amount,currency,beneficiary\n2026-10-02,\(Self.de),1,USD,K\n",
+            name: "usd.csv")
         #expect(report.files.map(\.outcome) == [.rejected])
         #expect(report.files[0].validation.diagnostics.map(\.code) == [.currencyConflict])
         #expect(try ledger.account(Self.de).transactionCount == 1)
@@ -149,7 +184,9 @@ struct StateControllerTests {
 
     @Test func `creates accounts with name, kind and an implied opening balance`() throws {
         let ledger = try TestLedger()
-        try ledger.importText("date,account_iban,amount,beneficiary,account_name,account_kind,balance\n2026-10-01,\(Self.de),-20.00,K,Rainy day,savings,980.00\n")
+        try ledger.importText(
+            "date,account_iban,amount,beneficiary,account_name,account_kind,balance\n2026-10-01,\(Self.de),-20.00,K,Rainy day,savings,980.00\n"
+        )
         let summary = try ledger.account(Self.de)
         #expect(summary.account.name == "Rainy day")
         #expect(summary.account.kind == .savings)
@@ -190,10 +227,16 @@ struct StateControllerTests {
         let before = try ledger.snapshot()
         let storage = StorageController(folder: ledger.state)
         storage.faultInjection = { current throws(StorageError) in
-            if current == step { throw .io(path: "injected", operation: "write", reason: "No space left on device") }
+            if current == step {
+                throw .io(path: "injected", operation: "write", reason: "No space left on device")
+            }
         }
-        let path = try ledger.files.write("more.csv", Self.header + Self.row("02", "-2.00") + "2026-11-01,BE68539007547034,5,K,,\n")
-        #expect(throws: StorageError.self) { try ledger.controller(storage).importFiles(at: [path]) }
+        let path = try ledger.files.write(
+            "more.csv",
+            Self.header + Self.row("02", "-2.00") + "2026-11-01,BE68539007547034,5,K,,\n")
+        #expect(throws: StorageError.self) {
+            try ledger.controller(storage).importFiles(at: [path])
+        }
         #expect(try ledger.snapshot() == before)
         #expect(try ledger.controller().importFiles(at: [path]).newCount == 2)
         #expect(try ledger.account(Self.de).balance.minorUnits == -300)
@@ -205,23 +248,31 @@ struct StateControllerTests {
         let before = try ledger.snapshot()
         // A run that died after appending: a journal, a grown month file, a new month's files.
         let folder = ledger.state + "/accounts/\(Self.de)"
-        try "\(Self.de)\t2026-10\n\(Self.de)\t2026-11\n".write(toFile: ledger.state + "/pending", atomically: false, encoding: .utf8)
+        try "\(Self.de)\t2026-10\n\(Self.de)\t2026-11\n".write(
+            toFile: ledger.state + "/pending", atomically: false, encoding: .utf8)
         let handle = try #require(FileHandle(forWritingAtPath: folder + "/2026-10.tsv"))
         handle.seekToEndOfFile()
         handle.write(Data("2026-10-09\t-99".utf8))
         try handle.close()
         try "garbage".write(toFile: folder + "/2026-11.tsv", atomically: false, encoding: .utf8)
         try "x".write(toFile: ledger.state + "/manifest.tmp", atomically: false, encoding: .utf8)
-        #expect(try ledger.account(Self.de).transactionCount == 1)  // readers see only committed bytes
+        // Readers see only committed bytes.
+        #expect(try ledger.account(Self.de).transactionCount == 1)
         try StorageController(folder: ledger.state).lockForWriting()
         #expect(try ledger.snapshot() == before)
     }
 
     @Test func `refuses a ledger of a newer format`() throws {
         let ledger = try TestLedger()
-        try FileManager.default.createDirectory(atPath: ledger.state, withIntermediateDirectories: true)
-        try "statements-ledger 2\n".write(toFile: ledger.state + "/manifest", atomically: false, encoding: .utf8)
-        #expect(throws: StorageError.unreadable(folder: ledger.state, reason: LedgerManifest.DecodingError.newerVersion(2).description)) {
+        try FileManager.default.createDirectory(
+            atPath: ledger.state, withIntermediateDirectories: true)
+        try "statements-ledger 2\n".write(
+            toFile: ledger.state + "/manifest", atomically: false, encoding: .utf8)
+        #expect(
+            throws: StorageError.unreadable(
+                folder: ledger.state,
+                reason: LedgerManifest.DecodingError.newerVersion(2).description)
+        ) {
             try ledger.accounts()
         }
     }
@@ -229,7 +280,9 @@ struct StateControllerTests {
     @Test func `refuses a state path that is a regular file`() throws {
         let ledger = try TestLedger()
         try "not a folder".write(toFile: ledger.state, atomically: false, encoding: .utf8)
-        #expect(throws: StorageError.self) { try ledger.importText(Self.header + Self.row("01", "-1.00")) }
+        #expect(throws: StorageError.self) {
+            try ledger.importText(Self.header + Self.row("01", "-1.00"))
+        }
         #expect(throws: StorageError.self) { try ledger.accounts() }
     }
 }

@@ -8,7 +8,10 @@ final class TemporaryFolder {
     let path: String
 
     init() throws {
-        path = FileManager.default.temporaryDirectory.appendingPathComponent("statements-\(UUID().uuidString)").path
+        path =
+            FileManager.default.temporaryDirectory.appendingPathComponent(
+                "statements-\(UUID().uuidString)"
+            ).path
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
     }
 
@@ -25,15 +28,24 @@ final class TemporaryFolder {
 }
 
 struct ValidationControllerTests {
-    static let good = "date,account_iban,amount,beneficiary\n2026-10-01,DE89370400440532013000,1.00,K\n"
+    static let good =
+        "date,account_iban,amount,beneficiary\n2026-10-01,DE89370400440532013000,1.00,K\n"
 
-    @Test func `finds csv and json files recursively in byte order, skipping hidden and other files`() throws {
+    @Test
+    func `finds csv and json files recursively in byte order, skipping hidden and other files`()
+        throws
+    {
         let folder = try TemporaryFolder()
-        for name in ["b.csv", "a/z.JSON", "a/c.csv", ".hidden.csv", ".git/x.csv", "notes.txt", "B.csv"] {
+        for name in [
+            "b.csv", "a/z.JSON", "a/c.csv", ".hidden.csv", ".git/x.csv", "notes.txt", "B.csv",
+        ] {
             try folder.write(name, Self.good)
         }
         let report = ValidationController().validate(paths: [folder.path])
-        #expect(report.files.map { String($0.path.dropFirst(folder.path.count + 1)) } == ["B.csv", "a/c.csv", "a/z.JSON", "b.csv"])
+        #expect(
+            report.files.map { String($0.path.dropFirst(folder.path.count + 1)) } == [
+                "B.csv", "a/c.csv", "a/z.JSON", "b.csv",
+            ])
     }
 
     @Test func `validates a named file whatever its extension`() throws {
@@ -65,8 +77,10 @@ struct ValidationControllerTests {
     @Test func `ends symbolic link loops`() throws {
         let folder = try TemporaryFolder()
         try folder.write("data/a.csv", Self.good)
-        try FileManager.default.createSymbolicLink(atPath: folder.path + "/data/loop", withDestinationPath: folder.path + "/data")
-        try FileManager.default.createSymbolicLink(atPath: folder.path + "/data/dangling.csv", withDestinationPath: "/nonexistent")
+        try FileManager.default.createSymbolicLink(
+            atPath: folder.path + "/data/loop", withDestinationPath: folder.path + "/data")
+        try FileManager.default.createSymbolicLink(
+            atPath: folder.path + "/data/dangling.csv", withDestinationPath: "/nonexistent")
         let report = ValidationController().validate(paths: [folder.path])
         #expect(report.files.map(\.rowCount) == [1])
         #expect(!report.hasEnvironmentError)
@@ -74,15 +88,19 @@ struct ValidationControllerTests {
 
     @Test func `applies strict to the whole run`() throws {
         let folder = try TemporaryFolder()
-        let file = try folder.write("w.csv", "date,account_iban,amount,beneficiary,x\n2026-10-01,DE89370400440532013000,1,K,y\n")
+        let file = try folder.write(
+            "w.csv",
+            "date,account_iban,amount,beneficiary,x\n2026-10-01,DE89370400440532013000,1,K,y\n")
         #expect(ValidationController().validate(paths: [file]).errorCount == 0)
         #expect(ValidationController(isStrict: true).validate(paths: [file]).errorCount == 1)
     }
 
     @Test func `counts all diagnostics of a file but keeps the limit`() throws {
         let folder = try TemporaryFolder()
-        let rows = (1...250).map { _ in "2026-13-01,DE89370400440532013000,1,K" }.joined(separator: "\n")
-        let file = try folder.write("many.csv", "date,account_iban,amount,beneficiary\n" + rows + "\n")
+        let rows = (1...250).map { _ in "2026-13-01,DE89370400440532013000,1,K" }.joined(
+            separator: "\n")
+        let file = try folder.write(
+            "many.csv", "date,account_iban,amount,beneficiary\n" + rows + "\n")
         let result = ValidationController().validateFile(at: file)
         #expect(result.errorCount == 250)
         #expect(result.diagnostics.count == 100)

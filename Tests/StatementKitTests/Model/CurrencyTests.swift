@@ -3,9 +3,12 @@ import Testing
 @testable import StatementKit
 
 struct CurrencyTests {
-    @Test(arguments: [("EUR", 2), ("USD", 2), ("JPY", 0), ("KRW", 0), ("BHD", 3), ("KWD", 3), ("TND", 3),
-                      ("OMR", 3), ("JOD", 3), ("IQD", 3), ("LYD", 3), ("CLF", 4), ("UYW", 4), ("ISK", 0)]
-          as [(String, Int)])
+    @Test(
+        arguments: [
+            ("EUR", 2), ("USD", 2), ("JPY", 0), ("KRW", 0), ("BHD", 3), ("KWD", 3), ("TND", 3),
+            ("OMR", 3), ("JOD", 3), ("IQD", 3), ("LYD", 3), ("CLF", 4), ("UYW", 4), ("ISK", 0),
+        ]
+            as [(String, Int)])
     func `knows the minor unit digits`(code: String, digits: Int) throws {
         let currency = try #require(Currency(code: code))
         #expect(currency.minorUnitDigits == digits)

@@ -3,19 +3,25 @@ import Testing
 @testable import StatementKit
 
 struct DayTests {
-    @Test(arguments: ["2024-02-29", "2000-02-29", "2026-10-03", "0001-01-01", "9999-12-31", "2026-12-31"])
+    @Test(arguments: [
+        "2024-02-29", "2000-02-29", "2026-10-03", "0001-01-01", "9999-12-31", "2026-12-31",
+    ])
     func `accepts calendar days`(text: String) throws {
         #expect(try Day(parsing: text).isoText == text)
     }
 
-    @Test(arguments: ["2025-02-29", "1900-02-29", "2026-02-30", "2026-13-01", "2026-00-10", "0000-01-01",
-                      "2026-04-31", "2026-10-00"])
+    @Test(arguments: [
+        "2025-02-29", "1900-02-29", "2026-02-30", "2026-13-01", "2026-00-10", "0000-01-01",
+        "2026-04-31", "2026-10-00",
+    ])
     func `rejects days the calendar does not have`(text: String) {
         #expect(throws: DayError.invalid) { try Day(parsing: text) }
     }
 
-    @Test(arguments: ["2026-1-01", "26-10-01", "2026/10/01", "03.10.2026", "2026-10-1", "", "99999-01-01",
-                      "２０２６-10-01", "2026-10-01T00:00"])
+    @Test(arguments: [
+        "2026-1-01", "26-10-01", "2026/10/01", "03.10.2026", "2026-10-1", "", "99999-01-01",
+        "２０２６-10-01", "2026-10-01T00:00",
+    ])
     func `rejects other forms`(text: String) {
         #expect(throws: DayError.malformed) { try Day(parsing: text) }
     }

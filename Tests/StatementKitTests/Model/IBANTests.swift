@@ -6,7 +6,8 @@ import Testing
 struct IBANTests {
     @Test(arguments: [
         "DE89370400440532013000", "DE89 3704 0044 0532 0130 00", "de89 3704 0044 0532 0130 00",
-        "DE89\u{00A0}3704\u{00A0}0044\u{00A0}0532\u{00A0}0130\u{00A0}00", "DE89\u{202F}3704 0044 0532 0130 00",
+        "DE89\u{00A0}3704\u{00A0}0044\u{00A0}0532\u{00A0}0130\u{00A0}00",
+        "DE89\u{202F}3704 0044 0532 0130 00",
     ])
     func `accepts print and electronic forms`(text: String) throws {
         #expect(try IBAN(parsing: text).electronic == "DE89370400440532013000")
@@ -31,7 +32,9 @@ struct IBANTests {
     }
 
     @Test func `rejects an unknown country`() {
-        #expect(throws: IBANError.unknownCountry("US")) { try IBAN(parsing: "US89370400440532013000") }
+        #expect(throws: IBANError.unknownCountry("US")) {
+            try IBAN(parsing: "US89370400440532013000")
+        }
         #expect(throws: IBANError.unknownCountry("")) { try IBAN(parsing: "") }
     }
 
@@ -45,11 +48,16 @@ struct IBANTests {
     }
 
     @Test func `rejects a letter where the structure needs a digit`() {
-        #expect(throws: IBANError.invalidStructure(country: "GB", position: 22, expected: "a digit")) {
+        #expect(
+            throws: IBANError.invalidStructure(country: "GB", position: 22, expected: "a digit")
+        ) {
             try IBAN(parsing: "GB29NWBK6016133192681X")
         }
-        #expect(throws: IBANError.invalidStructure(country: "GB", position: 5, expected: "a letter")) {
-            try IBAN(parsing: "GB2911WBK60161331926819".replacingOccurrences(of: "11WBK", with: "1WBK"))
+        #expect(
+            throws: IBANError.invalidStructure(country: "GB", position: 5, expected: "a letter")
+        ) {
+            try IBAN(
+                parsing: "GB2911WBK60161331926819".replacingOccurrences(of: "11WBK", with: "1WBK"))
         }
     }
 
@@ -84,14 +92,15 @@ struct IBANTests {
         }
     }
 
-    @Test(arguments: [
-        ("BE68539007547034", true), ("BE41539007547035", false),
-        ("FR1420041010050500013M02606", true), ("FR7630006000011234567890189", true),
-        ("FR3330006000011234567890187", false),
-        ("IT60X0542811101000000123456", true), ("IT68F0760103200494702713216", false),
-        ("ES9121000418450200051332", true), ("NO9386011117947", true),
-        ("PL61109010140000071219812874", true), ("DE89370400440532013000", true),
-    ] as [(String, Bool)])
+    @Test(
+        arguments: [
+            ("BE68539007547034", true), ("BE41539007547035", false),
+            ("FR1420041010050500013M02606", true), ("FR7630006000011234567890189", true),
+            ("FR3330006000011234567890187", false),
+            ("IT60X0542811101000000123456", true), ("IT68F0760103200494702713216", false),
+            ("ES9121000418450200051332", true), ("NO9386011117947", true),
+            ("PL61109010140000071219812874", true), ("DE89370400440532013000", true),
+        ] as [(String, Bool)])
     func `checks national check digits`(text: String, isValid: Bool) throws {
         #expect(try IBAN(parsing: text).nationalCheckDigitsAreValid == isValid)
     }
@@ -101,7 +110,8 @@ struct IBANTests {
 /// registry country (see `Scripts/iban-reference`).
 struct IBANReferenceTests {
     static func fixture() throws -> [(input: String, verdict: String)] {
-        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .deletingLastPathComponent()
             .appendingPathComponent("Fixtures/iban-reference.tsv")
         return try String(contentsOf: url, encoding: .utf8).split(separator: "\n")
             .filter { !$0.hasPrefix("#") }
@@ -125,7 +135,9 @@ struct IBANReferenceTests {
             } catch {
                 verdict = "invalid"
             }
-            if verdict != expected { disagreements.append("\(input): \(verdict), reference \(expected)") }
+            if verdict != expected {
+                disagreements.append("\(input): \(verdict), reference \(expected)")
+            }
         }
         #expect(disagreements.isEmpty, "\(disagreements.prefix(20))")
         #expect(countries.count == IBANRegistry.entries.count)

@@ -4,7 +4,8 @@ import Testing
 
 struct DiagnosticTests {
     @Test func `quotes input with control, bidi and escape characters made visible`() {
-        #expect(Diagnostic.quote("a\u{1B}[31mred\u{202E}\"\\\n") == #""a\u{1B}[31mred\u{202E}\"\\\n""#)
+        #expect(
+            Diagnostic.quote("a\u{1B}[31mred\u{202E}\"\\\n") == #""a\u{1B}[31mred\u{202E}\"\\\n""#)
     }
 
     @Test func `cuts long input`() {

@@ -12,11 +12,17 @@ struct ParseResult {
     var codes: [DiagnosticCode] { diagnostics.map(\.code) }
 }
 
-func parseCSV(_ bytes: [UInt8], strict: Bool = false, maximumRecordLength: Int? = nil) -> ParseResult {
+func parseCSV(_ bytes: [UInt8], strict: Bool = false, maximumRecordLength: Int? = nil)
+    -> ParseResult
+{
     var result = ParseResult()
     var collector = DiagnosticCollector(file: "t.csv", isStrict: strict)
-    let parser = maximumRecordLength.map { StatementCSVParser(maximumRecordLength: $0) } ?? StatementCSVParser()
-    result.summary = parser.parse(MemoryByteSource(bytes), diagnostics: &collector) { result.rows.append($0) }
+    let parser =
+        maximumRecordLength.map { StatementCSVParser(maximumRecordLength: $0) }
+        ?? StatementCSVParser()
+    result.summary = parser.parse(MemoryByteSource(bytes), diagnostics: &collector) {
+        result.rows.append($0)
+    }
     result.diagnostics = collector.diagnostics
     result.errorCount = collector.errorCount
     return result

@@ -6,12 +6,13 @@ struct StatementCSVParserTests {
     static let header = "date,account_iban,amount,currency,beneficiary,description,reference\n"
 
     @Test func `reads rows into transactions with their account`() throws {
-        let result = parseCSV(Self.header + """
-            2026-10-03,de89 3704 0044 0532 0130 00,-12.34,EUR,"Müller, GmbH","two
-            lines",TX-1
-            2026-10-04,DE89370400440532013000,5,EUR,Kiosk,,
+        let result = parseCSV(
+            Self.header + """
+                2026-10-03,de89 3704 0044 0532 0130 00,-12.34,EUR,"Müller, GmbH","two
+                lines",TX-1
+                2026-10-04,DE89370400440532013000,5,EUR,Kiosk,,
 
-            """)
+                """)
         #expect(result.diagnostics.isEmpty)
         #expect(result.summary.rowCount == 2)
         let first = try #require(result.rows.first)
@@ -27,37 +28,44 @@ struct StatementCSVParserTests {
     }
 
     @Test func `matches columns in any order and case, defaulting the currency to EUR`() {
-        let result = parseCSV("Beneficiary,AMOUNT,Account IBAN,Date\nKiosk,1.50,DE89370400440532013000,2026-10-01\n")
+        let result = parseCSV(
+            "Beneficiary,AMOUNT,Account IBAN,Date\nKiosk,1.50,DE89370400440532013000,2026-10-01\n")
         #expect(result.diagnostics.isEmpty)
         #expect(result.rows.first?.transaction.amount == Money(minorUnits: 150, currency: .eur))
     }
 
     @Test func `reports every problem of a file in one pass with its line and column`() {
-        let result = parseCSV(Self.header + """
-            2026-10-03,DE89370400440532013000,12.345,EUR,Kiosk,,
-            2026-02-30,DE89370400440532013001,-1.00,EUR,Kiosk,,
-            2026-10-05,DE89370400440532013000,-1.00,XXX,,,
+        let result = parseCSV(
+            Self.header + """
+                2026-10-03,DE89370400440532013000,12.345,EUR,Kiosk,,
+                2026-02-30,DE89370400440532013001,-1.00,EUR,Kiosk,,
+                2026-10-05,DE89370400440532013000,-1.00,XXX,,,
 
-            """)
-        #expect(result.places == [
-            "2:35 AMOUNT_PRECISION", "3:1 DATE_INVALID", "3:12 IBAN_CHECKSUM", "4:41 CURRENCY_UNKNOWN",
-            "4:45 FIELD_EMPTY",
-        ])
+                """)
+        #expect(
+            result.places == [
+                "2:35 AMOUNT_PRECISION", "3:1 DATE_INVALID", "3:12 IBAN_CHECKSUM",
+                "4:41 CURRENCY_UNKNOWN",
+                "4:45 FIELD_EMPTY",
+            ])
         #expect(result.rows.isEmpty)
     }
 
     @Test func `rejects a row with too many or too few fields, never shifting columns`() {
-        let result = parseCSV(Self.header + """
-            2026-10-03,DE89370400440532013000,-1.00,EUR,Kiosk,Coffee,R1,extra
-            2026-10-03,DE89370400440532013000,-1.00,EUR,Kiosk
+        let result = parseCSV(
+            Self.header + """
+                2026-10-03,DE89370400440532013000,-1.00,EUR,Kiosk,Coffee,R1,extra
+                2026-10-03,DE89370400440532013000,-1.00,EUR,Kiosk
 
-            """)
+                """)
         #expect(result.places == ["2:61 CSV_FIELD_COUNT", "3:50 CSV_FIELD_COUNT"])
         #expect(result.diagnostics[1].message == "row has 5 fields, the header has 7")
     }
 
     @Test func `warns once about unknown columns`() {
-        let result = parseCSV("date,account_iban,amount,beneficiary,category,note\n2026-10-01,DE89370400440532013000,1,K,a,b\n")
+        let result = parseCSV(
+            "date,account_iban,amount,beneficiary,category,note\n2026-10-01,DE89370400440532013000,1,K,a,b\n"
+        )
         #expect(result.codes == [.columnUnknown])
         #expect(result.diagnostics[0].message == "ignoring unknown columns \"category\", \"note\"")
         #expect(result.rows.count == 1)
@@ -70,7 +78,8 @@ struct StatementCSVParserTests {
     }
 
     @Test func `checks a running balance and names the first row where it breaks`() {
-        let result = parseCSV("""
+        let result = parseCSV(
+            """
             date,account_iban,amount,beneficiary,balance
             2026-10-01,DE89370400440532013000,-1.00,K,99.00
             2026-10-02,DE89370400440532013000,-1.00,K,98.00
@@ -82,7 +91,8 @@ struct StatementCSVParserTests {
     }
 
     @Test func `keeps separate balance chains per account`() {
-        let result = parseCSV("""
+        let result = parseCSV(
+            """
             date,account_iban,amount,beneficiary,balance
             2026-10-01,DE89370400440532013000,-1.00,K,99.00
             2026-10-01,BE68539007547034,5.00,K,5.00
@@ -94,17 +104,19 @@ struct StatementCSVParserTests {
     }
 
     @Test func `refuses a second currency for one account`() {
-        let result = parseCSV(Self.header + """
-            2026-10-03,DE89370400440532013000,-1.00,EUR,Kiosk,,
-            2026-10-03,DE89370400440532013000,-1.00,USD,Kiosk,,
+        let result = parseCSV(
+            Self.header + """
+                2026-10-03,DE89370400440532013000,-1.00,EUR,Kiosk,,
+                2026-10-03,DE89370400440532013000,-1.00,USD,Kiosk,,
 
-            """)
+                """)
         #expect(result.places == ["3:41 CURRENCY_CONFLICT"])
         #expect(result.rows.count == 1)
     }
 
     @Test func `reads account name and kind, rejecting unknown kinds`() {
-        let result = parseCSV("""
+        let result = parseCSV(
+            """
             date,account_iban,amount,beneficiary,account_name,account_kind
             2026-10-01,DE89370400440532013000,1,K,Household,Savings
             2026-10-01,BE68539007547034,1,K,Other,current
@@ -131,7 +143,8 @@ struct StatementCSVParserTests {
     }
 
     @Test func `reports encoding problems at their byte and skips only that row`() {
-        let bytes = Array((Self.header + "2026-10-03,DE89370400440532013000,-1.00,EUR,M").utf8) + [0xFC]
+        let bytes =
+            Array((Self.header + "2026-10-03,DE89370400440532013000,-1.00,EUR,M").utf8) + [0xFC]
             + Array("ller,,\n2026-10-03,DE89370400440532013000,-1.00,EUR,Kiosk,,\n".utf8)
         let result = parseCSV(bytes)
         #expect(result.places == ["2:46 ENCODING_INVALID_UTF8"])
@@ -139,15 +152,19 @@ struct StatementCSVParserTests {
     }
 
     @Test func `stops at an overlong record`() {
-        let text = Self.header + "2026-10-03,DE89370400440532013000,-1.00,EUR," + String(repeating: "x", count: 5000) + ",,\n"
+        let text =
+            Self.header + "2026-10-03,DE89370400440532013000,-1.00,EUR,"
+            + String(repeating: "x", count: 5000) + ",,\n"
         let result = parseCSV(Array(text.utf8), maximumRecordLength: 1024)
         #expect(result.codes == [.csvRecordTooLong])
     }
 
     @Test func `escapes terminal control sequences echoed from the input`() throws {
-        let result = parseCSV(Self.header + "2026-10-03,DE89370400440532013000,\u{1B}]0;pwned\u{07},EUR,Kiosk,,\n")
+        let result = parseCSV(
+            Self.header + "2026-10-03,DE89370400440532013000,\u{1B}]0;pwned\u{07},EUR,Kiosk,,\n")
         let message = try #require(result.diagnostics.first?.message)
-        #expect(message == "amount \"\\u{1B}]0;pwned\\u{7}\": is not a decimal number like -1234.56")
+        #expect(
+            message == "amount \"\\u{1B}]0;pwned\\u{7}\": is not a decimal number like -1234.56")
         #expect(!message.unicodeScalars.contains { $0.value < 0x20 })
     }
 }

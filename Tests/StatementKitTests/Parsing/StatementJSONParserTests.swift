@@ -15,13 +15,16 @@ struct StatementJSONParserTests {
     }
 
     @Test func `reads a statement with string and number amounts exactly`() throws {
-        let result = parseJSON(Self.statement("""
-            { "date": "2026-10-03", "amount": "-12.34", "beneficiary": "Café", "beneficiaryIban": "FR1420041010050500013M02606", "reference": "T1" },
-                { "date": "2026-10-04", "amount": 92233720368547758.07, "beneficiary": "Big", "description": null }
-            """))
+        let result = parseJSON(
+            Self.statement(
+                """
+                { "date": "2026-10-03", "amount": "-12.34", "beneficiary": "Café", "beneficiaryIban": "FR1420041010050500013M02606", "reference": "T1" },
+                    { "date": "2026-10-04", "amount": 92233720368547758.07, "beneficiary": "Big", "description": null }
+                """))
         #expect(result.diagnostics.isEmpty)
         #expect(result.rows.map(\.transaction.amount.minorUnits) == [-1234, .max])
-        #expect(result.rows[0].transaction.beneficiaryIBAN?.electronic == "FR1420041010050500013M02606")
+        #expect(
+            result.rows[0].transaction.beneficiaryIBAN?.electronic == "FR1420041010050500013M02606")
         #expect(result.rows[0].account.name == "Household")
         #expect(result.rows.map(\.line) == [4, 5])
     }
@@ -31,50 +34,69 @@ struct StatementJSONParserTests {
         #expect(parseJSON("[\(one), \(one)]").rows.count == 2)
     }
 
-    @Test(arguments: [
-        ("92233720368547758.08", "AMOUNT_OVERFLOW"), ("1e3", "AMOUNT_FORMAT"), ("\"1.005\"", "AMOUNT_PRECISION"),
-        ("-0", ""), ("\"+.5\"", "AMOUNT_FORMAT"), ("1E400", "AMOUNT_FORMAT"), ("\"NaN\"", "AMOUNT_FORMAT"),
-    ] as [(String, String)])
+    @Test(
+        arguments: [
+            ("92233720368547758.08", "AMOUNT_OVERFLOW"), ("1e3", "AMOUNT_FORMAT"),
+            ("\"1.005\"", "AMOUNT_PRECISION"),
+            ("-0", ""), ("\"+.5\"", "AMOUNT_FORMAT"), ("1E400", "AMOUNT_FORMAT"),
+            ("\"NaN\"", "AMOUNT_FORMAT"),
+        ] as [(String, String)])
     func `reads numbers from their text, never through Double`(amount: String, code: String) {
-        let result = parseJSON(Self.statement("{ \"date\": \"2026-10-03\", \"amount\": \(amount), \"beneficiary\": \"A\" }"))
+        let result = parseJSON(
+            Self.statement(
+                "{ \"date\": \"2026-10-03\", \"amount\": \(amount), \"beneficiary\": \"A\" }"))
         #expect(result.codes.map(\.rawValue) == (code.isEmpty ? [] : [code]))
     }
 
     @Test func `points at the offending value`() {
-        let result = parseJSON(Self.statement("""
-            { "date": "2026-02-30", "amount": "1", "beneficiary": " " }
-            """))
+        let result = parseJSON(
+            Self.statement(
+                """
+                { "date": "2026-02-30", "amount": "1", "beneficiary": " " }
+                """))
         #expect(result.places == ["4:15 DATE_INVALID", "4:59 FIELD_EMPTY"])
     }
 
     @Test func `checks opening plus transactions against closing`() {
         let rows = #"{ "date": "2026-10-03", "amount": "-10.00", "beneficiary": "A" }"#
-        let good = parseJSON(Self.statement(rows, extra: #" "openingBalance": "100.00", "closingBalance": 90,"#))
+        let good = parseJSON(
+            Self.statement(rows, extra: #" "openingBalance": "100.00", "closingBalance": 90,"#))
         #expect(good.diagnostics.isEmpty)
         #expect(good.summary.openingBalances.values.first?.minorUnits == 10_000)
-        let bad = parseJSON(Self.statement(rows, extra: #" "openingBalance": "100.00", "closingBalance": "91.00","#))
+        let bad = parseJSON(
+            Self.statement(rows, extra: #" "openingBalance": "100.00", "closingBalance": "91.00","#)
+        )
         #expect(bad.codes == [.balanceClosing])
     }
 
     @Test func `checks running balances`() {
-        let result = parseJSON(Self.statement("""
-            { "date": "2026-10-03", "amount": "-10.00", "beneficiary": "A", "balance": "90.00" },
-                { "date": "2026-10-04", "amount": "-10.00", "beneficiary": "A", "balance": "81.00" }
-            """, extra: #" "openingBalance": "100.00","#))
+        let result = parseJSON(
+            Self.statement(
+                """
+                { "date": "2026-10-03", "amount": "-10.00", "beneficiary": "A", "balance": "90.00" },
+                    { "date": "2026-10-04", "amount": "-10.00", "beneficiary": "A", "balance": "81.00" }
+                """, extra: #" "openingBalance": "100.00","#))
         #expect(result.places == ["5:80 BALANCE_RUNNING"])
     }
 
     @Test func `reports missing, unknown, duplicate and mistyped keys`() {
-        let result = parseJSON(Self.statement("""
-            { "date": "2026-10-03", "beneficiary": "A", "mood": "happy" },
-                { "date": "2026-10-03", "amount": "1", "amount": "2", "beneficiary": "A" },
-                { "date": 20261003, "amount": "1", "beneficiary": "A" }
-            """))
-        #expect(result.places == ["4:49 KEY_UNKNOWN", "4:5 KEY_MISSING", "5:44 JSON_DUPLICATE_KEY", "6:15 JSON_TYPE"])
+        let result = parseJSON(
+            Self.statement(
+                """
+                { "date": "2026-10-03", "beneficiary": "A", "mood": "happy" },
+                    { "date": "2026-10-03", "amount": "1", "amount": "2", "beneficiary": "A" },
+                    { "date": 20261003, "amount": "1", "beneficiary": "A" }
+                """))
+        #expect(
+            result.places == [
+                "4:49 KEY_UNKNOWN", "4:5 KEY_MISSING", "5:44 JSON_DUPLICATE_KEY", "6:15 JSON_TYPE",
+            ])
     }
 
     @Test func `rejects a transaction in another currency`() {
-        let result = parseJSON(Self.statement(#"{ "date": "2026-10-03", "amount": "1", "currency": "USD", "beneficiary": "A" }"#))
+        let result = parseJSON(
+            Self.statement(
+                #"{ "date": "2026-10-03", "amount": "1", "currency": "USD", "beneficiary": "A" }"#))
         #expect(result.codes == [.currencyConflict])
     }
 
@@ -82,7 +104,8 @@ struct StatementJSONParserTests {
         #expect(parseJSON("{\n  \"account\": ,\n}").places == ["2:14 JSON_SYNTAX"])
         #expect(parseJSON("[1, 2,]").codes == [.jsonSyntax])
         #expect(parseJSON("{\"a\": \"\u{01}\"}").codes == [.jsonSyntax])
-        #expect(parseJSON(Array("{\"a\": \"".utf8) + [0xFF] + Array("\"}".utf8)).codes == [.jsonSyntax])
+        #expect(
+            parseJSON(Array("{\"a\": \"".utf8) + [0xFF] + Array("\"}".utf8)).codes == [.jsonSyntax])
         #expect(parseJSON("\"\\uD800\"").codes == [.jsonSyntax])
         #expect(parseJSON("{} {}").codes == [.jsonSyntax])
         #expect(parseJSON("").codes == [.fileEmpty])
@@ -101,7 +124,10 @@ struct StatementJSONParserTests {
         let json = """
             {"account": {"iban": "DE00370400440532013000", "kind": "current", "currency": "EURO"}, "transactions": []}
             """
-        #expect(parseJSON(json).codes == [.ibanChecksum, .accountKind, .currencyUnknown, .fileNoTransactions])
+        #expect(
+            parseJSON(json).codes == [
+                .ibanChecksum, .accountKind, .currencyUnknown, .fileNoTransactions,
+            ])
     }
 }
 
@@ -112,17 +138,27 @@ struct JSONParserTests {
     }
 
     @Test func `keeps numbers as text`() throws {
-        #expect(try Self.parse("[0.1, -0, 1E400, 92233720368547758.07]")
-            == .array([.number("0.1"), .number("-0"), .number("1E400"), .number("92233720368547758.07")].enumerated().map {
-                JSONNode(value: $0.element, offset: [1, 6, 10, 17][$0.offset])
-            }))
+        #expect(
+            try Self.parse("[0.1, -0, 1E400, 92233720368547758.07]")
+                == .array(
+                    [
+                        .number("0.1"), .number("-0"), .number("1E400"),
+                        .number("92233720368547758.07"),
+                    ].enumerated().map {
+                        JSONNode(value: $0.element, offset: [1, 6, 10, 17][$0.offset])
+                    }))
     }
 
     @Test func `decodes escapes and surrogate pairs`() throws {
-        #expect(try Self.parse(#""a\"\\\/\b\f\n\r\t\u00e9\ud83d\ude00""#) == .string("a\"\\/\u{8}\u{C}\n\r\té😀"))
+        #expect(
+            try Self.parse(#""a\"\\\/\b\f\n\r\t\u00e9\ud83d\ude00""#)
+                == .string("a\"\\/\u{8}\u{C}\n\r\té😀"))
     }
 
-    @Test(arguments: ["01", "1.", "-", ".5", "+1", "1e", "tru", "nul", "[1,]", "{\"a\" 1}", "'a'", "[1 2]", "\"\\x\""])
+    @Test(arguments: [
+        "01", "1.", "-", ".5", "+1", "1e", "tru", "nul", "[1,]", "{\"a\" 1}", "'a'", "[1 2]",
+        "\"\\x\"",
+    ])
     func `rejects what RFC 8259 does not allow`(text: String) {
         #expect(throws: JSONSyntaxError.self) { try Self.parse(text) }
     }

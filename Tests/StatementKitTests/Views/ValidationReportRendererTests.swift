@@ -6,7 +6,10 @@ import Testing
 struct ValidationReportRendererTests {
     static func report() -> ValidationReport {
         var bad = DiagnosticCollector(file: "in/oct.csv")
-        bad.report(.ibanChecksum, line: 14, column: 23, "account_iban \"DE89 3704 0044 0532 0130 01\": check digits 89 do not match (expected 62)")
+        bad.report(
+            .ibanChecksum, line: 14, column: 23,
+            "account_iban \"DE89 3704 0044 0532 0130 01\": check digits 89 do not match (expected 62)"
+        )
         bad.report(.columnUnknown, line: 1, column: 9, "ignoring unknown column \"x, y\"")
         var good = DiagnosticCollector(file: "in/nov.csv")
         good.report(.fileNoTransactions, line: 1, column: 1, "the file has a header but no rows")
@@ -16,26 +19,32 @@ struct ValidationReportRendererTests {
         ])
     }
 
-    static func render(_ format: ValidationReportRenderer.Format, _ report: ValidationReport = report()) -> (String, String) {
+    static func render(
+        _ format: ValidationReportRenderer.Format, _ report: ValidationReport = report()
+    ) -> (String, String) {
         var diagnostics = ""
         var results = ""
-        ValidationReportRenderer(format: format).render(report, diagnostics: &diagnostics, results: &results)
+        ValidationReportRenderer(format: format).render(
+            report, diagnostics: &diagnostics, results: &results)
         return (diagnostics, results)
     }
 
     @Test func `writes compiler-style text and a summary`() {
         let (diagnostics, results) = Self.render(.text)
-        #expect(diagnostics == """
-            in/oct.csv:14:23: error: [IBAN_CHECKSUM] account_iban "DE89 3704 0044 0532 0130 01": check digits 89 do not match (expected 62)
-            in/oct.csv:1:9: warning: [COLUMN_UNKNOWN] ignoring unknown column "x, y"
-            in/nov.csv:1:1: warning: [FILE_NO_TRANSACTIONS] the file has a header but no rows
+        #expect(
+            diagnostics == """
+                in/oct.csv:14:23: error: [IBAN_CHECKSUM] account_iban "DE89 3704 0044 0532 0130 01": check digits 89 do not match (expected 62)
+                in/oct.csv:1:9: warning: [COLUMN_UNKNOWN] ignoring unknown column "x, y"
+                in/nov.csv:1:1: warning: [FILE_NO_TRANSACTIONS] the file has a header but no rows
 
-            """)
+                """)
         #expect(results == "1 error, 2 warnings in 1 of 2 files (41,200 rows checked)\n")
     }
 
     @Test func `summarises a clean run`() {
-        let report = ValidationReport(files: [FileValidation(path: "a", rowCount: 1, collector: DiagnosticCollector(file: "a"))])
+        let report = ValidationReport(files: [
+            FileValidation(path: "a", rowCount: 1, collector: DiagnosticCollector(file: "a"))
+        ])
         #expect(Self.render(.text, report).1 == "no errors in 1 file (1 row checked)\n")
     }
 
@@ -43,14 +52,19 @@ struct ValidationReportRendererTests {
         var collector = DiagnosticCollector(file: "f.csv", limit: 1)
         collector.report(.dateInvalid, line: 2, column: 1, "a")
         collector.report(.dateInvalid, line: 3, column: 1, "b")
-        let (diagnostics, _) = Self.render(.text, ValidationReport(files: [FileValidation(path: "f.csv", rowCount: 2, collector: collector)]))
+        let (diagnostics, _) = Self.render(
+            .text,
+            ValidationReport(files: [
+                FileValidation(path: "f.csv", rowCount: 2, collector: collector)
+            ]))
         #expect(diagnostics.hasSuffix("f.csv: note: 1 more diagnostic not shown\n"))
     }
 
     @Test func `writes one JSON document`() throws {
         let (diagnostics, results) = Self.render(.json)
         #expect(diagnostics.isEmpty)
-        let document = try #require(JSONSerialization.jsonObject(with: Data(results.utf8)) as? [String: Any])
+        let document = try #require(
+            JSONSerialization.jsonObject(with: Data(results.utf8)) as? [String: Any])
         let summary = try #require(document["summary"] as? [String: Int])
         #expect(summary == ["files": 2, "rows": 41_200, "errors": 1, "warnings": 2])
         let first = try #require((document["diagnostics"] as? [[String: Any]])?.first)
@@ -64,21 +78,27 @@ struct ValidationReportRendererTests {
 
     @Test func `writes GitHub annotations with escaped properties`() {
         let (_, results) = Self.render(.github)
-        #expect(results == """
-            ::error file=in/oct.csv,line=14,col=23,title=IBAN_CHECKSUM::account_iban "DE89 3704 0044 0532 0130 01": check digits 89 do not match (expected 62)
-            ::warning file=in/oct.csv,line=1,col=9,title=COLUMN_UNKNOWN::ignoring unknown column "x, y"
-            ::warning file=in/nov.csv,line=1,col=1,title=FILE_NO_TRANSACTIONS::the file has a header but no rows
-            1 error, 2 warnings in 1 of 2 files (41,200 rows checked)
+        #expect(
+            results == """
+                ::error file=in/oct.csv,line=14,col=23,title=IBAN_CHECKSUM::account_iban "DE89 3704 0044 0532 0130 01": check digits 89 do not match (expected 62)
+                ::warning file=in/oct.csv,line=1,col=9,title=COLUMN_UNKNOWN::ignoring unknown column "x, y"
+                ::warning file=in/nov.csv,line=1,col=1,title=FILE_NO_TRANSACTIONS::the file has a header but no rows
+                1 error, 2 warnings in 1 of 2 files (41,200 rows checked)
 
-            """)
+                """)
     }
 
     @Test func `escapes control characters in file names`() {
-        let diagnostic = Diagnostic(file: "a\u{1B}[2J.csv", line: 0, column: 0, severity: .error, code: .pathNotFound, message: "m")
+        let diagnostic = Diagnostic(
+            file: "a\u{1B}[2J.csv", line: 0, column: 0, severity: .error, code: .pathNotFound,
+            message: "m")
         #expect(diagnostic.textLine == "a\\u{1B}[2J.csv: error: [PATH_NOT_FOUND] m")
     }
 
     @Test func `groups thousands`() {
-        #expect([0, 999, 1000, 41_200, 1_000_000].map(\.groupedText) == ["0", "999", "1,000", "41,200", "1,000,000"])
+        #expect(
+            [0, 999, 1000, 41_200, 1_000_000].map(\.groupedText) == [
+                "0", "999", "1,000", "41,200", "1,000,000",
+            ])
     }
 }
