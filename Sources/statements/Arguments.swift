@@ -10,6 +10,7 @@ struct Arguments {
     private(set) var positionals: [String] = []
     private var values: [String: [String]] = [:]
     private var flags: Set<String> = []
+    private let usage: String
 
     /// Splits `arguments` by the options the command knows.
     ///
@@ -17,6 +18,7 @@ struct Arguments {
     init(_ arguments: [String], valueOptions: Set<String>, flagOptions: Set<String>, usage: String)
         throws(UsageError)
     {
+        self.usage = usage
         var index = 0
         var optionsEnded = false
         while index < arguments.count {
@@ -53,6 +55,21 @@ struct Arguments {
             } else {
                 throw UsageError(description: "unknown option '\(argument)'", usage: usage)
             }
+        }
+    }
+
+    /// The PATH arguments of a command that needs at least one.
+    func paths(of command: String) throws(UsageError) -> [String] {
+        guard !positionals.isEmpty else {
+            throw UsageError(description: "\(command) needs at least one PATH", usage: usage)
+        }
+        return positionals
+    }
+
+    /// Refuses `--profile` until bank dialect profiles exist.
+    func refuseProfile() throws(UsageError) {
+        if value("profile") != nil {
+            throw UsageError(description: "--profile is not supported yet", usage: usage)
         }
     }
 

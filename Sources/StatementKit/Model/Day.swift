@@ -71,13 +71,7 @@ extension Day {
 
     /// Reads an ISO 8601 calendar date `YYYY-MM-DD` from text.
     public init(parsing text: String) throws(DayError) {
-        var text = text
-        let result = text.withUTF8 { utf8 -> Result<Day, DayError> in
-            do throws(DayError) {
-                return .success(try Day(parsing: UnsafeRawBufferPointer(utf8)))
-            } catch { return .failure(error) }
-        }
-        self = try result.get()
+        self = try text.parsingUTF8 { (bytes) throws(DayError) in try Day(parsing: bytes) }
     }
 
     /// The day as `YYYY-MM-DD`.

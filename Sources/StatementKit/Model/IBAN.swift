@@ -140,13 +140,7 @@ extension IBAN {
 
     /// Reads and validates an IBAN from text; see `init(parsing:)` for the bytes.
     public init(parsing text: String) throws(IBANError) {
-        var text = text
-        let result = text.withUTF8 { utf8 -> Result<IBAN, IBANError> in
-            do throws(IBANError) {
-                return .success(try IBAN(parsing: UnsafeRawBufferPointer(utf8)))
-            } catch { return .failure(error) }
-        }
-        self = try result.get()
+        self = try text.parsingUTF8 { (bytes) throws(IBANError) in try IBAN(parsing: bytes) }
     }
 
     private static func validate(_ iban: UnsafeRawBufferPointer, count: Int) throws(IBANError) {

@@ -31,15 +31,10 @@ extension Money {
 
     /// Reads an exact decimal amount from text; see `init(parsing:currency:)` for the bytes.
     public init(parsing text: String, currency: Currency) throws(AmountError) {
-        var text = text
-        let result = text.withUTF8 { utf8 -> Result<Int64, AmountError> in
-            do throws(AmountError) {
-                return .success(
-                    try Money.parseMinorUnits(
-                        UnsafeRawBufferPointer(utf8), scale: currency.minorUnitDigits))
-            } catch { return .failure(error) }
+        let minorUnits = try text.parsingUTF8 { (bytes) throws(AmountError) in
+            try Money.parseMinorUnits(bytes, scale: currency.minorUnitDigits)
         }
-        self.init(minorUnits: try result.get(), currency: currency)
+        self.init(minorUnits: minorUnits, currency: currency)
     }
 
     static func parseMinorUnits(_ bytes: UnsafeRawBufferPointer, scale: Int) throws(AmountError)
@@ -55,33 +50,25 @@ extension Money {
         }
         var magnitude: UInt64 = 0
         var overflowed = false
-        var integerDigits = 0
-        while index < count {
-            let digit = bytes[index] &- UInt8(ascii: "0")
-            guard digit < 10 else { break }
-            let (shifted, o1) = magnitude.multipliedReportingOverflow(by: 10)
-            let (next, o2) = shifted.addingReportingOverflow(UInt64(digit))
-            overflowed = overflowed || o1 || o2
-            magnitude = next
-            integerDigits += 1
-            index += 1
-        }
-        guard integerDigits > 0 else { throw .malformed }
-        var fractionDigits = 0
-        if index < count {
-            guard bytes[index] == UInt8(ascii: ".") else { throw .malformed }
-            index += 1
-            while index < count {
-                let digit = bytes[index] &- UInt8(ascii: "0")
-                guard digit < 10 else { throw .malformed }
+        /// Reads a run of digits into `magnitude`; returns how many there were.
+        func digits() -> Int {
+            let start = index
+            while index < count, case let digit = bytes[index] &- UInt8(ascii: "0"), digit < 10 {
                 let (shifted, o1) = magnitude.multipliedReportingOverflow(by: 10)
                 let (next, o2) = shifted.addingReportingOverflow(UInt64(digit))
                 overflowed = overflowed || o1 || o2
                 magnitude = next
-                fractionDigits += 1
                 index += 1
             }
-            guard fractionDigits > 0 else { throw .malformed }
+            return index - start
+        }
+        guard digits() > 0 else { throw .malformed }
+        var fractionDigits = 0
+        if index < count {
+            guard bytes[index] == UInt8(ascii: ".") else { throw .malformed }
+            index += 1
+            fractionDigits = digits()
+            guard fractionDigits > 0, index == count else { throw .malformed }
         }
         guard fractionDigits <= scale else { throw .tooManyDecimals(allowed: scale) }
         for _ in fractionDigits..<scale {

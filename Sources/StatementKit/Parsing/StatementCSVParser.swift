@@ -316,6 +316,13 @@ private struct FieldReader<Source: ByteSource> {
         report(code, at: field, "\(name) \(value): \(reason)")
     }
 
+    /// Runs a byte parser over a field, keeping its typed error.
+    private func parse<T, E: Error>(
+        _ field: Int, _ parser: (UnsafeRawBufferPointer) throws(E) -> T
+    ) -> Result<T, E> {
+        reader.withField(field) { bytes in Result { () throws(E) in try parser(bytes) } }
+    }
+
     private func isBlank(_ field: Int) -> Bool {
         reader.withField(field) {
             $0.allSatisfy { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }
@@ -323,11 +330,7 @@ private struct FieldReader<Source: ByteSource> {
     }
 
     mutating func day(_ field: Int, _ name: String) -> Day? {
-        let result = reader.withField(field) { bytes -> Result<Day, DayError> in
-            do throws(DayError) { return .success(try Day(parsing: bytes)) } catch {
-                return .failure(error)
-            }
-        }
+        let result = parse(field) { (bytes) throws(DayError) in try Day(parsing: bytes) }
         switch result {
         case .success(let day): return day
         case .failure(let error):
@@ -350,12 +353,8 @@ private struct FieldReader<Source: ByteSource> {
     }
 
     mutating func money(_ field: Int, _ name: String, currency: Currency) -> Money? {
-        let result = reader.withField(field) { bytes -> Result<Money, AmountError> in
-            do throws(AmountError) {
-                return .success(try Money(parsing: bytes, currency: currency))
-            } catch {
-                return .failure(error)
-            }
+        let result = parse(field) { (bytes) throws(AmountError) in
+            try Money(parsing: bytes, currency: currency)
         }
         switch result {
         case .success(let money): return money
@@ -394,11 +393,7 @@ private struct FieldReader<Source: ByteSource> {
             report(.fieldEmpty, at: field, "\(name) is required")
             return nil
         }
-        let result = reader.withField(field) { bytes -> Result<IBAN, IBANError> in
-            do throws(IBANError) { return .success(try IBAN(parsing: bytes)) } catch {
-                return .failure(error)
-            }
-        }
+        let result = parse(field) { (bytes) throws(IBANError) in try IBAN(parsing: bytes) }
         switch result {
         case .success(let iban):
             if !iban.nationalCheckDigitsAreValid {

@@ -24,18 +24,14 @@ enum Import {
     static func run(_ arguments: [String]) throws(UsageError) -> Int32 {
         let options = try Arguments(
             arguments, valueOptions: ["state", "profile"], flagOptions: ["dry-run"], usage: usage)
-        guard !options.positionals.isEmpty else {
-            throw UsageError(description: "import needs at least one PATH", usage: usage)
-        }
-        if options.value("profile") != nil {
-            throw UsageError(description: "--profile is not supported yet", usage: usage)
-        }
+        let paths = try options.paths(of: "import")
+        try options.refuseProfile()
         var standardError = StandardStream.error
         var standardOutput = StandardStream.output
         let state = StateController(storage: StorageController(folder: StateFolder.path(options)))
         let report: ImportReport
         do {
-            report = try state.importFiles(at: options.positionals, dryRun: options.has("dry-run"))
+            report = try state.importFiles(at: paths, dryRun: options.has("dry-run"))
         } catch {
             print("statements import: error: \(error)", to: &standardError)
             return ExitCode.environment

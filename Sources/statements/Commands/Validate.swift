@@ -23,16 +23,12 @@ enum Validate {
     static func run(_ arguments: [String]) throws(UsageError) -> Int32 {
         let options = try Arguments(
             arguments, valueOptions: ["format", "profile"], flagOptions: ["strict"], usage: usage)
-        guard !options.positionals.isEmpty else {
-            throw UsageError(description: "validate needs at least one PATH", usage: usage)
-        }
-        if options.value("profile") != nil {
-            throw UsageError(description: "--profile is not supported yet", usage: usage)
-        }
+        let paths = try options.paths(of: "validate")
+        try options.refuseProfile()
         let format = try options.choice(
             "format", default: ValidationReportRenderer.Format.text, usage: usage)
         let controller = ValidationController(isStrict: options.has("strict"))
-        let report = controller.validate(paths: options.positionals)
+        let report = controller.validate(paths: paths)
         var standardError = StandardStream.error
         var standardOutput = StandardStream.output
         ValidationReportRenderer(format: format).render(
