@@ -76,6 +76,9 @@ struct Arguments {
     /// Whether a flag such as `--strict` was given.
     func has(_ flag: String) -> Bool { flags.contains(flag) }
 
+    /// Every value of an option that may be repeated, in order.
+    func values(_ option: String) -> [String] { values[option] ?? [] }
+
     /// The last value of an option, or `nil` when it was not given.
     func value(_ option: String) -> String? { values[option]?.last }
 

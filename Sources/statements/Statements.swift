@@ -28,6 +28,8 @@ struct Statements {
           validate PATH...   check statement files and folders, like a compiler
           import PATH...     add new transactions to the ledger, each exactly once
           accounts           list the ledger's accounts and balances
+          report             write monthly statements as text, CSV and HTML
+          process PATH...    the nightly job: import, then report the months that changed
 
         Run 'statements <command> --help' for a command's options.
         OPTIONS: -h, --help  show this help;  --version  print the version
@@ -49,6 +51,8 @@ struct Statements {
             "validate": (Validate.usage, Validate.run),
             "import": (Import.usage, Import.run),
             "accounts": (Accounts.usage, Accounts.run),
+            "report": (Report.usage, Report.run),
+            "process": (Process.usage, Process.run),
         ]
         switch command {
         case "-h", "--help", "help":

@@ -85,7 +85,18 @@ public final class StateController {
             for iban in touched { manifest.accounts[iban]!.lastImport = now }
             try storage.commit(appends.keys.sorted().map { appends[$0]! }, manifest: manifest)
         }
-        return ImportReport(files: files, isDryRun: dryRun)
+        var earliest: [IBAN: Month] = [:]
+        for key in appends.keys {
+            earliest[key.iban] = min(earliest[key.iban] ?? key.month, key.month)
+        }
+        var changed: Set<Month> = []
+        for (iban, first) in earliest {
+            for month in manifest.accounts[iban]!.months.keys where month >= first {
+                changed.insert(month)
+            }
+            for key in appends.keys where key.iban == iban { changed.insert(key.month) }
+        }
+        return ImportReport(files: files, isDryRun: dryRun, changedMonths: changed)
     }
 
     /// The rows of one file, encoded for storage, grouped by account-month.
@@ -196,6 +207,44 @@ public final class StateController {
     }
 
     // MARK: Reading
+
+    /// The latest month with transactions in the ledger, if any.
+    public func latestMonth() throws(StorageError) -> Month? {
+        try storage.loadManifest().accounts.values.compactMap { $0.months.keys.max() }.max()
+    }
+
+    /// The statements of the given months, for the given accounts (all when `nil`).
+    ///
+    /// An account gets a statement for each requested month in which it has transactions.
+    /// Opening balances are computed from the account's opening balance and every earlier
+    /// month, read once in order.
+    public func monthlyStatements(months: Set<Month>, accounts: Set<IBAN>? = nil)
+        throws(StorageError) -> [MonthlyStatement]
+    {
+        let manifest = try storage.loadManifest()
+        guard let lastRequested = months.max() else { return [] }
+        var statements: [MonthlyStatement] = []
+        for iban in manifest.accounts.keys.sorted() where accounts?.contains(iban) ?? true {
+            let entry = manifest.accounts[iban]!
+            var balance = entry.openingBalance ?? .zero(entry.account.currency)
+            for month in entry.months.keys.sorted() where month <= lastRequested {
+                let transactions = try storage.transactions(
+                    of: entry.account, in: month, length: entry.months[month]!)
+                do throws(MoneyError) {
+                    let statement = try MonthlyStatement(
+                        account: entry.account, month: month, openingBalance: balance,
+                        transactions: transactions)
+                    if months.contains(month) { statements.append(statement) }
+                    balance = statement.closingBalance
+                } catch {
+                    throw .unreadable(
+                        folder: storage.folder,
+                        reason: "the balance of \(iban.electronic) in \(month) \(error)")
+                }
+            }
+        }
+        return statements
+    }
 
     /// Every account of the ledger with its figures, computed from the stored transactions.
     public func accountSummaries() throws(StorageError) -> [AccountSummary] {

@@ -27,11 +27,15 @@ public struct ImportReport: Hashable, Sendable {
     public let files: [FileImport]
     /// Whether the run only reported what it would do.
     public let isDryRun: Bool
+    /// The months whose statements the run changed: every month it added transactions to, and
+    /// each later month of the same accounts, whose opening balance moved with them.
+    public let changedMonths: Set<Month>
 
     /// Creates a report.
-    public init(files: [FileImport], isDryRun: Bool) {
+    public init(files: [FileImport], isDryRun: Bool, changedMonths: Set<Month> = []) {
         self.files = files
         self.isDryRun = isDryRun
+        self.changedMonths = changedMonths
     }
 
     /// The transactions added to the ledger (or that would be, in a dry run).

@@ -1,0 +1,68 @@
+/// One account's statement for one month: the value all three report renderers draw.
+public struct MonthlyStatement: Hashable, Sendable {
+    /// One transaction with the balance after it.
+    public struct Entry: Hashable, Sendable {
+        public let transaction: Transaction
+        public let balance: Money
+    }
+
+    public let account: Account
+    public let month: Month
+    /// The balance before the month's first transaction.
+    public let openingBalance: Money
+    /// The month's transactions in booking-day order (the ledger's order within a day).
+    public let entries: [Entry]
+    /// The sum of the credits.
+    public let totalIn: Money
+    /// The sum of the debits, negative or zero.
+    public let totalOut: Money
+
+    /// The balance after the month's last transaction.
+    public var closingBalance: Money { entries.last?.balance ?? openingBalance }
+
+    /// Builds a month's statement from its opening balance and transactions.
+    ///
+    /// - Parameter transactions: the month's transactions in ledger order; they are sorted by
+    ///   day, keeping that order within a day.
+    /// - Throws: `MoneyError` when a sum leaves the 64-bit range or a currency differs.
+    public init(account: Account, month: Month, openingBalance: Money, transactions: [Transaction])
+        throws(MoneyError)
+    {
+        let ordered = transactions.enumerated().sorted {
+            ($0.element.date, $0.offset) < ($1.element.date, $1.offset)
+        }
+        var balance = openingBalance
+        var totalIn = Money.zero(account.currency)
+        var totalOut = Money.zero(account.currency)
+        var entries: [Entry] = []
+        entries.reserveCapacity(ordered.count)
+        for (_, transaction) in ordered {
+            balance = try balance.adding(transaction.amount)
+            if transaction.amount.minorUnits >= 0 {
+                totalIn = try totalIn.adding(transaction.amount)
+            } else {
+                totalOut = try totalOut.adding(transaction.amount)
+            }
+            entries.append(Entry(transaction: transaction, balance: balance))
+        }
+        self.account = account
+        self.month = month
+        self.openingBalance = openingBalance
+        self.entries = entries
+        self.totalIn = totalIn
+        self.totalOut = totalOut
+    }
+
+    /// The balance at the end of each day that has transactions, in day order.
+    public var dailyBalances: [(day: Day, balance: Money)] {
+        var result: [(Day, Money)] = []
+        for entry in entries {
+            if result.last?.0 == entry.transaction.date {
+                result[result.count - 1].1 = entry.balance
+            } else {
+                result.append((entry.transaction.date, entry.balance))
+            }
+        }
+        return result
+    }
+}

@@ -1,0 +1,51 @@
+/// Renders a monthly statement as RFC 4180 CSV: one row per transaction, amounts as plain
+/// decimals that a spreadsheet sums, cells safe against formula injection.
+package struct CSVStatementRenderer: Sendable {
+    /// The header row.
+    package static let header = "date,beneficiary,description,reference,amount,balance,currency"
+
+    /// Creates a renderer.
+    package init() {}
+
+    package func render(_ statement: MonthlyStatement, into out: inout some TextOutputStream) {
+        out.write(Self.header + "\r\n")
+        for entry in statement.entries {
+            let transaction = entry.transaction
+            let cells = [
+                transaction.date.isoText, transaction.beneficiary, transaction.description ?? "",
+                transaction.reference ?? "", transaction.amount.decimalText,
+                entry.balance.decimalText,
+                statement.account.currency.code,
+            ]
+            out.write(cells.map(Self.cell).joined(separator: ",") + "\r\n")
+        }
+    }
+
+    /// One cell: neutralised against formula injection (OWASP), then quoted when needed.
+    ///
+    /// A cell that starts with `=`, `+`, `-`, `@`, tab or CR and is not a plain number gets a
+    /// leading `'`, so that no spreadsheet evaluates it; other control characters and bidi
+    /// overrides are replaced.
+    static func cell(_ text: String) -> String {
+        var value = text
+        if let first = value.unicodeScalars.first, "=+-@\t\r".unicodeScalars.contains(first),
+            !isPlainNumber(value)
+        {
+            value = "'" + value
+        }
+        value = value.neutralized
+        guard value.contains(where: { $0 == "," || $0 == "\"" }) else { return value }
+        return "\"" + value.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+
+    /// Whether the text is a number such as `-12.34`, which a spreadsheet may evaluate.
+    private static func isPlainNumber(_ text: String) -> Bool {
+        var rest = Substring(text)
+        if let sign = rest.first, sign == "-" || sign == "+" { rest = rest.dropFirst() }
+        let parts = rest.split(separator: ".", omittingEmptySubsequences: false)
+        return (1...2).contains(parts.count)
+            && parts.allSatisfy { part in
+                !part.isEmpty && part.allSatisfy { $0.isASCII && $0.isNumber }
+            }
+    }
+}

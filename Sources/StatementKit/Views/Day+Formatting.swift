@@ -1,0 +1,52 @@
+import Foundation
+
+extension Day {
+    /// The calendar of the formatters: Gregorian in UTC, so that a day never shifts.
+    static let utcCalendar: Calendar = {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC")!
+        return calendar
+    }()
+
+    /// The day at midnight UTC, for Foundation's formatters only.
+    var utcDate: Date {
+        Day.utcCalendar.date(from: DateComponents(year: year, month: month, day: day))!
+    }
+}
+
+/// Formats days and months the way a locale writes them: `Oct 3, 2026` and `October 2026` in
+/// en_US, `03.10.2026` in de_DE.
+package struct DayFormatter: @unchecked Sendable {
+    // DateFormatter is thread-safe for formatting once configured; it is never mutated after init.
+    private let medium: DateFormatter
+    private let monthYear: DateFormatter
+
+    /// Creates the formatters of a locale.
+    package init(locale: Locale) {
+        func formatter(_ configure: (DateFormatter) -> Void) -> DateFormatter {
+            let formatter = DateFormatter()
+            formatter.locale = locale
+            formatter.calendar = Day.utcCalendar
+            formatter.timeZone = Day.utcCalendar.timeZone
+            configure(formatter)
+            return formatter
+        }
+        medium = formatter {
+            $0.dateStyle = .medium
+            $0.timeStyle = .none
+        }
+        monthYear = formatter {
+            $0.setLocalizedDateFormatFromTemplate("MMMMy")
+        }
+    }
+
+    /// The locale's medium date, such as `Oct 3, 2026`.
+    package func medium(_ day: Day) -> String {
+        medium.string(from: day.utcDate)
+    }
+
+    /// The month and year, such as `October 2026`.
+    package func monthAndYear(_ month: Month) -> String {
+        monthYear.string(from: (try! Day(year: month.year, month: month.month, day: 1)).utcDate)
+    }
+}

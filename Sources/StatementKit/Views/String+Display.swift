@@ -1,0 +1,68 @@
+extension String {
+    /// The text with control characters and bidirectional overrides replaced, so that a
+    /// statement shows what it holds: line breaks and tabs become spaces, other controls and
+    /// the bidi embedding, override and isolate controls become U+FFFD.
+    package var neutralized: String {
+        var out = String.UnicodeScalarView()
+        for scalar in unicodeScalars {
+            switch scalar.value {
+            case 0x09, 0x0A, 0x0D: out.append(" ")
+            case 0x00..<0x20, 0x7F..<0xA0, 0x061C, 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069:
+                out.append("\u{FFFD}")
+            default: out.append(scalar)
+            }
+        }
+        return String(out)
+    }
+
+    /// The number of terminal columns the text takes: 2 for East Asian wide characters and
+    /// emoji, 0 for combining marks and other zero-width characters, 1 otherwise.
+    package var displayWidth: Int {
+        reduce(0) { $0 + $1.displayWidth }
+    }
+
+    /// The text cut to at most `width` columns, ending in `…` when it was cut.
+    package func truncated(toWidth width: Int) -> String {
+        guard displayWidth > width else { return self }
+        var out = ""
+        var used = 0
+        for character in self {
+            let next = character.displayWidth
+            guard used + next <= width - 1 else { break }
+            out.append(character)
+            used += next
+        }
+        return out + "…"
+    }
+
+    /// The text padded with spaces to `width` columns, on the right or (for numbers) the left.
+    package func padded(toWidth width: Int, right: Bool = false) -> String {
+        let padding = String(repeating: " ", count: Swift.max(0, width - displayWidth))
+        return right ? padding + self : self + padding
+    }
+}
+
+extension Character {
+    /// The number of terminal columns the character takes; see `String.displayWidth`.
+    var displayWidth: Int {
+        let scalars = unicodeScalars
+        guard let first = scalars.first else { return 0 }
+        if scalars.contains(where: { $0.properties.isEmojiPresentation })
+            || (scalars.contains("\u{FE0F}") && first.properties.isEmoji)
+        {
+            return 2
+        }
+        switch first.properties.generalCategory {
+        case .nonspacingMark, .enclosingMark, .format, .control: return 0
+        default: break
+        }
+        switch first.value {
+        case 0x1100...0x115F, 0x2E80...0x303E, 0x3041...0x33FF, 0x3400...0x4DBF, 0x4E00...0x9FFF,
+            0xA000...0xA4CF, 0xAC00...0xD7A3, 0xF900...0xFAFF, 0xFE30...0xFE4F, 0xFF00...0xFF60,
+            0xFFE0...0xFFE6, 0x20000...0x3FFFD:
+            return 2
+        default:
+            return 1
+        }
+    }
+}

@@ -1,0 +1,77 @@
+import Foundation
+
+/// Renders a monthly statement as fixed-width text, at most 100 columns wide.
+package struct TextStatementRenderer: Sendable {
+    /// The widest a line may be.
+    package static let maximumWidth = 100
+
+    package let locale: Locale
+    private let days: DayFormatter
+
+    /// Creates a renderer for a locale.
+    package init(locale: Locale) {
+        self.locale = locale
+        days = DayFormatter(locale: locale)
+    }
+
+    package func render(_ statement: MonthlyStatement, into out: inout some TextOutputStream) {
+        let account = statement.account
+        let first = try! Day(year: statement.month.year, month: statement.month.month, day: 1)
+        let last = try! Day(
+            year: statement.month.year, month: statement.month.month,
+            day: Day.daysIn(month: statement.month.month, year: statement.month.year))
+        let title =
+            "\(account.name?.neutralized ?? "Account") · \(account.kind.rawValue) · \(account.currency.code)"
+        out.write(title.truncated(toWidth: Self.maximumWidth) + "\n")
+        out.write("IBAN \(account.iban.grouped)\n")
+        out.write(
+            "\(days.monthAndYear(statement.month)): \(days.medium(first)) – \(days.medium(last))\n")
+        let opening = statement.openingBalance.formatted(locale: locale)
+        let closing = statement.closingBalance.formatted(locale: locale)
+        let labelWidth = 17
+        out.write("Opening balance".padded(toWidth: labelWidth) + opening + "\n")
+        out.write("Closing balance".padded(toWidth: labelWidth) + closing + "\n\n")
+
+        let rows = statement.entries.map { entry in
+            (
+                date: days.medium(entry.transaction.date),
+                beneficiary: entry.transaction.beneficiary.neutralized,
+                description: (entry.transaction.description ?? "").neutralized,
+                amount: entry.transaction.amount.formatted(locale: locale),
+                balance: entry.balance.formatted(locale: locale)
+            )
+        }
+        let dateWidth = max(4, rows.map(\.date.displayWidth).max() ?? 0)
+        let moneyWidth = max(
+            7, rows.flatMap { [$0.amount.displayWidth, $0.balance.displayWidth] }.max() ?? 0)
+        let gaps = 4 * 2
+        let textWidth = max(20, Self.maximumWidth - dateWidth - 2 * moneyWidth - gaps)
+        let beneficiaryWidth = textWidth * 11 / 20
+        let descriptionWidth = textWidth - beneficiaryWidth
+        func line(
+            _ date: String, _ beneficiary: String, _ description: String, _ amount: String,
+            _ balance: String
+        ) -> String {
+            let cells = [
+                date.padded(toWidth: dateWidth),
+                beneficiary.truncated(toWidth: beneficiaryWidth).padded(toWidth: beneficiaryWidth),
+                description.truncated(toWidth: descriptionWidth).padded(toWidth: descriptionWidth),
+                amount.padded(toWidth: moneyWidth, right: true),
+                balance.padded(toWidth: moneyWidth, right: true),
+            ]
+            return cells.joined(separator: "  ")
+        }
+        let header = line("Date", "Beneficiary", "Description", "Amount", "Balance")
+        out.write(header + "\n")
+        out.write(String(repeating: "─", count: header.displayWidth) + "\n")
+        for row in rows {
+            out.write(
+                line(row.date, row.beneficiary, row.description, row.amount, row.balance) + "\n")
+        }
+        out.write(String(repeating: "─", count: header.displayWidth) + "\n")
+        let count = statement.entries.count
+        out.write(
+            "\(count) transaction\(count == 1 ? "" : "s") · in \(statement.totalIn.formatted(locale: locale))"
+                + " · out \(statement.totalOut.formatted(locale: locale))\n")
+    }
+}

@@ -1,0 +1,50 @@
+import StatementKit
+
+/// `statements process PATH...`: the nightly job: import, then report the changed months.
+enum Process {
+    static let usage = """
+        USAGE: statements process PATH... [--state DIR] [--out DIR] [--format text|csv|html]...
+                                  [--locale ID]
+
+        Imports the files as 'statements import' does, then writes the statements of every
+        month the import changed (the months it added to, and later months of those accounts,
+        whose opening balances moved), as 'statements report' does. Files whose content would
+        not change keep their bytes and modification time.
+
+        OPTIONS:
+          --state DIR      the ledger folder (default: $STATEMENTS_STATE, else ./ledger)
+          --out DIR        the output folder (default: ./reports)
+          --format FORMAT  text, csv or html; may be repeated (default: all three)
+          --locale ID      how amounts and dates are written (default: en_US)
+          -h, --help       show this help
+
+        EXIT STATUS: as import: 0 success, 1 a file was rejected (the rest is imported and
+        reported), 2 usage error, 3 state or output folder unusable, or a path unreadable.
+        """
+
+    static func run(_ arguments: [String]) throws(UsageError) -> Int32 {
+        let options = try Arguments(
+            arguments, valueOptions: ReportOptions.valueOptions.union(["state"]), flagOptions: [],
+            usage: usage)
+        let paths = try options.paths(of: "process")
+        let report = try ReportOptions(options, usage: usage)
+        var standardError = StandardStream.error
+        var standardOutput = StandardStream.output
+        let state = StateController(storage: StorageController(folder: StateFolder.path(options)))
+        let imported: ImportReport
+        let statements: [MonthlyStatement]
+        do {
+            imported = try state.importFiles(at: paths)
+            statements = try state.monthlyStatements(months: imported.changedMonths)
+        } catch {
+            print("statements process: error: \(error)", to: &standardError)
+            return ExitCode.environment
+        }
+        ImportReportRenderer().render(
+            imported, diagnostics: &standardError, results: &standardOutput)
+        let published = report.publish(statements, command: "process")
+        if published != ExitCode.success { return published }
+        if imported.hasEnvironmentError { return ExitCode.environment }
+        return imported.rejectedCount > 0 ? ExitCode.dataError : ExitCode.success
+    }
+}

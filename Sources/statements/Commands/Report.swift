@@ -1,0 +1,115 @@
+import StatementKit
+
+/// `statements report`: monthly statements from the ledger as text, CSV and HTML.
+enum Report {
+    static let usage = """
+        USAGE: statements report [--state DIR] [--month YYYY-MM | --from YYYY-MM --to YYYY-MM]
+                                 [--account IBAN]... [--format text|csv|html]... [--out DIR]
+                                 [--locale ID]
+
+        Writes one statement per account and month with transactions, as
+        OUT/YYYY-MM/IBAN.txt, .csv and .html, and OUT/YYYY-MM/index.html linking a month's
+        statements when HTML is written. Files whose content would not change are left alone.
+        Reads the ledger without locking or writing it.
+
+        OPTIONS:
+          --state DIR            the ledger folder (default: $STATEMENTS_STATE, else ./ledger)
+          --month YYYY-MM        the month (default: the latest month with transactions)
+          --from/--to YYYY-MM    a range of months, both included
+          --account IBAN         only this account; may be repeated
+          --format FORMAT        text, csv or html; may be repeated (default: all three)
+          --out DIR              the output folder (default: ./reports); '-' writes the one
+                                 statement of a single account and format to stdout
+          --locale ID            how amounts and dates are written (default: en_US)
+          -h, --help             show this help
+
+        EXIT STATUS: 0 success, 2 usage error, 3 the ledger or output folder cannot be used.
+        """
+
+    static func run(_ arguments: [String]) throws(UsageError) -> Int32 {
+        let options = try Arguments(
+            arguments,
+            valueOptions: ReportOptions.valueOptions.union([
+                "state", "month", "from", "to", "account",
+            ]),
+            flagOptions: [], usage: usage)
+        guard options.positionals.isEmpty else {
+            throw UsageError(description: "report takes no PATH", usage: usage)
+        }
+        let report = try ReportOptions(options, usage: usage)
+        var accounts: Set<IBAN>?
+        for text in options.values("account") {
+            do throws(IBANError) {
+                accounts = (accounts ?? []).union([try IBAN(parsing: text)])
+            } catch {
+                throw UsageError(description: "--account '\(text)': \(error)", usage: usage)
+            }
+        }
+        var standardError = StandardStream.error
+        let state = StateController(storage: StorageController(folder: StateFolder.path(options)))
+        do {
+            guard let months = try months(options, latest: state.latestMonth()) else {
+                print("statements report: the ledger has no transactions yet", to: &standardError)
+                return ExitCode.success
+            }
+            let statements = try state.monthlyStatements(months: months, accounts: accounts)
+            if statements.isEmpty {
+                print(
+                    "statements report: no transactions in the months asked for", to: &standardError
+                )
+            }
+            if report.folder == "-" {
+                guard statements.count == 1, report.formats.count == 1 else {
+                    throw UsageError(
+                        description: "--out - needs exactly one account, month and format",
+                        usage: usage)
+                }
+                var standardOutput = StandardStream.output
+                let controller = ReportController(
+                    folder: "-", formats: report.formats, locale: report.locale)
+                standardOutput.write(controller.render(statements[0], as: report.formats[0]))
+                return ExitCode.success
+            }
+            return report.publish(statements, command: "report")
+        } catch {
+            print("statements report: error: \(error)", to: &standardError)
+            return ExitCode.environment
+        }
+    }
+
+    /// The months asked for; `nil` when none was asked for and the ledger is empty.
+    private static func months(_ options: Arguments, latest: Month?) throws(UsageError) -> Set<
+        Month
+    >? {
+        func month(_ option: String) throws(UsageError) -> Month? {
+            guard let text = options.value(option) else { return nil }
+            guard let month = Month(parsing: text) else {
+                throw UsageError(
+                    description: "--\(option) must be a month like 2026-10, not '\(text)'",
+                    usage: usage)
+            }
+            return month
+        }
+        let single = try month("month")
+        let from = try month("from")
+        let to = try month("to")
+        switch (single, from, to) {
+        case (let month?, nil, nil): return [month]
+        case (nil, let first?, let last?):
+            guard first <= last else {
+                throw UsageError(description: "--from must not be after --to", usage: usage)
+            }
+            var months: Set<Month> = []
+            var month: Month? = first
+            while let current = month, current <= last {
+                months.insert(current)
+                month = current.next
+            }
+            return months
+        case (nil, nil, nil): return latest.map { [$0] }
+        default:
+            throw UsageError(
+                description: "give either --month, or both --from and --to", usage: usage)
+        }
+    }
+}

@@ -1,0 +1,52 @@
+import Foundation
+import StatementKit
+
+/// The options `report` and `process` share: formats, output folder and locale.
+struct ReportOptions {
+    static let valueOptions: Set = ["format", "out", "locale"]
+
+    let formats: [ReportFormat]
+    let folder: String
+    let locale: Locale
+
+    init(_ options: Arguments, usage: String) throws(UsageError) {
+        var formats: [ReportFormat] = []
+        for text in options.values("format") {
+            guard let format = ReportFormat(rawValue: text) else {
+                throw UsageError(
+                    description: "--format must be text, csv or html, not '\(text)'", usage: usage)
+            }
+            formats.append(format)
+        }
+        self.formats = formats.isEmpty ? ReportFormat.allCases : formats
+        folder = options.value("out") ?? "reports"
+        let identifier = options.value("locale") ?? "en_US"
+        let canonical = identifier.replacingOccurrences(of: "-", with: "_")
+        guard Locale.availableIdentifiers.contains(canonical) else {
+            throw UsageError(
+                description: "--locale '\(identifier)' is not a known locale", usage: usage)
+        }
+        locale = Locale(identifier: canonical)
+    }
+
+    /// Writes the statements, printing each file written, and returns the exit status.
+    func publish(_ statements: [MonthlyStatement], command: String) -> Int32 {
+        var standardOutput = StandardStream.output
+        var standardError = StandardStream.error
+        let controller = ReportController(folder: folder, formats: formats, locale: locale)
+        do {
+            let files = try controller.publish(statements)
+            for file in files where file.isWritten {
+                print("wrote  \(file.path)", to: &standardOutput)
+            }
+            let unchanged = files.count { !$0.isWritten }
+            print(
+                "wrote \(files.count - unchanged) report files, \(unchanged) unchanged",
+                to: &standardOutput)
+            return ExitCode.success
+        } catch {
+            print("statements \(command): error: \(error)", to: &standardError)
+            return ExitCode.environment
+        }
+    }
+}

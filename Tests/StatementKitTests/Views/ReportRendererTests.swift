@@ -1,0 +1,210 @@
+import Foundation
+import Testing
+
+@testable import StatementKit
+
+/// A statement with hostile and wide text, used by the renderer tests and their golden files.
+enum SampleStatement {
+    static let account = Account(
+        iban: try! IBAN(parsing: "DE89370400440532013000"), name: "Household <Main>",
+        kind: .checking, currency: .eur)
+
+    static func transaction(
+        _ day: String, _ cents: Int64, _ beneficiary: String, _ description: String? = nil,
+        _ reference: String? = nil
+    )
+        -> Transaction
+    {
+        Transaction(
+            date: try! Day(parsing: "2026-10-" + day),
+            amount: Money(minorUnits: cents, currency: .eur),
+            beneficiary: beneficiary, description: description, reference: reference)
+    }
+
+    static let statement = try! MonthlyStatement(
+        account: account, month: Month(year: 2026, month: 10)!,
+        openingBalance: Money(minorUnits: 152_000, currency: .eur),
+        transactions: [
+            transaction("03", -1_234, "Café Le Zinc", "Lunch", "TX-1"),
+            transaction("01", 245_000, "Capgemini, S.E.", "Salary \"October\"", "TX-0"),
+            transaction(
+                "05", -999, "<script>alert(1)</script>", "=HYPERLINK(\"http://evil\")", "@SUM(A1)"),
+            transaction(
+                "07", -4_817, "東京電力エナジーパートナー株式会社 東京電力エナジーパートナー株式会社", "+cmd|' /C calc'!A0", "-2+3"),
+            transaction(
+                "07", -100,
+                "Emoji 😀👩‍👩‍👧 and combining e\u{301}e\u{301}e\u{301} name that goes on and on and on",
+                "\u{1B}[31mred\u{202E}evil\tTab"),
+            transaction("31", -120_000_000, "Big spender", nil, nil),
+        ])
+
+    static func golden(_ name: String) -> URL {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Fixtures/golden/\(name)")
+    }
+
+    /// Compares with the golden file; with STATEMENTS_RECORD_GOLDEN=1 rewrites it instead.
+    static func expectGolden(_ text: String, _ name: String) throws {
+        let url = golden(name)
+        if ProcessInfo.processInfo.environment["STATEMENTS_RECORD_GOLDEN"] == "1" {
+            try text.write(to: url, atomically: true, encoding: .utf8)
+        }
+        #expect(text == (try String(contentsOf: url, encoding: .utf8)))
+    }
+}
+
+struct MonthlyStatementTests {
+    @Test
+    func `orders by day, keeping ledger order within a day, with running balances and totals`() {
+        let statement = SampleStatement.statement
+        #expect(
+            statement.entries.map(\.transaction.reference) == [
+                "TX-0", "TX-1", "@SUM(A1)", "-2+3", nil, nil,
+            ])
+        #expect(
+            statement.entries.map(\.balance.minorUnits) == [
+                397_000, 395_766, 394_767, 389_950, 389_850, -119_610_150,
+            ])
+        #expect(statement.totalIn.minorUnits == 245_000)
+        #expect(statement.totalOut.minorUnits == -120_007_150)
+        #expect(statement.closingBalance.minorUnits == -119_610_150)
+        #expect(statement.dailyBalances.map(\.day.day) == [1, 3, 5, 7, 31])
+    }
+}
+
+struct FormattingTests {
+    @Test(
+        arguments: [
+            (123_456, "EUR", "en_US", "€1,234.56"), (-1_234, "EUR", "en_US", "-€12.34"),
+            (123_456, "EUR", "de_DE", "1.234,56\u{00A0}€"),
+            (1_235, "JPY", "en_US", "¥1,235"), (12_345, "BHD", "en_US", "BHD\u{00A0}12.345"),
+            (9_223_372_036_854_775_807, "EUR", "en_US", "€92,233,720,368,547,758.07"),
+        ] as [(Int64, String, String, String)])
+    func `formats money exactly by locale`(
+        minorUnits: Int64, code: String, locale: String, text: String
+    ) {
+        let money = Money(minorUnits: minorUnits, currency: Currency(code: code)!)
+        #expect(money.formatted(locale: Locale(identifier: locale)) == text)
+    }
+
+    @Test func `formats days in the locale's medium style`() throws {
+        let day = try Day(parsing: "2026-10-03")
+        #expect(DayFormatter(locale: Locale(identifier: "en_US")).medium(day) == "Oct 3, 2026")
+        #expect(DayFormatter(locale: Locale(identifier: "de_DE")).medium(day) == "03.10.2026")
+        #expect(
+            DayFormatter(locale: Locale(identifier: "en_US")).monthAndYear(Month(day))
+                == "October 2026")
+    }
+
+    @Test func `groups an IBAN in fours`() throws {
+        #expect(
+            try IBAN(parsing: "DE89370400440532013000").grouped == "DE89 3704 0044 0532 0130 00")
+        #expect(try IBAN(parsing: "NO9386011117947").grouped == "NO93 8601 1117 947")
+    }
+
+    @Test func `measures display width of wide, emoji and combining text`() {
+        #expect("abc".displayWidth == 3)
+        #expect("東京".displayWidth == 4)
+        #expect("😀".displayWidth == 2)
+        #expect("👩‍👩‍👧".displayWidth == 2)
+        #expect("e\u{301}".displayWidth == 1)
+        #expect("東京電力".truncated(toWidth: 5) == "東京…")
+        #expect("abcdef".truncated(toWidth: 4) == "abc…")
+    }
+
+    @Test func `neutralises controls and bidi overrides`() {
+        #expect("a\u{1B}[31m\u{202E}b\tc\nd".neutralized == "a\u{FFFD}[31m\u{FFFD}b c d")
+    }
+}
+
+struct TextStatementRendererTests {
+    static func render(_ locale: String = "en_US") -> String {
+        var text = ""
+        TextStatementRenderer(locale: Locale(identifier: locale)).render(
+            SampleStatement.statement, into: &text)
+        return text
+    }
+
+    @Test func `matches the golden file`() throws {
+        try SampleStatement.expectGolden(Self.render(), "statement.txt")
+        try SampleStatement.expectGolden(Self.render("de_DE"), "statement-de_DE.txt")
+    }
+
+    @Test func `fits 100 columns with wide names and shows no control character`() {
+        let text = Self.render()
+        for line in text.split(separator: "\n") {
+            #expect(String(line).displayWidth <= 100, "\(line)")
+        }
+        #expect(!text.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" })
+        #expect(!text.unicodeScalars.contains("\u{202E}"))
+        #expect(text.contains("IBAN DE89 3704 0044 0532 0130 00"))
+    }
+}
+
+struct CSVStatementRendererTests {
+    @Test func `matches the golden file`() throws {
+        var text = ""
+        CSVStatementRenderer().render(SampleStatement.statement, into: &text)
+        try SampleStatement.expectGolden(text, "statement.csv")
+    }
+
+    @Test(
+        arguments: [
+            ("=HYPERLINK(\"x\")", "\"'=HYPERLINK(\"\"x\"\")\""), ("+cmd", "'+cmd"),
+            ("-2+3", "'-2+3"), ("@SUM(A1)", "'@SUM(A1)"),
+            ("\tx", "'\u{FFFD}x".replacingOccurrences(of: "\u{FFFD}", with: " ")),
+            ("-12.34", "-12.34"), ("+5", "+5"),
+            ("plain, text", "\"plain, text\""), ("", ""),
+        ] as [(String, String)])
+    func `neutralises formula injection and quotes as RFC 4180 asks`(input: String, cell: String) {
+        #expect(CSVStatementRenderer.cell(input) == cell)
+    }
+}
+
+struct HTMLStatementRendererTests {
+    static func render() -> String {
+        var text = ""
+        HTMLStatementRenderer(locale: Locale(identifier: "en_US")).render(
+            SampleStatement.statement, into: &text)
+        return text
+    }
+
+    @Test func `matches the golden file`() throws {
+        try SampleStatement.expectGolden(Self.render(), "statement.html")
+    }
+
+    @Test func `escapes every value and loads nothing`() {
+        let html = Self.render()
+        #expect(!html.contains("<script"))
+        #expect(html.contains("&lt;script&gt;alert(1)&lt;/script&gt;"))
+        #expect(html.contains("Household &lt;Main&gt;"))
+        #expect(!html.contains("src="))
+        #expect(!html.contains("href="))
+        #expect(html.components(separatedBy: "http").count == 3)  // the SVG namespace and the escaped text
+        #expect(!html.unicodeScalars.contains("\u{202E}"))
+        #expect(!html.unicodeScalars.contains("\u{1B}"))
+    }
+
+    @Test func `draws an accessible chart with a zero line`() {
+        let html = Self.render()
+        #expect(html.contains("<svg"))
+        #expect(
+            html.contains(
+                "<title id=\"chart-title\">Daily closing balance, October 2026: from €1,520.00 to -€1,196,101.50</title>"
+            ))
+        #expect(html.contains("stroke-dasharray"))
+        #expect(html.contains("@media print"))
+    }
+
+    @Test func `links each account from the month index`() {
+        var html = ""
+        MonthIndexRenderer(locale: Locale(identifier: "en_US")).render(
+            [SampleStatement.statement], month: SampleStatement.statement.month,
+            extensions: ["html", "csv"], into: &html)
+        #expect(
+            html.contains(
+                "<a href=\"DE89370400440532013000.html\">html</a> <a href=\"DE89370400440532013000.csv\">csv</a>"
+            ))
+        #expect(html.contains("-€1,196,101.50"))
+    }
+}
