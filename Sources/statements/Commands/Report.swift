@@ -45,10 +45,11 @@ enum Report {
                 throw UsageError(description: "--account '\(text)': \(error)", usage: usage)
             }
         }
+        let requested = try months(options)
         var standardError = StandardStream.error
         let state = StateController(storage: StorageController(folder: StateFolder.path(options)))
         do {
-            guard let months = try months(options, latest: state.latestMonth()) else {
+            guard let months = try requested ?? state.latestMonth().map({ [$0] }) else {
                 print("statements report: the ledger has no transactions yet", to: &standardError)
                 return ExitCode.success
             }
@@ -77,8 +78,8 @@ enum Report {
         }
     }
 
-    /// The months asked for; `nil` when none was asked for and the ledger is empty.
-    private static func months(_ options: Arguments, latest: Month?) throws(UsageError) -> Set<
+    /// The months asked for; `nil` when none was: then the latest month with transactions.
+    private static func months(_ options: Arguments) throws(UsageError) -> Set<
         Month
     >? {
         func month(_ option: String) throws(UsageError) -> Month? {
@@ -106,7 +107,7 @@ enum Report {
                 month = current.next
             }
             return months
-        case (nil, nil, nil): return latest.map { [$0] }
+        case (nil, nil, nil): return nil
         default:
             throw UsageError(
                 description: "give either --month, or both --from and --to", usage: usage)

@@ -1,0 +1,178 @@
+import Foundation
+import Testing
+
+/// End-to-end tests of `statements report` and `statements process`.
+struct ReportCommandTests {
+    typealias Workspace = ImportCommandTests.Workspace
+
+    static func modificationDates(_ folder: String) throws -> [String: Date] {
+        var dates: [String: Date] = [:]
+        for name in try FileManager.default.subpathsOfDirectory(atPath: folder) {
+            let attributes = try FileManager.default.attributesOfItem(atPath: folder + "/" + name)
+            if attributes[.type] as? FileAttributeType == .typeRegular {
+                dates[name] = attributes[.modificationDate] as? Date
+            }
+        }
+        return dates
+    }
+
+    @Test func `processes the sample data into statements and rewrites nothing the second time`()
+        throws
+    {
+        let workspace = try Workspace()
+        let out = workspace.path + "/reports"
+        let first = try StatementsRunner.run([
+            "process", "SampleData/good", "--state", workspace.state, "--out", out,
+        ])
+        #expect(first.status == 0)
+        #expect(
+            first.stdout.contains("added 25 new transactions from 5 files, 0 already present\n"))
+        #expect(first.stdout.hasSuffix("wrote 19 report files, 0 unchanged\n"))
+        let files = try FileManager.default.contentsOfDirectory(atPath: out + "/2026-10").sorted()
+        #expect(files.count == 19)
+        #expect(files.contains("DE89370400440532013000.txt"))
+        #expect(files.contains("DE89370400440532013000.csv"))
+        #expect(files.contains("DE89370400440532013000.html"))
+        #expect(files.contains("index.html"))
+        let before = try Self.modificationDates(out)
+        Thread.sleep(forTimeInterval: 0.05)
+        let second = try StatementsRunner.run([
+            "process", "SampleData/good", "--state", workspace.state, "--out", out,
+        ])
+        #expect(second.status == 0)
+        #expect(second.stdout.hasSuffix("wrote 0 report files, 0 unchanged\n"))
+        let report = try StatementsRunner.run(["report", "--state", workspace.state, "--out", out])
+        #expect(report.stdout == "wrote 0 report files, 19 unchanged\n")
+        #expect(try Self.modificationDates(out) == before)
+    }
+
+    @Test func `writes one statement to stdout, by locale`() throws {
+        let workspace = try Workspace()
+        _ = try StatementsRunner.run([
+            "import", "SampleData/good/2026-10-household.csv", "--state", workspace.state,
+        ])
+        let text = try StatementsRunner.run([
+            "report", "--state", workspace.state, "--month", "2026-10", "--account",
+            "DE89 3704 0044 0532 0130 00",
+            "--format", "text", "--out", "-",
+        ])
+        #expect(text.status == 0)
+        let lines = text.stdout.split(separator: "\n")
+        #expect(
+            lines.prefix(5) == [
+                "Household · checking · EUR", "IBAN DE89 3704 0044 0532 0130 00",
+                "October 2026: Oct 1, 2026 – Oct 31, 2026",
+                "Opening balance  €1,520.00", "Closing balance  €1,619.68",
+            ])
+        #expect(lines.allSatisfy { $0.count <= 100 })
+        let german = try StatementsRunner.run([
+            "report", "--state", workspace.state, "--locale", "de_DE", "--format", "text", "--out",
+            "-",
+        ])
+        #expect(german.stdout.contains("Closing balance  1.619,68\u{00A0}€"))
+        #expect(german.stdout.contains("15.10.2026"))
+        #expect(german.stdout.contains("-1.200,00\u{00A0}€"))
+    }
+
+    @Test func `reports a range of months for chosen accounts`() throws {
+        let workspace = try Workspace()
+        _ = try StatementsRunner.run(["import", "SampleData/good", "--state", workspace.state])
+        let output = try StatementsRunner.run([
+            "report", "--state", workspace.state, "--from", "2026-09", "--to", "2026-11",
+            "--account", "NL91ABNA0417164300",
+            "--format", "csv", "--out", workspace.path + "/r",
+        ])
+        #expect(output.status == 0)
+        #expect(
+            output.stdout
+                == "wrote  \(workspace.path)/r/2026-10/NL91ABNA0417164300.csv\nwrote 1 report files, 0 unchanged\n"
+        )
+        let csv = try String(
+            contentsOfFile: workspace.path + "/r/2026-10/NL91ABNA0417164300.csv", encoding: .utf8)
+        #expect(
+            csv == """
+                date,beneficiary,description,reference,amount,balance,currency\r
+                2026-10-15,Household account,Transfer to savings,ABN-77120,1200.00,6200.00,EUR\r
+                2026-10-31,ABN AMRO Bank N.V.,Interest October,ABN-77121,3.87,6203.87,EUR\r
+
+                """)
+    }
+
+    @Test func `exits 2 on bad report options`() throws {
+        for arguments in [
+            ["report", "--month", "2026-13"],
+            ["report", "--month", "2026-10", "--from", "2026-01"],
+            ["report", "--from", "2026-05"], ["report", "--format", "pdf"],
+            ["report", "--locale", "xx_NOPE"],
+            ["report", "--account", "DE00"], ["process"],
+        ] {
+            let output = try StatementsRunner.run(arguments + ["--state", "/nonexistent/ledger"])
+            #expect(output.status == 2, "\(arguments)")
+        }
+    }
+
+    @Test func `neutralises hostile text in every format`() throws {
+        let workspace = try Workspace()
+        let hostile =
+            "date,account_iban,amount,beneficiary,description\n"
+            + "2026-10-01,DE89370400440532013000,-1.00,\"<script>alert(1)</script>\",\"=HYPERLINK(\"\"http://x\"\")\"\n"
+            + "2026-10-02,DE89370400440532013000,-1.00,@SUM(A1),\"+cmd \u{1B}[31m\u{202E}x\"\n"
+        let file = try workspace.write("hostile.csv", hostile)
+        let output = try StatementsRunner.run([
+            "process", file, "--state", workspace.state, "--out", workspace.path + "/r",
+        ])
+        #expect(output.status == 0)
+        let folder = workspace.path + "/r/2026-10/DE89370400440532013000"
+        let html = try String(contentsOfFile: folder + ".html", encoding: .utf8)
+        let csv = try String(contentsOfFile: folder + ".csv", encoding: .utf8)
+        let text = try String(contentsOfFile: folder + ".txt", encoding: .utf8)
+        #expect(!html.contains("<script>"))
+        #expect(html.contains("&lt;script&gt;"))
+        #expect(csv.contains("\"'=HYPERLINK(\"\"http://x\"\")\""))
+        #expect(csv.contains(",'@SUM(A1),"))
+        #expect(csv.contains(",'+cmd "))
+        for output in [html, csv, text] {
+            #expect(!output.unicodeScalars.contains("\u{1B}"))
+            #expect(!output.unicodeScalars.contains("\u{202E}"))
+        }
+    }
+
+    @Test func `sums each month's CSV amounts exactly to the input`() throws {
+        let workspace = try Workspace()
+        var generator = SystemRandomNumberGenerator()
+        var rows = ["date,account_iban,amount,beneficiary,reference"]
+        var expected: [String: Int64] = [:]
+        let accounts = ["DE89370400440532013000", "NL91ABNA0417164300", "BE68539007547034"]
+        for index in 0..<50_000 {
+            let month = index % 12 + 1
+            let cents = Int64.random(in: -999_999...999_999, using: &generator)
+            let account = accounts[index % 3]
+            let amount =
+                (cents < 0 ? "-" : "") + "\(abs(cents) / 100)."
+                + String(format: "%02d", abs(cents) % 100)
+            rows.append(
+                "2026-\(String(format: "%02d", month))-\(String(format: "%02d", index % 28 + 1)),\(account),\(amount),P,R\(index)"
+            )
+            expected["\(account) 2026-\(String(format: "%02d", month))", default: 0] += cents
+        }
+        let file = try workspace.write("big.csv", rows.joined(separator: "\n") + "\n")
+        let out = workspace.path + "/r"
+        let output = try StatementsRunner.run([
+            "process", file, "--state", workspace.state, "--out", out, "--format", "csv",
+        ])
+        #expect(output.status == 0)
+        var found: [String: Int64] = [:]
+        for (key, _) in expected {
+            let parts = key.split(separator: " ")
+            let csv = try String(
+                contentsOfFile: "\(out)/\(parts[1])/\(parts[0]).csv", encoding: .utf8)
+            for line in csv.split(separator: "\r\n").dropFirst() {
+                let cell = line.split(separator: ",", omittingEmptySubsequences: false)[4]
+                let pieces = cell.split(separator: ".")
+                let sign: Int64 = cell.hasPrefix("-") ? -1 : 1
+                found[key, default: 0] += sign * (abs(Int64(pieces[0])!) * 100 + Int64(pieces[1])!)
+            }
+        }
+        #expect(found == expected)
+    }
+}
