@@ -180,7 +180,8 @@ struct HTMLStatementRendererTests {
         #expect(html.contains("Household &lt;Main&gt;"))
         #expect(!html.contains("src="))
         #expect(!html.contains("href="))
-        #expect(html.components(separatedBy: "http").count == 3)  // the SVG namespace and the escaped text
+        // "http" stands only in the SVG namespace and in the escaped text.
+        #expect(html.components(separatedBy: "http").count == 3)
         #expect(!html.unicodeScalars.contains("\u{202E}"))
         #expect(!html.unicodeScalars.contains("\u{1B}"))
     }
