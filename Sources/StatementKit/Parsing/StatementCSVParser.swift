@@ -406,12 +406,14 @@ private struct FieldReader<Source: ByteSource> {
         }
     }
 
+    /// Reads a required text; blank means only white space of any kind, as `Transaction` has it.
     mutating func requiredText(_ field: Int, _ name: String) -> String? {
-        guard !isBlank(field) else {
+        let text = reader.withField(field) { String(decoding: $0, as: UTF8.self) }
+        guard !text.allSatisfy(\.isWhitespace) else {
             report(.fieldEmpty, at: field, "\(name) is required and must not be blank")
             return nil
         }
-        return reader.withField(field) { String(decoding: $0, as: UTF8.self) }
+        return text
     }
 
     func optionalText(_ field: Int) -> String? {

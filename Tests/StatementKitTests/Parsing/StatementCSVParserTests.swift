@@ -136,6 +136,14 @@ struct StatementCSVParserTests {
         #expect(strict.rows.isEmpty)
     }
 
+    @Test(arguments: ["", "  ", "\t", "\u{00A0}", "\u{3000}\u{2003}"])
+    func `rejects a beneficiary of only white space of any kind`(name: String) {
+        let result = parseCSV(
+            Self.header + "2026-10-03,DE89370400440532013000,-1.00,EUR,\"\(name)\",,\n")
+        #expect(result.codes == [.fieldEmpty])
+        #expect(result.rows.isEmpty)
+    }
+
     @Test func `reports an empty file and a header without rows`() {
         #expect(parseCSV("").codes == [.fileEmpty])
         #expect(parseCSV(Self.header).codes == [.fileNoTransactions])
