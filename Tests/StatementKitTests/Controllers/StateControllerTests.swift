@@ -201,11 +201,13 @@ struct StateControllerTests {
         #expect(!FileManager.default.fileExists(atPath: ledger.state))
     }
 
-    @Test func `reading accounts leaves the state byte-identical`() throws {
+    @Test func `reading accounts and statements leaves the state byte-identical`() throws {
         let ledger = try TestLedger()
         try ledger.importText(Self.header + Self.row("01", "-1.00"))
         let before = try ledger.snapshot()
         _ = try ledger.accounts()
+        _ = try ledger.controller().monthlyStatements(months: [Month(year: 2026, month: 10)!])
+        _ = try ledger.controller().latestMonth()
         #expect(try ledger.snapshot() == before)
     }
 
