@@ -1,0 +1,118 @@
+import Foundation
+import Testing
+
+@testable import StatementKit
+
+/// Deterministic mutations of the sample files: byte flips, inserted quotes, separators and
+/// line ends, long digit runs, truncations. Every case must parse without a crash or a hang,
+/// give the same result twice, keep its diagnostics bounded, and produce rows only when the
+/// file has no error.
+enum Mutator {
+    static let inserts: [[UInt8]] = [
+        [UInt8(ascii: "\"")], [UInt8(ascii: ",")], [UInt8(ascii: "\n")], [UInt8(ascii: "\r")],
+        [0x0D, 0x0A],
+        Array(repeating: UInt8(ascii: "9"), count: 40), [0], [0xFF], [0xC3], [0xE2, 0x80, 0xAE],
+        [0x1B, 0x5B, 0x32, 0x4A],
+        Array("{[".utf8), Array("}]".utf8), Array("\\u".utf8), Array(".".utf8), Array("-".utf8),
+        Array("e999".utf8),
+    ]
+
+    static func mutate(_ input: [UInt8], using generator: inout SeededGenerator) -> [UInt8] {
+        var bytes = input
+        for _ in 0..<Int.random(in: 1...4, using: &generator) where !bytes.isEmpty {
+            let position = Int.random(in: 0..<bytes.count, using: &generator)
+            switch Int.random(in: 0..<6, using: &generator) {
+            case 0: bytes[position] ^= UInt8(1 << Int.random(in: 0..<8, using: &generator))
+            case 1:
+                bytes.insert(contentsOf: inserts.randomElement(using: &generator)!, at: position)
+            case 2:
+                bytes.removeSubrange(
+                    position..<min(bytes.count, position + Int.random(in: 1...8, using: &generator))
+                )
+            case 3: bytes = Array(bytes.prefix(position))
+            case 4: bytes[position] = UInt8.random(in: 0...255, using: &generator)
+            default:
+                let other = Int.random(in: 0..<bytes.count, using: &generator)
+                bytes.swapAt(position, other)
+            }
+        }
+        return bytes
+    }
+
+    static func samples(_ suffix: String) throws -> [[UInt8]] {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent(
+                "SampleData")
+        var files: [[UInt8]] = []
+        for folder in ["good", "bad"] {
+            let url = root.appendingPathComponent(folder)
+            for name in try FileManager.default.contentsOfDirectory(atPath: url.path).sorted()
+            where name.hasSuffix(suffix) {
+                files.append(Array(try Data(contentsOf: url.appendingPathComponent(name))))
+            }
+        }
+        return files
+    }
+}
+
+struct FuzzTests {
+    /// 10,000 per format in the normal run; `Scripts/fuzz N` sets `STATEMENTS_FUZZ_CASES`.
+    static let casesPerFormat =
+        ProcessInfo.processInfo.environment["STATEMENTS_FUZZ_CASES"].flatMap { Int($0) } ?? 10_000
+
+    /// The seed; `Scripts/fuzz` varies it with `STATEMENTS_FUZZ_SEED`.
+    static let seed =
+        ProcessInfo.processInfo.environment["STATEMENTS_FUZZ_SEED"].flatMap { UInt64($0) } ?? 0
+
+    static func check(_ bytes: [UInt8], parse: ([UInt8]) -> ParseResult) -> String? {
+        let first = parse(bytes)
+        let second = parse(bytes)
+        if first.places != second.places
+            || first.rows.map(\.transaction) != second.rows.map(\.transaction)
+        {
+            return "not deterministic"
+        }
+        if first.diagnostics.count > 100 { return "more than 100 diagnostics kept" }
+        if first.errorCount > 0 && first.diagnostics.isEmpty {
+            return "errors counted but none kept"
+        }
+        if first.diagnostics.contains(where: {
+            $0.message.unicodeScalars.contains { $0.value < 0x20 || $0 == "\u{202E}" }
+        }) {
+            return "a control character in a message"
+        }
+        if first.rows.contains(where: { $0.transaction.beneficiary.allSatisfy(\.isWhitespace) }) {
+            return "a blank beneficiary accepted"
+        }
+        return nil
+    }
+
+    @Test func `survives thousands of mutated CSV files`() throws {
+        var generator = SeededGenerator(seed: 2026 &+ Self.seed)
+        let samples = try Mutator.samples(".csv")
+        var failures: [String] = []
+        for index in 0..<Self.casesPerFormat {
+            let bytes = Mutator.mutate(samples[index % samples.count], using: &generator)
+            if let failure = Self.check(bytes, parse: { parseCSV($0) }) {
+                failures.append("case \(index): \(failure): \(Array(bytes.prefix(200)))")
+            }
+        }
+        #expect(failures.isEmpty, "\(failures.prefix(3))")
+    }
+
+    @Test func `survives thousands of mutated JSON files`() throws {
+        var generator = SeededGenerator(seed: 13616 &+ Self.seed)
+        let samples = try Mutator.samples(".json")
+        var failures: [String] = []
+        for index in 0..<Self.casesPerFormat {
+            let bytes = Mutator.mutate(samples[index % samples.count], using: &generator)
+            if let failure = Self.check(bytes, parse: { parseJSON($0) }) {
+                failures.append(
+                    "case \(index): \(failure): \(String(decoding: bytes.prefix(300), as: UTF8.self))"
+                )
+            }
+        }
+        #expect(failures.isEmpty, "\(failures.prefix(3))")
+    }
+}
