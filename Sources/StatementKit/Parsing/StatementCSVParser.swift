@@ -156,7 +156,9 @@ public struct StatementCSVParser: Sendable {
         }
         if let first = unknown.first {
             let (line, col) = reader.location(ofField: first.field)
-            let names = unknown.map { Diagnostic.quote($0.name) }.joined(separator: ", ")
+            // Name a few; a hostile header can have 100,000 columns.
+            var names = unknown.prefix(5).map { Diagnostic.quote($0.name) }.joined(separator: ", ")
+            if unknown.count > 5 { names += " and \(unknown.count - 5) more" }
             diagnostics.report(
                 .columnUnknown, line: line, column: col,
                 "ignoring unknown column\(unknown.count == 1 ? "" : "s") \(names)")

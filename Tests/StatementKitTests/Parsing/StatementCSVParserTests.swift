@@ -71,6 +71,27 @@ struct StatementCSVParserTests {
         #expect(result.rows.count == 1)
     }
 
+    @Test func `names only a few of very many unknown columns`() {
+        let columns = (0..<100_000).map { "c\($0)" }
+        let header = "date,account_iban,amount,beneficiary," + columns.joined(separator: ",")
+        let row = "2026-10-01,DE89370400440532013000,1,K" + String(repeating: ",x", count: 100_000)
+        let result = parseCSV(header + "\n" + row + "\n")
+        #expect(result.codes == [.columnUnknown])
+        #expect(
+            result.diagnostics[0].message
+                == "ignoring unknown columns \"c0\", \"c1\", \"c2\", \"c3\", \"c4\" and 99995 more")
+        #expect(result.rows.count == 1)
+    }
+
+    @Test func `reads a 30 MB field`() {
+        let text =
+            "date,account_iban,amount,beneficiary\n2026-10-01,DE89370400440532013000,1,"
+            + String(repeating: "K", count: 30_000_000) + "\n"
+        let result = parseCSV(text)
+        #expect(result.diagnostics.isEmpty)
+        #expect(result.rows.first?.transaction.beneficiary.utf8.count == 30_000_000)
+    }
+
     @Test func `requires the header's required columns`() {
         let result = parseCSV("date,amount,beneficiary\n2026-10-01,1,K\n")
         #expect(result.codes == [.columnMissing])
