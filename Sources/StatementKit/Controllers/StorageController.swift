@@ -216,6 +216,9 @@ public final class StorageController {
                     throw error("repair", path)
                 }
             }
+            if manifest.accounts[iban] == nil {
+                _ = rmdir("\(folder)/accounts/\(iban.electronic)")  // an account the run created; fails if not empty
+            }
         }
         guard unlink(journalPath) == 0 else { throw error("remove", journalPath) }
         try syncDirectory(folder)
