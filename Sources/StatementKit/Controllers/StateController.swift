@@ -228,13 +228,23 @@ public final class StateController {
             let entry = manifest.accounts[iban]!
             var balance = entry.openingBalance ?? .zero(entry.account.currency)
             for month in entry.months.keys.sorted() where month <= lastRequested {
-                let transactions = try storage.transactions(
-                    of: entry.account, in: month, length: entry.months[month]!)
+                let length = entry.months[month]!
+                guard months.contains(month) else {
+                    // An earlier month only moves the opening balance: sum it without decoding.
+                    let total = try storage.total(of: entry.account, in: month, length: length)
+                    do throws(MoneyError) { balance = try balance.adding(total) } catch {
+                        throw .unreadable(
+                            folder: storage.folder,
+                            reason: "the balance of \(iban.electronic) in \(month) \(error)")
+                    }
+                    continue
+                }
+                let transactions = try storage.transactions(of: entry.account, in: month, length: length)
                 do throws(MoneyError) {
                     let statement = try MonthlyStatement(
                         account: entry.account, month: month, openingBalance: balance,
                         transactions: transactions)
-                    if months.contains(month) { statements.append(statement) }
+                    statements.append(statement)
                     balance = statement.closingBalance
                 } catch {
                     throw .unreadable(

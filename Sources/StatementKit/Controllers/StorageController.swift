@@ -99,13 +99,24 @@ public final class StorageController {
     }
 
     /// Reads the committed transactions of an account-month.
-    public func transactions(
-        of account: Account, in month: Month, length: LedgerManifest.MonthLength
-    ) throws(StorageError) -> [Transaction] {
+    public func transactions(of account: Account, in month: Month, length: LedgerManifest.MonthLength) throws(StorageError)
+        -> [Transaction]
+    {
         let path = dataPath(account.iban, month)
         let bytes = try readFile(path, upTo: length.dataBytes, missingIsEmpty: false) ?? []
         do throws(LedgerRecord.DecodingError) {
-            return try LedgerRecord.decode(bytes[...], currency: account.currency)
+            return try LedgerRecord.decode(bytes, currency: account.currency)
+        } catch {
+            throw .unreadable(folder: folder, reason: "\(path): \(error)")
+        }
+    }
+
+    /// Sums the committed amounts of an account-month, without decoding the rest.
+    func total(of account: Account, in month: Month, length: LedgerManifest.MonthLength) throws(StorageError) -> Money {
+        let path = dataPath(account.iban, month)
+        let bytes = try readFile(path, upTo: length.dataBytes, missingIsEmpty: false) ?? []
+        do throws(LedgerRecord.DecodingError) {
+            return try LedgerRecord.sum(bytes, currency: account.currency)
         } catch {
             throw .unreadable(folder: folder, reason: "\(path): \(error)")
         }

@@ -18,7 +18,8 @@ extension String {
     /// The number of terminal columns the text takes: 2 for East Asian wide characters and
     /// emoji, 0 for combining marks and other zero-width characters, 1 otherwise.
     package var displayWidth: Int {
-        reduce(0) { $0 + $1.displayWidth }
+        if utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return utf8.count }  // printable ASCII
+        return reduce(0) { $0 + $1.displayWidth }
     }
 
     /// The text cut to at most `width` columns, ending in `…` when it was cut.

@@ -18,12 +18,19 @@ struct LedgerRecordTests {
         var bytes: [UInt8] = []
         for transaction in transactions { LedgerRecord.encode(transaction, into: &bytes) }
         #expect(bytes.filter { $0 == 10 }.count == 2)
-        #expect(try LedgerRecord.decode(bytes[...], currency: .eur) == transactions)
+        #expect(try LedgerRecord.decode(bytes, currency: .eur) == transactions)
+        #expect(try LedgerRecord.sum(Array(bytes.prefix(bytes.firstIndex(of: 10)! + 1)), currency: .eur).minorUnits == -1234)
     }
 
     @Test func `refuses a damaged record`() {
         #expect(throws: LedgerRecord.DecodingError.self) {
-            try LedgerRecord.decode(Array("2026-10-03\t12\n".utf8)[...], currency: .eur)
+            try LedgerRecord.decode(Array("2026-10-03\t12\tK\t\t\t".utf8), currency: .eur)
+        }
+        #expect(throws: LedgerRecord.DecodingError.self) {
+            try LedgerRecord.sum(Array("2026-10-03\t1x2\tK\t\t\t\n".utf8), currency: .eur)
+        }
+        #expect(throws: LedgerRecord.DecodingError.self) {
+            try LedgerRecord.decode(Array("2026-10-03\t12\n".utf8), currency: .eur)
         }
     }
 }
