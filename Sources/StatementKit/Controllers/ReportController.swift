@@ -21,21 +21,25 @@ public final class ReportController {
     private let folder: String
     private let formats: [ReportFormat]
     private let locale: Locale
+    private let text: TextStatementRenderer
+    private let html: HTMLStatementRenderer
 
     /// Creates a controller writing below `folder`.
     public init(folder: String, formats: [ReportFormat], locale: Locale) {
         self.folder = folder
         self.formats = ReportFormat.allCases.filter(formats.contains)
         self.locale = locale
+        text = TextStatementRenderer(locale: locale)
+        html = HTMLStatementRenderer(locale: locale)
     }
 
     /// Renders one statement in one format.
     public func render(_ statement: MonthlyStatement, as format: ReportFormat) -> String {
         var text = ""
         switch format {
-        case .text: TextStatementRenderer(locale: locale).render(statement, into: &text)
+        case .text: self.text.render(statement, into: &text)
         case .csv: CSVStatementRenderer().render(statement, into: &text)
-        case .html: HTMLStatementRenderer(locale: locale).render(statement, into: &text)
+        case .html: html.render(statement, into: &text)
         }
         return text
     }

@@ -239,7 +239,8 @@ public final class StateController {
                     }
                     continue
                 }
-                let transactions = try storage.transactions(of: entry.account, in: month, length: length)
+                let transactions = try storage.transactions(
+                    of: entry.account, in: month, length: length)
                 do throws(MoneyError) {
                     let statement = try MonthlyStatement(
                         account: entry.account, month: month, openingBalance: balance,

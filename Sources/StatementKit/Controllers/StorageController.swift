@@ -99,7 +99,9 @@ public final class StorageController {
     }
 
     /// Reads the committed transactions of an account-month.
-    public func transactions(of account: Account, in month: Month, length: LedgerManifest.MonthLength) throws(StorageError)
+    public func transactions(
+        of account: Account, in month: Month, length: LedgerManifest.MonthLength
+    ) throws(StorageError)
         -> [Transaction]
     {
         let path = dataPath(account.iban, month)
@@ -112,7 +114,9 @@ public final class StorageController {
     }
 
     /// Sums the committed amounts of an account-month, without decoding the rest.
-    func total(of account: Account, in month: Month, length: LedgerManifest.MonthLength) throws(StorageError) -> Money {
+    func total(of account: Account, in month: Month, length: LedgerManifest.MonthLength)
+        throws(StorageError) -> Money
+    {
         let path = dataPath(account.iban, month)
         let bytes = try readFile(path, upTo: length.dataBytes, missingIsEmpty: false) ?? []
         do throws(LedgerRecord.DecodingError) {

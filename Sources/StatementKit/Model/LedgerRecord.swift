@@ -61,7 +61,9 @@ public enum LedgerRecord {
     /// Reads every line of a month file of an account in `currency`.
     ///
     /// - Complexity: O(n) over the bytes; fields are read in place, text is copied once.
-    public static func decode(_ bytes: [UInt8], currency: Currency) throws(DecodingError) -> [Transaction] {
+    public static func decode(_ bytes: [UInt8], currency: Currency) throws(DecodingError)
+        -> [Transaction]
+    {
         var transactions: [Transaction] = []
         try forEachRecord(bytes) { (index, fields) throws(DecodingError) in
             func fail(_ reason: String) -> DecodingError {
@@ -69,7 +71,9 @@ public enum LedgerRecord {
             }
             guard fields.count == 6 else { throw fail("has \(fields.count) fields, not 6") }
             let day: Day
-            do throws(DayError) { day = try Day(parsing: fields[0]) } catch { throw fail("bad date") }
+            do throws(DayError) { day = try Day(parsing: fields[0]) } catch {
+                throw fail("bad date")
+            }
             guard let minorUnits = integer(fields[1]), let beneficiary = unescape(fields[2]) else {
                 throw fail("bad amount or beneficiary")
             }
@@ -81,8 +85,10 @@ public enum LedgerRecord {
             }
             transactions.append(
                 Transaction(
-                    date: day, amount: Money(minorUnits: minorUnits, currency: currency), beneficiary: beneficiary,
-                    beneficiaryIBAN: beneficiaryIBAN, description: unescape(fields[4]), reference: unescape(fields[5])))
+                    date: day, amount: Money(minorUnits: minorUnits, currency: currency),
+                    beneficiary: beneficiary,
+                    beneficiaryIBAN: beneficiaryIBAN, description: unescape(fields[4]),
+                    reference: unescape(fields[5])))
         }
         return transactions
     }
@@ -128,7 +134,8 @@ public enum LedgerRecord {
                 }
             }
             guard lineStart == all.count else {
-                return DecodingError(description: "record \(index + 1): the last line is not complete")
+                return DecodingError(
+                    description: "record \(index + 1): the last line is not complete")
             }
             return nil
         }

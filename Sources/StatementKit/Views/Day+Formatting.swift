@@ -45,6 +45,14 @@ package struct DayFormatter: @unchecked Sendable {
         medium.string(from: day.utcDate)
     }
 
+    /// The medium text of every day of a month, indexed by day - 1: one formatter call per day,
+    /// not per transaction.
+    package func mediumDays(of month: Month) -> [String] {
+        (1...Day.daysIn(month: month.month, year: month.year)).map {
+            medium(try! Day(year: month.year, month: month.month, day: $0))
+        }
+    }
+
     /// The month and year, such as `October 2026`.
     package func monthAndYear(_ month: Month) -> String {
         monthYear.string(from: (try! Day(year: month.year, month: month.month, day: 1)).utcDate)

@@ -48,6 +48,13 @@ enum HTMLDocument {
 
     /// Text made safe for HTML content and attribute values, with controls neutralised.
     static func escape(_ text: String) -> String {
+        let special: Set<UInt8> = [
+            UInt8(ascii: "&"), UInt8(ascii: "<"), UInt8(ascii: ">"), UInt8(ascii: "\""),
+            UInt8(ascii: "'"),
+        ]
+        if text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F && !special.contains($0) }) {
+            return text
+        }
         var out = ""
         for character in text.neutralized {
             switch character {
@@ -63,8 +70,8 @@ enum HTMLDocument {
     }
 
     /// A money cell, marked when negative.
-    static func moneyCell(_ money: Money, locale: Locale) -> String {
+    static func moneyCell(_ money: Money, _ format: MoneyFormat) -> String {
         let negative = money.minorUnits < 0 ? " neg" : ""
-        return "<td class=\"num\(negative)\">\(escape(money.formatted(locale: locale)))</td>"
+        return "<td class=\"num\(negative)\">\(escape(format.format(money)))</td>"
     }
 }

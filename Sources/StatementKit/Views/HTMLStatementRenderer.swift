@@ -14,6 +14,8 @@ package struct HTMLStatementRenderer: Sendable {
 
     package func render(_ statement: MonthlyStatement, into out: inout some TextOutputStream) {
         let account = statement.account
+        let money = MoneyFormat(currency: account.currency, locale: locale)
+        let dayTexts = days.mediumDays(of: statement.month)
         let period = days.monthAndYear(statement.month)
         let name = account.name ?? account.iban.grouped
         let escape = HTMLDocument.escape
@@ -21,13 +23,13 @@ package struct HTMLStatementRenderer: Sendable {
         let facts = [
             ("IBAN", "<span class=\"iban\">\(escape(account.iban.grouped))</span>"),
             ("Account", escape("\(account.kind.rawValue), \(account.currency.code)")),
-            ("Opening balance", escape(statement.openingBalance.formatted(locale: locale))),
-            ("Closing balance", escape(statement.closingBalance.formatted(locale: locale))),
+            ("Opening balance", escape(money.format(statement.openingBalance))),
+            ("Closing balance", escape(money.format(statement.closingBalance))),
         ]
         for (term, value) in facts { body += "<dt>\(term)</dt><dd>\(value)</dd>\n" }
         body += "</dl>\n</header>\n"
         body +=
-            "<figure>\n\(BalanceChart(statement: statement, locale: locale, days: days).svg)\n</figure>\n"
+            "<figure>\n\(BalanceChart(statement: statement, money: money, days: days).svg)\n</figure>\n"
         body +=
             "<table>\n<thead><tr><th>Date</th><th>Beneficiary</th><th class=\"description\">Description</th>"
         body +=
@@ -35,17 +37,17 @@ package struct HTMLStatementRenderer: Sendable {
         for entry in statement.entries {
             let transaction = entry.transaction
             body +=
-                "<tr><td>\(escape(days.medium(transaction.date)))</td><td>\(escape(transaction.beneficiary))</td>"
+                "<tr><td>\(escape(dayTexts[transaction.date.day - 1]))</td><td>\(escape(transaction.beneficiary))</td>"
             body += "<td class=\"description\">\(escape(transaction.description ?? ""))</td>"
             body += "<td class=\"reference\">\(escape(transaction.reference ?? ""))</td>"
-            body += HTMLDocument.moneyCell(transaction.amount, locale: locale)
-            body += HTMLDocument.moneyCell(entry.balance, locale: locale) + "</tr>\n"
+            body += HTMLDocument.moneyCell(transaction.amount, money)
+            body += HTMLDocument.moneyCell(entry.balance, money) + "</tr>\n"
         }
         body += "</tbody>\n</table>\n"
         let count = statement.entries.count
         body +=
-            "<footer>\(count) transaction\(count == 1 ? "" : "s") · in \(escape(statement.totalIn.formatted(locale: locale)))"
-        body += " · out \(escape(statement.totalOut.formatted(locale: locale)))</footer>"
+            "<footer>\(count) transaction\(count == 1 ? "" : "s") · in \(escape(money.format(statement.totalIn)))"
+        body += " · out \(escape(money.format(statement.totalOut)))</footer>"
         out.write(HTMLDocument.page(title: "\(name) · \(period)", locale: locale, body: body))
     }
 }
@@ -56,7 +58,7 @@ package struct HTMLStatementRenderer: Sendable {
 /// amount passes through floating point even for drawing.
 struct BalanceChart {
     let statement: MonthlyStatement
-    let locale: Locale
+    let money: MoneyFormat
     let days: DayFormatter
 
     private let width = 640
@@ -94,7 +96,7 @@ struct BalanceChart {
         let currency = statement.account.currency
         let escape = HTMLDocument.escape
         let title =
-            "Daily closing balance, \(days.monthAndYear(month)): from \(statement.openingBalance.formatted(locale: locale)) to \(statement.closingBalance.formatted(locale: locale))"
+            "Daily closing balance, \(days.monthAndYear(month)): from \(money.format(statement.openingBalance)) to \(money.format(statement.closingBalance))"
         let first = try! Day(year: month.year, month: month.month, day: 1)
         let last = try! Day(year: month.year, month: month.month, day: daysInMonth)
         var svg =
@@ -108,11 +110,11 @@ struct BalanceChart {
             "<polyline fill=\"none\" stroke=\"#1f5fa8\" stroke-width=\"2\" points=\"\(points.joined(separator: " "))\"/>\n"
         let labels: [(String, Int, Int, String)] = [
             (
-                Money(minorUnits: high, currency: currency).formatted(locale: locale), left - 6,
+                money.format(Money(minorUnits: high, currency: currency)), left - 6,
                 top + 10, "end"
             ),
             (
-                Money(minorUnits: low, currency: currency).formatted(locale: locale), left - 6,
+                money.format(Money(minorUnits: low, currency: currency)), left - 6,
                 top + plotHeight, "end"
             ),
             (days.medium(first), left, height - 8, "start"),
@@ -124,7 +126,7 @@ struct BalanceChart {
         }
         if low < 0 && high > 0 {
             svg +=
-                "<text x=\"\(left - 6)\" y=\"\(y(0) + 4)\" font-size=\"12\" text-anchor=\"end\" fill=\"#333\">\(escape(Money.zero(currency).formatted(locale: locale)))</text>\n"
+                "<text x=\"\(left - 6)\" y=\"\(y(0) + 4)\" font-size=\"12\" text-anchor=\"end\" fill=\"#333\">\(escape(money.format(Money.zero(currency))))</text>\n"
         }
         return svg + "</svg>"
     }

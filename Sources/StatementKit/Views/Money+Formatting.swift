@@ -29,3 +29,165 @@ extension Money {
                 .precision(.fractionLength(currency.minorUnitDigits)))
     }
 }
+
+/// Formats many amounts of one currency for one locale, as `Money.formatted(locale:)` does,
+/// without calling Foundation for each.
+///
+/// Foundation formats a few probe amounts once; from them the formatter learns the locale's
+/// prefix and suffix (for positive and negative amounts), decimal and grouping separators and
+/// grouping sizes, then writes each amount from its integer digits. It checks what it learned
+/// against Foundation on further amounts, and simply asks Foundation every time when the
+/// locale does something it did not learn (other digits, other patterns).
+package struct MoneyFormat: Sendable {
+    private struct Pattern: Sendable {
+        var positivePrefix: String
+        var positiveSuffix: String
+        var negativePrefix: String
+        var negativeSuffix: String
+        var decimalSeparator: String
+        var groupingSeparator: String
+        var primaryGrouping: Int
+        var secondaryGrouping: Int
+        /// How many digits an integer part needs beyond the first group before it is grouped:
+        /// 1 in most locales (`1,234`), 2 in some (`1234` but `12.345` in es_ES).
+        var minimumGroupingDigits = 1
+    }
+
+    package let currency: Currency
+    package let locale: Locale
+    private let pattern: Pattern?
+
+    /// Learns the pattern of a currency in a locale.
+    package init(currency: Currency, locale: Locale) {
+        self.currency = currency
+        self.locale = locale
+        pattern = Self.learn(currency: currency, locale: locale)
+    }
+
+    /// The amount in this currency, as `Money.formatted(locale:)` writes it.
+    package func format(_ money: Money) -> String {
+        guard let pattern, money.currency == currency else {
+            return money.formatted(locale: locale)
+        }
+        return Self.format(money.minorUnits, digits: currency.minorUnitDigits, pattern)
+    }
+
+    private static func format(_ minorUnits: Int64, digits: Int, _ pattern: Pattern) -> String {
+        var magnitude = Array(String(minorUnits.magnitude).utf8)
+        if magnitude.count <= digits {
+            magnitude.insert(
+                contentsOf: repeatElement(UInt8(ascii: "0"), count: digits - magnitude.count + 1),
+                at: 0)
+        }
+        let integerCount = magnitude.count - digits
+        var out = minorUnits < 0 ? pattern.negativePrefix : pattern.positivePrefix
+        out.reserveCapacity(out.utf8.count + magnitude.count + 12)
+        let grouped = integerCount >= pattern.primaryGrouping + pattern.minimumGroupingDigits
+        // Digits left of a separator position: primary group at the right, secondary ones before.
+        for index in 0..<integerCount {
+            let fromRight = integerCount - index
+            if grouped && index > 0 && fromRight >= pattern.primaryGrouping
+                && (fromRight - pattern.primaryGrouping) % pattern.secondaryGrouping == 0
+            {
+                out += pattern.groupingSeparator
+            }
+            out.unicodeScalars.append(Unicode.Scalar(magnitude[index]))
+        }
+        if digits > 0 {
+            out += pattern.decimalSeparator
+            for index in integerCount..<magnitude.count {
+                out.unicodeScalars.append(Unicode.Scalar(magnitude[index]))
+            }
+        }
+        out += minorUnits < 0 ? pattern.negativeSuffix : pattern.positiveSuffix
+        return out
+    }
+
+    private static func learn(currency: Currency, locale: Locale) -> Pattern? {
+        let digits = currency.minorUnitDigits
+        func foundation(_ minorUnits: Int64) -> String {
+            Money(minorUnits: minorUnits, currency: currency).formatted(locale: locale)
+        }
+        // 1234567890 with the fraction digits 1, 2, 3, 4 behind: "€12,345,678.90" style.
+        let fractionDigits = String("1234".prefix(digits))
+        let probe = Int64("1234567890" + fractionDigits)!
+        let positive = foundation(probe)
+        let negative = foundation(-probe)
+        guard let (prefix, suffix, body) = split(positive),
+            let (negativePrefix, negativeSuffix, negativeBody) = split(negative),
+            body == negativeBody
+        else { return nil }
+        // The body holds the digits 1234567890, separators, then the fraction digits.
+        var decimalSeparator = ""
+        var integerPart = body[...]
+        if digits > 0 {
+            guard body.hasSuffix(fractionDigits) else { return nil }
+            let beforeFraction = body.dropLast(digits)
+            guard let lastDigit = beforeFraction.lastIndex(where: { $0.isASCII && $0.isNumber })
+            else { return nil }
+            decimalSeparator = String(beforeFraction[beforeFraction.index(after: lastDigit)...])
+            integerPart = beforeFraction[...lastDigit]
+        }
+        // Group sizes from where the separators stand in "1,234,567,890" or "1,23,45,67,890".
+        var groups: [Int] = []
+        var separator = ""
+        var current = 0
+        var index = integerPart.startIndex
+        while index < integerPart.endIndex {
+            let character = integerPart[index]
+            if character.isASCII && character.isNumber {
+                current += 1
+                index = integerPart.index(after: index)
+            } else {
+                var end = index
+                while end < integerPart.endIndex
+                    && !(integerPart[end].isASCII && integerPart[end].isNumber)
+                {
+                    end = integerPart.index(after: end)
+                }
+                let found = String(integerPart[index..<end])
+                guard separator.isEmpty || separator == found else { return nil }
+                separator = found
+                groups.append(current)
+                current = 0
+                index = end
+            }
+        }
+        groups.append(current)
+        guard groups.reduce(0, +) == 10, let primary = groups.last, primary > 0 else { return nil }
+        let secondary = groups.count > 2 ? groups[groups.count - 2] : primary
+        var pattern = Pattern(
+            positivePrefix: prefix, positiveSuffix: suffix, negativePrefix: negativePrefix,
+            negativeSuffix: negativeSuffix,
+            decimalSeparator: decimalSeparator, groupingSeparator: separator,
+            primaryGrouping: primary, secondaryGrouping: groups.count > 1 ? secondary : 1_000)
+        let unit = Int64(pow10(digits))
+        if primary < 10, !foundation((Int64(pow10(primary)) + 1) * unit).contains(separator) {
+            pattern.minimumGroupingDigits = 2
+        }
+        // Check the learned pattern where Foundation could differ: small, zero, negative, huge.
+        let checks: [Int64] = [
+            0, 1, -1, 5, -99, 100_000, -123_456_789, Int64.max, -Int64.max, 1_000_000_007,
+        ]
+        for check in checks + [999, 1_234, -12_345, 123_456].map({ $0 * unit }) {
+            guard format(check, digits: digits, pattern) == foundation(check) else { return nil }
+        }
+        return pattern
+    }
+
+    private static func pow10(_ exponent: Int) -> Int {
+        (0..<exponent).reduce(1) { value, _ in value * 10 }
+    }
+
+    /// Splits a formatted amount into what stands before its first ASCII digit, after its
+    /// last, and between.
+    private static func split(_ text: String) -> (String, String, String)? {
+        guard let first = text.firstIndex(where: { $0.isASCII && $0.isNumber }),
+            let last = text.lastIndex(where: { $0.isASCII && $0.isNumber })
+        else { return nil }
+        return (
+            String(text[..<first]), String(text[text.index(after: last)...]),
+            String(text[first...last])
+        )
+    }
+}

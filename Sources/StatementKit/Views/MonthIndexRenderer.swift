@@ -29,7 +29,9 @@ package struct MonthIndexRenderer: Sendable {
             body +=
                 "<tr><td>\(escape(statement.account.name ?? "–"))</td><td class=\"iban\">\(escape(iban.grouped))</td>"
             body +=
-                HTMLDocument.moneyCell(statement.closingBalance, locale: locale)
+                HTMLDocument.moneyCell(
+                    statement.closingBalance,
+                    MoneyFormat(currency: statement.account.currency, locale: locale))
                 + "<td>\(links)</td></tr>\n"
         }
         body += "</tbody>\n</table>"

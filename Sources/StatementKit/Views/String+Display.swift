@@ -3,6 +3,7 @@ extension String {
     /// statement shows what it holds: line breaks and tabs become spaces, other controls and
     /// the bidi embedding, override and isolate controls become U+FFFD.
     package var neutralized: String {
+        if utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return self }  // printable ASCII
         var out = String.UnicodeScalarView()
         for scalar in unicodeScalars {
             switch scalar.value {
@@ -19,6 +20,7 @@ extension String {
     /// emoji, 0 for combining marks and other zero-width characters, 1 otherwise.
     package var displayWidth: Int {
         if utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return utf8.count }  // printable ASCII
+        if unicodeScalars.allSatisfy(\.isPlainNarrow) { return unicodeScalars.count }
         return reduce(0) { $0 + $1.displayWidth }
     }
 
@@ -40,6 +42,20 @@ extension String {
     package func padded(toWidth width: Int, right: Bool = false) -> String {
         let padding = String(repeating: " ", count: Swift.max(0, width - displayWidth))
         return right ? padding + self : self + padding
+    }
+}
+
+extension Unicode.Scalar {
+    /// Whether the scalar is one column wide on its own and never joins its neighbours: printable
+    /// Latin, Greek and Cyrillic letters without combining marks, and the currency signs,
+    /// spaces and punctuation that formatted amounts and dates use.
+    fileprivate var isPlainNarrow: Bool {
+        switch value {
+        case 0x20..<0x7F, 0xA0..<0x300, 0x370..<0x483, 0x2010...0x2027, 0x202F, 0x20A0...0x20C0,
+            0x2212:
+            true
+        default: false
+        }
     }
 }
 

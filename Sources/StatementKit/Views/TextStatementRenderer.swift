@@ -16,6 +16,8 @@ package struct TextStatementRenderer: Sendable {
 
     package func render(_ statement: MonthlyStatement, into out: inout some TextOutputStream) {
         let account = statement.account
+        let money = MoneyFormat(currency: account.currency, locale: locale)
+        let dayTexts = days.mediumDays(of: statement.month)
         let first = try! Day(year: statement.month.year, month: statement.month.month, day: 1)
         let last = try! Day(
             year: statement.month.year, month: statement.month.month,
@@ -26,19 +28,19 @@ package struct TextStatementRenderer: Sendable {
         out.write("IBAN \(account.iban.grouped)\n")
         out.write(
             "\(days.monthAndYear(statement.month)): \(days.medium(first)) – \(days.medium(last))\n")
-        let opening = statement.openingBalance.formatted(locale: locale)
-        let closing = statement.closingBalance.formatted(locale: locale)
+        let opening = money.format(statement.openingBalance)
+        let closing = money.format(statement.closingBalance)
         let labelWidth = 17
         out.write("Opening balance".padded(toWidth: labelWidth) + opening + "\n")
         out.write("Closing balance".padded(toWidth: labelWidth) + closing + "\n\n")
 
         let rows = statement.entries.map { entry in
             (
-                date: days.medium(entry.transaction.date),
+                date: dayTexts[entry.transaction.date.day - 1],
                 beneficiary: entry.transaction.beneficiary.neutralized,
                 description: (entry.transaction.description ?? "").neutralized,
-                amount: entry.transaction.amount.formatted(locale: locale),
-                balance: entry.balance.formatted(locale: locale)
+                amount: money.format(entry.transaction.amount),
+                balance: money.format(entry.balance)
             )
         }
         let dateWidth = max(4, rows.map(\.date.displayWidth).max() ?? 0)
@@ -71,7 +73,7 @@ package struct TextStatementRenderer: Sendable {
         out.write(String(repeating: "─", count: header.displayWidth) + "\n")
         let count = statement.entries.count
         out.write(
-            "\(count) transaction\(count == 1 ? "" : "s") · in \(statement.totalIn.formatted(locale: locale))"
-                + " · out \(statement.totalOut.formatted(locale: locale))\n")
+            "\(count) transaction\(count == 1 ? "" : "s") · in \(money.format(statement.totalIn))"
+                + " · out \(money.format(statement.totalOut))\n")
     }
 }

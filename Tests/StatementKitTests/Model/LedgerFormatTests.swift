@@ -19,7 +19,9 @@ struct LedgerRecordTests {
         for transaction in transactions { LedgerRecord.encode(transaction, into: &bytes) }
         #expect(bytes.filter { $0 == 10 }.count == 2)
         #expect(try LedgerRecord.decode(bytes, currency: .eur) == transactions)
-        #expect(try LedgerRecord.sum(Array(bytes.prefix(bytes.firstIndex(of: 10)! + 1)), currency: .eur).minorUnits == -1234)
+        #expect(
+            try LedgerRecord.sum(Array(bytes.prefix(bytes.firstIndex(of: 10)! + 1)), currency: .eur)
+                .minorUnits == -1234)
     }
 
     @Test func `refuses a damaged record`() {

@@ -87,6 +87,29 @@ struct FormattingTests {
         #expect(money.formatted(locale: Locale(identifier: locale)) == text)
     }
 
+    @Test(arguments: [
+        "en_US", "de_DE", "fr_FR", "de_CH", "en_IN", "hi_IN", "ja_JP", "ar_EG", "pt_BR", "sv_SE",
+        "nl_NL", "es_ES", "fa_IR", "he_IL",
+    ])
+    func `formats like Foundation from a learned pattern`(locale: String) {
+        var generator = SeededGenerator(seed: 99)
+        for code in ["EUR", "JPY", "BHD", "CLF", "USD", "INR", "CHF"] {
+            let currency = Currency(code: code)!
+            let format = MoneyFormat(currency: currency, locale: Locale(identifier: locale))
+            for _ in 0..<150 {
+                let magnitude =
+                    Int64.random(in: 0...Int64.max, using: &generator)
+                    >> Int64.random(in: 0...62, using: &generator)
+                let money = Money(
+                    minorUnits: Bool.random(using: &generator) ? magnitude : -magnitude,
+                    currency: currency)
+                #expect(
+                    format.format(money) == money.formatted(locale: Locale(identifier: locale)),
+                    "\(locale) \(code) \(magnitude)")
+            }
+        }
+    }
+
     @Test func `formats days in the locale's medium style`() throws {
         let day = try Day(parsing: "2026-10-03")
         #expect(DayFormatter(locale: Locale(identifier: "en_US")).medium(day) == "Oct 3, 2026")
