@@ -21,27 +21,21 @@ public final class ReportController {
     private let folder: String
     private let formats: [ReportFormat]
     private let locale: Locale
-    private let text: TextStatementRenderer
-    private let html: HTMLStatementRenderer
+    private let job: PublishJob
 
     /// Creates a controller writing below `folder`.
     public init(folder: String, formats: [ReportFormat], locale: Locale) {
         self.folder = folder
         self.formats = ReportFormat.allCases.filter(formats.contains)
         self.locale = locale
-        text = TextStatementRenderer(locale: locale)
-        html = HTMLStatementRenderer(locale: locale)
+        job = PublishJob(
+            folder: folder, formats: self.formats, text: TextStatementRenderer(locale: locale),
+            html: HTMLStatementRenderer(locale: locale))
     }
 
     /// Renders one statement in one format.
     public func render(_ statement: MonthlyStatement, as format: ReportFormat) -> String {
-        var text = ""
-        switch format {
-        case .text: self.text.render(statement, into: &text)
-        case .csv: CSVStatementRenderer().render(statement, into: &text)
-        case .html: html.render(statement, into: &text)
-        }
-        return text
+        job.render(statement, as: format)
     }
 
     /// Writes every statement in every format, and each month's index when HTML is written.
@@ -49,29 +43,65 @@ public final class ReportController {
     /// A file whose content would not change is left alone, bytes and modification time; a
     /// changed one is replaced atomically (written beside, then renamed).
     public func publish(_ statements: [MonthlyStatement]) throws(StorageError) -> [PublishedFile] {
-        var published: [PublishedFile] = []
         let byMonth = Dictionary(grouping: statements, by: \.month)
-        for month in byMonth.keys.sorted() {
-            let monthFolder = "\(folder)/\(month.isoText)"
-            for statement in byMonth[month]!.sorted(by: { $0.account.iban < $1.account.iban }) {
-                for format in formats {
-                    let path =
-                        "\(monthFolder)/\(statement.account.iban.electronic).\(format.fileExtension)"
-                    published.append(try write(render(statement, as: format), to: path))
-                }
-            }
-            if formats.contains(.html) {
+        let ordered = byMonth.keys.sorted().flatMap { month in
+            byMonth[month]!.sorted(by: { $0.account.iban < $1.account.iban })
+        }
+        // Render and write the statements on every core; each has files of its own, and the
+        // results are put back in order.
+        let results = ConcurrentResults<Result<[PublishedFile], StorageError>>(count: ordered.count)
+        let job = self.job
+        DispatchQueue.concurrentPerform(iterations: ordered.count) { index in
+            results[index] = Result { () throws(StorageError) in try job.publish(ordered[index]) }
+        }
+        var published: [PublishedFile] = []
+        for result in results.values {
+            published += try result!.get()
+        }
+        if formats.contains(.html) {
+            for month in byMonth.keys.sorted() {
                 var index = ""
                 MonthIndexRenderer(locale: locale).render(
                     byMonth[month]!, month: month, extensions: formats.map(\.fileExtension),
                     into: &index)
-                published.append(try write(index, to: "\(monthFolder)/index.html"))
+                published.append(try Self.write(index, to: "\(folder)/\(month.isoText)/index.html"))
             }
         }
         return published
     }
 
-    private func write(_ text: String, to path: String) throws(StorageError) -> PublishedFile {
+    /// Renders and writes the files of one statement; a value, so that cores can share it.
+    private struct PublishJob: Sendable {
+        let folder: String
+        let formats: [ReportFormat]
+        let text: TextStatementRenderer
+        let html: HTMLStatementRenderer
+
+        func render(_ statement: MonthlyStatement, as format: ReportFormat) -> String {
+            var output = ""
+            switch format {
+            case .text: text.render(statement, into: &output)
+            case .csv: CSVStatementRenderer().render(statement, into: &output)
+            case .html: html.render(statement, into: &output)
+            }
+            return output
+        }
+
+        func publish(_ statement: MonthlyStatement) throws(StorageError) -> [PublishedFile] {
+            var published: [PublishedFile] = []
+            for format in formats {
+                let output = render(statement, as: format)
+                let path =
+                    "\(folder)/\(statement.month.isoText)/\(statement.account.iban.electronic).\(format.fileExtension)"
+                published.append(try ReportController.write(output, to: path))
+            }
+            return published
+        }
+    }
+
+    fileprivate static func write(_ text: String, to path: String) throws(StorageError)
+        -> PublishedFile
+    {
         let bytes = Data(text.utf8)
         if FileManager.default.contents(atPath: path) == bytes {
             return PublishedFile(path: path, isWritten: false)
@@ -87,4 +117,23 @@ public final class ReportController {
         }
         return PublishedFile(path: path, isWritten: true)
     }
+}
+
+/// A fixed number of result slots that concurrent jobs fill, each its own.
+final class ConcurrentResults<Value>: @unchecked Sendable {
+    // @unchecked: every access to `slots` holds `lock`.
+    private let lock = NSLock()
+    private var slots: [Value?]
+
+    init(count: Int) {
+        slots = Array(repeating: nil, count: count)
+    }
+
+    subscript(index: Int) -> Value? {
+        get { lock.withLock { slots[index] } }
+        set { lock.withLock { slots[index] = newValue } }
+    }
+
+    /// The slots in order.
+    var values: [Value?] { lock.withLock { slots } }
 }

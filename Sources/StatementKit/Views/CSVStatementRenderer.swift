@@ -11,13 +11,17 @@ package struct CSVStatementRenderer: Sendable {
         out.write(Self.header + "\r\n")
         for entry in statement.entries {
             let transaction = entry.transaction
-            let cells = [
-                transaction.date.isoText, transaction.beneficiary, transaction.description ?? "",
-                transaction.reference ?? "", transaction.amount.decimalText,
-                entry.balance.decimalText,
-                statement.account.currency.code,
+            // Dates, amounts and the currency code are plain by construction; text is not.
+            let text = [
+                transaction.beneficiary, transaction.description ?? "", transaction.reference ?? "",
             ]
-            out.write(cells.map(Self.cell).joined(separator: ",") + "\r\n")
+            let cells =
+                [transaction.date.isoText] + text.map(Self.cell)
+                + [
+                    transaction.amount.decimalText, entry.balance.decimalText,
+                    statement.account.currency.code,
+                ]
+            out.write(cells.joined(separator: ",") + "\r\n")
         }
     }
 

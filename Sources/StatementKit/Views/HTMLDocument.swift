@@ -52,9 +52,7 @@ enum HTMLDocument {
             UInt8(ascii: "&"), UInt8(ascii: "<"), UInt8(ascii: ">"), UInt8(ascii: "\""),
             UInt8(ascii: "'"),
         ]
-        if text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F && !special.contains($0) }) {
-            return text
-        }
+        if !text.utf8.contains(where: special.contains) && text.isNeutral { return text }
         var out = ""
         for character in text.neutralized {
             switch character {

@@ -30,6 +30,29 @@ extension Money {
     }
 }
 
+/// The `MoneyFormat`s a renderer has learned, by currency, shared by all its calls.
+package final class MoneyFormatCache: @unchecked Sendable {
+    // @unchecked: every access to `formats` holds `lock`.
+    private let lock = NSLock()
+    private var formats: [Currency: MoneyFormat] = [:]
+    private let locale: Locale
+
+    /// Creates an empty cache for a locale.
+    package init(locale: Locale) {
+        self.locale = locale
+    }
+
+    /// The format of a currency, learned on first use.
+    package func format(for currency: Currency) -> MoneyFormat {
+        lock.lock()
+        defer { lock.unlock() }
+        if let known = formats[currency] { return known }
+        let format = MoneyFormat(currency: currency, locale: locale)
+        formats[currency] = format
+        return format
+    }
+}
+
 /// Formats many amounts of one currency for one locale, as `Money.formatted(locale:)` does,
 /// without calling Foundation for each.
 ///

@@ -3,7 +3,7 @@ extension String {
     /// statement shows what it holds: line breaks and tabs become spaces, other controls and
     /// the bidi embedding, override and isolate controls become U+FFFD.
     package var neutralized: String {
-        if utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return self }  // printable ASCII
+        if isNeutral { return self }
         var out = String.UnicodeScalarView()
         for scalar in unicodeScalars {
             switch scalar.value {
@@ -14,6 +14,26 @@ extension String {
             }
         }
         return String(out)
+    }
+
+    /// Whether `neutralized` would leave the text as it is, decided from its UTF-8 bytes: no C0
+    /// or C1 control, no DEL, no U+061C, U+200E, U+200F, U+202A–U+202E or U+2066–U+2069.
+    package var isNeutral: Bool {
+        var previous: (UInt8, UInt8) = (0, 0)
+        for byte in utf8 {
+            switch byte {
+            case 0..<0x20, 0x7F: return false
+            case 0x80...0x9F where previous.1 == 0xC2: return false
+            case 0x9C where previous.1 == 0xD8: return false
+            case 0x8E, 0x8F,
+                0xAA...0xAE where previous == (0xE2, 0x80):
+                return false
+            case 0xA6...0xA9 where previous == (0xE2, 0x81): return false
+            default: break
+            }
+            previous = (previous.1, byte)
+        }
+        return true
     }
 
     /// The number of terminal columns the text takes: 2 for East Asian wide characters and

@@ -7,16 +7,18 @@ package struct TextStatementRenderer: Sendable {
 
     package let locale: Locale
     private let days: DayFormatter
+    private let moneyFormats: MoneyFormatCache
 
     /// Creates a renderer for a locale.
     package init(locale: Locale) {
         self.locale = locale
         days = DayFormatter(locale: locale)
+        moneyFormats = MoneyFormatCache(locale: locale)
     }
 
     package func render(_ statement: MonthlyStatement, into out: inout some TextOutputStream) {
         let account = statement.account
-        let money = MoneyFormat(currency: account.currency, locale: locale)
+        let money = moneyFormats.format(for: account.currency)
         let dayTexts = days.mediumDays(of: statement.month)
         let first = try! Day(year: statement.month.year, month: statement.month.month, day: 1)
         let last = try! Day(
