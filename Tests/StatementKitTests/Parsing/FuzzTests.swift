@@ -116,3 +116,61 @@ struct FuzzTests {
         #expect(failures.isEmpty, "\(failures.prefix(3))")
     }
 }
+
+struct FuzzImportTests {
+    /// 300 mutated sample files, each into a fresh ledger: a file is rejected exactly when it
+    /// has an error; otherwise the ledger holds its rows (a repeated reference once) and every
+    /// account's balance is its opening balance plus exactly those amounts.
+    @Test func `imports mutated files whole or not at all, with exact totals`() throws {
+        var generator = SeededGenerator(seed: 77 &+ FuzzTests.seed)
+        let samples =
+            try Mutator.samples(".csv").map { ($0, "csv") }
+            + Mutator.samples(".json").map { ($0, "json") }
+        var failures: [String] = []
+        for index in 0..<300 {
+            let (sample, kind) = samples[index % samples.count]
+            let bytes = Mutator.mutate(sample, using: &generator)
+            let ledger = try TestLedger()
+            let path = ledger.files.path + "/case.\(kind)"
+            try Data(bytes).write(to: URL(fileURLWithPath: path))
+            let report = try ledger.controller().importFiles(at: [path])
+            let parsed = kind == "csv" ? parseCSV(bytes) : parseJSON(bytes)
+            let accounts = try ledger.accounts()
+            guard parsed.errorCount == 0 else {
+                if report.files.map(\.outcome) != [.rejected] || !accounts.isEmpty {
+                    failures.append("case \(index): a file with errors was imported")
+                }
+                continue
+            }
+            var seen: Set<String> = []
+            var expected: [String: (count: Int, total: Int64)] = [:]
+            for row in parsed.rows {
+                let iban = row.account.iban.electronic
+                if let reference = row.transaction.reference,
+                    !seen.insert(iban + "\t" + reference).inserted
+                {
+                    continue
+                }
+                expected[iban, default: (0, 0)].count += 1
+                expected[iban, default: (0, 0)].total += row.transaction.amount.minorUnits
+            }
+            for account in accounts {
+                let iban = account.account.iban.electronic
+                let opening = parsed.summary.openingBalances[account.account.iban]?.minorUnits ?? 0
+                if account.transactionCount != expected[iban]?.count
+                    || account.balance.minorUnits != opening + (expected[iban]?.total ?? 0)
+                {
+                    failures.append(
+                        "case \(index): \(iban) holds \(account.transactionCount) / \(account.balance.minorUnits)"
+                    )
+                }
+            }
+            if Set(accounts.map(\.account.iban.electronic)) != Set(expected.keys) {
+                failures.append(
+                    "case \(index): accounts \(accounts.map(\.account.iban.electronic)) for \(expected.keys)"
+                )
+            }
+        }
+        #expect(failures.isEmpty, "\(failures.prefix(5))")
+    }
+}
