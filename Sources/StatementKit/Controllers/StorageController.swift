@@ -232,7 +232,8 @@ public final class StorageController {
                 }
             }
             if manifest.accounts[iban] == nil {
-                _ = rmdir("\(folder)/accounts/\(iban.electronic)")  // an account the run created; fails if not empty
+                // An account the run created: remove its folder (this fails while it is not empty).
+                _ = rmdir("\(folder)/accounts/\(iban.electronic)")
             }
         }
         guard unlink(journalPath) == 0 else { throw error("remove", journalPath) }
