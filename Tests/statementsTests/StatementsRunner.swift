@@ -24,7 +24,9 @@ struct StatementsRunner {
     }()
 
     /// Runs `statements` with arguments in the package root and waits for it.
-    static func run(_ arguments: [String], environment: [String: String] = [:]) throws -> Output {
+    static func run(
+        _ arguments: [String], environment: [String: String] = [:], executable: URL = executable
+    ) throws -> Output {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
