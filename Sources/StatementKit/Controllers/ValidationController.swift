@@ -35,7 +35,9 @@ public final class ValidationController {
     /// Validates one file, choosing the parser by its extension (`.json`, else CSV).
     public func validateFile(at path: String) -> FileValidation {
         var collector = DiagnosticCollector(file: path, isStrict: isStrict, limit: diagnosticLimit)
-        let summary = StatementFileReader.read(path: path, diagnostics: &collector) { _ in }
+        let summary = StatementFileReader.read(
+            path: path, buildsRows: false, diagnostics: &collector
+        ) { _ in }
         return FileValidation(path: path, rowCount: summary.rowCount, collector: collector)
     }
 }
@@ -43,8 +45,12 @@ public final class ValidationController {
 /// Opens a statement file and runs the parser for its format over it.
 enum StatementFileReader {
     /// Reads a file, reporting problems into `diagnostics` and each valid row to `onRow`.
+    ///
+    /// - Parameter buildsRows: `false` when only the diagnostics matter: CSV rows are then
+    ///   checked without building their transactions.
     static func read(
-        path: String, diagnostics: inout DiagnosticCollector, onRow: (ParsedRow) -> Void
+        path: String, buildsRows: Bool = true, diagnostics: inout DiagnosticCollector,
+        onRow: (ParsedRow) -> Void
     ) -> ParseSummary {
         do {
             let source = try FileByteSource(path: path)
@@ -54,7 +60,8 @@ enum StatementFileReader {
                     StatementJSONParser().parse($0, diagnostics: &diagnostics, onRow: onRow)
                 }
             }
-            return StatementCSVParser().parse(source, diagnostics: &diagnostics, onRow: onRow)
+            return StatementCSVParser(buildsRows: buildsRows).parse(
+                source, diagnostics: &diagnostics, onRow: onRow)
         } catch {
             diagnostics.report(
                 .pathUnreadable, line: 0, column: 0,

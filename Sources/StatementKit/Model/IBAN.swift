@@ -16,6 +16,15 @@ public struct IBAN: Sendable {
         withUnsafeMutableBytes(of: &storage) { $0.copyMemory(from: bytes) }
     }
 
+    /// Wraps bytes that look like an electronic form (up to 34 upper-case letters and digits)
+    /// without validating them, to look them up among IBANs validated before.
+    init?(electronicBytes bytes: UnsafeRawBufferPointer) {
+        guard bytes.count >= 4, bytes.count <= IBAN.maximumLength,
+            bytes.allSatisfy({ $0 &- UInt8(ascii: "0") < 10 || $0 &- UInt8(ascii: "A") < 26 })
+        else { return nil }
+        self.init(validatedBytes: bytes)
+    }
+
     /// Calls `body` with the ASCII bytes of the electronic form.
     public func withBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
         try withUnsafeBytes(of: storage) {

@@ -49,15 +49,23 @@ public struct StatementCSVParser: Sendable {
 
     /// The longest record accepted; longer ones stop the file with `CSV_RECORD_TOO_LONG`.
     let maximumRecordLength: Int
+    /// Whether valid rows are built and handed to `onRow`; `validate` checks them only.
+    let buildsRows: Bool
 
     /// Creates a parser.
-    public init() {
-        maximumRecordLength = CSVReader<MemoryByteSource>.defaultMaximumRecordLength
+    ///
+    /// - Parameter buildsRows: `false` to check every row without building its transaction
+    ///   (`onRow` is then never called), as validation alone needs.
+    public init(buildsRows: Bool = true) {
+        self.init(
+            maximumRecordLength: CSVReader<MemoryByteSource>.defaultMaximumRecordLength,
+            buildsRows: buildsRows)
     }
 
     /// Creates a parser with a smaller record limit, for tests.
-    init(maximumRecordLength: Int) {
+    init(maximumRecordLength: Int, buildsRows: Bool = true) {
         self.maximumRecordLength = maximumRecordLength
+        self.buildsRows = buildsRows
     }
 
     /// Reads a whole CSV source, reporting problems into `diagnostics` and each valid row to
@@ -198,8 +206,8 @@ public struct StatementCSVParser: Sendable {
 
         var accounts: [AccountState] = []
         var accountSlots: [IBAN: Int] = [:]
-        var lastAccountText: [UInt8] = []
-        var lastAccountIBAN: IBAN?
+        /// The account IBANs of the file validated so far, to skip validating them again.
+        var validAccountIBANs: Set<IBAN> = []
         /// The slot of the account of the previous valid row.
         var lastSlot: (iban: IBAN, slot: Int)?
 
@@ -232,7 +240,8 @@ public struct StatementCSVParser: Sendable {
             return nil
         }
         // Move the collector in and out, so that reporting never copies its storage.
-        var fields = FieldReader(reader: reader, diagnostics: DiagnosticCollector(file: ""))
+        var fields = FieldReader(
+            reader: reader, diagnostics: DiagnosticCollector(file: ""), buildsText: buildsRows)
         swap(&fields.diagnostics, &diagnostics)
         defer { swap(&fields.diagnostics, &diagnostics) }
 
@@ -285,6 +294,7 @@ public struct StatementCSVParser: Sendable {
                 mismatch.code, at: columns[.balance] ?? columns[.amount]!,
                 "\(mismatch); the balance chain breaks on this row")
         }
+        guard buildsRows else { return nil }
         let transaction = Transaction(
             date: date, amount: amount, beneficiary: beneficiary, beneficiaryIBAN: beneficiaryIBAN,
             description: columns[.description].flatMap { fields.optionalText($0) },
@@ -300,9 +310,13 @@ private struct FieldReader<Source: ByteSource> {
     var diagnostics: DiagnosticCollector
     private(set) var isValid = true
 
-    init(reader: CSVReader<Source>, diagnostics: DiagnosticCollector) {
+    /// Whether text fields become `String`s; when not, a valid required text reads as "".
+    let buildsText: Bool
+
+    init(reader: CSVReader<Source>, diagnostics: DiagnosticCollector, buildsText: Bool) {
         self.reader = reader
         self.diagnostics = diagnostics
+        self.buildsText = buildsText
     }
 
     mutating func report(_ code: DiagnosticCode, at field: Int, _ message: String) {
@@ -372,17 +386,19 @@ private struct FieldReader<Source: ByteSource> {
     }
 
     /// Reads the account IBAN, reusing the previous row's when the text is the same.
+    /// Reads the account IBAN; one already validated in this file, written in electronic form,
+    /// is found by its bytes without validating it again.
     mutating func accountIBAN(_ field: Int, _ state: inout StatementCSVParser.RowState) -> IBAN? {
-        let isRepeat = reader.withField(field) { bytes in
-            state.lastAccountIBAN != nil && bytes.elementsEqual(state.lastAccountText)
+        if let known = reader.withField(field, { IBAN(electronicBytes: $0) }),
+            state.validAccountIBANs.contains(known)
+        {
+            return known
         }
-        if isRepeat { return state.lastAccountIBAN }
         guard let iban = iban(field, StatementCSVParser.Column.accountIBAN.rawValue, required: true)
         else {
             return nil
         }
-        state.lastAccountIBAN = iban
-        state.lastAccountText = reader.withField(field) { Array($0) }
+        state.validAccountIBANs.insert(iban)
         return iban
     }
 
@@ -410,8 +426,11 @@ private struct FieldReader<Source: ByteSource> {
 
     /// Reads a required text; blank means only white space of any kind, as `Transaction` has it.
     mutating func requiredText(_ field: Int, _ name: String) -> String? {
+        // Printable ASCII other than a space is never white space: no need to decode first.
+        let isSurelyText = reader.withField(field) { $0.contains { $0 > 0x20 && $0 < 0x7F } }
+        if isSurelyText && !buildsText { return "" }
         let text = reader.withField(field) { String(decoding: $0, as: UTF8.self) }
-        guard !text.allSatisfy(\.isWhitespace) else {
+        guard isSurelyText || !text.allSatisfy(\.isWhitespace) else {
             report(.fieldEmpty, at: field, "\(name) is required and must not be blank")
             return nil
         }

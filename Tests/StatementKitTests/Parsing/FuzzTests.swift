@@ -97,6 +97,13 @@ struct FuzzTests {
             if let failure = Self.check(bytes, parse: { parseCSV($0) }) {
                 failures.append("case \(index): \(failure): \(Array(bytes.prefix(200)))")
             }
+            let checkOnly = parseCSV(bytes, buildsRows: false)
+            let full = parseCSV(bytes)
+            if checkOnly.places != full.places || checkOnly.errorCount != full.errorCount
+                || !checkOnly.rows.isEmpty
+            {
+                failures.append("case \(index): checking without building rows reports differently")
+            }
         }
         #expect(failures.isEmpty, "\(failures.prefix(3))")
     }

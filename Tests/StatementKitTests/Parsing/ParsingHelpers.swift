@@ -12,14 +12,17 @@ struct ParseResult {
     var codes: [DiagnosticCode] { diagnostics.map(\.code) }
 }
 
-func parseCSV(_ bytes: [UInt8], strict: Bool = false, maximumRecordLength: Int? = nil)
+func parseCSV(
+    _ bytes: [UInt8], strict: Bool = false, maximumRecordLength: Int? = nil, buildsRows: Bool = true
+)
     -> ParseResult
 {
     var result = ParseResult()
     var collector = DiagnosticCollector(file: "t.csv", isStrict: strict)
-    let parser =
-        maximumRecordLength.map { StatementCSVParser(maximumRecordLength: $0) }
-        ?? StatementCSVParser()
+    let parser = StatementCSVParser(
+        maximumRecordLength: maximumRecordLength
+            ?? CSVReader<MemoryByteSource>.defaultMaximumRecordLength,
+        buildsRows: buildsRows)
     result.summary = parser.parse(MemoryByteSource(bytes), diagnostics: &collector) {
         result.rows.append($0)
     }
