@@ -158,7 +158,9 @@ public final class StateController {
         var new = 0
         var present = 0
         for key in staged.keys.sorted() {
-            let month = staged[key]!
+            let month = staged.removeValue(forKey: key)!
+            var newRanges: [Range<Int>] = []
+            var ids: [UInt8] = []
             var start = 0
             for (identity, end) in month.rows {
                 defer { start = end }
@@ -177,18 +179,26 @@ public final class StateController {
                     present += 1
                     continue
                 }
-                new += 1
-                touched.insert(key.iban)
                 knownIdentities[key]!.insert(identity.hash)
-                if appends[key] == nil {
-                    let length =
-                        committed.accounts[key.iban]?.months[key.month]
-                        ?? LedgerManifest.MonthLength(dataBytes: 0, idBytes: 0)
-                    appends[key] = MonthAppend(iban: key.iban, month: key.month, committed: length)
-                }
-                appends[key]!.data += month.bytes[start..<end]
-                withUnsafeBytes(of: identity.hash.littleEndian) { appends[key]!.ids += $0 }
+                newRanges.append(start..<end)
+                withUnsafeBytes(of: identity.hash.littleEndian) { ids += $0 }
             }
+            guard !newRanges.isEmpty else { continue }
+            new += newRanges.count
+            touched.insert(key.iban)
+            if appends[key] == nil {
+                let length =
+                    committed.accounts[key.iban]?.months[key.month]
+                    ?? LedgerManifest.MonthLength(dataBytes: 0, idBytes: 0)
+                appends[key] = MonthAppend(iban: key.iban, month: key.month, committed: length)
+            }
+            if newRanges.count == month.rows.count && appends[key]!.data.isEmpty {
+                // Every row is new: hand the staged bytes over instead of copying them.
+                appends[key]!.data = month.bytes
+            } else {
+                for range in newRanges { appends[key]!.data += month.bytes[range] }
+            }
+            appends[key]!.ids += ids
         }
         return FileImport(
             outcome: new == 0 ? .alreadyPresent(present) : .imported(new: new, present: present),
