@@ -111,6 +111,19 @@ struct ValidateCommandTests {
             ))
     }
 
+    @Test func `gives the same bytes whatever the number of jobs`() throws {
+        let one = try StatementsRunner.run(["validate", "--jobs", "1", "SampleData"])
+        for jobs in ["2", "4", "9"] {
+            let many = try StatementsRunner.run(["validate", "--jobs", jobs, "SampleData"])
+            #expect(many.status == one.status)
+            #expect(many.stdout == one.stdout)
+            #expect(many.stderr == one.stderr)
+        }
+        #expect(one.status == 1)
+        #expect(try StatementsRunner.run(["validate", "--jobs", "0", "SampleData"]).status == 2)
+        #expect(try StatementsRunner.run(["validate", "--jobs", "x", "SampleData"]).status == 2)
+    }
+
     @Test func `exits 2 on usage errors with the usage`() throws {
         for arguments in [
             ["validate"], ["validate", "--bogus", "x"], ["validate", "--format", "xml", "x"],

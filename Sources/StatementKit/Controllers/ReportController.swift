@@ -118,22 +118,3 @@ public final class ReportController {
         return PublishedFile(path: path, isWritten: true)
     }
 }
-
-/// A fixed number of result slots that concurrent jobs fill, each its own.
-final class ConcurrentResults<Value>: @unchecked Sendable {
-    // @unchecked: every access to `slots` holds `lock`.
-    private let lock = NSLock()
-    private var slots: [Value?]
-
-    init(count: Int) {
-        slots = Array(repeating: nil, count: count)
-    }
-
-    subscript(index: Int) -> Value? {
-        get { lock.withLock { slots[index] } }
-        set { lock.withLock { slots[index] = newValue } }
-    }
-
-    /// The slots in order.
-    var values: [Value?] { lock.withLock { slots } }
-}

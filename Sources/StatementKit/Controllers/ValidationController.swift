@@ -1,44 +1,64 @@
+import Foundation
+
 /// Validates statement files: finds them, reads each with the parser for its format and
 /// collects the diagnostics.
 public final class ValidationController {
     private let isStrict: Bool
     private let diagnosticLimit: Int
+    private let jobs: Int
 
     /// Creates a controller.
     ///
     /// - Parameters:
     ///   - isStrict: whether warnings count as errors.
     ///   - diagnosticLimit: how many diagnostics to keep per file; all are counted.
-    public init(isStrict: Bool = false, diagnosticLimit: Int = 100) {
+    ///   - jobs: how many files to validate at once (default: one per core).
+    public init(
+        isStrict: Bool = false, diagnosticLimit: Int = 100,
+        jobs: Int = ProcessInfo.processInfo.activeProcessorCount
+    ) {
         self.isStrict = isStrict
         self.diagnosticLimit = diagnosticLimit
+        self.jobs = max(1, jobs)
     }
 
-    /// Validates every file at or below the given paths.
+    /// Validates every file at or below the given paths, `jobs` files at a time; the report
+    /// lists them in the order they were found, whatever order they finish in.
     public func validate(paths: [String]) -> ValidationReport {
-        ValidationReport(
-            files: FileFinder.entries(for: paths).map { entry in
-                switch entry {
-                case .file(let path):
-                    return validateFile(at: path)
-                case .problem(let path, let code, let reason):
-                    var collector = DiagnosticCollector(
-                        file: path, isStrict: isStrict, limit: diagnosticLimit)
-                    collector.report(
-                        code, line: 0, column: 0, "cannot read \(Diagnostic.quote(path)): \(reason)"
-                    )
-                    return FileValidation(path: path, rowCount: 0, collector: collector)
-                }
-            })
+        let entries = FileFinder.entries(for: paths)
+        let results = ConcurrentResults<FileValidation>(count: entries.count)
+        let work = WorkCounter(count: entries.count)
+        let (isStrict, limit) = (isStrict, diagnosticLimit)
+        // Each worker takes the next file until none is left.
+        DispatchQueue.concurrentPerform(iterations: min(jobs, max(1, entries.count))) { _ in
+            while let index = work.take() {
+                results[index] = Self.validate(entries[index], isStrict: isStrict, limit: limit)
+            }
+        }
+        return ValidationReport(files: results.values.map { $0! })
     }
 
     /// Validates one file, choosing the parser by its extension (`.json`, else CSV).
     public func validateFile(at path: String) -> FileValidation {
-        var collector = DiagnosticCollector(file: path, isStrict: isStrict, limit: diagnosticLimit)
-        let summary = StatementFileReader.read(
-            path: path, buildsRows: false, diagnostics: &collector
-        ) { _ in }
-        return FileValidation(path: path, rowCount: summary.rowCount, collector: collector)
+        Self.validate(.file(path), isStrict: isStrict, limit: diagnosticLimit)
+    }
+
+    private static func validate(_ entry: FileFinder.Entry, isStrict: Bool, limit: Int)
+        -> FileValidation
+    {
+        switch entry {
+        case .file(let path):
+            var collector = DiagnosticCollector(file: path, isStrict: isStrict, limit: limit)
+            let summary = StatementFileReader.read(
+                path: path, buildsRows: false, diagnostics: &collector
+            ) { _ in }
+            return FileValidation(path: path, rowCount: summary.rowCount, collector: collector)
+        case .problem(let path, let code, let reason):
+            var collector = DiagnosticCollector(file: path, isStrict: isStrict, limit: limit)
+            collector.report(
+                code, line: 0, column: 0, "cannot read \(Diagnostic.quote(path)): \(reason)")
+            return FileValidation(path: path, rowCount: 0, collector: collector)
+        }
     }
 }
 

@@ -1,9 +1,10 @@
+import Foundation
 import StatementKit
 
 /// `statements validate PATH...`: checks files like a compiler and gates CI.
 enum Validate {
     static let usage = """
-        USAGE: statements validate PATH... [--format text|json|github] [--strict]
+        USAGE: statements validate PATH... [--format text|json|github] [--strict] [--jobs N]
 
         Checks bank statement files (CSV and JSON) and reports every problem as
         FILE:LINE:COLUMN: error|warning: [CODE] message. Folders are searched recursively
@@ -14,6 +15,8 @@ enum Validate {
                                      json: one JSON document on stdout
                                      github: GitHub Actions annotations on stdout
           --strict                   treat warnings as errors
+          --jobs N                   files checked at once (default: one per core); the
+                                     output is the same, in the same order
           --profile FILE             a bank dialect profile (not supported yet)
           -h, --help                 show this help
 
@@ -22,12 +25,21 @@ enum Validate {
 
     static func run(_ arguments: [String]) throws(UsageError) -> Int32 {
         let options = try Arguments(
-            arguments, valueOptions: ["format", "profile"], flagOptions: ["strict"], usage: usage)
+            arguments, valueOptions: ["format", "profile", "jobs"], flagOptions: ["strict"],
+            usage: usage)
         let paths = try options.paths(of: "validate")
         try options.refuseProfile()
         let format = try options.choice(
             "format", default: ValidationReportRenderer.Format.text, usage: usage)
-        let controller = ValidationController(isStrict: options.has("strict"))
+        var jobs = ProcessInfo.processInfo.activeProcessorCount
+        if let text = options.value("jobs") {
+            guard let number = Int(text), number > 0 else {
+                throw UsageError(
+                    description: "--jobs must be a positive number, not '\(text)'", usage: usage)
+            }
+            jobs = number
+        }
+        let controller = ValidationController(isStrict: options.has("strict"), jobs: jobs)
         let report = controller.validate(paths: paths)
         var standardError = StandardStream.error
         var standardOutput = StandardStream.output
