@@ -206,8 +206,8 @@ public struct StatementCSVParser: Sendable {
 
         var accounts: [AccountState] = []
         var accountSlots: [IBAN: Int] = [:]
-        /// The account IBANs of the file validated so far, to skip validating them again.
-        var validAccountIBANs: Set<IBAN> = []
+        /// The IBANs of the file validated so far, to skip validating them again.
+        var validIBANs = IBANSet()
         /// The slot of the account of the previous valid row.
         var lastSlot: (iban: IBAN, slot: Int)?
 
@@ -252,7 +252,7 @@ public struct StatementCSVParser: Sendable {
         let amount = fields.money(columns[.amount]!, Column.amount.rawValue, currency: currency)
         let beneficiary = fields.requiredText(columns[.beneficiary]!, Column.beneficiary.rawValue)
         let beneficiaryIBAN = columns[.beneficiaryIBAN].flatMap {
-            fields.optionalIBAN($0, Column.beneficiaryIBAN.rawValue)
+            fields.optionalIBAN($0, Column.beneficiaryIBAN.rawValue, &state)
         }
         let declaredBalance = columns[.balance].flatMap {
             fields.optionalMoney($0, Column.balance.rawValue, currency: currency)
@@ -386,24 +386,33 @@ private struct FieldReader<Source: ByteSource> {
     }
 
     /// Reads the account IBAN, reusing the previous row's when the text is the same.
-    /// Reads the account IBAN; one already validated in this file, written in electronic form,
-    /// is found by its bytes without validating it again.
+    /// Reads the account IBAN; see `knownOrValidatedIBAN`.
     mutating func accountIBAN(_ field: Int, _ state: inout StatementCSVParser.RowState) -> IBAN? {
+        knownOrValidatedIBAN(
+            field, StatementCSVParser.Column.accountIBAN.rawValue, required: true, &state)
+    }
+
+    /// Reads an optional IBAN such as the beneficiary's; see `knownOrValidatedIBAN`.
+    mutating func optionalIBAN(
+        _ field: Int, _ name: String, _ state: inout StatementCSVParser.RowState
+    ) -> IBAN? {
+        isBlank(field) ? nil : knownOrValidatedIBAN(field, name, required: false, &state)
+    }
+
+    /// Reads an IBAN: one already validated in this file and written in electronic form is
+    /// found by its bytes without validating it again (so a national check warning is given
+    /// once per file and IBAN, not once per row).
+    private mutating func knownOrValidatedIBAN(
+        _ field: Int, _ name: String, required: Bool, _ state: inout StatementCSVParser.RowState
+    ) -> IBAN? {
         if let known = reader.withField(field, { IBAN(electronicBytes: $0) }),
-            state.validAccountIBANs.contains(known)
+            state.validIBANs.contains(known)
         {
             return known
         }
-        guard let iban = iban(field, StatementCSVParser.Column.accountIBAN.rawValue, required: true)
-        else {
-            return nil
-        }
-        state.validAccountIBANs.insert(iban)
+        guard let iban = iban(field, name, required: required) else { return nil }
+        state.validIBANs.insert(iban)
         return iban
-    }
-
-    mutating func optionalIBAN(_ field: Int, _ name: String) -> IBAN? {
-        isBlank(field) ? nil : iban(field, name, required: false)
     }
 
     private mutating func iban(_ field: Int, _ name: String, required: Bool) -> IBAN? {

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import StatementKit
@@ -195,5 +196,30 @@ struct StatementCSVParserTests {
         #expect(
             message == "amount \"\\u{1B}]0;pwned\\u{7}\": is not a decimal number like -1234.56")
         #expect(!message.unicodeScalars.contains { $0.value < 0x20 })
+    }
+}
+
+struct IBANSetTests {
+    @Test func `holds what was inserted through growth, and nothing else`() throws {
+        let rows = try String(
+            contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+                .deletingLastPathComponent()
+                .appendingPathComponent("Fixtures/iban-reference.tsv"), encoding: .utf8
+        ).split(separator: "\n")
+        let ibans = Array(
+            Set(rows.compactMap { try? IBAN(parsing: String($0.split(separator: "\t")[0])) }))
+        var set = IBANSet()
+        for iban in ibans.prefix(1000) { set.insert(iban) }
+        set.insert(ibans[0])
+        #expect(set.count == 1000)
+        #expect(ibans.prefix(1000).allSatisfy(set.contains))
+        #expect(!ibans.dropFirst(1000).contains(where: set.contains))
+    }
+
+    @Test func `warns about a national check once per file and IBAN`() {
+        let row = "2026-10-03,BE41539007547035,-1.00,EUR,Kiosk,,\n"
+        let result = parseCSV(StatementCSVParserTests.header + row + row + row)
+        #expect(result.codes == [.ibanNationalCheck])
+        #expect(result.rows.count == 3)
     }
 }
