@@ -46,6 +46,32 @@ struct ReportCommandTests {
         #expect(try Self.modificationDates(out) == before)
     }
 
+    @Test func `rewrites every month after a run that died before writing its reports`() throws {
+        let workspace = try Workspace()
+        let out = workspace.path + "/reports"
+        let process = ["process", "SampleData/good", "--state", workspace.state, "--out", out]
+        _ = try StatementsRunner.run(process)
+        #expect(
+            try String(contentsOfFile: out + "/.statements-generation", encoding: .utf8) == "1\n")
+        // A process killed after its import committed: the ledger moved on, the reports did not.
+        let late = try workspace.write(
+            "late.csv",
+            "date,account_iban,amount,beneficiary\n2026-09-30,DE89370400440532013000,-5.00,Late\n")
+        _ = try StatementsRunner.run(["import", late, "--state", workspace.state])
+        try FileManager.default.removeItem(atPath: out + "/2026-10/NL91ABNA0417164300.html")
+        let again = try StatementsRunner.run(process)
+        #expect(again.status == 0)
+        #expect(again.stdout.contains("added 0 new transactions"))
+        #expect(again.stdout.contains("wrote  \(out)/2026-10/NL91ABNA0417164300.html\n"))
+        #expect(again.stdout.contains("wrote  \(out)/2026-09/DE89370400440532013000.txt\n"))
+        #expect(again.stdout.contains("wrote  \(out)/2026-10/DE89370400440532013000.txt\n"))
+        #expect(
+            try String(contentsOfFile: out + "/.statements-generation", encoding: .utf8) == "2\n")
+        #expect(
+            try StatementsRunner.run(process).stdout.hasSuffix(
+                "wrote 0 report files, 0 unchanged\n"))
+    }
+
     @Test func `writes one statement to stdout, by locale`() throws {
         let workspace = try Workspace()
         _ = try StatementsRunner.run([

@@ -99,6 +99,20 @@ public final class ReportController {
         }
     }
 
+    /// The file in the output folder that records which ledger generation the reports reflect.
+    private var markerPath: String { "\(folder)/.statements-generation" }
+
+    /// The ledger generation the reports in the folder reflect, if recorded.
+    public func reportedGeneration() -> Int? {
+        guard let data = FileManager.default.contents(atPath: markerPath) else { return nil }
+        return Int(String(decoding: data, as: UTF8.self).filter(\.isNumber))
+    }
+
+    /// Records that the reports reflect a ledger generation; called after every file is written.
+    public func markReported(generation: Int) throws(StorageError) {
+        _ = try Self.write("\(generation)\n", to: markerPath)
+    }
+
     fileprivate static func write(_ text: String, to path: String) throws(StorageError)
         -> PublishedFile
     {

@@ -83,6 +83,7 @@ public final class StateController {
                     idBytes: append.committed.idBytes + append.ids.count)
             }
             for iban in touched { manifest.accounts[iban]!.lastImport = now }
+            manifest.generation += 1
             try storage.commit(appends.keys.sorted().map { appends[$0]! }, manifest: manifest)
         }
         var earliest: [IBAN: Month] = [:]
@@ -217,6 +218,16 @@ public final class StateController {
     }
 
     // MARK: Reading
+
+    /// How many runs have committed to the ledger so far.
+    public func generation() throws(StorageError) -> Int {
+        try storage.loadManifest().generation
+    }
+
+    /// Every month with transactions in the ledger.
+    public func allMonths() throws(StorageError) -> Set<Month> {
+        Set(try storage.loadManifest().accounts.values.flatMap(\.months.keys))
+    }
 
     /// The latest month with transactions in the ledger, if any.
     public func latestMonth() throws(StorageError) -> Month? {

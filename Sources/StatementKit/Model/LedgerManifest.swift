@@ -7,6 +7,7 @@
 ///
 /// ```
 /// statements-ledger 1
+/// generation N
 /// account IBAN CURRENCY KIND OPENING-MINOR-UNITS|- LAST-IMPORT|- NAME
 /// month IBAN YYYY-MM DATA-BYTES ID-BYTES
 /// ```
@@ -36,6 +37,8 @@ public struct LedgerManifest: Hashable, Sendable {
 
     /// The accounts by IBAN.
     public var accounts: [IBAN: AccountEntry] = [:]
+    /// How many runs have committed to the ledger; each commit adds one.
+    public var generation = 0
 
     /// Creates an empty ledger's manifest.
     public init() {}
@@ -57,7 +60,9 @@ public struct LedgerManifest: Hashable, Sendable {
 
     /// The manifest as text, in a stable order.
     public var encoded: String {
-        var lines = ["\(LedgerManifest.magic) \(LedgerManifest.formatVersion)"]
+        var lines = [
+            "\(LedgerManifest.magic) \(LedgerManifest.formatVersion)", "generation\t\(generation)",
+        ]
         for iban in accounts.keys.sorted() {
             let entry = accounts[iban]!
             let fields = [
@@ -88,6 +93,13 @@ public struct LedgerManifest: Hashable, Sendable {
             let number = offset + 2
             let fields = line.split(separator: "\t", omittingEmptySubsequences: false).map(
                 String.init)
+            if fields.count == 2 && fields[0] == "generation" {
+                guard let generation = Int(fields[1]), generation >= 0 else {
+                    throw .malformed(line: number, "bad generation")
+                }
+                self.generation = generation
+                continue
+            }
             guard let kind = fields.first, let ibanText = fields.dropFirst().first,
                 let iban = try? IBAN(parsing: ibanText)
             else { throw .malformed(line: number, "unreadable record") }

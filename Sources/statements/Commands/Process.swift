@@ -9,7 +9,10 @@ enum Process {
         Imports the files as 'statements import' does, then writes the statements of every
         month the import changed (the months it added to, and later months of those accounts,
         whose opening balances moved), as 'statements report' does. Files whose content would
-        not change keep their bytes and modification time.
+        not change keep their bytes and modification time. OUT/.statements-generation records
+        which state of the ledger the reports reflect; when it is missing or behind (a new
+        output folder, or a run killed before its reports were written), every month is
+        written again.
 
         OPTIONS:
           --state DIR      the ledger folder (default: $STATEMENTS_STATE, else ./ledger)
@@ -33,16 +36,22 @@ enum Process {
         let state = StateController(storage: StorageController(folder: StateFolder.path(options)))
         let imported: ImportReport
         let statements: [MonthlyStatement]
+        let generation: Int
         do {
+            // Reports that reflect the ledger as it was need only the months this run changes;
+            // after a run that died before its reports were written, every month is redone.
+            let reportsAreCurrent = try report.controller.reportedGeneration() == state.generation()
             imported = try state.importFiles(at: paths)
-            statements = try state.monthlyStatements(months: imported.changedMonths)
+            generation = try state.generation()
+            let months = reportsAreCurrent ? imported.changedMonths : try state.allMonths()
+            statements = try state.monthlyStatements(months: months)
         } catch {
             print("statements process: error: \(error)", to: &standardError)
             return ExitCode.environment
         }
         ImportReportRenderer().render(
             imported, diagnostics: &standardError, results: &standardOutput)
-        let published = report.publish(statements, command: "process")
+        let published = report.publish(statements, command: "process", generation: generation)
         if published != ExitCode.success { return published }
         if imported.hasEnvironmentError { return ExitCode.environment }
         return imported.rejectedCount > 0 ? ExitCode.dataError : ExitCode.success

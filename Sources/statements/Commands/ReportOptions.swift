@@ -29,13 +29,23 @@ struct ReportOptions {
         locale = Locale(identifier: canonical)
     }
 
+    /// The controller of the output folder.
+    var controller: ReportController {
+        ReportController(folder: folder, formats: formats, locale: locale)
+    }
+
     /// Writes the statements, printing each file written, and returns the exit status.
-    func publish(_ statements: [MonthlyStatement], command: String) -> Int32 {
+    ///
+    /// - Parameter generation: the ledger generation the reports now reflect, recorded in the
+    ///   output folder once every file is written (`process` uses it).
+    func publish(_ statements: [MonthlyStatement], command: String, generation: Int? = nil) -> Int32
+    {
         var standardOutput = StandardStream.output
         var standardError = StandardStream.error
-        let controller = ReportController(folder: folder, formats: formats, locale: locale)
+        let controller = controller
         do {
             let files = try controller.publish(statements)
+            if let generation { try controller.markReported(generation: generation) }
             for file in files where file.isWritten {
                 print("wrote  \(file.path)", to: &standardOutput)
             }
