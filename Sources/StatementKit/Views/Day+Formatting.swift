@@ -58,3 +58,22 @@ package struct DayFormatter: @unchecked Sendable {
         monthYear.string(from: (try! Day(year: month.year, month: month.month, day: 1)).utcDate)
     }
 }
+
+/// What a statement renderer needs to write a locale's amounts and dates, made once per
+/// renderer: the date formatters and the learned currency formats.
+struct LocaleFormatting: Sendable {
+    let locale: Locale
+    let days: DayFormatter
+    private let moneyFormats: MoneyFormatCache
+
+    init(locale: Locale) {
+        self.locale = locale
+        days = DayFormatter(locale: locale)
+        moneyFormats = MoneyFormatCache(locale: locale)
+    }
+
+    /// The currency format of the statement's account and the texts of its month's days.
+    func formats(for statement: MonthlyStatement) -> (money: MoneyFormat, days: [String]) {
+        (moneyFormats.format(for: statement.account.currency), days.mediumDays(of: statement.month))
+    }
+}

@@ -3,21 +3,17 @@ import Foundation
 /// Renders a monthly statement as one self-contained HTML page with a chart of the daily
 /// closing balance.
 package struct HTMLStatementRenderer: Sendable {
-    package let locale: Locale
-    private let days: DayFormatter
-    private let moneyFormats: MoneyFormatCache
+    private let formatting: LocaleFormatting
+    private var days: DayFormatter { formatting.days }
 
     /// Creates a renderer for a locale.
     package init(locale: Locale) {
-        self.locale = locale
-        days = DayFormatter(locale: locale)
-        moneyFormats = MoneyFormatCache(locale: locale)
+        formatting = LocaleFormatting(locale: locale)
     }
 
     package func render(_ statement: MonthlyStatement, into out: inout some TextOutputStream) {
         let account = statement.account
-        let money = moneyFormats.format(for: account.currency)
-        let dayTexts = days.mediumDays(of: statement.month)
+        let (money, dayTexts) = formatting.formats(for: statement)
         let period = days.monthAndYear(statement.month)
         let name = account.name ?? account.iban.grouped
         let escape = HTMLDocument.escape
@@ -50,7 +46,8 @@ package struct HTMLStatementRenderer: Sendable {
         body +=
             "<footer>\(count) transaction\(count == 1 ? "" : "s") · in \(escape(money.format(statement.totalIn)))"
         body += " · out \(escape(money.format(statement.totalOut)))</footer>"
-        out.write(HTMLDocument.page(title: "\(name) · \(period)", locale: locale, body: body))
+        out.write(
+            HTMLDocument.page(title: "\(name) · \(period)", locale: formatting.locale, body: body))
     }
 }
 

@@ -5,21 +5,17 @@ package struct TextStatementRenderer: Sendable {
     /// The widest a line may be.
     package static let maximumWidth = 100
 
-    package let locale: Locale
-    private let days: DayFormatter
-    private let moneyFormats: MoneyFormatCache
+    private let formatting: LocaleFormatting
+    private var days: DayFormatter { formatting.days }
 
     /// Creates a renderer for a locale.
     package init(locale: Locale) {
-        self.locale = locale
-        days = DayFormatter(locale: locale)
-        moneyFormats = MoneyFormatCache(locale: locale)
+        formatting = LocaleFormatting(locale: locale)
     }
 
     package func render(_ statement: MonthlyStatement, into out: inout some TextOutputStream) {
         let account = statement.account
-        let money = moneyFormats.format(for: account.currency)
-        let dayTexts = days.mediumDays(of: statement.month)
+        let (money, dayTexts) = formatting.formats(for: statement)
         let first = try! Day(year: statement.month.year, month: statement.month.month, day: 1)
         let last = try! Day(
             year: statement.month.year, month: statement.month.month,
