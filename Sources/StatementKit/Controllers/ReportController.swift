@@ -1,5 +1,11 @@
 import Foundation
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// The report formats.
 public enum ReportFormat: String, CaseIterable, Hashable, Sendable {
     case text, csv, html
@@ -113,20 +119,50 @@ public final class ReportController {
         _ = try Self.write("\(generation)\n", to: markerPath)
     }
 
+    /// Writes a report file unless it already holds exactly `text`.
+    ///
+    /// The new content goes to `.NAME.statements-tmp` beside the file and is renamed over it,
+    /// so a reader never sees half a file. A temporary file that a killed run left is removed
+    /// first, so none outlives the next run that considers that file.
     fileprivate static func write(_ text: String, to path: String) throws(StorageError)
         -> PublishedFile
     {
+        let folder = (path as NSString).deletingLastPathComponent
+        let temporary = "\(folder)/.\((path as NSString).lastPathComponent).statements-tmp"
+        _ = unlink(temporary)
         let bytes = Data(text.utf8)
         if FileManager.default.contents(atPath: path) == bytes {
             return PublishedFile(path: path, isWritten: false)
         }
-        let folder = (path as NSString).deletingLastPathComponent
         do {
             try FileManager.default.createDirectory(
                 atPath: folder, withIntermediateDirectories: true)
-            try bytes.write(to: URL(fileURLWithPath: path), options: .atomic)
         } catch {
-            let reason = (error as NSError).localizedFailureReason ?? error.localizedDescription
+            throw .io(
+                path: folder, operation: "create folder",
+                reason: (error as NSError).localizedDescription)
+        }
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else {
+            throw .io(path: path, operation: "write", reason: String(cString: strerror(errno)))
+        }
+        defer { close(descriptor) }
+        var offset = 0
+        while offset < bytes.count {
+            let count = bytes.withUnsafeBytes {
+                Glibc.write(descriptor, $0.baseAddress! + offset, bytes.count - offset)
+            }
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else {
+                let reason = String(cString: strerror(errno))
+                _ = unlink(temporary)
+                throw .io(path: path, operation: "write", reason: reason)
+            }
+            offset += count
+        }
+        guard rename(temporary, path) == 0 else {
+            let reason = String(cString: strerror(errno))
+            _ = unlink(temporary)
             throw .io(path: path, operation: "write", reason: reason)
         }
         return PublishedFile(path: path, isWritten: true)
