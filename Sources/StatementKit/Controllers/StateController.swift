@@ -66,13 +66,10 @@ public final class StateController {
             case .file(let path):
                 files.append(try importFile(at: path, touched: &touched))
             case .problem(let path, let code, let reason):
-                var collector = DiagnosticCollector(file: path)
-                collector.report(
-                    code, line: 0, column: 0, "cannot read \(Diagnostic.quote(path)): \(reason)")
                 files.append(
                     FileImport(
                         outcome: .rejected,
-                        validation: FileValidation(path: path, rowCount: 0, collector: collector)))
+                        validation: ValidationController.unreadable(path, code, reason)))
             }
         }
         if !dryRun && !appends.isEmpty {
@@ -90,12 +87,13 @@ public final class StateController {
         for key in appends.keys {
             earliest[key.iban] = min(earliest[key.iban] ?? key.month, key.month)
         }
-        var changed: Set<Month> = []
+        // The appended months (not yet in the manifest of a dry run), and every later month of
+        // the same accounts.
+        var changed = Set(appends.keys.map(\.month))
         for (iban, first) in earliest {
             for month in manifest.accounts[iban]!.months.keys where month >= first {
                 changed.insert(month)
             }
-            for key in appends.keys where key.iban == iban { changed.insert(key.month) }
         }
         return ImportReport(files: files, isDryRun: dryRun, changedMonths: changed)
     }

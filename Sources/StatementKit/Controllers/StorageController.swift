@@ -101,26 +101,26 @@ public final class StorageController {
     /// Reads the committed transactions of an account-month.
     public func transactions(
         of account: Account, in month: Month, length: LedgerManifest.MonthLength
-    ) throws(StorageError)
-        -> [Transaction]
-    {
-        let path = dataPath(account.iban, month)
-        let bytes = try readFile(path, upTo: length.dataBytes, missingIsEmpty: false) ?? []
-        do throws(LedgerRecord.DecodingError) {
-            return try LedgerRecord.decode(bytes, currency: account.currency)
-        } catch {
-            throw .unreadable(folder: folder, reason: "\(path): \(error)")
-        }
+    ) throws(StorageError) -> [Transaction] {
+        try decodeMonth(of: account, in: month, length: length, LedgerRecord.decode)
     }
 
     /// Sums the committed amounts of an account-month, without decoding the rest.
     func total(of account: Account, in month: Month, length: LedgerManifest.MonthLength)
         throws(StorageError) -> Money
     {
+        try decodeMonth(of: account, in: month, length: length, LedgerRecord.sum)
+    }
+
+    /// Reads the committed bytes of an account-month's transaction file and decodes them.
+    private func decodeMonth<T>(
+        of account: Account, in month: Month, length: LedgerManifest.MonthLength,
+        _ decode: ([UInt8], Currency) throws(LedgerRecord.DecodingError) -> T
+    ) throws(StorageError) -> T {
         let path = dataPath(account.iban, month)
         let bytes = try readFile(path, upTo: length.dataBytes, missingIsEmpty: false) ?? []
         do throws(LedgerRecord.DecodingError) {
-            return try LedgerRecord.sum(bytes, currency: account.currency)
+            return try decode(bytes, account.currency)
         } catch {
             throw .unreadable(folder: folder, reason: "\(path): \(error)")
         }

@@ -54,11 +54,19 @@ public final class ValidationController {
             ) { _ in }
             return FileValidation(path: path, rowCount: summary.rowCount, collector: collector)
         case .problem(let path, let code, let reason):
-            var collector = DiagnosticCollector(file: path, isStrict: isStrict, limit: limit)
-            collector.report(
-                code, line: 0, column: 0, "cannot read \(Diagnostic.quote(path)): \(reason)")
-            return FileValidation(path: path, rowCount: 0, collector: collector)
+            return unreadable(path, code, reason, isStrict: isStrict, limit: limit)
         }
+    }
+
+    /// The outcome of a path that could not be read at all.
+    static func unreadable(
+        _ path: String, _ code: DiagnosticCode, _ reason: String, isStrict: Bool = false,
+        limit: Int = 100
+    ) -> FileValidation {
+        var collector = DiagnosticCollector(file: path, isStrict: isStrict, limit: limit)
+        collector.report(
+            code, line: 0, column: 0, "cannot read \(Diagnostic.quote(path)): \(reason)")
+        return FileValidation(path: path, rowCount: 0, collector: collector)
     }
 }
 

@@ -1,10 +1,4 @@
 extension IBAN {
-    /// The countries whose national check digits inside the BBAN are verified.
-    public static let countriesWithNationalCheck: Set<String> = [
-        "BA", "BE", "CZ", "EE", "ES", "FI", "FR", "IT", "MC", "ME", "MK", "MR", "NO", "PL",
-        "PT", "RS", "SI", "SK", "SM", "TL", "TN",
-    ]
-
     /// Tells whether the national check digits inside the BBAN are right.
     ///
     /// An IBAN can carry correct ISO 7064 check digits around a BBAN whose own national check

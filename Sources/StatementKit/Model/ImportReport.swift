@@ -62,8 +62,6 @@ public struct ImportReport: Hashable, Sendable {
     public var rejectedCount: Int { files.count { $0.outcome == .rejected } }
     /// Whether some path could not be read.
     public var hasEnvironmentError: Bool { files.contains { $0.validation.hasEnvironmentError } }
-    /// The diagnostics of every file, as one validation report.
-    public var validation: ValidationReport { ValidationReport(files: files.map(\.validation)) }
 }
 
 /// One account of the ledger with the figures `statements accounts` shows.
