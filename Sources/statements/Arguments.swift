@@ -1,3 +1,5 @@
+import StatementKit
+
 /// A usage error: the command line does not say something the tool understands (exit 2).
 struct UsageError: Error, CustomStringConvertible {
     let description: String
@@ -66,10 +68,14 @@ struct Arguments {
         return positionals
     }
 
-    /// Refuses `--profile` until bank dialect profiles exist.
-    func refuseProfile() throws(UsageError) {
-        if value("profile") != nil {
-            throw UsageError(description: "--profile is not supported yet", usage: usage)
+    /// The statement files of a command's PATH arguments, with their profiles; a profile
+    /// that cannot be used (`--profile` or a folder's) is a usage error.
+    func statementFiles(of command: String) throws(UsageError) -> StatementFiles {
+        let paths = try paths(of: command)
+        do {
+            return try StatementFiles.find(paths, profile: value("profile"))
+        } catch {
+            throw UsageError(description: error.description, usage: usage)
         }
     }
 

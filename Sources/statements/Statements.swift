@@ -30,6 +30,7 @@ struct Statements {
           accounts           list the ledger's accounts and balances
           report             write monthly statements as text, CSV and HTML
           process PATH...    the nightly job: import, then report the months that changed
+          profile FILE       work out a bank export's dialect and print it as a profile
 
         Run 'statements <command> --help' for a command's options.
         OPTIONS: -h, --help  show this help;  --version  print the version
@@ -53,6 +54,7 @@ struct Statements {
             "accounts": (Accounts.usage, Accounts.run),
             "report": (Report.usage, Report.run),
             "process": (Process.usage, Process.run),
+            "profile": (Profile.usage, Profile.run),
         ]
         switch command {
         case "-h", "--help", "help":

@@ -41,6 +41,24 @@ final class FileByteSource: ByteSource {
         }
     }
 
+    /// Reads up to `count` bytes from the start of the file, leaving the read position as it is.
+    func readHead(_ count: Int) throws -> [UInt8] {
+        var bytes = [UInt8](repeating: 0, count: count)
+        var total = 0
+        while total < count {
+            let read = bytes.withUnsafeMutableBytes {
+                pread(descriptor, $0.baseAddress! + total, count - total, off_t(total))
+            }
+            if read == 0 { break }
+            if read < 0 {
+                if errno == EINTR { continue }
+                throw FileReadError(errno: errno)
+            }
+            total += read
+        }
+        return Array(bytes[0..<total])
+    }
+
     /// Reads the whole rest of the file into memory.
     func readAll() throws -> [UInt8] {
         var bytes: [UInt8] = []

@@ -4,16 +4,24 @@ import Foundation
 enum FileFinder {
     /// One path to read, or a problem with a path.
     enum Entry: Hashable {
-        case file(String)
+        /// A statement file and the folder profile that applies to it, if any.
+        case file(String, profile: String?)
         case problem(path: String, code: DiagnosticCode, reason: String)
     }
 
     /// The file extensions searched for in folders, compared case-insensitively.
     static let extensions: Set<String> = ["csv", "json"]
 
+    /// The name of a folder's profile, which applies to the files in the folder and below.
+    static let profileName = "statements-profile.json"
+
     /// Expands each path: a file stands for itself, a folder for the `*.csv` and `*.json`
-    /// files below it, in byte order of their paths, skipping hidden entries. Symbolic links
-    /// are followed, but a folder is never entered twice, so link loops end.
+    /// files below it, in byte order of their paths, skipping hidden entries and profiles.
+    /// Symbolic links are followed, but a folder is never entered twice, so link loops end.
+    ///
+    /// Each file gets the nearest `statements-profile.json` in its folder or the folders
+    /// above it, up to the folder named on the command line (a file named on the command
+    /// line: its own folder).
     static func entries(for paths: [String]) -> [Entry] {
         var entries: [Entry] = []
         var visited: Set<FileID> = []
@@ -26,9 +34,10 @@ enum FileFinder {
                 continue
             }
             if info.st_mode & S_IFMT == S_IFDIR {
-                walk(path, info, &visited, into: &entries)
+                walk(path, info, profile: nil, &visited, into: &entries)
             } else if info.st_mode & S_IFMT == S_IFREG {
-                entries.append(.file(path))
+                let folder = path.contains("/") ? String(path[...path.lastIndex(of: "/")!]) : ""
+                entries.append(.file(path, profile: profile(in: folder)))
             } else {
                 entries.append(
                     .problem(
@@ -43,8 +52,16 @@ enum FileFinder {
         let inode: UInt64
     }
 
+    /// The profile in a folder (given with its trailing `/`), if there is one.
+    private static func profile(in folder: String) -> String? {
+        var info = stat()
+        let path = folder + profileName
+        return stat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFREG ? path : nil
+    }
+
     private static func walk(
-        _ folder: String, _ info: stat, _ visited: inout Set<FileID>, into entries: inout [Entry]
+        _ folder: String, _ info: stat, profile inherited: String?, _ visited: inout Set<FileID>,
+        into entries: inout [Entry]
     ) {
         guard
             visited.insert(FileID(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))).inserted
@@ -58,6 +75,7 @@ enum FileFinder {
             return
         }
         let prefix = folder.hasSuffix("/") ? folder : folder + "/"
+        let profile = profile(in: prefix) ?? inherited
         for name in names.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) })
         where !name.hasPrefix(".") {
             let path = prefix + name
@@ -72,13 +90,54 @@ enum FileFinder {
                 continue
             }
             if child.st_mode & S_IFMT == S_IFDIR {
-                walk(path, child, &visited, into: &entries)
-            } else if child.st_mode & S_IFMT == S_IFREG,
+                walk(path, child, profile: profile, &visited, into: &entries)
+            } else if child.st_mode & S_IFMT == S_IFREG, name.lowercased() != profileName,
                 let dot = name.lastIndex(of: "."),
                 extensions.contains(name[name.index(after: dot)...].lowercased())
             {
-                entries.append(.file(path))
+                entries.append(.file(path, profile: profile))
             }
         }
+    }
+}
+
+/// The statement files named on a command line, each with the dialect of its profile.
+public struct StatementFiles {
+    /// A file (or a path problem) and the dialect its profile gives; `nil` without one.
+    let entries: [(entry: FileFinder.Entry, dialect: Dialect?)]
+
+    /// Finds the files at or below `paths` and loads their profiles.
+    ///
+    /// - Parameter profile: a profile for every CSV file, over any folder profile.
+    /// - Throws: `ProfileError` when a profile cannot be read or is invalid.
+    public static func find(_ paths: [String], profile: String? = nil) throws(ProfileError)
+        -> StatementFiles
+    {
+        var loaded: [String: Dialect] = [:]
+        func dialect(_ path: String?) throws(ProfileError) -> Dialect? {
+            guard let path else { return nil }
+            if let known = loaded[path] { return known }
+            let bytes: [UInt8]
+            do {
+                bytes = try FileByteSource(path: path).readAll()
+            } catch {
+                throw ProfileError(path: path, message: "cannot read it: \(error)")
+            }
+            let dialect = try bytes.withUnsafeBytes { buffer in
+                Result { () throws(ProfileError) in try Dialect(profile: buffer, path: path) }
+            }.get()
+            loaded[path] = dialect
+            return dialect
+        }
+        let forced = try dialect(profile)
+        var entries: [(FileFinder.Entry, Dialect?)] = []
+        for entry in FileFinder.entries(for: paths) {
+            guard case .file(_, let folderProfile) = entry else {
+                entries.append((entry, nil))
+                continue
+            }
+            entries.append((entry, forced != nil ? forced : try dialect(folderProfile)))
+        }
+        return StatementFiles(entries: entries)
     }
 }

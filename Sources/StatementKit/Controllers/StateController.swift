@@ -50,8 +50,8 @@ public final class StateController {
     /// - Parameter dryRun: report what would happen, take no lock and write nothing.
     /// - Throws: `StorageError` when the state folder cannot be locked, read or written;
     ///   nothing of the run is then visible.
-    public func importFiles(at paths: [String], dryRun: Bool = false) throws(StorageError)
-        -> ImportReport
+    public func importFiles(_ statementFiles: StatementFiles, dryRun: Bool = false)
+        throws(StorageError) -> ImportReport
     {
         if !dryRun { try storage.lockForWriting() }
         defer { storage.unlock() }
@@ -61,10 +61,10 @@ public final class StateController {
         appends = [:]
         var files: [FileImport] = []
         var touched: Set<IBAN> = []
-        for entry in FileFinder.entries(for: paths) {
+        for (entry, dialect) in statementFiles.entries {
             switch entry {
-            case .file(let path):
-                files.append(try importFile(at: path, touched: &touched))
+            case .file(let path, _):
+                files.append(try importFile(at: path, dialect: dialect, touched: &touched))
             case .problem(let path, let code, let reason):
                 files.append(
                     FileImport(
@@ -104,15 +104,17 @@ public final class StateController {
         var rows: [(identity: TransactionIdentity, end: Int)] = []
     }
 
-    private func importFile(at path: String, touched: inout Set<IBAN>) throws(StorageError)
-        -> FileImport
+    private func importFile(at path: String, dialect: Dialect?, touched: inout Set<IBAN>)
+        throws(StorageError) -> FileImport
     {
         var collector = DiagnosticCollector(file: path)
         var staged: [AccountMonth: StagedMonth] = [:]
         var occurrences: [UInt64: Int] = [:]
         var fileAccounts: [IBAN: Account] = [:]
         var conflicts: [(line: Int, message: String)] = []
-        let summary = StatementFileReader.read(path: path, diagnostics: &collector) { row in
+        let summary = StatementFileReader.read(
+            path: path, dialect: dialect, diagnostics: &collector
+        ) { row in
             let iban = row.account.iban
             if fileAccounts[iban] == nil {
                 fileAccounts[iban] = row.account

@@ -22,40 +22,51 @@ public final class ValidationController {
         self.jobs = max(1, jobs)
     }
 
-    /// Validates every file at or below the given paths, `jobs` files at a time; the report
-    /// lists them in the order they were found, whatever order they finish in.
-    public func validate(paths: [String]) -> ValidationReport {
-        let entries = FileFinder.entries(for: paths)
+    /// Validates every file, `jobs` files at a time; the report lists them in the order they
+    /// were found, whatever order they finish in.
+    public func validate(_ files: StatementFiles) -> ValidationReport {
+        let entries = files.entries
         let results = ConcurrentResults<FileValidation>(count: entries.count)
         let work = WorkCounter(count: entries.count)
         let (isStrict, limit) = (isStrict, diagnosticLimit)
         // Each worker takes the next file until none is left.
         DispatchQueue.concurrentPerform(iterations: min(jobs, max(1, entries.count))) { _ in
             while let index = work.take() {
-                results[index] = Self.validate(entries[index], isStrict: isStrict, limit: limit)
+                let (entry, dialect) = entries[index]
+                results[index] = Self.validate(
+                    entry, dialect: dialect, isStrict: isStrict, limit: limit)
             }
         }
         return ValidationReport(files: results.values.map { $0! })
     }
 
     /// Validates one file, choosing the parser by its extension (`.json`, else CSV).
-    public func validateFile(at path: String) -> FileValidation {
-        Self.validate(.file(path), isStrict: isStrict, limit: diagnosticLimit)
+    ///
+    /// - Parameter dialect: the dialect of a CSV file; sniffed when `nil` (see
+    ///   `StatementFileReader`).
+    public func validateFile(at path: String, dialect: Dialect? = nil) -> FileValidation {
+        Self.validate(
+            .file(path, profile: nil), dialect: dialect, isStrict: isStrict, limit: diagnosticLimit)
     }
 
-    private static func validate(_ entry: FileFinder.Entry, isStrict: Bool, limit: Int)
-        -> FileValidation
-    {
+    private static func validate(
+        _ entry: FileFinder.Entry, dialect: Dialect?, isStrict: Bool, limit: Int
+    ) -> FileValidation {
         switch entry {
-        case .file(let path):
+        case .file(let path, _):
             var collector = DiagnosticCollector(file: path, isStrict: isStrict, limit: limit)
             let summary = StatementFileReader.read(
-                path: path, buildsRows: false, diagnostics: &collector
+                path: path, dialect: dialect, buildsRows: false, diagnostics: &collector
             ) { _ in }
             return FileValidation(path: path, rowCount: summary.rowCount, collector: collector)
         case .problem(let path, let code, let reason):
             return unreadable(path, code, reason, isStrict: isStrict, limit: limit)
         }
+    }
+
+    /// Sniffs how a CSV file is written, for `statements profile`.
+    public static func sniff(path: String) throws -> SniffResult {
+        DialectSniffer.sniff(try FileByteSource(path: path).readAll())
     }
 
     /// The outcome of a path that could not be read at all.
@@ -70,15 +81,21 @@ public final class ValidationController {
     }
 }
 
-/// Opens a statement file and runs the parser for its format over it.
+/// Opens a statement file and runs the parser for its format and dialect over it.
+///
+/// JSON files are read as SPEC 2.2. A CSV file is read in the dialect of its profile. Without
+/// one, a file whose first line is a canonical header is streamed as canonical CSV; any
+/// other is sniffed (`DialectSniffer`): what sniffing had to assume is reported as
+/// `DIALECT_ASSUMED`, a bank export it cannot make out as `DIALECT_UNKNOWN`, and a file in
+/// which it finds no header at all is read as canonical CSV, which then says what is wrong.
 enum StatementFileReader {
     /// Reads a file, reporting problems into `diagnostics` and each valid row to `onRow`.
     ///
     /// - Parameter buildsRows: `false` when only the diagnostics matter: CSV rows are then
     ///   checked without building their transactions.
     static func read(
-        path: String, buildsRows: Bool = true, diagnostics: inout DiagnosticCollector,
-        onRow: (ParsedRow) -> Void
+        path: String, dialect: Dialect? = nil, buildsRows: Bool = true,
+        diagnostics: inout DiagnosticCollector, onRow: (ParsedRow) -> Void
     ) -> ParseSummary {
         do {
             let source = try FileByteSource(path: path)
@@ -88,13 +105,53 @@ enum StatementFileReader {
                     StatementJSONParser().parse($0, diagnostics: &diagnostics, onRow: onRow)
                 }
             }
-            return StatementCSVParser(buildsRows: buildsRows).parse(
-                source, diagnostics: &diagnostics, onRow: onRow)
+            if let dialect, dialect.encoding == .utf8, dialect.footerLines == 0 {
+                return StatementCSVParser(dialect: dialect, buildsRows: buildsRows).parse(
+                    source, diagnostics: &diagnostics, onRow: onRow)
+            }
+            if dialect == nil, try startsWithCanonicalHeader(source) {
+                return StatementCSVParser(buildsRows: buildsRows).parse(
+                    source, diagnostics: &diagnostics, onRow: onRow)
+            }
+            let bytes = try source.readAll()
+            var chosen = dialect ?? Dialect()
+            if dialect == nil {
+                switch DialectSniffer.sniff(bytes) {
+                case .dialect(let sniffed, let assumptions):
+                    chosen = sniffed
+                    for finding in assumptions {
+                        diagnostics.report(
+                            .dialectAssumed, line: finding.line, column: finding.column,
+                            finding.message)
+                    }
+                case .unknown(let finding):
+                    diagnostics.report(
+                        .dialectUnknown, line: finding.line, column: finding.column,
+                        finding.message)
+                    return ParseSummary()
+                case .noHeader:
+                    break
+                }
+            }
+            return StatementCSVParser(dialect: chosen, buildsRows: buildsRows).parse(
+                MemoryByteSource(chosen.text(of: bytes)), diagnostics: &diagnostics, onRow: onRow)
         } catch {
             diagnostics.report(
                 .pathUnreadable, line: 0, column: 0,
                 "cannot read \(Diagnostic.quote(path)): \(error)")
             return ParseSummary()
         }
+    }
+
+    /// Whether the file's first line, split at commas, names at least two canonical columns;
+    /// leaves the file at its start.
+    private static func startsWithCanonicalHeader(_ source: FileByteSource) throws -> Bool {
+        let head = try source.readHead(64 << 10)
+        var line = head.prefix { $0 != UInt8(ascii: "\n") && $0 != UInt8(ascii: "\r") }
+        if line.starts(with: [0xEF, 0xBB, 0xBF]) { line = line.dropFirst(3) }
+        let names = line.split(separator: UInt8(ascii: ","), omittingEmptySubsequences: false).map {
+            String(decoding: $0, as: UTF8.self).trimmingCharacters(in: CharacterSet(charactersIn: "\" "))
+        }
+        return head.isEmpty || names.filter { StatementCSVParser.Column(header: $0) != nil }.count >= 2
     }
 }

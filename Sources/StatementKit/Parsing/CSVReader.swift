@@ -22,7 +22,7 @@ enum CSVReadError: Error, Hashable, Sendable {
 /// A streaming RFC 4180 reader over raw bytes.
 ///
 /// Fields are separated by a configurable separator (`,` by default) and may be quoted with
-/// `"`, with `""` standing for one quote; quoted fields may hold separators and line breaks.
+/// a configurable quote (`"` by default), doubled for one quote character; quoted fields may hold separators and line breaks.
 /// Records end with LF, CRLF or a lone CR (each counts as one line). A UTF-8 byte order mark
 /// at the start is skipped and empty lines are passed over. Memory is bounded by the longest
 /// record, not by the file: the reader keeps one buffer and hands out each record's fields as
@@ -50,6 +50,7 @@ final class CSVReader<Source: ByteSource> {
     private var end = 0
     private var isAtEndOfSource = false
     private let separator: UInt8
+    private let quote: UInt8
     private let maximumRecordLength: Int
     /// Byte classes: 0 ordinary; 1 needs attention outside quotes; 2 needs attention in quotes too.
     private let classes: [UInt8]
@@ -67,16 +68,17 @@ final class CSVReader<Source: ByteSource> {
 
     /// Creates a reader; `chunkSize` is how much it reads from the source at once.
     init(
-        source: Source, separator: UInt8 = UInt8(ascii: ","), chunkSize: Int = 1 << 20,
-        maximumRecordLength: Int = defaultMaximumRecordLength
+        source: Source, separator: UInt8 = UInt8(ascii: ","), quote: UInt8 = UInt8(ascii: "\""),
+        chunkSize: Int = 1 << 20, maximumRecordLength: Int = defaultMaximumRecordLength
     ) {
         self.source = source
         self.separator = separator
+        self.quote = quote
         self.maximumRecordLength = max(maximumRecordLength, chunkSize)
         buffer = .allocate(byteCount: chunkSize, alignment: 16)
         var classes = [UInt8](repeating: 0, count: 256)
         for byte in [separator, UInt8(ascii: "\r"), UInt8(ascii: "\n")] { classes[Int(byte)] = 1 }
-        for byte in [UInt8(ascii: "\""), 0] { classes[Int(byte)] = 2 }
+        for byte in [quote, 0] { classes[Int(byte)] = 2 }
         for byte in 0x80...0xFF { classes[byte] = 2 }
         self.classes = classes
     }
@@ -93,7 +95,7 @@ final class CSVReader<Source: ByteSource> {
             switch try scanRecord() {
             case .record:
                 if fields.count == 1 && fields[0].start == fields[0].end && issues.isEmpty
-                    && buffer[fields[0].rawStart] != UInt8(ascii: "\"")
+                    && buffer[fields[0].rawStart] != quote
                 {
                     continue  // an empty line
                 }
@@ -199,7 +201,7 @@ final class CSVReader<Source: ByteSource> {
         swap(&fields, &self.fields)
         fields.removeAll(keepingCapacity: true)
         defer { swap(&fields, &self.fields) }
-        let quote = UInt8(ascii: "\"")
+        let quote = self.quote
         return try classes.withUnsafeBufferPointer { classes throws(CSVReadError) -> ScanResult in
             let bytes = UnsafeRawBufferPointer(buffer)
             while true {
@@ -341,7 +343,7 @@ final class CSVReader<Source: ByteSource> {
             while p < fields[index].end {
                 let byte = buffer[p]
                 unescaped.append(byte)
-                p += byte == UInt8(ascii: "\"") ? 2 : 1
+                p += byte == quote ? 2 : 1
             }
             fields[index].start = start
             fields[index].end = unescaped.count

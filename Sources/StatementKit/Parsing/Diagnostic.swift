@@ -11,6 +11,9 @@ public enum DiagnosticCode: String, Hashable, Sendable, CaseIterable, Codable {
     case pathUnreadable = "PATH_UNREADABLE"
     case encodingInvalidUTF8 = "ENCODING_INVALID_UTF8"
     case encodingNUL = "ENCODING_NUL"
+    case encodingInvalid = "ENCODING_INVALID"
+    case dialectUnknown = "DIALECT_UNKNOWN"
+    case dialectAssumed = "DIALECT_ASSUMED"
     case csvFieldCount = "CSV_FIELD_COUNT"
     case csvUnterminatedQuote = "CSV_UNTERMINATED_QUOTE"
     case csvStrayQuote = "CSV_STRAY_QUOTE"
@@ -30,6 +33,7 @@ public enum DiagnosticCode: String, Hashable, Sendable, CaseIterable, Codable {
     case amountFormat = "AMOUNT_FORMAT"
     case amountPrecision = "AMOUNT_PRECISION"
     case amountOverflow = "AMOUNT_OVERFLOW"
+    case amountSign = "AMOUNT_SIGN"
     case currencyUnknown = "CURRENCY_UNKNOWN"
     case currencyConflict = "CURRENCY_CONFLICT"
     case accountKind = "ACCOUNT_KIND"
@@ -45,7 +49,9 @@ public enum DiagnosticCode: String, Hashable, Sendable, CaseIterable, Codable {
     /// The severity the code has unless `--strict` raises warnings to errors.
     public var defaultSeverity: Severity {
         switch self {
-        case .columnUnknown, .keyUnknown, .ibanNationalCheck, .fileNoTransactions: .warning
+        case .columnUnknown, .keyUnknown, .ibanNationalCheck, .fileNoTransactions,
+            .dialectAssumed:
+            .warning
         default: .error
         }
     }

@@ -33,7 +33,7 @@ extension AmountError {
     var code: DiagnosticCode {
         switch self {
         case .empty: .fieldEmpty
-        case .malformed: .amountFormat
+        case .malformed, .grouping: .amountFormat
         case .tooManyDecimals: .amountPrecision
         case .overflow: .amountOverflow
         }

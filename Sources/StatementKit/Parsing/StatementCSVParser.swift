@@ -1,9 +1,13 @@
-/// Reads canonical statement CSV (SPEC 2.1) into validated transactions, streaming.
+/// Reads statement CSV into validated transactions, streaming: canonical CSV (SPEC 2.1) or a
+/// bank's dialect described by a `Dialect` (SPEC 2.3).
 ///
-/// The header row names the columns in any order and case; `counterparty` and
-/// `counterparty_iban` are accepted for `beneficiary` and `beneficiary_iban`. Every row is
-/// checked completely and every problem becomes a diagnostic; rows with an error produce no
-/// transaction. Memory does not grow with the file, only with the number of accounts in it.
+/// In canonical CSV the header row names the columns in any order and case; `counterparty`
+/// and `counterparty_iban` are accepted for `beneficiary` and `beneficiary_iban`. A dialect
+/// maps its own columns, reads its own date and amount layouts, skips its preamble and may
+/// fix the account. The text must already be UTF-8 (see `TextEncoding`) with any footer cut.
+/// Every row is checked completely and every problem becomes a diagnostic; rows with an
+/// error produce no transaction. Memory does not grow with the file, only with the number of
+/// accounts in it.
 public struct StatementCSVParser: Sendable {
     /// The canonical columns.
     enum Column: String, CaseIterable, Sendable {
@@ -51,21 +55,32 @@ public struct StatementCSVParser: Sendable {
     let maximumRecordLength: Int
     /// Whether valid rows are built and handed to `onRow`; `validate` checks them only.
     let buildsRows: Bool
+    /// How the file is written.
+    let dialect: Dialect
+    /// The indicator texts of a debit and of a credit, trimmed and in upper case.
+    private let debitIndicators: [[UInt8]]
+    private let creditIndicators: [[UInt8]]
 
     /// Creates a parser.
     ///
-    /// - Parameter buildsRows: `false` to check every row without building its transaction
-    ///   (`onRow` is then never called), as validation alone needs.
-    public init(buildsRows: Bool = true) {
+    /// - Parameters:
+    ///   - dialect: how the file is written; canonical CSV by default.
+    ///   - buildsRows: `false` to check every row without building its transaction (`onRow`
+    ///     is then never called), as validation alone needs.
+    public init(dialect: Dialect = Dialect(), buildsRows: Bool = true) {
         self.init(
             maximumRecordLength: CSVReader<MemoryByteSource>.defaultMaximumRecordLength,
-            buildsRows: buildsRows)
+            dialect: dialect, buildsRows: buildsRows)
     }
 
     /// Creates a parser with a smaller record limit, for tests.
-    init(maximumRecordLength: Int, buildsRows: Bool = true) {
+    init(maximumRecordLength: Int, dialect: Dialect = Dialect(), buildsRows: Bool = true) {
         self.maximumRecordLength = maximumRecordLength
+        self.dialect = dialect
         self.buildsRows = buildsRows
+        let normalized = { (text: String) in Array(text.trimmingCharacters(in: .whitespaces).uppercased().utf8) }
+        debitIndicators = dialect.debitIndicators.map(normalized)
+        creditIndicators = dialect.creditIndicators.map(normalized)
     }
 
     /// Reads a whole CSV source, reporting problems into `diagnostics` and each valid row to
@@ -76,9 +91,9 @@ public struct StatementCSVParser: Sendable {
         _ source: Source, diagnostics: inout DiagnosticCollector, onRow: (ParsedRow) -> Void
     ) -> ParseSummary {
         let reader = CSVReader(
-            source: source, chunkSize: min(1 << 20, maximumRecordLength),
-            maximumRecordLength: maximumRecordLength)
-        var state = RowState()
+            source: source, separator: dialect.separator, quote: dialect.quote,
+            chunkSize: min(1 << 20, maximumRecordLength), maximumRecordLength: maximumRecordLength)
+        var state = RowState(dialect: dialect)
         var summary = ParseSummary()
         do {
             guard try reader.nextRecord() else {
@@ -86,7 +101,19 @@ public struct StatementCSVParser: Sendable {
                     .fileEmpty, line: 1, column: 1, "the file is empty; a header row is required")
                 return summary
             }
-            guard let columns = readHeader(reader, &diagnostics) else { return summary }
+            var preamble = Set(dialect.preamble.keys)
+            while reader.recordLine < dialect.headerLine {
+                readPreamble(reader, &preamble, &state, &diagnostics)
+                guard try reader.nextRecord() else {
+                    diagnostics.report(
+                        .fileEmpty, line: 1, column: 1,
+                        "the file ends before its header on line \(dialect.headerLine)")
+                    return summary
+                }
+            }
+            guard let columns = readHeader(reader, &diagnostics),
+                preambleIsComplete(preamble, state, &diagnostics)
+            else { return summary }
             while try reader.nextRecord() {
                 summary.rowCount += 1
                 if let row = readRow(reader, columns, &state, &diagnostics) { onRow(row) }
@@ -121,22 +148,43 @@ public struct StatementCSVParser: Sendable {
         let count: Int
         /// The field index of each column by its ordinal; -1 when absent.
         private let fieldIndex: [Int]
+        /// The fields joined into the beneficiary and the description, in order.
+        let beneficiaryFields: [Int]
+        let descriptionFields: [Int]
+        /// The fields of a dialect that splits the amount.
+        let debit: Int?
+        let credit: Int?
+        let indicator: Int?
 
+        /// The layout of canonical CSV: one field per column.
         init(count: Int, index: [Column: Int]) {
+            self.init(count: count, fields: index.mapValues { [$0] }, debit: nil, credit: nil, indicator: nil)
+        }
+
+        init(count: Int, fields: [Column: [Int]], debit: Int?, credit: Int?, indicator: Int?) {
             self.count = count
-            fieldIndex = Column.allCases.map { index[$0] ?? -1 }
+            fieldIndex = Column.allCases.map { fields[$0]?.first ?? -1 }
+            beneficiaryFields = fields[.beneficiary] ?? []
+            descriptionFields = fields[.description] ?? []
+            self.debit = debit
+            self.credit = credit
+            self.indicator = indicator
         }
 
         subscript(column: Column) -> Int? {
             let field = fieldIndex[column.ordinal]
             return field >= 0 ? field : nil
         }
+
+        /// The field a problem with the amount is reported at.
+        var amountField: Int { self[.amount] ?? debit ?? 0 }
     }
 
     private func readHeader<S>(_ reader: CSVReader<S>, _ diagnostics: inout DiagnosticCollector)
         -> Columns?
     {
         guard reportIssues(reader, &diagnostics) else { return nil }
+        if !dialect.columns.isEmpty { return mappedColumns(reader, &diagnostics) }
         var index: [Column: Int] = [:]
         var unknown: [(name: String, field: Int)] = []
         for field in reader.fields.indices {
@@ -174,6 +222,113 @@ public struct StatementCSVParser: Sendable {
         return Columns(count: reader.fields.count, index: index)
     }
 
+    /// Finds the columns a dialect maps, by header text or position.
+    private func mappedColumns<S>(
+        _ reader: CSVReader<S>, _ diagnostics: inout DiagnosticCollector
+    ) -> Columns? {
+        let names = reader.fields.indices.map { field in
+            reader.withField(field) { Self.normalizedHeader(String(decoding: $0, as: UTF8.self)) }
+        }
+        var fields: [Dialect.Field: [Int]] = [:]
+        var missing: [String] = []
+        for (field, references) in dialect.columns.sorted(by: { $0.key < $1.key }) {
+            for reference in references {
+                switch reference {
+                case .name(let name):
+                    if let index = names.firstIndex(of: Self.normalizedHeader(name)) {
+                        fields[field, default: []].append(index)
+                    } else {
+                        missing.append(Diagnostic.quote(name))
+                    }
+                case .number(let number):
+                    if number <= names.count {
+                        fields[field, default: []].append(number - 1)
+                    } else {
+                        missing.append("number \(number)")
+                    }
+                }
+            }
+        }
+        guard missing.isEmpty else {
+            diagnostics.report(
+                .columnMissing, line: reader.recordLine, column: 1,
+                "the header lacks the profile's column\(missing.count == 1 ? "" : "s") \(missing.joined(separator: ", "))"
+            )
+            return nil
+        }
+        var canonical: [Column: [Int]] = [:]
+        for (field, indices) in fields {
+            if let column = Column(rawValue: field.rawValue) { canonical[column] = indices }
+        }
+        return Columns(
+            count: names.count, fields: canonical, debit: fields[.debit]?.first,
+            credit: fields[.credit]?.first, indicator: fields[.indicator]?.first)
+    }
+
+    /// A header text as profiles match it: without surrounding spaces, in lower case.
+    static func normalizedHeader(_ text: String) -> String {
+        text.trimmingCharacters(in: .whitespaces).lowercased()
+    }
+
+    /// Reads what the dialect takes from a preamble line; `pending` keeps the items not found.
+    private func readPreamble<S>(
+        _ reader: CSVReader<S>, _ pending: inout Set<Dialect.PreambleItem>, _ state: inout RowState,
+        _ diagnostics: inout DiagnosticCollector
+    ) {
+        for (item, position) in dialect.preamble
+        where position.line == reader.recordLine && pending.contains(item) {
+            guard position.field <= reader.fields.count else { continue }
+            pending.remove(item)
+            let field = position.field - 1
+            let text = reader.withField(field) { String(decoding: $0, as: UTF8.self) }
+                .trimmingCharacters(in: .whitespaces)
+            let (line, column) = reader.location(ofField: field)
+            let name = "preamble \(item.rawValue)"
+            switch item {
+            case .name:
+                state.fixedName = text.isEmpty ? nil : text
+            case .currency:
+                state.fixedCurrency = Currency(code: text)
+                if state.fixedCurrency == nil {
+                    diagnostics.report(
+                        .currencyUnknown, line: line, column: column,
+                        "\(name) \(Diagnostic.quote(text)): is not an active ISO 4217 currency code")
+                }
+            case .iban:
+                // The IBAN may follow a label in the same field, as in "IBAN: DE89 …".
+                let labelled = text.split(separator: ":").last.map {
+                    $0.trimmingCharacters(in: .whitespaces)
+                }
+                if let labelled, let iban = try? IBAN(parsing: labelled) {
+                    state.fixedIBAN = iban
+                    continue
+                }
+                do throws(IBANError) {
+                    state.fixedIBAN = try IBAN(parsing: text)
+                } catch {
+                    diagnostics.report(
+                        text.isEmpty ? .fieldEmpty : error.code, line: line, column: column,
+                        "\(name) \(Diagnostic.quote(text)): \(text.isEmpty ? "is required" : error.description)")
+                }
+            }
+        }
+    }
+
+    /// Reports the preamble items that were never found; returns whether the account is known.
+    private func preambleIsComplete(
+        _ pending: Set<Dialect.PreambleItem>, _ state: RowState,
+        _ diagnostics: inout DiagnosticCollector
+    ) -> Bool {
+        for item in pending.sorted(by: { $0.rawValue < $1.rawValue }) {
+            let position = dialect.preamble[item]!
+            diagnostics.report(
+                .fieldEmpty, line: position.line, column: 1,
+                "the preamble has no field \(position.field) on line \(position.line) for the account \(item.rawValue)")
+        }
+        return pending.isEmpty && (dialect.preamble[.iban] == nil || state.fixedIBAN != nil)
+            && (dialect.preamble[.currency] == nil || state.fixedCurrency != nil)
+    }
+
     /// Reports the byte-level problems of the current record; returns whether there were none.
     private func reportIssues<S>(_ reader: CSVReader<S>, _ diagnostics: inout DiagnosticCollector)
         -> Bool
@@ -183,9 +338,13 @@ public struct StatementCSVParser: Sendable {
             switch issue.kind {
             case .nul:
                 diagnostics.report(.encodingNUL, line: line, column: column, "NUL byte in text")
-            case .invalidUTF8:
+            case .invalidUTF8 where dialect.encoding == .utf8:
                 diagnostics.report(
                     .encodingInvalidUTF8, line: line, column: column, "invalid UTF-8 byte sequence")
+            case .invalidUTF8:
+                diagnostics.report(
+                    .encodingInvalid, line: line, column: column,
+                    "byte sequence that is not valid \(dialect.encoding.rawValue)")
             case .strayQuote:
                 diagnostics.report(
                     .csvStrayQuote, line: line, column: column,
@@ -206,6 +365,17 @@ public struct StatementCSVParser: Sendable {
 
         var accounts: [AccountState] = []
         var accountSlots: [IBAN: Int] = [:]
+        /// What the dialect or the preamble says of the account of every row.
+        var fixedIBAN: IBAN?
+        var fixedName: String?
+        var fixedCurrency: Currency?
+
+        init(dialect: Dialect) {
+            fixedIBAN = dialect.accountIBAN
+            fixedName = dialect.accountName
+            fixedCurrency = dialect.accountCurrency
+        }
+
         /// The IBANs of the file validated so far, to skip validating them again.
         var validIBANs = IBANSet()
         /// The slot of the account of the previous valid row.
@@ -241,25 +411,46 @@ public struct StatementCSVParser: Sendable {
         }
         // Move the collector in and out, so that reporting never copies its storage.
         var fields = FieldReader(
-            reader: reader, diagnostics: DiagnosticCollector(file: ""), buildsText: buildsRows)
+            reader: reader, diagnostics: DiagnosticCollector(file: ""), buildsText: buildsRows,
+            dialect: dialect)
         swap(&fields.diagnostics, &diagnostics)
         defer { swap(&fields.diagnostics, &diagnostics) }
 
         let date = fields.day(columns[.date]!, Column.date.rawValue)
         let currency =
-            columns[.currency].flatMap { fields.currency($0, Column.currency.rawValue) } ?? .eur
-        let accountIBAN = fields.accountIBAN(columns[.accountIBAN]!, &state)
-        let amount = fields.money(columns[.amount]!, Column.amount.rawValue, currency: currency)
-        let beneficiary = fields.requiredText(columns[.beneficiary]!, Column.beneficiary.rawValue)
+            columns[.currency].flatMap { fields.currency($0, Column.currency.rawValue) }
+            ?? state.fixedCurrency ?? .eur
+        let accountIBAN: IBAN? =
+            if let field = columns[.accountIBAN] {
+                fields.accountIBAN(field, &state)
+            } else {
+                state.fixedIBAN
+            }
+        let amount: Money? =
+            switch dialect.sign {
+            case .signed: fields.money(columns[.amount]!, Column.amount.rawValue, currency: currency)
+            case .debitCredit:
+                fields.debitCredit(columns.debit!, columns.credit!, currency: currency)
+            case .indicator:
+                fields.indicated(
+                    columns[.amount]!, columns.indicator!, currency: currency,
+                    debit: debitIndicators, credit: creditIndicators)
+            }
+        let beneficiary =
+            dialect.columns.isEmpty
+            ? fields.requiredText(columns[.beneficiary]!, Column.beneficiary.rawValue)
+            : fields.joinedText(
+                columns.beneficiaryFields, else: columns.descriptionFields,
+                Column.beneficiary.rawValue)
         let beneficiaryIBAN = columns[.beneficiaryIBAN].flatMap {
             fields.optionalIBAN($0, Column.beneficiaryIBAN.rawValue, &state)
         }
         let declaredBalance = columns[.balance].flatMap {
             fields.optionalMoney($0, Column.balance.rawValue, currency: currency)
         }
-        let kind = columns[.accountKind].flatMap {
-            fields.accountKind($0, Column.accountKind.rawValue)
-        }
+        let kind =
+            columns[.accountKind].flatMap { fields.accountKind($0, Column.accountKind.rawValue) }
+            ?? dialect.accountKind
         guard fields.isValid, let date, let amount, let beneficiary, let accountIBAN else {
             if let accountIBAN { state.skipUnreadableRow(of: accountIBAN) }
             return nil
@@ -271,7 +462,7 @@ public struct StatementCSVParser: Sendable {
             slot = known
             let account = state.accounts[slot]
             guard account.account.currency == currency else {
-                let field = columns[.currency] ?? columns[.amount]!
+                let field = columns[.currency] ?? columns.amountField
                 fields.report(
                     .currencyConflict, at: field,
                     "currency \(currency.code) differs from \(account.account.currency.code), the currency of account \(accountIBAN.electronic) on line \(account.firstLine)"
@@ -279,7 +470,7 @@ public struct StatementCSVParser: Sendable {
                 return nil
             }
         } else {
-            let name = columns[.accountName].flatMap { fields.optionalText($0) }
+            let name = columns[.accountName].flatMap { fields.optionalText($0) } ?? state.fixedName
             slot = state.accounts.count
             state.accountSlots[accountIBAN] = slot
             state.accounts.append(
@@ -291,13 +482,15 @@ public struct StatementCSVParser: Sendable {
         state.lastSlot = (accountIBAN, slot)
         if let mismatch = state.accounts[slot].balance.add(amount, declared: declaredBalance) {
             fields.report(
-                mismatch.code, at: columns[.balance] ?? columns[.amount]!,
+                mismatch.code, at: columns[.balance] ?? columns.amountField,
                 "\(mismatch); the balance chain breaks on this row")
         }
         guard buildsRows else { return nil }
         let transaction = Transaction(
             date: date, amount: amount, beneficiary: beneficiary, beneficiaryIBAN: beneficiaryIBAN,
-            description: columns[.description].flatMap { fields.optionalText($0) },
+            description: dialect.columns.isEmpty
+                ? columns[.description].flatMap { fields.optionalText($0) }
+                : fields.joinedText(columns.descriptionFields),
             reference: columns[.reference].flatMap { fields.optionalText($0) })
         return ParsedRow(
             account: state.accounts[slot].account, transaction: transaction, line: line)
@@ -312,11 +505,19 @@ private struct FieldReader<Source: ByteSource> {
 
     /// Whether text fields become `String`s; when not, a valid required text reads as "".
     let buildsText: Bool
+    /// The date and amount layouts of a dialect; `nil` for the canonical ones.
+    let dateFormat: DateFormat?
+    let amountFormat: AmountFormat?
 
-    init(reader: CSVReader<Source>, diagnostics: DiagnosticCollector, buildsText: Bool) {
+    init(
+        reader: CSVReader<Source>, diagnostics: DiagnosticCollector, buildsText: Bool,
+        dialect: Dialect
+    ) {
         self.reader = reader
         self.diagnostics = diagnostics
         self.buildsText = buildsText
+        dateFormat = dialect.dateFormat == .iso ? nil : dialect.dateFormat
+        amountFormat = dialect.amountFormat == .canonical ? nil : dialect.amountFormat
     }
 
     mutating func report(_ code: DiagnosticCode, at field: Int, _ message: String) {
@@ -346,12 +547,17 @@ private struct FieldReader<Source: ByteSource> {
     }
 
     mutating func day(_ field: Int, _ name: String) -> Day? {
-        let result = parse(field) { (bytes) throws(DayError) in try Day(parsing: bytes) }
+        let result = parse(field) { (bytes) throws(DayError) in
+            guard let format = dateFormat else { return try Day(parsing: bytes) }
+            return try format.day(parsing: bytes.trimmingSpaces)
+        }
         switch result {
         case .success(let day): return day
         case .failure(let error):
             if isBlank(field) {
                 report(.fieldEmpty, at: field, "\(name) is required")
+            } else if let format = dateFormat, error == .malformed {
+                report(error.code, at: field, name: name, reason: "is not a date in \(format) form")
             } else {
                 report(error.code, at: field, name: name, reason: error.description)
             }
@@ -370,15 +576,59 @@ private struct FieldReader<Source: ByteSource> {
 
     mutating func money(_ field: Int, _ name: String, currency: Currency) -> Money? {
         let result = parse(field) { (bytes) throws(AmountError) in
-            try Money(parsing: bytes, currency: currency)
+            guard let format = amountFormat else { return try Money(parsing: bytes, currency: currency) }
+            return try format.money(parsing: bytes, currency: currency)
         }
         switch result {
         case .success(let money): return money
         case .failure(.empty): report(.fieldEmpty, at: field, "\(name) is required")
+        case .failure(.malformed) where amountFormat != nil:
+            report(
+                .amountFormat, at: field, name: name,
+                reason: "is not an amount like \(amountFormat!.example)")
         case .failure(let error):
             report(error.code, at: field, name: name, reason: error.reason(currency: currency))
         }
         return nil
+    }
+
+    /// Reads an amount split into a debit and a credit column, one of them filled (a zero in
+    /// the other is allowed). Signs in either column are ignored: a debit always takes money out.
+    mutating func debitCredit(_ debitField: Int, _ creditField: Int, currency: Currency) -> Money? {
+        guard !isBlank(debitField) || !isBlank(creditField) else {
+            report(.fieldEmpty, at: debitField, "debit or credit is required")
+            return nil
+        }
+        let debit = optionalMoney(debitField, "debit", currency: currency)
+        let credit = optionalMoney(creditField, "credit", currency: currency)
+        guard isValid else { return nil }
+        let out = debit?.minorUnits.magnitude ?? 0
+        let into = credit?.minorUnits.magnitude ?? 0
+        guard out == 0 || into == 0 else {
+            report(.amountSign, at: creditField, "both debit and credit hold an amount; one must be empty or zero")
+            return nil
+        }
+        return Money(minorUnits: into > 0 ? Int64(into) : -Int64(out), currency: currency)
+    }
+
+    /// Reads an unsigned amount whose sign an indicator column gives, such as `D`/`C`.
+    mutating func indicated(
+        _ amountField: Int, _ indicatorField: Int, currency: Currency, debit: [[UInt8]],
+        credit: [[UInt8]]
+    ) -> Money? {
+        let text = reader.withField(indicatorField) { Array($0.trimmingSpaces) }.map {
+            $0 >= UInt8(ascii: "a") && $0 <= UInt8(ascii: "z") ? $0 - 32 : $0
+        }
+        let isDebit = debit.contains(text)
+        if !isDebit && !credit.contains(text) {
+            let allowed = (debit + credit).map { Diagnostic.quote(String(decoding: $0, as: UTF8.self)) }
+            report(
+                .amountSign, at: indicatorField, name: "indicator",
+                reason: "must be one of \(allowed.joined(separator: ", "))")
+        }
+        guard let amount = money(amountField, "amount", currency: currency), isValid else { return nil }
+        let magnitude = Int64(amount.minorUnits.magnitude)
+        return Money(minorUnits: isDebit ? -magnitude : magnitude, currency: currency)
     }
 
     mutating func optionalMoney(_ field: Int, _ name: String, currency: Currency) -> Money? {
@@ -446,6 +696,23 @@ private struct FieldReader<Source: ByteSource> {
         return text
     }
 
+    /// Joins the non-blank texts of several fields with a space; `nil` when all are blank.
+    func joinedText(_ fields: [Int]) -> String? {
+        let parts = fields.compactMap { field in
+            optionalText(field)?.trimmingCharacters(in: .whitespaces)
+        }.filter { !$0.isEmpty }
+        return parts.isEmpty ? nil : parts.joined(separator: " ")
+    }
+
+    /// Reads a required text joined from `fields`, or from `fallback` when those are blank.
+    mutating func joinedText(_ fields: [Int], else fallback: [Int], _ name: String) -> String? {
+        if let text = joinedText(fields) ?? joinedText(fallback), !text.allSatisfy(\.isWhitespace) {
+            return text
+        }
+        report(.fieldEmpty, at: (fields + fallback)[0], "\(name) is required and must not be blank")
+        return nil
+    }
+
     func optionalText(_ field: Int) -> String? {
         isBlank(field) ? nil : reader.withField(field) { String(decoding: $0, as: UTF8.self) }
     }
@@ -456,5 +723,15 @@ private struct FieldReader<Source: ByteSource> {
         report(
             .accountKind, at: field, name: name, reason: "must be checking, savings or investment")
         return nil
+    }
+}
+
+extension UnsafeRawBufferPointer {
+    /// The bytes without leading and trailing ASCII spaces.
+    var trimmingSpaces: UnsafeRawBufferPointer {
+        var (start, end) = (0, count)
+        while start < end && self[start] == UInt8(ascii: " ") { start += 1 }
+        while end > start && self[end - 1] == UInt8(ascii: " ") { end -= 1 }
+        return UnsafeRawBufferPointer(rebasing: self[start..<end])
     }
 }

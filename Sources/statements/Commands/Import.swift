@@ -3,7 +3,7 @@ import StatementKit
 /// `statements import PATH...`: adds new transactions to the ledger, each exactly once.
 enum Import {
     static let usage = """
-        USAGE: statements import PATH... [--state DIR] [--dry-run]
+        USAGE: statements import PATH... [--state DIR] [--profile FILE] [--dry-run]
 
         Imports statement files (CSV and JSON) and folders into the ledger. Each transaction is
         stored once, however often a file is delivered or exports overlap. A file with any error
@@ -14,7 +14,7 @@ enum Import {
           --state DIR     the ledger folder (default: $STATEMENTS_STATE, else ./ledger);
                           created on first import
           --dry-run       report what would be imported; write nothing
-          --profile FILE  a bank dialect profile (not supported yet)
+          --profile FILE  read every CSV file in this bank dialect (as in validate)
           -h, --help      show this help
 
         EXIT STATUS: 0 every file imported or already present, 1 a file was rejected,
@@ -24,14 +24,13 @@ enum Import {
     static func run(_ arguments: [String]) throws(UsageError) -> Int32 {
         let options = try Arguments(
             arguments, valueOptions: ["state", "profile"], flagOptions: ["dry-run"], usage: usage)
-        let paths = try options.paths(of: "import")
-        try options.refuseProfile()
+        let files = try options.statementFiles(of: "import")
         var standardError = StandardStream.error
         var standardOutput = StandardStream.output
         let state = StateController(storage: StorageController(folder: StateFolder.path(options)))
         let report: ImportReport
         do {
-            report = try state.importFiles(at: paths, dryRun: options.has("dry-run"))
+            report = try state.importFiles(files, dryRun: options.has("dry-run"))
         } catch {
             print("statements import: error: \(error)", to: &standardError)
             return ExitCode.environment

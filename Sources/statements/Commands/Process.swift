@@ -3,8 +3,8 @@ import StatementKit
 /// `statements process PATH...`: the nightly job: import, then report the changed months.
 enum Process {
     static let usage = """
-        USAGE: statements process PATH... [--state DIR] [--out DIR] [--format text|csv|html]...
-                                  [--locale ID]
+        USAGE: statements process PATH... [--state DIR] [--profile FILE] [--out DIR]
+                                  [--format text|csv|html]... [--locale ID]
 
         Imports the files as 'statements import' does, then writes the statements of every
         month the import changed (the months it added to, and later months of those accounts,
@@ -16,6 +16,7 @@ enum Process {
 
         OPTIONS:
           --state DIR      the ledger folder (default: $STATEMENTS_STATE, else ./ledger)
+          --profile FILE   read every CSV file in this bank dialect (as in validate)
           --out DIR        the output folder (default: ./reports)
           --format FORMAT  text, csv or html; may be repeated (default: all three)
           --locale ID      how amounts and dates are written (default: en_US)
@@ -27,9 +28,9 @@ enum Process {
 
     static func run(_ arguments: [String]) throws(UsageError) -> Int32 {
         let options = try Arguments(
-            arguments, valueOptions: ReportOptions.valueOptions.union(["state"]), flagOptions: [],
+            arguments, valueOptions: ReportOptions.valueOptions.union(["state", "profile"]), flagOptions: [],
             usage: usage)
-        let paths = try options.paths(of: "process")
+        let files = try options.statementFiles(of: "process")
         let report = try ReportOptions(options, usage: usage)
         var standardError = StandardStream.error
         var standardOutput = StandardStream.output
@@ -41,7 +42,7 @@ enum Process {
             // Reports that reflect the ledger as it was need only the months this run changes;
             // after a run that died before its reports were written, every month is redone.
             let reportsAreCurrent = try report.controller.reportedGeneration() == state.generation()
-            imported = try state.importFiles(at: paths)
+            imported = try state.importFiles(files)
             generation = try state.generation()
             let months = reportsAreCurrent ? imported.changedMonths : try state.allMonths()
             statements = try state.monthlyStatements(months: months)

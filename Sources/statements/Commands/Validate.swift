@@ -4,7 +4,8 @@ import StatementKit
 /// `statements validate PATH...`: checks files like a compiler and gates CI.
 enum Validate {
     static let usage = """
-        USAGE: statements validate PATH... [--format text|json|github] [--strict] [--jobs N]
+        USAGE: statements validate PATH... [--profile FILE] [--format text|json|github]
+                                           [--strict] [--jobs N]
 
         Checks bank statement files (CSV and JSON) and reports every problem as
         FILE:LINE:COLUMN: error|warning: [CODE] message. Folders are searched recursively
@@ -17,18 +18,21 @@ enum Validate {
           --strict                   treat warnings as errors
           --jobs N                   files checked at once (default: one per core); the
                                      output is the same, in the same order
-          --profile FILE             a bank dialect profile (not supported yet)
+          --profile FILE             read every CSV file in this bank dialect (see
+                                     'statements profile'); without it, a folder's
+                                     statements-profile.json applies, else the dialect
+                                     of a non-canonical file is sniffed
           -h, --help                 show this help
 
-        EXIT STATUS: 0 all files valid, 1 data errors, 2 usage error, 3 unreadable path.
+        EXIT STATUS: 0 all files valid, 1 data errors, 2 usage error (including an invalid
+        profile), 3 unreadable path.
         """
 
     static func run(_ arguments: [String]) throws(UsageError) -> Int32 {
         let options = try Arguments(
             arguments, valueOptions: ["format", "profile", "jobs"], flagOptions: ["strict"],
             usage: usage)
-        let paths = try options.paths(of: "validate")
-        try options.refuseProfile()
+        let files = try options.statementFiles(of: "validate")
         let format = try options.choice(
             "format", default: ValidationReportRenderer.Format.text, usage: usage)
         var jobs = ProcessInfo.processInfo.activeProcessorCount
@@ -40,7 +44,7 @@ enum Validate {
             jobs = number
         }
         let controller = ValidationController(isStrict: options.has("strict"), jobs: jobs)
-        let report = controller.validate(paths: paths)
+        let report = controller.validate(files)
         var standardError = StandardStream.error
         var standardOutput = StandardStream.output
         ValidationReportRenderer(format: format).render(

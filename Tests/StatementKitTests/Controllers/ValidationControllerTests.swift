@@ -107,3 +107,17 @@ struct ValidationControllerTests {
         #expect(result.omittedCount == 150)
     }
 }
+
+extension ValidationController {
+    /// Validates the files at or below `paths`, which hold no profiles.
+    func validate(paths: [String]) -> ValidationReport {
+        validate(try! StatementFiles.find(paths))
+    }
+}
+
+extension StateController {
+    /// Imports the files at or below `paths`, which hold no profiles.
+    func importFiles(at paths: [String], dryRun: Bool = false) throws -> ImportReport {
+        try importFiles(StatementFiles.find(paths), dryRun: dryRun)
+    }
+}

@@ -1,0 +1,120 @@
+/// How a bank writes amounts: its decimal mark and its thousands separator, such as
+/// `1.234,56` (decimal comma, `.` between thousands) or `1'234.56`.
+public struct AmountFormat: Hashable, Sendable {
+    /// The decimal mark: `.` or `,`.
+    public let decimalMark: UInt8
+    /// The character between groups of three digits: `.`, `,`, `'` or a space (which also
+    /// matches a no-break or narrow no-break space); `nil` when digits are never grouped.
+    public let thousandsSeparator: UInt8?
+
+    /// The canonical amounts of SPEC 2.1: `-1234.56`.
+    public static let canonical = AmountFormat(decimalMark: UInt8(ascii: "."), thousandsSeparator: nil)
+
+    /// The decimal marks a format may have.
+    public static let decimalMarks: [UInt8] = [UInt8(ascii: "."), UInt8(ascii: ",")]
+    /// The thousands separators a format may have.
+    public static let thousandsSeparators: [UInt8] = [
+        UInt8(ascii: "."), UInt8(ascii: ","), UInt8(ascii: "'"), UInt8(ascii: " "),
+    ]
+
+    /// Creates a format; the caller ensures the marks are among the allowed ones and differ.
+    public init(decimalMark: UInt8, thousandsSeparator: UInt8?) {
+        self.decimalMark = decimalMark
+        self.thousandsSeparator = thousandsSeparator
+    }
+
+    /// An example amount in this format, for messages: `-1.234,56`.
+    public var example: String {
+        let grouping = thousandsSeparator.map { String(UnicodeScalar($0)) } ?? ""
+        return "-1\(grouping)234\(String(UnicodeScalar(decimalMark)))56"
+    }
+
+    /// Reads an amount in this format into the minor units of a currency.
+    ///
+    /// An optional `+` or `-` comes first; spaces around the number are ignored. When digits
+    /// are grouped, the first group has one to three digits and every later group three.
+    ///
+    /// - Complexity: O(n) over the bytes; no allocation for amounts up to 64 bytes.
+    public func money(parsing bytes: UnsafeRawBufferPointer, currency: Currency) throws(AmountError)
+        -> Money
+    {
+        if self == .canonical { return try Money(parsing: bytes, currency: currency) }
+        let result = withUnsafeTemporaryAllocation(byteCount: bytes.count, alignment: 1) {
+            buffer -> Result<Int64, AmountError> in
+            Result { () throws(AmountError) in
+                let count = try canonicalize(bytes, into: buffer)
+                return try Money.parseMinorUnits(
+                    UnsafeRawBufferPointer(rebasing: buffer[0..<count]),
+                    scale: currency.minorUnitDigits)
+            }
+        }
+        return Money(minorUnits: try result.get(), currency: currency)
+    }
+
+    /// Copies the amount into `output` as canonical text (`-1234.56`); returns its length.
+    private func canonicalize(_ bytes: UnsafeRawBufferPointer, into output: UnsafeMutableRawBufferPointer)
+        throws(AmountError) -> Int
+    {
+        var start = 0
+        var end = bytes.count
+        while start < end && bytes[start] == UInt8(ascii: " ") { start += 1 }
+        while end > start && bytes[end - 1] == UInt8(ascii: " ") { end -= 1 }
+        guard start < end else { throw .empty }
+        var count = 0
+        var index = start
+        if bytes[index] == UInt8(ascii: "-") || bytes[index] == UInt8(ascii: "+") {
+            output[count] = bytes[index]
+            count += 1
+            index += 1
+        }
+        var groupDigits = 0
+        var groups = 0
+        while index < end {
+            let byte = bytes[index]
+            if byte &- UInt8(ascii: "0") < 10 {
+                output[count] = byte
+                count += 1
+                groupDigits += 1
+                index += 1
+            } else if let separatorLength = separatorLength(bytes, at: index, end: end) {
+                // Every group before a separator but the first has exactly three digits.
+                guard groupDigits == 3 || (groups == 0 && (1...3).contains(groupDigits)) else {
+                    throw .grouping
+                }
+                groups += 1
+                groupDigits = 0
+                index += separatorLength
+            } else {
+                break
+            }
+        }
+        guard groups == 0 || groupDigits == 3 else { throw .grouping }
+        if index < end {
+            guard bytes[index] == decimalMark else { throw .malformed }
+            output[count] = UInt8(ascii: ".")
+            count += 1
+            index += 1
+            while index < end {
+                output[count] = bytes[index]
+                count += 1
+                index += 1
+            }
+        }
+        return count
+    }
+
+    /// The length of the thousands separator at `index`, or `nil` when there is none.
+    private func separatorLength(_ bytes: UnsafeRawBufferPointer, at index: Int, end: Int) -> Int? {
+        guard let separator = thousandsSeparator else { return nil }
+        if bytes[index] == separator { return 1 }
+        guard separator == UInt8(ascii: " ") else { return nil }
+        // U+00A0 NO-BREAK SPACE and U+202F NARROW NO-BREAK SPACE, as French banks group.
+        if index + 1 < end && bytes[index] == 0xC2 && bytes[index + 1] == 0xA0 { return 2 }
+        if index + 2 < end && bytes[index] == 0xE2 && bytes[index + 1] == 0x80
+            && bytes[index + 2] == 0xAF
+        {
+            return 3
+        }
+        return nil
+    }
+}

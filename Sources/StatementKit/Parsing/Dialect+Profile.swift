@@ -1,0 +1,302 @@
+/// Why a profile file cannot be used: a usage error (exit 2) naming the key.
+public struct ProfileError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The profile's path as the user named it.
+    public let path: String
+    public let message: String
+
+    public var description: String { "profile \(Diagnostic.quote(path)): \(message)" }
+}
+
+extension Dialect {
+    /// Reads a profile: a JSON object whose keys the README documents.
+    ///
+    /// - Throws: `ProfileError` for invalid JSON, an unknown key, a value of the wrong type
+    ///   or range, or a mapping that cannot describe a statement (no date, no amount, no
+    ///   account).
+    public init(profile bytes: UnsafeRawBufferPointer, path: String) throws(ProfileError) {
+        let root: JSONNode
+        do {
+            root = try JSONParser.parse(bytes)
+        } catch {
+            var locator = SourceLocator(bytes: bytes)
+            let (line, column) = locator.location(of: error.offset)
+            throw ProfileError(path: path, message: "line \(line), column \(column): \(error.message)")
+        }
+        var reader = ProfileReader(path: path)
+        self = try reader.dialect(root)
+    }
+}
+
+/// Reads the JSON of a profile into a `Dialect`, naming the key of every problem.
+private struct ProfileReader {
+    let path: String
+
+    func fail(_ key: String, _ message: String) -> ProfileError {
+        ProfileError(path: path, message: key.isEmpty ? message : "\(key): \(message)")
+    }
+
+    func members(_ node: JSONNode, _ key: String, allowed: [String]) throws(ProfileError)
+        -> [String: JSONNode]
+    {
+        guard case .object(let members) = node.value else {
+            throw fail(key, "must be an object, not \(node.value.kindName)")
+        }
+        var result: [String: JSONNode] = [:]
+        for member in members {
+            let name = key.isEmpty ? member.key : "\(key).\(member.key)"
+            guard allowed.contains(member.key) else {
+                throw fail(
+                    name, "unknown key; allowed here: \(allowed.joined(separator: ", "))")
+            }
+            guard result[member.key] == nil else { throw fail(name, "appears twice") }
+            result[member.key] = member.node
+        }
+        return result
+    }
+
+    func string(_ node: JSONNode, _ key: String) throws(ProfileError) -> String {
+        guard case .string(let text) = node.value else {
+            throw fail(key, "must be a string, not \(node.value.kindName)")
+        }
+        return text
+    }
+
+    func integer(_ node: JSONNode, _ key: String, minimum: Int) throws(ProfileError) -> Int {
+        guard case .number(let text) = node.value, let value = Int(text), value >= minimum else {
+            throw fail(key, "must be a whole number of at least \(minimum)")
+        }
+        return value
+    }
+
+    func character(_ node: JSONNode, _ key: String, among choices: [UInt8], names: [String])
+        throws(ProfileError) -> UInt8
+    {
+        let text = try string(node, key)
+        guard let byte = text.utf8.first, text.utf8.count == 1, choices.contains(byte) else {
+            throw fail(
+                key, "must be one of \(names.joined(separator: ", ")), not \(Diagnostic.quote(text))")
+        }
+        return byte
+    }
+
+    func strings(_ node: JSONNode, _ key: String) throws(ProfileError) -> [String] {
+        guard case .array(let items) = node.value, !items.isEmpty else {
+            throw fail(key, "must be a non-empty array of strings")
+        }
+        var result: [String] = []
+        for item in items { result.append(try string(item, key)) }
+        return result
+    }
+
+    mutating func dialect(_ root: JSONNode) throws(ProfileError) -> Dialect {
+        let keys = [
+            "description", "encoding", "separator", "quote", "decimalMark", "thousandsSeparator",
+            "dateFormat", "headerLine", "footerLines", "columns", "sign", "indicator", "account",
+            "preamble",
+        ]
+        let object = try members(root, "", allowed: keys)
+        var dialect = Dialect()
+        if let node = object["description"] { _ = try string(node, "description") }
+        if let node = object["encoding"] {
+            let text = try string(node, "encoding")
+            guard let encoding = TextEncoding(rawValue: text.lowercased()) else {
+                let names = TextEncoding.allCases.map(\.rawValue).joined(separator: ", ")
+                throw fail("encoding", "must be one of \(names), not \(Diagnostic.quote(text))")
+            }
+            dialect.encoding = encoding
+        }
+        if let node = object["separator"] {
+            dialect.separator = try character(
+                node, "separator", among: Array(",;\t|".utf8),
+                names: ["\",\"", "\";\"", "\"\\t\"", "\"|\""])
+        }
+        if let node = object["quote"] {
+            dialect.quote = try character(
+                node, "quote", among: Array("\"'".utf8), names: ["'\"'", "\"'\""])
+        }
+        var decimalMark = dialect.amountFormat.decimalMark
+        var thousands = dialect.amountFormat.thousandsSeparator
+        if let node = object["decimalMark"] {
+            decimalMark = try character(
+                node, "decimalMark", among: AmountFormat.decimalMarks, names: ["\".\"", "\",\""])
+        }
+        if let node = object["thousandsSeparator"] {
+            if case .string("") = node.value {
+                thousands = nil
+            } else if case .null = node.value {
+                thousands = nil
+            } else {
+                thousands = try character(
+                    node, "thousandsSeparator", among: AmountFormat.thousandsSeparators,
+                    names: ["\".\"", "\",\"", "\"'\"", "\" \"", "\"\"", "null"])
+            }
+        }
+        guard thousands != decimalMark else {
+            throw fail("thousandsSeparator", "must differ from decimalMark")
+        }
+        dialect.amountFormat = AmountFormat(decimalMark: decimalMark, thousandsSeparator: thousands)
+        if let node = object["dateFormat"] {
+            let pattern = try string(node, "dateFormat")
+            do {
+                dialect.dateFormat = try DateFormat(pattern)
+            } catch {
+                throw fail("dateFormat", error.description)
+            }
+        }
+        if let node = object["headerLine"] {
+            dialect.headerLine = try integer(node, "headerLine", minimum: 1)
+        }
+        if let node = object["footerLines"] {
+            dialect.footerLines = try integer(node, "footerLines", minimum: 0)
+        }
+        if let node = object["columns"] { dialect.columns = try columns(node) }
+        if let node = object["sign"] {
+            let text = try string(node, "sign")
+            guard let sign = Dialect.Sign(rawValue: text) else {
+                let names = Dialect.Sign.allCases.map(\.rawValue).joined(separator: ", ")
+                throw fail("sign", "must be one of \(names), not \(Diagnostic.quote(text))")
+            }
+            dialect.sign = sign
+        }
+        if let node = object["indicator"] {
+            let indicator = try members(node, "indicator", allowed: ["debit", "credit"])
+            dialect.debitIndicators = try indicator["debit"].map { (n) throws(ProfileError) in
+                try strings(n, "indicator.debit")
+            } ?? []
+            dialect.creditIndicators = try indicator["credit"].map { (n) throws(ProfileError) in
+                try strings(n, "indicator.credit")
+            } ?? []
+        }
+        if let node = object["account"] { try account(node, into: &dialect) }
+        if let node = object["preamble"] { try preamble(node, into: &dialect) }
+        try check(dialect, hasIndicator: object["indicator"] != nil)
+        return dialect
+    }
+
+    func columns(_ node: JSONNode) throws(ProfileError) -> [Dialect.Field: [Dialect.ColumnReference]] {
+        let object = try members(
+            node, "columns", allowed: Dialect.Field.allCases.map(\.rawValue))
+        var columns: [Dialect.Field: [Dialect.ColumnReference]] = [:]
+        for (name, value) in object {
+            let field = Dialect.Field(rawValue: name)!
+            let key = "columns.\(name)"
+            var items = [value]
+            if case .array(let array) = value.value {
+                guard field.isJoinable else {
+                    throw fail(key, "takes one column; only beneficiary and description join several")
+                }
+                guard !array.isEmpty else { throw fail(key, "must name at least one column") }
+                items = array
+            }
+            var references: [Dialect.ColumnReference] = []
+            for item in items {
+                switch item.value {
+                case .string(let text) where !text.trimmingCharacters(in: .whitespaces).isEmpty:
+                    references.append(.name(text))
+                case .number:
+                    references.append(.number(try integer(item, key, minimum: 1)))
+                default:
+                    throw fail(key, "must be a header name, a column number from 1, or an array of them")
+                }
+            }
+            columns[field] = references
+        }
+        return columns
+    }
+
+    func account(_ node: JSONNode, into dialect: inout Dialect) throws(ProfileError) {
+        let object = try members(node, "account", allowed: ["iban", "name", "currency", "kind"])
+        if let node = object["iban"] {
+            let text = try string(node, "account.iban")
+            do {
+                dialect.accountIBAN = try IBAN(parsing: text)
+            } catch {
+                throw fail("account.iban", "\(Diagnostic.quote(text)) \(error.description)")
+            }
+        }
+        if let node = object["name"] { dialect.accountName = try string(node, "account.name") }
+        if let node = object["currency"] {
+            let text = try string(node, "account.currency")
+            guard let currency = Currency(code: text) else {
+                throw fail("account.currency", "\(Diagnostic.quote(text)) is not an ISO 4217 code")
+            }
+            dialect.accountCurrency = currency
+        }
+        if let node = object["kind"] {
+            let text = try string(node, "account.kind")
+            guard let kind = Account.Kind(parsing: text) else {
+                throw fail("account.kind", "must be checking, savings or investment")
+            }
+            dialect.accountKind = kind
+        }
+    }
+
+    func preamble(_ node: JSONNode, into dialect: inout Dialect) throws(ProfileError) {
+        let object = try members(
+            node, "preamble", allowed: Dialect.PreambleItem.allCases.map(\.rawValue))
+        for (name, value) in object {
+            let key = "preamble.\(name)"
+            let position = try members(value, key, allowed: ["line", "field"])
+            guard let line = position["line"], let field = position["field"] else {
+                throw fail(key, "needs line and field")
+            }
+            dialect.preamble[Dialect.PreambleItem(rawValue: name)!] = Dialect.PreamblePosition(
+                line: try integer(line, "\(key).line", minimum: 1),
+                field: try integer(field, "\(key).field", minimum: 1))
+        }
+    }
+
+    /// Checks that the settings together describe statements.
+    func check(_ dialect: Dialect, hasIndicator: Bool) throws(ProfileError) {
+        for (item, position) in dialect.preamble where position.line >= dialect.headerLine {
+            throw fail(
+                "preamble.\(item.rawValue).line", "must be above the header line \(dialect.headerLine)")
+        }
+        let has = { (field: Dialect.Field) in dialect.columns[field] != nil }
+        let ibanSources = [has(.accountIBAN), dialect.accountIBAN != nil, dialect.preamble[.iban] != nil]
+        if ibanSources.filter({ $0 }).count > 1 {
+            throw fail(
+                "account.iban", "give the account IBAN one way: a column, account.iban or preamble.iban")
+        }
+        if dialect.accountCurrency != nil && (has(.currency) || dialect.preamble[.currency] != nil) {
+            throw fail("account.currency", "the currency also comes from a column or the preamble")
+        }
+        if hasIndicator && dialect.sign != .indicator {
+            throw fail("indicator", "is only used with \"sign\": \"indicator\"")
+        }
+        if dialect.sign == .indicator
+            && (dialect.debitIndicators.isEmpty || dialect.creditIndicators.isEmpty)
+        {
+            throw fail("indicator", "needs debit and credit texts with \"sign\": \"indicator\"")
+        }
+        guard !dialect.columns.isEmpty else {
+            if dialect.sign != .signed {
+                throw fail("sign", "needs a columns mapping with its columns")
+            }
+            return
+        }
+        var required: [Dialect.Field] = [.date]
+        var excluded: [Dialect.Field] = []
+        switch dialect.sign {
+        case .signed: (required, excluded) = (required + [.amount], [.debit, .credit, .indicator])
+        case .debitCredit: (required, excluded) = (required + [.debit, .credit], [.amount, .indicator])
+        case .indicator: (required, excluded) = (required + [.amount, .indicator], [.debit, .credit])
+        }
+        for field in required where !has(field) {
+            throw fail(
+                "columns", "needs \(field.rawValue) with \"sign\": \"\(dialect.sign.rawValue)\"")
+        }
+        for field in excluded where has(field) {
+            throw fail(
+                "columns.\(field.rawValue)",
+                "is not used with \"sign\": \"\(dialect.sign.rawValue)\"")
+        }
+        if !has(.beneficiary) && !has(.description) {
+            throw fail("columns", "needs beneficiary or description")
+        }
+        if !ibanSources.contains(true) {
+            throw fail(
+                "columns", "needs account_iban, or the profile needs account.iban or preamble.iban")
+        }
+    }
+}

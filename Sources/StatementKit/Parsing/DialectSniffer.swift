@@ -1,0 +1,449 @@
+/// What sniffing a file without a profile found.
+public enum SniffResult: Sendable {
+    /// The dialect, and what had to be assumed where the file left a choice open.
+    case dialect(Dialect, assumptions: [Diagnostic.Finding])
+    /// A bank export whose header was recognised, but that cannot be read without a profile.
+    case unknown(Diagnostic.Finding)
+    /// No line looks like the header of a statement.
+    case noHeader
+}
+
+extension Diagnostic {
+    /// A located message that does not yet belong to a file.
+    public struct Finding: Hashable, Sendable {
+        public let line: Int
+        public let column: Int
+        public let message: String
+    }
+}
+
+/// Works out how a bank export is written (SPEC 2.3): encoding, separator, header line,
+/// column mapping, decimal mark, date layout, sign convention, footer and the account.
+///
+/// It never guesses silently: when the evidence leaves a choice open (all days 12 or less,
+/// only amounts like `1.000`, no currency named) it says what it assumed, and when the
+/// evidence contradicts itself it refuses.
+public enum DialectSniffer {
+    /// How many records are searched for the header.
+    public static let headerSearchLimit = 50
+    static let separators: [UInt8] = Array(",;\t|".utf8)
+
+    /// Sniffs the raw bytes of a CSV file.
+    public static func sniff(_ bytes: [UInt8]) -> SniffResult {
+        var assumptions: [Diagnostic.Finding] = []
+        var dialect = Dialect()
+        dialect.encoding = encoding(of: bytes, &assumptions)
+        let text = dialect.encoding.utf8(from: bytes)
+        guard let header = findHeader(text) else { return .noHeader }
+        dialect.separator = header.separator
+        dialect.headerLine = header.line
+        dialect.columns = header.columns
+        var evidence = Evidence(header: header)
+        evidence.scan(text)
+        do throws(Refusal) {
+            try evidence.decide(into: &dialect, &assumptions)
+        } catch {
+            return .unknown(error.finding)
+        }
+        return .dialect(dialect, assumptions: assumptions)
+    }
+
+    /// UTF-8 (or UTF-16) when a byte order mark or the bytes say so, else Windows-1252.
+    static func encoding(of bytes: [UInt8], _ assumptions: inout [Diagnostic.Finding])
+        -> TextEncoding
+    {
+        if let (encoding, _) = TextEncoding.byteOrderMark(of: bytes) { return encoding }
+        // Text in UTF-16 without a mark has a NUL in every other byte of its ASCII.
+        let sample = bytes.prefix(4096)
+        let evenNULs = stride(from: 0, to: sample.count, by: 2).filter { sample[$0] == 0 }.count
+        let oddNULs = stride(from: 1, to: sample.count, by: 2).filter { sample[$0] == 0 }.count
+        if sample.count >= 8 && max(evenNULs, oddNULs) * 4 >= sample.count
+            && min(evenNULs, oddNULs) * 8 < max(evenNULs, oddNULs)
+        {
+            let encoding: TextEncoding = oddNULs > evenNULs ? .utf16LE : .utf16BE
+            assumptions.append(
+                Diagnostic.Finding(
+                    line: 1, column: 1,
+                    message: "the file has no byte order mark but looks like UTF-16; read it as \(encoding.rawValue)"
+                ))
+            return encoding
+        }
+        guard let invalid = firstInvalidUTF8(bytes) else { return .utf8 }
+        let lineStart = bytes[..<invalid].lastIndex(of: UInt8(ascii: "\n")).map { $0 + 1 } ?? 0
+        let line = bytes[..<invalid].filter { $0 == UInt8(ascii: "\n") }.count + 1
+        assumptions.append(
+            Diagnostic.Finding(
+                line: line, column: invalid - lineStart + 1,
+                message: "the file is not valid UTF-8; read it as windows-1252"))
+        return .windows1252
+    }
+
+    /// The offset of the first byte that is not valid UTF-8.
+    static func firstInvalidUTF8(_ bytes: [UInt8]) -> Int? {
+        var iterator = bytes.makeIterator()
+        var decoder = UTF8()
+        var offset = 0
+        while true {
+            switch decoder.decode(&iterator) {
+            case .scalarValue(let scalar): offset += UTF8.width(scalar)
+            case .emptyInput: return nil
+            case .error: return offset
+            }
+        }
+    }
+
+    /// A header row and what its columns map to.
+    struct Header {
+        let separator: UInt8
+        let line: Int
+        let fieldCount: Int
+        let columns: [Dialect.Field: [Dialect.ColumnReference]]
+        /// The field index of each column.
+        let indices: [Dialect.Field: Int]
+        /// The currency named in a header such as `Betrag (EUR)`.
+        let currency: Currency?
+        /// The fields of each preamble line, by line.
+        let preamble: [(line: Int, fields: [String])]
+    }
+
+    /// Finds the first line, for any separator, that names a date and an amount.
+    static func findHeader(_ text: [UInt8]) -> Header? {
+        var best: (header: Header, score: Int)?
+        for separator in separators {
+            let reader = CSVReader(source: MemoryByteSource(text), separator: separator)
+            var preamble: [(line: Int, fields: [String])] = []
+            for _ in 0..<headerSearchLimit {
+                guard (try? reader.nextRecord()) == true else { break }
+                let names = reader.fields.indices.map { index in
+                    reader.withField(index) { String(decoding: $0, as: UTF8.self) }
+                }
+                if let header = HeaderVocabulary.header(
+                    names, separator: separator, line: reader.recordLine, preamble: preamble)
+                {
+                    let score = header.columns.count
+                    if score > (best?.score ?? 0) { best = (header, score) }
+                    break
+                }
+                preamble.append((reader.recordLine, names))
+            }
+        }
+        return best?.header
+    }
+
+    /// Why sniffing gives up on a file.
+    struct Refusal: Error {
+        let finding: Diagnostic.Finding
+    }
+}
+
+/// What the rows of a file show about its dialect.
+private struct Evidence {
+    let header: DialectSniffer.Header
+    /// The (first) field of each mapped column.
+    let field: [Dialect.Field: Int]
+
+    struct Sample {
+        let text: String
+        let line: Int
+        let column: Int
+    }
+
+    var dateLayout: DateLayout?
+    var firstDate: Sample?
+    var largestFirst = 0
+    var largestSecond = 0
+    var allPadded = true
+
+    var decimalComma: Sample?
+    var decimalPoint: Sample?
+    var ambiguous: Sample?
+    var commaVotes = 0
+    var pointVotes = 0
+    var groupsWithApostrophe = false
+    var groupsWithSpace = false
+
+    var indicators: [String: Sample] = [:]
+    /// Records at the end of the file that are not transactions.
+    var trailingNonData = 0
+
+    enum DateLayout: Hashable {
+        case yearFirst(separator: UInt8)
+        case compact
+        case yearLast(separator: UInt8, yearDigits: Int)
+    }
+
+    init(header: DialectSniffer.Header) {
+        self.header = header
+        field = header.indices
+    }
+
+    mutating func scan(_ text: [UInt8]) {
+        let reader = CSVReader(source: MemoryByteSource(text), separator: header.separator)
+        do {
+            while try reader.nextRecord() {
+                guard reader.recordLine > header.line else { continue }
+                scanRecord(reader)
+            }
+        } catch {
+            // The parser reports unterminated quotes and overlong records at their place.
+        }
+    }
+
+    private mutating func scanRecord(_ reader: CSVReader<MemoryByteSource>) {
+        func sample(_ key: Dialect.Field) -> Sample? {
+            guard let index = field[key], index < reader.fields.count else { return nil }
+            let text = reader.withField(index) { String(decoding: $0, as: UTF8.self) }
+                .trimmingCharacters(in: .whitespaces)
+            guard !text.isEmpty else { return nil }
+            let (line, column) = reader.location(ofField: index)
+            return Sample(text: text, line: line, column: column)
+        }
+        let date = sample(.date)
+        guard reader.fields.count == header.fieldCount, let date,
+            date.text.first?.isNumber == true
+        else {
+            trailingNonData += 1
+            return
+        }
+        trailingNonData = 0
+        observeDate(date)
+        for key in [Dialect.Field.amount, .debit, .credit, .balance] {
+            if let amount = sample(key) { observeAmount(amount) }
+        }
+        if let indicator = sample(.indicator), indicators.count < 20 {
+            let key = indicator.text.uppercased()
+            if indicators[key] == nil { indicators[key] = indicator }
+        }
+    }
+
+    private mutating func observeDate(_ sample: Sample) {
+        let bytes = Array(sample.text.utf8)
+        var runs: [Int] = []
+        var values: [Int] = []
+        var separators: [UInt8] = []
+        var index = 0
+        while index < bytes.count {
+            let start = index
+            var value = 0
+            while index < bytes.count, case let digit = bytes[index] &- 48, digit < 10 {
+                value = value * 10 + Int(digit)
+                index += 1
+            }
+            guard index > start else { return }
+            runs.append(index - start)
+            values.append(value)
+            if index < bytes.count {
+                separators.append(bytes[index])
+                index += 1
+            }
+        }
+        let layout: DateLayout
+        if runs == [8] {
+            layout = .compact
+        } else if runs.count == 3, separators.count == 2, separators[0] == separators[1] {
+            if runs[0] == 4 {
+                layout = .yearFirst(separator: separators[0])
+                allPadded = allPadded && runs[1] == 2 && runs[2] == 2
+            } else if runs[2] == 4 || runs[2] == 2, runs[0] <= 2, runs[1] <= 2 {
+                layout = .yearLast(separator: separators[0], yearDigits: runs[2])
+                allPadded = allPadded && runs[0] == 2 && runs[1] == 2
+            } else {
+                return
+            }
+        } else {
+            return
+        }
+        if dateLayout == nil {
+            dateLayout = layout
+            firstDate = sample
+        }
+        guard layout == dateLayout, case .yearLast = layout else { return }
+        largestFirst = max(largestFirst, values[0])
+        largestSecond = max(largestSecond, values[1])
+    }
+
+    private mutating func observeAmount(_ sample: Sample) {
+        var digitsAfterLast = 0
+        var marks: [Character] = []
+        for character in sample.text {
+            if character.isNumber {
+                digitsAfterLast += 1
+            } else if character == "." || character == "," {
+                marks.append(character)
+                digitsAfterLast = 0
+            } else if character == "'" {
+                groupsWithApostrophe = true
+                digitsAfterLast = 0
+            } else if character == " " || character == "\u{A0}" || character == "\u{202F}" {
+                groupsWithSpace = true
+                digitsAfterLast = 0
+            }
+        }
+        guard let last = marks.last else { return }
+        let decimal: Character
+        if Set(marks).count == 2 {
+            decimal = last
+        } else if marks.count > 1 {
+            decimal = last == "," ? "." : ","
+        } else if digitsAfterLast != 3 || groupsWithApostrophe {
+            decimal = last
+        } else {
+            if ambiguous == nil { ambiguous = sample }
+            return
+        }
+        if decimal == "," {
+            commaVotes += 1
+            if decimalComma == nil { decimalComma = sample }
+        } else {
+            pointVotes += 1
+            if decimalPoint == nil { decimalPoint = sample }
+        }
+    }
+
+    func refuse(_ sample: Sample?, _ message: String) -> DialectSniffer.Refusal {
+        DialectSniffer.Refusal(
+            finding: Diagnostic.Finding(
+                line: sample?.line ?? header.line, column: sample?.column ?? 1,
+                message: message + "; write a profile for it (see statements profile)"))
+    }
+
+    func quoted(_ sample: Sample) -> String {
+        "\(Diagnostic.quote(sample.text)) (line \(sample.line))"
+    }
+
+    func decide(into dialect: inout Dialect, _ assumptions: inout [Diagnostic.Finding])
+        throws(DialectSniffer.Refusal)
+    {
+        guard let firstDate, let dateLayout else {
+            throw refuse(nil, "no row under the header has a date in a known layout")
+        }
+        dialect.dateFormat = try dateFormat(dateLayout, firstDate, &assumptions)
+        try decideAmounts(into: &dialect, &assumptions)
+        dialect.footerLines = trailingNonData
+        if dialect.columns[.indicator] != nil {
+            dialect.sign = .indicator
+            let pairs: [([String], [String])] = [
+                (["D"], ["C"]), (["S"], ["H"]), (["AF"], ["BIJ"]), (["DR"], ["CR"]),
+                (["DEBIT"], ["CREDIT"]), (["DBIT"], ["CRDT"]), (["-"], ["+"]),
+            ]
+            let seen = Set(indicators.keys)
+            guard
+                let (debit, credit) = pairs.first(where: { seen.isSubset(of: Set($0.0 + $0.1)) })
+            else {
+                let example = indicators.values.min { $0.line < $1.line }
+                throw refuse(
+                    example,
+                    "the indicator column holds \(seen.sorted().map { Diagnostic.quote($0) }.joined(separator: ", ")), not a known debit/credit pair"
+                )
+            }
+            (dialect.debitIndicators, dialect.creditIndicators) = (debit, credit)
+        } else if dialect.columns[.amount] == nil {
+            dialect.sign = .debitCredit
+        }
+        try decideAccount(into: &dialect, &assumptions)
+    }
+
+    private func dateFormat(
+        _ layout: DateLayout, _ first: Sample, _ assumptions: inout [Diagnostic.Finding]
+    ) throws(DialectSniffer.Refusal) -> DateFormat {
+        let (d, m) = allPadded ? ("dd", "MM") : ("d", "M")
+        let pattern: String
+        switch layout {
+        case .compact: pattern = "yyyyMMdd"
+        case .yearFirst(let separator):
+            let s = String(UnicodeScalar(separator))
+            pattern = "yyyy\(s)\(m)\(s)\(d)"
+        case .yearLast(let separator, let yearDigits):
+            let s = String(UnicodeScalar(separator))
+            let year = yearDigits == 4 ? "yyyy" : "yy"
+            let dayFirst = "\(d)\(s)\(m)\(s)\(year)"
+            let monthFirst = "\(m)\(s)\(d)\(s)\(year)"
+            switch (largestFirst > 12, largestSecond > 12) {
+            case (true, true):
+                throw refuse(first, "the dates are neither day-first nor month-first")
+            case (true, false): pattern = dayFirst
+            case (false, true): pattern = monthFirst
+            case (false, false):
+                pattern = dayFirst
+                // Dotted dates are day-first wherever they are written.
+                if separator != UInt8(ascii: ".") {
+                    assumptions.append(
+                        Diagnostic.Finding(
+                            line: first.line, column: first.column,
+                            message: "every date has a day and a month of 12 or less, such as \(quoted(first)); assumed \(dayFirst), not \(monthFirst)"
+                        ))
+                }
+            }
+        }
+        guard let format = try? DateFormat(pattern) else {
+            throw refuse(first, "dates such as \(quoted(first)) have no known layout")
+        }
+        return format
+    }
+
+    private func decideAmounts(into dialect: inout Dialect, _ assumptions: inout [Diagnostic.Finding])
+        throws(DialectSniffer.Refusal)
+    {
+        if let comma = decimalComma, let point = decimalPoint {
+            throw refuse(
+                commaVotes < pointVotes ? comma : point,
+                "amounts have decimal commas, such as \(quoted(comma)), and decimal points, such as \(quoted(point))"
+            )
+        }
+        let comma = UInt8(ascii: ","), point = UInt8(ascii: ".")
+        var decimal: UInt8
+        if decimalComma != nil {
+            decimal = comma
+        } else if decimalPoint != nil || groupsWithApostrophe {
+            decimal = point
+        } else {
+            decimal = dialect.separator == UInt8(ascii: ";") ? comma : point
+            if let ambiguous {
+                let mark = decimal == comma ? "\",\"" : "\".\""
+                let thousands = decimal == comma ? "\".\"" : "\",\""
+                assumptions.append(
+                    Diagnostic.Finding(
+                        line: ambiguous.line, column: ambiguous.column,
+                        message: "no amount shows the decimal mark, and \(quoted(ambiguous)) reads either way; assumed \(mark) is the decimal mark and \(thousands) separates thousands"
+                    ))
+            }
+        }
+        let thousands: UInt8 =
+            groupsWithApostrophe
+            ? UInt8(ascii: "'") : groupsWithSpace ? UInt8(ascii: " ") : decimal == comma ? point : comma
+        dialect.amountFormat = AmountFormat(decimalMark: decimal, thousandsSeparator: thousands)
+    }
+
+    private func decideAccount(into dialect: inout Dialect, _ assumptions: inout [Diagnostic.Finding])
+        throws(DialectSniffer.Refusal)
+    {
+        if dialect.columns[.accountIBAN] == nil {
+            let found = header.preamble.lazy.compactMap { line, fields in
+                fields.indices.first { HeaderVocabulary.iban(in: fields[$0]) != nil }.map {
+                    Dialect.PreamblePosition(line: line, field: $0 + 1)
+                }
+            }.first
+            guard let found else {
+                throw refuse(
+                    nil, "no account IBAN: no column holds it and no line above the header names it")
+            }
+            dialect.preamble[.iban] = found
+        }
+        guard dialect.columns[.currency] == nil else { return }
+        if let currency = header.currency {
+            dialect.accountCurrency = currency
+        } else if let found = header.preamble.lazy.compactMap({ line, fields in
+            fields.indices.first { Currency(code: fields[$0].trimmingCharacters(in: .whitespaces)) != nil }
+                .map { Dialect.PreamblePosition(line: line, field: $0 + 1) }
+        }).first {
+            dialect.preamble[.currency] = found
+        } else {
+            dialect.accountCurrency = .eur
+            assumptions.append(
+                Diagnostic.Finding(
+                    line: header.line, column: 1,
+                    message: "no currency column, and neither the header nor the preamble names a currency; assumed EUR"
+                ))
+        }
+    }
+}

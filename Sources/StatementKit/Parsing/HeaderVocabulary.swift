@@ -1,0 +1,125 @@
+/// The header texts by which banks name the canonical fields, in the languages of the
+/// exports the sniffer knows (English, German, Dutch, French, Spanish, Italian).
+enum HeaderVocabulary {
+    /// Header texts in normal form (see `normalized`) and the field each names.
+    static let fields: [String: Dialect.Field] = {
+        var table: [String: Dialect.Field] = [:]
+        let words: [(Dialect.Field, [String])] = [
+            (.date, ["date", "booking date", "transaction date", "posting date", "trans. date",
+                     "buchungstag", "buchungsdatum", "datum", "date opération", "date operation",
+                     "date de l'opération", "date comptable", "fecha", "fecha operación",
+                     "fecha operacion", "f. operación", "boekdatum", "transactiedatum",
+                     "data", "data operazione", "data contabile"]),
+            (.amount, ["amount", "betrag", "umsatz", "montant", "importe", "bedrag",
+                       "transaction amount", "importo"]),
+            (.debit, ["debit", "débit", "soll", "debit amount", "paid out", "money out",
+                      "withdrawals", "withdrawal", "cargo", "cargos", "ausgang", "dare"]),
+            (.credit, ["credit", "crédit", "haben", "credit amount", "paid in", "money in",
+                       "deposits", "deposit", "abono", "abonos", "eingang", "avere"]),
+            (.indicator, ["af bij", "af/bij", "soll/haben", "s/h", "debit/credit", "credit/debit",
+                          "cr/dr", "dr/cr", "d/c", "c/d", "credit debit indicator"]),
+            (.beneficiary, ["beneficiary", "counterparty", "payee", "name", "payee name",
+                            "counter party", "other party", "merchant", "auftraggeber/empfänger",
+                            "auftraggeber / empfänger", "empfänger", "zahlungsempfänger",
+                            "zahlungsempfänger*in", "begünstigter/zahlungspflichtiger",
+                            "beguenstigter/zahlungspflichtiger", "name zahlungsbeteiligter",
+                            "naam / omschrijving", "naam tegenpartij", "tegenpartij",
+                            "bénéficiaire", "beneficiaire", "tiers", "beneficiario",
+                            "ordenante/beneficiario", "beneficiario/ordinante"]),
+            (.beneficiaryIBAN, ["beneficiary iban", "counterparty iban", "iban",
+                                "iban zahlungsbeteiligter", "kontonummer/iban", "gegenkonto",
+                                "tegenrekening", "tegenrekening iban/bban", "iban tegenpartij",
+                                "iban contrepartie", "iban beneficiario", "payee iban"]),
+            (.description, ["description", "verwendungszweck", "omschrijving", "mededelingen",
+                            "libellé", "libelle", "libellé opération", "concepto", "descripción",
+                            "descripcion", "details", "memo", "transaction details",
+                            "transaction description", "narrative", "particulars", "causale",
+                            "descrizione", "buchungstext"]),
+            (.currency, ["currency", "währung", "waehrung", "devise", "moneda", "divisa", "munt",
+                         "ccy"]),
+            (.reference, ["reference", "referenz", "bank reference", "transaction id",
+                          "référence", "referencia", "transactiereferentie", "kundenreferenz",
+                          "end-to-end-referenz", "fitid"]),
+            (.balance, ["balance", "saldo", "kontostand", "solde", "saldo na mutatie",
+                        "running balance", "saldo nach buchung", "balance after"]),
+            (.accountIBAN, ["account iban", "account", "rekening", "iban rekening", "auftragskonto",
+                            "eigene iban", "own account", "compte", "numéro de compte", "cuenta"]),
+            (.accountName, ["account name", "kontoname"]),
+        ]
+        for (field, names) in words {
+            for name in names { table[name] = field }
+        }
+        for column in StatementCSVParser.Column.allCases {
+            if let field = Dialect.Field(rawValue: column.rawValue) {
+                table[column.rawValue] = field
+                table[column.rawValue.replacingOccurrences(of: "_", with: " ")] = field
+            }
+        }
+        table["counterparty_iban"] = .beneficiaryIBAN
+        return table
+    }()
+
+    /// A header text in the form the table holds: lower case, single spaces, without
+    /// surrounding spaces, a trailing colon or a currency in brackets such as `(EUR)`.
+    static func normalized(_ text: String) -> (name: String, currency: Currency?) {
+        var name = text.lowercased().split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        var currency: Currency?
+        if let open = name.lastIndex(where: { $0 == "(" || $0 == "[" }), name.hasSuffix(")") || name.hasSuffix("]") {
+            let inside = name[name.index(after: open)..<name.index(before: name.endIndex)]
+            if let code = Currency(code: inside.uppercased()) {
+                currency = code
+                name = String(name[..<open]).trimmingCharacters(in: .whitespaces)
+            }
+        }
+        while name.hasSuffix(":") { name.removeLast() }
+        return (name, currency)
+    }
+
+    /// The header that a row's texts make, when they name a date and an amount (signed, or
+    /// as debit and credit).
+    static func header(
+        _ texts: [String], separator: UInt8, line: Int, preamble: [(line: Int, fields: [String])]
+    ) -> DialectSniffer.Header? {
+        var columns: [Dialect.Field: [Dialect.ColumnReference]] = [:]
+        var indices: [Dialect.Field: Int] = [:]
+        var currency: Currency?
+        for (index, text) in texts.enumerated() {
+            let (name, named) = normalized(text)
+            guard let field = fields[name] else { continue }
+            if let named, field == .amount || field == .debit || field == .credit {
+                currency = named
+            }
+            let reference = Dialect.ColumnReference.name(text.trimmingCharacters(in: .whitespaces))
+            if indices[field] == nil {
+                indices[field] = index
+                columns[field] = [reference]
+            } else if field == .description {
+                columns[field]!.append(reference)
+            }
+        }
+        let hasAmount = indices[.amount] != nil || (indices[.debit] != nil && indices[.credit] != nil)
+        guard indices[.date] != nil, hasAmount,
+            indices[.beneficiary] != nil || indices[.description] != nil
+        else { return nil }
+        if indices[.amount] != nil {
+            for field in [Dialect.Field.debit, .credit] {
+                columns[field] = nil
+                indices[field] = nil
+            }
+        } else {
+            columns[.indicator] = nil
+            indices[.indicator] = nil
+        }
+        return DialectSniffer.Header(
+            separator: separator, line: line, fieldCount: texts.count, columns: columns,
+            indices: indices, currency: currency, preamble: preamble)
+    }
+
+    /// The IBAN a preamble field holds, alone or after a label such as `IBAN:`.
+    static func iban(in text: String) -> IBAN? {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        if let iban = try? IBAN(parsing: trimmed) { return iban }
+        guard let label = trimmed.lastIndex(of: ":") else { return nil }
+        return try? IBAN(parsing: trimmed[trimmed.index(after: label)...].trimmingCharacters(in: .whitespaces))
+    }
+}

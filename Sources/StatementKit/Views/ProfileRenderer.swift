@@ -1,0 +1,55 @@
+/// Writes a dialect as the JSON of a profile, in the schema `Dialect(profile:path:)` reads,
+/// with keys in a fixed order so that the output is stable and diffs well.
+public struct ProfileRenderer {
+    public init() {}
+
+    public func render(_ dialect: Dialect) -> String {
+        var lines: [String] = []
+        func character(_ byte: UInt8) -> String { jsonString(String(UnicodeScalar(byte))) }
+        lines.append("\"encoding\": \(jsonString(dialect.encoding.rawValue))")
+        lines.append("\"separator\": \(character(dialect.separator))")
+        lines.append("\"quote\": \(character(dialect.quote))")
+        lines.append("\"decimalMark\": \(character(dialect.amountFormat.decimalMark))")
+        lines.append(
+            "\"thousandsSeparator\": \(dialect.amountFormat.thousandsSeparator.map(character) ?? "\"\"")")
+        lines.append("\"dateFormat\": \(jsonString(dialect.dateFormat.pattern))")
+        lines.append("\"headerLine\": \(dialect.headerLine)")
+        lines.append("\"footerLines\": \(dialect.footerLines)")
+        lines.append("\"sign\": \(jsonString(dialect.sign.rawValue))")
+        if dialect.sign == .indicator {
+            let debit = dialect.debitIndicators.map(jsonString).joined(separator: ", ")
+            let credit = dialect.creditIndicators.map(jsonString).joined(separator: ", ")
+            lines.append("\"indicator\": { \"debit\": [\(debit)], \"credit\": [\(credit)] }")
+        }
+        if !dialect.columns.isEmpty {
+            let columns = dialect.columns.sorted { $0.key < $1.key }.map { field, references in
+                let values = references.map { reference in
+                    switch reference {
+                    case .name(let name): jsonString(name)
+                    case .number(let number): String(number)
+                    }
+                }
+                let value = values.count == 1 ? values[0] : "[\(values.joined(separator: ", "))]"
+                return "    \(jsonString(field.rawValue)): \(value)"
+            }
+            lines.append("\"columns\": {\n\(columns.joined(separator: ",\n"))\n  }")
+        }
+        var account: [String] = []
+        if let iban = dialect.accountIBAN { account.append("\"iban\": \(jsonString(iban.electronic))") }
+        if let name = dialect.accountName { account.append("\"name\": \(jsonString(name))") }
+        if let currency = dialect.accountCurrency {
+            account.append("\"currency\": \(jsonString(currency.code))")
+        }
+        if let kind = dialect.accountKind { account.append("\"kind\": \(jsonString(kind.rawValue))") }
+        if !account.isEmpty { lines.append("\"account\": { \(account.joined(separator: ", ")) }") }
+        if !dialect.preamble.isEmpty {
+            let items = Dialect.PreambleItem.allCases.compactMap { item in
+                dialect.preamble[item].map {
+                    "\(jsonString(item.rawValue)): { \"line\": \($0.line), \"field\": \($0.field) }"
+                }
+            }
+            lines.append("\"preamble\": { \(items.joined(separator: ", ")) }")
+        }
+        return "{\n" + lines.map { "  " + $0 }.joined(separator: ",\n") + "\n}\n"
+    }
+}

@@ -1,0 +1,58 @@
+import StatementKit
+
+/// `statements profile FILE`: prints the profile that sniffing arrives at, for review.
+enum Profile {
+    static let usage = """
+        USAGE: statements profile FILE
+
+        Works out how a bank's CSV export is written (encoding, separator, header line,
+        columns, decimal mark, date layout, sign convention, footer lines, account) and
+        prints it as a profile (JSON) on stdout. Review it, keep it beside the files as
+        statements-profile.json or pass it with --profile. What had to be assumed is
+        printed on stderr as DIALECT_ASSUMED warnings.
+
+        OPTIONS:
+          -h, --help  show this help
+
+        EXIT STATUS: 0 profile printed, 1 the file cannot be understood (the reason is on
+        stderr), 2 usage error, 3 unreadable file.
+        """
+
+    static func run(_ arguments: [String]) throws(UsageError) -> Int32 {
+        let options = try Arguments(arguments, valueOptions: [], flagOptions: [], usage: usage)
+        let paths = try options.paths(of: "profile")
+        guard paths.count == 1 else {
+            throw UsageError(description: "profile takes one FILE", usage: usage)
+        }
+        let path = paths[0]
+        var standardError = StandardStream.error
+        var standardOutput = StandardStream.output
+        let result: SniffResult
+        do {
+            result = try ValidationController.sniff(path: path)
+        } catch {
+            print("statements profile: error: cannot read '\(path)': \(error)", to: &standardError)
+            return ExitCode.environment
+        }
+        switch result {
+        case .dialect(let dialect, let assumptions):
+            for finding in assumptions {
+                print(
+                    "\(path):\(finding.line):\(finding.column): warning: [\(DiagnosticCode.dialectAssumed.rawValue)] \(finding.message)",
+                    to: &standardError)
+            }
+            print(ProfileRenderer().render(dialect), terminator: "", to: &standardOutput)
+            return ExitCode.success
+        case .unknown(let finding):
+            print(
+                "\(path):\(finding.line):\(finding.column): error: [\(DiagnosticCode.dialectUnknown.rawValue)] \(finding.message)",
+                to: &standardError)
+            return ExitCode.dataError
+        case .noHeader:
+            print(
+                "\(path): error: [\(DiagnosticCode.dialectUnknown.rawValue)] no line in the first \(DialectSniffer.headerSearchLimit) names a date column and an amount column (or debit and credit columns), with a beneficiary or a description",
+                to: &standardError)
+            return ExitCode.dataError
+        }
+    }
+}
