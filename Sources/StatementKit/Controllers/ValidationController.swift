@@ -143,7 +143,7 @@ enum StatementFileReader {
         }
     }
 
-    /// Whether the file's first line, split at commas, names at least two canonical columns;
+    /// Whether the file's first line, split at commas, names every required canonical column;
     /// leaves the file at its start.
     private static func startsWithCanonicalHeader(_ source: FileByteSource) throws -> Bool {
         let head = try source.readHead(64 << 10)
@@ -152,6 +152,7 @@ enum StatementFileReader {
         let names = line.split(separator: UInt8(ascii: ","), omittingEmptySubsequences: false).map {
             String(decoding: $0, as: UTF8.self).trimmingCharacters(in: CharacterSet(charactersIn: "\" "))
         }
-        return head.isEmpty || names.filter { StatementCSVParser.Column(header: $0) != nil }.count >= 2
+        let columns = Set(names.compactMap(StatementCSVParser.Column.init(header:)))
+        return head.isEmpty || columns.isSuperset(of: StatementCSVParser.Column.required)
     }
 }

@@ -65,6 +65,8 @@ public struct Dialect: Hashable, Sendable {
     public var headerLine = 1
     /// How many non-empty lines at the end of the file are not transactions.
     public var footerLines = 0
+    /// Whether rows are listed newest first, for the running balance check.
+    public var isNewestFirst = false
     /// The source columns of each field; empty for the canonical dialect.
     public var columns: [Field: [ColumnReference]] = [:]
     public var sign: Sign = .signed

@@ -3,9 +3,15 @@
 /// The first declared balance anchors the chain when no opening balance is known; from then on
 /// every row's declared balance must equal the previous balance plus the row's amount. Only
 /// the first break is reported: after it, later rows would all disagree for the same reason.
+///
+/// Statements listed newest first are followed backwards: each row's declared balance must
+/// equal the next newer row's balance minus that row's amount.
 public struct RunningBalance: Hashable, Sendable {
     private var current: Money?
     private var hasRows = false
+    /// Whether rows come newest first; `current` is then the balance before the last row.
+    private var isNewestFirst = false
+    private var anchored = false
     /// Whether a mismatch has been found.
     public private(set) var isBroken = false
     /// The balance before the first row, when the first row declares its balance and no
@@ -17,12 +23,18 @@ public struct RunningBalance: Hashable, Sendable {
         current = opening
     }
 
+    /// Starts a chain over rows listed newest first.
+    public init(newestFirst: Bool) {
+        isNewestFirst = newestFirst
+    }
+
     /// Adds a row and checks its declared balance, if any.
     ///
     /// - Returns: the mismatch, the first time the chain breaks; `nil` otherwise.
     public mutating func add(_ amount: Money, declared: Money?) -> ReconciliationError? {
         defer { hasRows = true }
         guard !isBroken else { return nil }
+        if isNewestFirst { return addGoingBack(amount, declared: declared) }
         if let current {
             let computed: Money
             do {
@@ -43,10 +55,31 @@ public struct RunningBalance: Hashable, Sendable {
         return nil
     }
 
+    private mutating func addGoingBack(_ amount: Money, declared: Money?) -> ReconciliationError? {
+        if let current, let declared, declared != current {
+            isBroken = true
+            return .runningBalanceMismatch(declared: declared, computed: current)
+        }
+        guard let balance = declared ?? current else { return nil }
+        do {
+            current = try balance.subtracting(amount)
+        } catch {
+            isBroken = true
+            return .arithmetic(row: nil, error)
+        }
+        if declared != nil && !hasRows { anchored = true }
+        if anchored { impliedOpening = current }
+        return nil
+    }
+
     /// Forgets the balance after a row that could not be read; the next declared balance
     /// anchors the chain again.
     public mutating func skipUnreadableRow() {
         hasRows = true
         current = nil
+        if isNewestFirst {
+            anchored = false
+            impliedOpening = nil
+        }
     }
 }

@@ -91,7 +91,7 @@ private struct ProfileReader {
     mutating func dialect(_ root: JSONNode) throws(ProfileError) -> Dialect {
         let keys = [
             "description", "encoding", "separator", "quote", "decimalMark", "thousandsSeparator",
-            "dateFormat", "headerLine", "footerLines", "columns", "sign", "indicator", "account",
+            "dateFormat", "headerLine", "footerLines", "rowOrder", "columns", "sign", "indicator", "account",
             "preamble",
         ]
         let object = try members(root, "", allowed: keys)
@@ -148,6 +148,13 @@ private struct ProfileReader {
         }
         if let node = object["footerLines"] {
             dialect.footerLines = try integer(node, "footerLines", minimum: 0)
+        }
+        if let node = object["rowOrder"] {
+            let text = try string(node, "rowOrder")
+            guard text == "oldest-first" || text == "newest-first" else {
+                throw fail("rowOrder", "must be oldest-first or newest-first, not \(Diagnostic.quote(text))")
+            }
+            dialect.isNewestFirst = text == "newest-first"
         }
         if let node = object["columns"] { dialect.columns = try columns(node) }
         if let node = object["sign"] {

@@ -150,6 +150,7 @@ private struct Evidence {
 
     var dateLayout: DateLayout?
     var firstDate: Sample?
+    var lastDate: Sample?
     var largestFirst = 0
     var largestSecond = 0
     var allPadded = true
@@ -257,7 +258,9 @@ private struct Evidence {
             dateLayout = layout
             firstDate = sample
         }
-        guard layout == dateLayout, case .yearLast = layout else { return }
+        guard layout == dateLayout else { return }
+        lastDate = sample
+        guard case .yearLast = layout else { return }
         largestFirst = max(largestFirst, values[0])
         largestSecond = max(largestSecond, values[1])
     }
@@ -318,6 +321,11 @@ private struct Evidence {
             throw refuse(nil, "no row under the header has a date in a known layout")
         }
         dialect.dateFormat = try dateFormat(dateLayout, firstDate, &assumptions)
+        let format = dialect.dateFormat
+        let day = { (sample: Sample) in sample.text.parsingUTF8 { try? format.day(parsing: $0) } }
+        if let first = day(firstDate), let last = lastDate.flatMap(day) {
+            dialect.isNewestFirst = first > last
+        }
         try decideAmounts(into: &dialect, &assumptions)
         dialect.footerLines = trailingNonData
         if dialect.columns[.indicator] != nil {

@@ -1,3 +1,5 @@
+import Foundation
+
 /// The header texts by which banks name the canonical fields, in the languages of the
 /// exports the sniffer knows (English, German, Dutch, French, Spanish, Italian).
 enum HeaderVocabulary {
@@ -13,9 +15,10 @@ enum HeaderVocabulary {
             (.amount, ["amount", "betrag", "umsatz", "montant", "importe", "bedrag",
                        "transaction amount", "importo"]),
             (.debit, ["debit", "débit", "soll", "debit amount", "paid out", "money out",
-                      "withdrawals", "withdrawal", "cargo", "cargos", "ausgang", "dare"]),
+                      "withdrawals", "withdrawal", "cargo", "cargos", "ausgang", "dare",
+                      "lastschrift", "belastung", "débit euros"]),
             (.credit, ["credit", "crédit", "haben", "credit amount", "paid in", "money in",
-                       "deposits", "deposit", "abono", "abonos", "eingang", "avere"]),
+                       "deposits", "deposit", "abono", "abonos", "eingang", "avere", "gutschrift"]),
             (.indicator, ["af bij", "af/bij", "soll/haben", "s/h", "debit/credit", "credit/debit",
                           "cr/dr", "dr/cr", "d/c", "c/d", "credit debit indicator"]),
             (.beneficiary, ["beneficiary", "counterparty", "payee", "name", "payee name",
@@ -34,7 +37,8 @@ enum HeaderVocabulary {
                             "libellé", "libelle", "libellé opération", "concepto", "descripción",
                             "descripcion", "details", "memo", "transaction details",
                             "transaction description", "narrative", "particulars", "causale",
-                            "descrizione", "buchungstext"]),
+                            "descrizione", "buchungstext", "avisierungstext", "omschrijving-1",
+                            "omschrijving-2", "omschrijving-3"]),
             (.currency, ["currency", "währung", "waehrung", "devise", "moneda", "divisa", "munt",
                          "ccy"]),
             (.reference, ["reference", "referenz", "bank reference", "transaction id",
@@ -42,7 +46,7 @@ enum HeaderVocabulary {
                           "end-to-end-referenz", "fitid"]),
             (.balance, ["balance", "saldo", "kontostand", "solde", "saldo na mutatie",
                         "running balance", "saldo nach buchung", "balance after"]),
-            (.accountIBAN, ["account iban", "account", "rekening", "iban rekening", "auftragskonto",
+            (.accountIBAN, ["account iban", "account", "rekening", "iban/bban", "iban rekening", "auftragskonto",
                             "eigene iban", "own account", "compte", "numéro de compte", "cuenta"]),
             (.accountName, ["account name", "kontoname"]),
         ]
@@ -60,19 +64,22 @@ enum HeaderVocabulary {
     }()
 
     /// A header text in the form the table holds: lower case, single spaces, without
-    /// surrounding spaces, a trailing colon or a currency in brackets such as `(EUR)`.
+    /// surrounding spaces, a trailing colon, or a currency such as `(EUR)`, `in CHF`, `€` or
+    /// `euros` at the end, which is returned apart.
     static func normalized(_ text: String) -> (name: String, currency: Currency?) {
-        var name = text.lowercased().split(whereSeparator: \.isWhitespace).joined(separator: " ")
-        var currency: Currency?
-        if let open = name.lastIndex(where: { $0 == "(" || $0 == "[" }), name.hasSuffix(")") || name.hasSuffix("]") {
-            let inside = name[name.index(after: open)..<name.index(before: name.endIndex)]
-            if let code = Currency(code: inside.uppercased()) {
-                currency = code
-                name = String(name[..<open]).trimmingCharacters(in: .whitespaces)
-            }
+        var words = text.lowercased().split(whereSeparator: \.isWhitespace).map(String.init)
+        while words.last?.hasSuffix(":") == true {
+            words[words.count - 1].removeLast()
+            if words.last!.isEmpty { words.removeLast() }
         }
-        while name.hasSuffix(":") { name.removeLast() }
-        return (name, currency)
+        guard words.count > 1, let last = words.last else { return (words.joined(separator: " "), nil) }
+        let code = last.trimmingCharacters(in: CharacterSet(charactersIn: "()[]"))
+        let currency =
+            ["€", "eur", "euro", "euros"].contains(code) ? Currency.eur : Currency(code: code.uppercased())
+        guard let currency else { return (words.joined(separator: " "), nil) }
+        words.removeLast()
+        if words.count > 1 && words.last == "in" { words.removeLast() }
+        return (words.joined(separator: " "), currency)
     }
 
     /// The header that a row's texts make, when they name a date and an amount (signed, or

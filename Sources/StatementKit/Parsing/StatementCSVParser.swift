@@ -360,7 +360,7 @@ public struct StatementCSVParser: Sendable {
         struct AccountState {
             var account: Account
             var firstLine: Int
-            var balance = RunningBalance()
+            var balance: RunningBalance
         }
 
         var accounts: [AccountState] = []
@@ -477,7 +477,7 @@ public struct StatementCSVParser: Sendable {
                 RowState.AccountState(
                     account: Account(
                         iban: accountIBAN, name: name, kind: kind ?? .checking, currency: currency),
-                    firstLine: line))
+                    firstLine: line, balance: RunningBalance(newestFirst: dialect.isNewestFirst)))
         }
         state.lastSlot = (accountIBAN, slot)
         if let mismatch = state.accounts[slot].balance.add(amount, declared: declaredBalance) {

@@ -15,6 +15,7 @@ public struct ProfileRenderer {
         lines.append("\"dateFormat\": \(jsonString(dialect.dateFormat.pattern))")
         lines.append("\"headerLine\": \(dialect.headerLine)")
         lines.append("\"footerLines\": \(dialect.footerLines)")
+        lines.append("\"rowOrder\": \(dialect.isNewestFirst ? "\"newest-first\"" : "\"oldest-first\"")")
         lines.append("\"sign\": \(jsonString(dialect.sign.rawValue))")
         if dialect.sign == .indicator {
             let debit = dialect.debitIndicators.map(jsonString).joined(separator: ", ")
