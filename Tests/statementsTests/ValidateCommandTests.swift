@@ -16,6 +16,7 @@ struct ValidateCommandTests {
         ("amount-format.csv", "3:35", "AMOUNT_FORMAT", 1),
         ("amount-overflow.csv", "3:35", "AMOUNT_OVERFLOW", 1),
         ("amount-precision.csv", "3:35", "AMOUNT_PRECISION", 1),
+        ("amount-sign.csv", "3:49", "AMOUNT_SIGN", 1),
         ("balance-closing.json", "4:21", "BALANCE_CLOSING", 1),
         ("balance-running.csv", "4:47", "BALANCE_RUNNING", 1),
         ("column-duplicate.csv", "1:38", "COLUMN_DUPLICATE", 1),
@@ -28,6 +29,9 @@ struct ValidateCommandTests {
         ("currency-unknown.csv", "3:41", "CURRENCY_UNKNOWN", 1),
         ("date-format.csv", "3:1", "DATE_FORMAT", 1),
         ("date-invalid.csv", "3:1", "DATE_INVALID", 1),
+        ("dialect-assumed.csv", "2:1", "DIALECT_ASSUMED", 0),
+        ("dialect-unknown.csv", "3:44", "DIALECT_UNKNOWN", 1),
+        ("encoding-invalid.csv", "3:52", "ENCODING_INVALID", 1),
         ("encoding-invalid-utf8.csv", "3:52", "ENCODING_INVALID_UTF8", 1),
         ("encoding-nul.csv", "3:53", "ENCODING_NUL", 1),
         ("field-empty.csv", "3:45", "FIELD_EMPTY", 1),
@@ -77,7 +81,7 @@ struct ValidateCommandTests {
         let codes = Set(
             output.stderr.split(separator: "[").dropFirst().map { $0.prefix { $0 != "]" } })
         #expect(codes.count >= 30)
-        #expect(output.stdout == "29 errors, 4 warnings in 29 of 33 files (47 rows checked)\n")
+        #expect(output.stdout == "32 errors, 5 warnings in 32 of 37 files (53 rows checked)\n")
     }
 
     @Test func `prints the example diagnostic of the issue`() throws {

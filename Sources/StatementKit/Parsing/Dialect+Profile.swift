@@ -4,7 +4,7 @@ public struct ProfileError: Error, Hashable, Sendable, CustomStringConvertible {
     public let path: String
     public let message: String
 
-    public var description: String { "profile \(Diagnostic.quote(path)): \(message)" }
+    public var description: String { "profile '\(Diagnostic.sanitized(path))': \(message)" }
 }
 
 extension Dialect {

@@ -96,7 +96,6 @@ public enum DialectSniffer {
     struct Header {
         let separator: UInt8
         let line: Int
-        let fieldCount: Int
         let columns: [Dialect.Field: [Dialect.ColumnReference]]
         /// The field index of each column.
         let indices: [Dialect.Field: Int]
@@ -164,7 +163,7 @@ private struct Evidence {
     var groupsWithSpace = false
 
     var indicators: [String: Sample] = [:]
-    /// Records at the end of the file that are not transactions.
+    /// Records at the end of the file without a date: footer lines.
     var trailingNonData = 0
 
     enum DateLayout: Hashable {
@@ -199,10 +198,9 @@ private struct Evidence {
             let (line, column) = reader.location(ofField: index)
             return Sample(text: text, line: line, column: column)
         }
-        let date = sample(.date)
-        guard reader.fields.count == header.fieldCount, let date,
-            date.text.first?.isNumber == true
-        else {
+        // A footer line has no date where the date column is, such as "Kontostand am …";
+        // a row with a missing or extra separator still starts with its date.
+        guard let date = sample(.date), date.text.first?.isNumber == true else {
             trailingNonData += 1
             return
         }

@@ -46,7 +46,7 @@ enum HeaderVocabulary {
                           "end-to-end-referenz", "fitid"]),
             (.balance, ["balance", "saldo", "kontostand", "solde", "saldo na mutatie",
                         "running balance", "saldo nach buchung", "balance after"]),
-            (.accountIBAN, ["account iban", "account", "rekening", "iban/bban", "iban rekening", "auftragskonto",
+            (.accountIBAN, ["account iban", "account", "konto", "rekening", "iban/bban", "iban rekening", "auftragskonto",
                             "eigene iban", "own account", "compte", "numéro de compte", "cuenta"]),
             (.accountName, ["account name", "kontoname"]),
         ]
@@ -118,7 +118,7 @@ enum HeaderVocabulary {
             indices[.indicator] = nil
         }
         return DialectSniffer.Header(
-            separator: separator, line: line, fieldCount: texts.count, columns: columns,
+            separator: separator, line: line, columns: columns,
             indices: indices, currency: currency, preamble: preamble)
     }
 
