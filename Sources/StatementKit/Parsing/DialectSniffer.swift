@@ -225,7 +225,8 @@ private struct Evidence {
             let start = index
             var value = 0
             while index < bytes.count, case let digit = bytes[index] &- 48, digit < 10 {
-                value = value * 10 + Int(digit)
+                // Runs longer than eight digits fit no layout; stop the value growing.
+                if index - start < 9 { value = value * 10 + Int(digit) }
                 index += 1
             }
             guard index > start else { return }

@@ -108,6 +108,57 @@ struct FuzzTests {
         #expect(failures.isEmpty, "\(failures.prefix(3))")
     }
 
+    /// The sample bank exports of `SampleData/profiles`, each with its profile.
+    static func bankExports() throws -> [(bytes: [UInt8], dialect: Dialect)] {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("SampleData/profiles")
+        var exports: [([UInt8], Dialect)] = []
+        for folder in try FileManager.default.contentsOfDirectory(atPath: root.path).sorted() {
+            let url = root.appendingPathComponent(folder)
+            let profile = Array(try Data(contentsOf: url.appendingPathComponent("statements-profile.json")))
+            let dialect = try profile.withUnsafeBytes { buffer in
+                Result { () throws(ProfileError) in try Dialect(profile: buffer, path: folder) }
+            }.get()
+            for name in try FileManager.default.contentsOfDirectory(atPath: url.path).sorted()
+            where name.hasSuffix(".csv") {
+                exports.append((Array(try Data(contentsOf: url.appendingPathComponent(name))), dialect))
+            }
+        }
+        return exports
+    }
+
+    /// Parses bytes as `StatementFileReader` does for a file in a dialect.
+    static func parse(_ bytes: [UInt8], in dialect: Dialect) -> ParseResult {
+        var result = ParseResult()
+        var collector = DiagnosticCollector(file: "t.csv")
+        result.summary = StatementCSVParser(dialect: dialect).parse(
+            MemoryByteSource(dialect.text(of: bytes)), diagnostics: &collector
+        ) { result.rows.append($0) }
+        result.diagnostics = collector.diagnostics
+        result.errorCount = collector.errorCount
+        return result
+    }
+
+    @Test func `survives thousands of mutated bank exports, sniffed and with their profiles`() throws {
+        var generator = SeededGenerator(seed: 4711 &+ Self.seed)
+        let exports = try Self.bankExports()
+        var failures: [String] = []
+        for index in 0..<Self.casesPerFormat / 2 {
+            let (sample, profile) = exports[index % exports.count]
+            let bytes = Mutator.mutate(sample, using: &generator)
+            if let failure = Self.check(bytes, parse: { Self.parse($0, in: profile) }) {
+                failures.append("case \(index) with its profile: \(failure)")
+            }
+            if case .dialect(let sniffed, _) = DialectSniffer.sniff(bytes),
+                let failure = Self.check(bytes, parse: { Self.parse($0, in: sniffed) })
+            {
+                failures.append("case \(index) sniffed: \(failure)")
+            }
+        }
+        #expect(failures.isEmpty, "\(failures.prefix(3))")
+    }
+
     @Test func `survives thousands of mutated JSON files`() throws {
         var generator = SeededGenerator(seed: 13616 &+ Self.seed)
         let samples = try Mutator.samples(".json")
@@ -141,7 +192,13 @@ struct FuzzImportTests {
             let path = ledger.files.path + "/case.\(kind)"
             try Data(bytes).write(to: URL(fileURLWithPath: path))
             let report = try ledger.controller().importFiles(at: [path])
-            let parsed = kind == "csv" ? parseCSV(bytes) : parseJSON(bytes)
+            // Read as import reads it: a CSV file whose header is not canonical is sniffed.
+            var parsed = ParseResult()
+            var collector = DiagnosticCollector(file: path)
+            parsed.summary = StatementFileReader.read(path: path, diagnostics: &collector) {
+                parsed.rows.append($0)
+            }
+            parsed.errorCount = collector.errorCount
             let accounts = try ledger.accounts()
             guard parsed.errorCount == 0 else {
                 if report.files.map(\.outcome) != [.rejected] || !accounts.isEmpty {

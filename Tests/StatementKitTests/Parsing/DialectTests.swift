@@ -1,0 +1,266 @@
+import Testing
+
+@testable import StatementKit
+
+/// Unit tests of each dialect feature: date and amount layouts, encodings, profiles, the
+/// parser in a dialect, and sniffing.
+struct DialectTests {
+    func day(_ text: String, _ pattern: String) throws -> Day {
+        let format = try DateFormat(pattern)
+        return try text.parsingUTF8 { (bytes) throws(DayError) in try format.day(parsing: bytes) }
+    }
+
+    @Test func `reads dates in the layouts banks use`() throws {
+        let october3 = try Day(year: 2026, month: 10, day: 3)
+        #expect(try day("03.10.2026", "dd.MM.yyyy") == october3)
+        #expect(try day("3.10.2026", "d.M.yyyy") == october3)
+        #expect(try day("10/03/2026", "MM/dd/yyyy") == october3)
+        #expect(try day("03/10/2026", "dd/MM/yyyy") == october3)
+        #expect(try day("20261003", "yyyyMMdd") == october3)
+        #expect(try day("03.10.26", "dd.MM.yy") == october3)
+        #expect(throws: DayError.malformed) { try day("3.10.2026", "dd.MM.yyyy") }
+        #expect(throws: DayError.malformed) { try day("03.10.2026 ", "dd.MM.yyyy") }
+        #expect(throws: DayError.malformed) { try day("03-10-2026", "dd.MM.yyyy") }
+        #expect(throws: DayError.invalid) { try day("10/13/2026", "dd/MM/yyyy") }
+        #expect(throws: DayError.invalid) { try day("29.02.2026", "dd.MM.yyyy") }
+        for bad in ["dd.MM", "dd.MM.yyyy HH:mm", "yyyy-MM-dd-dd", "ddd.MM.yyyy", "yyy-MM-dd"] {
+            #expect(throws: DateFormatError.self, "\(bad)") { try DateFormat(bad) }
+        }
+    }
+
+    func amount(_ text: String, _ decimal: Character, _ thousands: Character?, _ currency: Currency = .eur)
+        throws(AmountError) -> Int64
+    {
+        let format = AmountFormat(
+            decimalMark: decimal.asciiValue!, thousandsSeparator: thousands?.asciiValue)
+        return try text.parsingUTF8 { (bytes) throws(AmountError) in
+            try format.money(parsing: bytes, currency: currency).minorUnits
+        }
+    }
+
+    @Test func `reads amounts with decimal commas and grouped thousands exactly`() throws {
+        #expect(try amount("1.234,56", ",", ".") == 123_456)
+        #expect(try amount("-1.234.567,8", ",", ".") == -123_456_780)
+        #expect(try amount("1.000", ",", ".") == 100_000, "1.000 is a thousand, never one euro")
+        #expect(try amount("+12,3", ",", ".") == 1230)
+        #expect(try amount(" 7 ", ",", ".") == 700)
+        #expect(try amount("1'234.50", ".", "'") == 123_450)
+        #expect(try amount("1,234.56", ".", ",") == 123_456)
+        #expect(try amount("1\u{A0}234,56", ",", " ") == 123_456)
+        #expect(try amount("1\u{202F}234,56", ",", " ") == 123_456)
+        #expect(try amount("1 234,56", ",", " ") == 123_456)
+        #expect(try amount("12,5", ",", nil) == 1250)
+        #expect(throws: AmountError.grouping) { try amount("12.34", ",", ".") }
+        #expect(throws: AmountError.grouping) { try amount("1.23.456", ",", ".") }
+        #expect(throws: AmountError.grouping) { try amount("1234.567", ",", ".") }
+        #expect(throws: AmountError.malformed) { try amount("12.34", ",", nil) }
+        #expect(throws: AmountError.malformed) { try amount(",5", ",", ".") }
+        #expect(throws: AmountError.malformed) { try amount("12,", ",", ".") }
+        #expect(throws: AmountError.malformed) { try amount("12,3,4", ",", ".") }
+        #expect(throws: AmountError.tooManyDecimals(allowed: 2)) { try amount("1,234", ",", ".") }
+        #expect(throws: AmountError.empty) { try amount("  ", ",", ".") }
+        #expect(throws: AmountError.overflow) { try amount("99.999.999.999.999.999,99", ",", ".") }
+    }
+
+    @Test func `decodes each encoding to UTF-8 and marks what is not valid in it`() {
+        func decode(_ bytes: [UInt8], _ encoding: TextEncoding) -> String {
+            String(decoding: encoding.utf8(from: bytes), as: UTF8.self)
+        }
+        #expect(decode([0x80, 0x20, 0xE4, 0x9F], .windows1252) == "€ äŸ")
+        #expect(TextEncoding.windows1252.utf8(from: [0x41, 0x81]) == [0x41, TextEncoding.invalidMarker])
+        #expect(decode([0xA4, 0xBC], .iso8859_1) == "¤¼")
+        #expect(decode([0xA4, 0xBC], .iso8859_15) == "€Œ")
+        #expect(decode([0xFF, 0xFE, 0x41, 0x00, 0x3D, 0xD8, 0x00, 0xDE], .utf16LE) == "A😀")
+        #expect(decode([0xFE, 0xFF, 0x00, 0x41, 0x00, 0xE4], .utf16BE) == "Aä")
+        #expect(TextEncoding.utf16LE.utf8(from: [0x41, 0x00, 0x00, 0xD8]) == [0x41, TextEncoding.invalidMarker])
+        #expect(TextEncoding.utf16LE.utf8(from: [0x41, 0x00, 0x42]) == [0x41, TextEncoding.invalidMarker])
+        #expect(TextEncoding.utf8.utf8(from: [0xEF, 0xBB, 0xBF, 0x41]) == [0x41])
+    }
+
+    func dialect(_ json: String) throws -> Dialect {
+        try Array(json.utf8).withUnsafeBytes { buffer in
+            Result { () throws(ProfileError) in try Dialect(profile: buffer, path: "p.json") }
+        }.get()
+    }
+
+    @Test func `writes a profile that reads back as the same dialect`() throws {
+        var german = Dialect()
+        german.encoding = .windows1252
+        german.separator = UInt8(ascii: ";")
+        german.amountFormat = AmountFormat(decimalMark: UInt8(ascii: ","), thousandsSeparator: UInt8(ascii: "."))
+        german.dateFormat = try DateFormat("dd.MM.yyyy")
+        german.headerLine = 3
+        german.footerLines = 1
+        german.isNewestFirst = true
+        german.sign = .indicator
+        german.debitIndicators = ["S"]
+        german.creditIndicators = ["H"]
+        german.columns = [
+            .date: [.name("Buchungstag")], .amount: [.number(6)], .indicator: [.name("S/H")],
+            .description: [.name("Text"), .name("Zweck \"1\"")],
+        ]
+        german.preamble = [.iban: Dialect.PreamblePosition(line: 1, field: 2)]
+        german.accountName = "Giro"
+        german.accountCurrency = .eur
+        german.accountKind = .savings
+        #expect(try dialect(ProfileRenderer().render(german)) == german)
+        var fixed = Dialect()
+        fixed.columns = [.date: [.name("D")], .amount: [.name("A")], .beneficiary: [.name("B")]]
+        fixed.accountIBAN = try IBAN(parsing: "GB29NWBK60161331926819")
+        fixed.amountFormat = AmountFormat(decimalMark: UInt8(ascii: "."), thousandsSeparator: nil)
+        #expect(try dialect(ProfileRenderer().render(fixed)) == fixed)
+        #expect(try dialect("{}") == Dialect())
+    }
+
+    func parse(_ text: String, _ dialect: Dialect, strict: Bool = false) -> ParseResult {
+        var result = ParseResult()
+        var collector = DiagnosticCollector(file: "t.csv", isStrict: strict)
+        result.summary = StatementCSVParser(dialect: dialect).parse(
+            MemoryByteSource(dialect.text(of: Array(text.utf8))), diagnostics: &collector
+        ) { result.rows.append($0) }
+        result.diagnostics = collector.diagnostics
+        result.errorCount = collector.errorCount
+        return result
+    }
+
+    static let girokonto = """
+        {"separator": ";", "decimalMark": ",", "thousandsSeparator": ".",
+         "dateFormat": "dd.MM.yyyy", "headerLine": 3, "footerLines": 1, "sign": "debit-credit",
+         "columns": {"date": "Tag", "debit": "Soll", "credit": "Haben",
+                     "beneficiary": "Name", "description": ["Text", "Zweck"]},
+         "account": {"currency": "EUR"}, "preamble": {"iban": {"line": 1, "field": 2}, "name": {"line": 2, "field": 1}}}
+        """
+
+    @Test func `reads debit and credit columns, a preamble, joined text and a footer`() throws {
+        let result = parse(
+            """
+            Konto:;IBAN: DE89 3704 0044 0532 0130 00
+            Girokonto
+            Tag;Name;Text;Zweck;Soll;Haben
+            01.10.2026;Kiosk;Lastschrift;Zeitung;1.000,00;
+            02.10.2026;;Gutschrift;Zinsen;;0,50
+            03.10.2026;Nachbar;;;0,00;12,00
+            Kontostand;;;;;-987,50
+
+            """, try dialect(Self.girokonto))
+        #expect(result.diagnostics == [])
+        #expect(result.rows.map(\.transaction.amount.minorUnits) == [-100_000, 50, 1200])
+        #expect(result.rows.map(\.transaction.beneficiary) == ["Kiosk", "Gutschrift Zinsen", "Nachbar"])
+        #expect(result.rows.map(\.transaction.description) == ["Lastschrift Zeitung", "Gutschrift Zinsen", nil])
+        #expect(result.rows.first?.account.iban.electronic == "DE89370400440532013000")
+        #expect(result.rows.first?.account.name == "Girokonto")
+        #expect(result.rows.first?.line == 4)
+    }
+
+    @Test func `reports sign, preamble and encoding problems where they are`() throws {
+        let girokonto = try dialect(Self.girokonto)
+        let signs = parse(
+            "Konto:;DE89370400440532013000\nGiro\nTag;Name;Text;Zweck;Soll;Haben\n01.10.2026;A;;;1,00;2,00\n02.10.2026;B;;;;\n03.10.2026;C;;;12.34;\nfooter\n",
+            girokonto)
+        #expect(signs.places == ["4:21 AMOUNT_SIGN", "5:16 FIELD_EMPTY", "6:16 AMOUNT_FORMAT"])
+        #expect(signs.diagnostics[2].message.contains("thousands separators"))
+        let checksum = parse(
+            "Konto:;DE89370400440532013001\nGiro\nTag;Name;Text;Zweck;Soll;Haben\n01.10.2026;A;;;1,00;\nx\n",
+            girokonto)
+        #expect(checksum.places == ["1:8 IBAN_CHECKSUM"])
+        #expect(checksum.rows.isEmpty)
+        let missing = parse("Konto:\n\nTag;Name;Text;Zweck;Soll;Haben\n01.10.2026;A;;;1,00;\nx\n", girokonto)
+        #expect(missing.places == ["1:1 FIELD_EMPTY", "2:1 FIELD_EMPTY"])
+        let header = parse("Konto:;DE89370400440532013000\nGiro\nTag;Name;Soll\nfooter\n", girokonto)
+        #expect(header.places == ["3:1 COLUMN_MISSING"])
+        #expect(header.diagnostics.first?.message.contains(#""Haben", "Text", "Zweck""#) == true)
+
+        var indicator = try dialect(
+            #"{"sign": "indicator", "indicator": {"debit": ["D"], "credit": ["C"]}, "account": {"iban": "DE89370400440532013000"}, "columns": {"date": "date", "amount": "amount", "indicator": "dc", "beneficiary": "name"}}"#
+        )
+        let indicated = parse("date,amount,dc,name\n2026-10-01,5.00, d ,A\n2026-10-02,-6.00,C,B\n2026-10-03,1.00,X,C\n", indicator)
+        #expect(indicated.rows.map(\.transaction.amount.minorUnits) == [-500, 600])
+        #expect(indicated.places == ["4:17 AMOUNT_SIGN"])
+
+        indicator.encoding = .windows1252
+        var bytes = Array("date,amount,dc,name\n2026-10-01,5.00,D,Caf".utf8) + [0x81] + Array("\n".utf8)
+        var collector = DiagnosticCollector(file: "t.csv")
+        _ = StatementCSVParser(dialect: indicator).parse(
+            MemoryByteSource(indicator.text(of: bytes)), diagnostics: &collector) { _ in }
+        #expect(collector.diagnostics.map(\.code) == [.encodingInvalid])
+        #expect(collector.diagnostics.first.map { "\($0.line):\($0.column)" } == "2:22")
+        bytes.removeAll()
+    }
+
+    @Test func `checks running balances of statements listed newest first`() throws {
+        let profile = try dialect(
+            #"{"rowOrder": "newest-first", "account": {"iban": "DE89370400440532013000"}, "columns": {"date": "d", "amount": "a", "balance": "b", "beneficiary": "n"}}"#
+        )
+        let good = parse("d,a,b,n\n2026-10-03,-5.00,95.00,A\n2026-10-02,50.00,100.00,B\n2026-10-01,-10.00,50.00,C\n", profile)
+        #expect(good.diagnostics == [])
+        #expect(good.summary.openingBalances.values.first?.minorUnits == 6000)
+        let bad = parse("d,a,b,n\n2026-10-03,-5.00,95.00,A\n2026-10-02,50.00,90.00,B\n", profile)
+        #expect(bad.places == ["3:18 BALANCE_RUNNING"])
+    }
+
+    func sniff(_ text: String) -> (Dialect?, [String], String?) {
+        switch DialectSniffer.sniff(Array(text.utf8)) {
+        case .dialect(let dialect, let assumptions): (dialect, assumptions.map(\.message), nil)
+        case .unknown(let finding): (nil, [], "\(finding.line):\(finding.column) \(finding.message)")
+        case .noHeader: (nil, [], "no header")
+        }
+    }
+
+    @Test func `sniffs separator, header line, columns, marks, dates, sign, footer and account`() throws {
+        let (found, assumptions, failure) = sniff(
+            """
+            "Kontonummer:";"DE89 3704 0044 0532 0130 00"
+            "Zeitraum:";"01.10.2026 - 31.10.2026"
+            "Buchungstag";"Valuta";"Auftraggeber/Empfänger";"Verwendungszweck";"Buchungstext";"Betrag (EUR)"
+            "31.10.2026";"31.10.2026";"Kiosk";"Zeitung; Heft";"Lastschrift";"-1.000"
+            "13.10.2026";"13.10.2026";"Arbeit";"Lohn";"Gutschrift";"2.500,10"
+            "Kontostand";"";"";"";"";"1.500,10"
+            "Ende"
+
+            """)
+        let dialect = try #require(found, "\(failure ?? "")")
+        #expect(assumptions == [])
+        #expect(dialect.separator == UInt8(ascii: ";"))
+        #expect(dialect.headerLine == 3)
+        #expect(dialect.footerLines == 2)
+        #expect(dialect.isNewestFirst)
+        #expect(dialect.dateFormat.pattern == "dd.MM.yyyy")
+        #expect(dialect.amountFormat == AmountFormat(decimalMark: UInt8(ascii: ","), thousandsSeparator: UInt8(ascii: ".")))
+        #expect(dialect.columns[.description] == [.name("Verwendungszweck"), .name("Buchungstext")])
+        #expect(dialect.columns[.amount] == [.name("Betrag (EUR)")])
+        #expect(dialect.accountCurrency == .eur)
+        #expect(dialect.preamble[.iban] == Dialect.PreamblePosition(line: 1, field: 2))
+        #expect(dialect.sign == .signed)
+
+        let (pipe, _, _) = sniff("Date|Account|Name|Debit|Credit|Ccy\n2026-10-01|DE89370400440532013000|A|1.50||EUR\n")
+        #expect(pipe?.separator == UInt8(ascii: "|"))
+        #expect(pipe?.sign == .debitCredit)
+        let (tab, _, _) = sniff("Date\tAccount\tName\tAmount\tD/C\tCcy\n2026-10-01\tDE89370400440532013000\tA\t1.50\tDBIT\tEUR\n")
+        #expect(tab?.sign == .indicator)
+        #expect(tab?.debitIndicators == ["DBIT"])
+        let (_, _, unknownIndicator) = sniff("Date\tAccount\tName\tAmount\tD/C\n2026-10-01\tDE89370400440532013000\tA\t1.50\tX\n")
+        #expect(unknownIndicator?.contains(#"the indicator column holds "X""#) == true)
+        let (swiss, _, _) = sniff("Datum;Konto;Avisierungstext;Betrag;Währung\n01.10.2026;CH9300762011623852957;A;1'234;CHF\n")
+        #expect(swiss?.amountFormat.thousandsSeparator == UInt8(ascii: "'"))
+        #expect(swiss?.amountFormat.decimalMark == UInt8(ascii: "."))
+    }
+
+    @Test func `says what it assumed and refuses contradictions`() {
+        switch DialectSniffer.sniff(Array("Datum;Konto;Name;Betrag;W".utf8) + [0xE4] + Array("hrung\n01.10.2026;DE89370400440532013000;A;1,50;EUR\n".utf8)) {
+        case .dialect(let dialect, let assumptions):
+            #expect(dialect.encoding == .windows1252)
+            #expect(assumptions.map { "\($0.line):\($0.column)" } == ["1:26"])
+        default:
+            Issue.record("a Windows-1252 file is read with a warning")
+        }
+        let (_, dotted, _) = sniff("Datum;Konto;Name;Betrag;Währung\n01.10.2026;DE89370400440532013000;A;1,50;EUR\n")
+        #expect(dotted == [], "dotted dates are day-first without doubt")
+        let (_, _, mixed) = sniff("Datum;Konto;Name;Betrag;Währung\n01.10.2026;DE89370400440532013000;A;1,50;EUR\n02.10.2026;DE89370400440532013000;A;1.50;EUR\n")
+        #expect(mixed?.hasPrefix("3:") == true)
+        #expect(mixed?.contains("decimal commas") == true)
+        let (_, _, noAccount) = sniff("Date,Payee,Amount\n2026-10-01,A,1.50\n")
+        #expect(noAccount?.contains("no account IBAN") == true)
+        let (_, _, none) = sniff("a,b\n1,2\n")
+        #expect(none == "no header")
+    }
+}
