@@ -60,6 +60,13 @@ public struct StatementCSVParser: Sendable {
     /// The indicator texts of a debit and of a credit, trimmed and in upper case.
     private let debitIndicators: [[UInt8]]
     private let creditIndicators: [[UInt8]]
+    /// The dialect's date and amount layouts; `nil` for the canonical ones, which are read by
+    /// the model's own fast parsers.
+    private let dateFormat: DateFormat?
+    private let amountFormat: AmountFormat?
+    /// Whether the dialect maps columns itself (joining texts, a beneficiary falling back to
+    /// the description) rather than by canonical names.
+    private let isMapped: Bool
 
     /// Creates a parser.
     ///
@@ -81,6 +88,9 @@ public struct StatementCSVParser: Sendable {
         let normalized = { (text: String) in Array(text.trimmingCharacters(in: .whitespaces).uppercased().utf8) }
         debitIndicators = dialect.debitIndicators.map(normalized)
         creditIndicators = dialect.creditIndicators.map(normalized)
+        dateFormat = dialect.dateFormat == .iso ? nil : dialect.dateFormat
+        amountFormat = dialect.amountFormat == .canonical ? nil : dialect.amountFormat
+        isMapped = !dialect.columns.isEmpty
     }
 
     /// Reads a whole CSV source, reporting problems into `diagnostics` and each valid row to
@@ -412,7 +422,7 @@ public struct StatementCSVParser: Sendable {
         // Move the collector in and out, so that reporting never copies its storage.
         var fields = FieldReader(
             reader: reader, diagnostics: DiagnosticCollector(file: ""), buildsText: buildsRows,
-            dialect: dialect)
+            dateFormat: dateFormat, amountFormat: amountFormat)
         swap(&fields.diagnostics, &diagnostics)
         defer { swap(&fields.diagnostics, &diagnostics) }
 
@@ -437,7 +447,7 @@ public struct StatementCSVParser: Sendable {
                     debit: debitIndicators, credit: creditIndicators)
             }
         let beneficiary =
-            dialect.columns.isEmpty
+            !isMapped
             ? fields.requiredText(columns[.beneficiary]!, Column.beneficiary.rawValue)
             : fields.joinedText(
                 columns.beneficiaryFields, else: columns.descriptionFields,
@@ -488,7 +498,7 @@ public struct StatementCSVParser: Sendable {
         guard buildsRows else { return nil }
         let transaction = Transaction(
             date: date, amount: amount, beneficiary: beneficiary, beneficiaryIBAN: beneficiaryIBAN,
-            description: dialect.columns.isEmpty
+            description: !isMapped
                 ? columns[.description].flatMap { fields.optionalText($0) }
                 : fields.joinedText(columns.descriptionFields),
             reference: columns[.reference].flatMap { fields.optionalText($0) })
@@ -511,13 +521,13 @@ private struct FieldReader<Source: ByteSource> {
 
     init(
         reader: CSVReader<Source>, diagnostics: DiagnosticCollector, buildsText: Bool,
-        dialect: Dialect
+        dateFormat: DateFormat?, amountFormat: AmountFormat?
     ) {
         self.reader = reader
         self.diagnostics = diagnostics
         self.buildsText = buildsText
-        dateFormat = dialect.dateFormat == .iso ? nil : dialect.dateFormat
-        amountFormat = dialect.amountFormat == .canonical ? nil : dialect.amountFormat
+        self.dateFormat = dateFormat
+        self.amountFormat = amountFormat
     }
 
     mutating func report(_ code: DiagnosticCode, at field: Int, _ message: String) {
@@ -547,6 +557,8 @@ private struct FieldReader<Source: ByteSource> {
     }
 
     mutating func day(_ field: Int, _ name: String) -> Day? {
+        // A local, so that the closure does not capture (and copy) the whole reader.
+        let dateFormat = dateFormat
         let result = parse(field) { (bytes) throws(DayError) in
             guard let format = dateFormat else { return try Day(parsing: bytes) }
             return try format.day(parsing: bytes.trimmingSpaces)
@@ -575,6 +587,7 @@ private struct FieldReader<Source: ByteSource> {
     }
 
     mutating func money(_ field: Int, _ name: String, currency: Currency) -> Money? {
+        let amountFormat = amountFormat
         let result = parse(field) { (bytes) throws(AmountError) in
             guard let format = amountFormat else { return try Money(parsing: bytes, currency: currency) }
             return try format.money(parsing: bytes, currency: currency)
