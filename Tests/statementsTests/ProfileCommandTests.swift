@@ -60,7 +60,9 @@ struct ProfileCommandTests {
             atPath: StatementsRunner.packageRoot.path
                 + "/SampleData/profiles/de-girokonto/umsaetze-2026-10.csv", toPath: export)
         let profile = "SampleData/profiles/de-girokonto/statements-profile.json"
-        let output = try StatementsRunner.run(["validate", "--strict", "--profile", profile, export])
+        let output = try StatementsRunner.run([
+            "validate", "--strict", "--profile", profile, export,
+        ])
         #expect(output.status == 0, "\(output.stderr)")
         #expect(output.stdout == "no errors in 1 file (5 rows checked)\n")
         let process = try StatementsRunner.run([
@@ -78,22 +80,34 @@ struct ProfileCommandTests {
         let workspace = try Workspace()
         let cases: [(json: String, message: String)] = [
             (#"{"separator": ";", "colums": {}}"#, "colums: unknown key"),
-            (#"{"columns": {"date": "Datum", "amount": "Betrag", "payee": "X"}}"#, "columns.payee: unknown key"),
+            (
+                #"{"columns": {"date": "Datum", "amount": "Betrag", "payee": "X"}}"#,
+                "columns.payee: unknown key"
+            ),
             (#"{"decimalMark": ";"}"#, "decimalMark: must be one of"),
             (#"{"dateFormat": "dd.MM.yyyy HH"}"#, "dateFormat: date format"),
             (#"{"headerLine": 0}"#, "headerLine: must be a whole number of at least 1"),
             (#"{"encoding": "ebcdic"}"#, "encoding: must be one of"),
             (#"{"account": {"iban": "DE89370400440532013001"}}"#, "account.iban:"),
-            (#"{"sign": "debit-credit", "columns": {"date": "D", "amount": "A", "description": "T", "account_iban": "K"}}"#, "columns: needs debit"),
-            (#"{"decimalMark": ",", "thousandsSeparator": ","}"#, "thousandsSeparator: must differ"),
+            (
+                #"{"sign": "debit-credit", "columns": {"date": "D", "amount": "A", "description": "T", "account_iban": "K"}}"#,
+                "columns: needs debit"
+            ),
+            (
+                #"{"decimalMark": ",", "thousandsSeparator": ","}"#,
+                "thousandsSeparator: must differ"
+            ),
             (#"{"separator": ";",}"#, "line 1, column 19: expected a string key"),
         ]
         for (json, message) in cases {
             let profile = try workspace.write("bad-profile.json", json)
             for command in ["validate", "import", "process"] {
-                let output = try StatementsRunner.run([
-                    command, "--profile", profile, "SampleData/good", "--state", workspace.state,
-                ].filter { command != "validate" || ($0 != "--state" && $0 != workspace.state) })
+                let output = try StatementsRunner.run(
+                    [
+                        command, "--profile", profile, "SampleData/good", "--state",
+                        workspace.state,
+                    ].filter { command != "validate" || ($0 != "--state" && $0 != workspace.state) }
+                )
                 #expect(output.status == 2, "\(command) \(json)")
                 #expect(output.stderr.contains(message), "\(json): \(output.stderr)")
             }
@@ -134,8 +148,12 @@ struct ProfileCommandTests {
     /// A German export as the issue shows it, generated: Windows-1252, `;`, decimal comma with
     /// `.` between thousands, `dd.MM.yyyy`, a preamble, and three accounts in a column.
     static func germanExport(rows: Int) -> (bytes: [UInt8], totals: [String: (Int, Int64)]) {
-        let accounts = ["DE89370400440532013000", "DE02120300000000202051", "DE44500105175407324931"]
-        let payees = ["Café Müller", "Bäckerei Groß", "Stadtwerke Köln", "Arbeitgeber GmbH", "Kiosk"]
+        let accounts = [
+            "DE89370400440532013000", "DE02120300000000202051", "DE44500105175407324931",
+        ]
+        let payees = [
+            "Café Müller", "Bäckerei Groß", "Stadtwerke Köln", "Arbeitgeber GmbH", "Kiosk",
+        ]
         var generator = SystemRandomNumberGenerator.Seeded(seed: 7)
         var text = "Umsatzanzeige;Erstellt am 01.01.2027\r\n\r\n"
         text += "Buchungstag;Wertstellung;Konto;Empfänger;Verwendungszweck;Betrag;Währung\r\n"
@@ -149,9 +167,11 @@ struct ProfileCommandTests {
                 if offset > 0 && offset % 3 == 0 { grouped = "." + grouped }
                 grouped = String(digit) + grouped
             }
-            let amount = (cents < 0 ? "-" : "") + grouped + "," + String(format: "%02d", abs(cents) % 100)
+            let amount =
+                (cents < 0 ? "-" : "") + grouped + "," + String(format: "%02d", abs(cents) % 100)
             let day = String(format: "%02d.%02d.2026", index % 28 + 1, index * 12 / rows + 1)
-            text += "\(day);\(day);\(account);\(payees[index % payees.count]);Rechnung \(index);\(amount);EUR\r\n"
+            text +=
+                "\(day);\(day);\(account);\(payees[index % payees.count]);Rechnung \(index);\(amount);EUR\r\n"
             let (count, sum) = totals[account] ?? (0, 0)
             totals[account] = (count + 1, sum + cents)
         }
@@ -261,7 +281,9 @@ struct ProfileCommandTests {
         )
         let mixed = try StatementsRunner.run(["profile", path])
         #expect(mixed.status == 1)
-        #expect(mixed.stderr.contains("[DIALECT_UNKNOWN] the dates are neither day-first nor month-first"))
+        #expect(
+            mixed.stderr.contains(
+                "[DIALECT_UNKNOWN] the dates are neither day-first nor month-first"))
     }
 
     @Test func `reports a row with a missing separator instead of shifting its columns`() throws {
@@ -286,7 +308,8 @@ struct ProfileCommandTests {
         let output = try StatementsRunner.run(["profile", path])
         #expect(output.status == 1)
         #expect(output.stdout == "")
-        #expect(output.stderr.contains("[DIALECT_UNKNOWN] no line in the first 50 names a date column"))
+        #expect(
+            output.stderr.contains("[DIALECT_UNKNOWN] no line in the first 50 names a date column"))
         let missing = try StatementsRunner.run(["profile", workspace.path + "/missing.csv"])
         #expect(missing.status == 3)
         let usage = try StatementsRunner.run(["profile"])

@@ -150,7 +150,8 @@ enum StatementFileReader {
         var line = head.prefix { $0 != UInt8(ascii: "\n") && $0 != UInt8(ascii: "\r") }
         if line.starts(with: [0xEF, 0xBB, 0xBF]) { line = line.dropFirst(3) }
         let names = line.split(separator: UInt8(ascii: ","), omittingEmptySubsequences: false).map {
-            String(decoding: $0, as: UTF8.self).trimmingCharacters(in: CharacterSet(charactersIn: "\" "))
+            String(decoding: $0, as: UTF8.self).trimmingCharacters(
+                in: CharacterSet(charactersIn: "\" "))
         }
         let columns = Set(names.compactMap(StatementCSVParser.Column.init(header:)))
         return head.isEmpty || columns.isSuperset(of: StatementCSVParser.Column.required)

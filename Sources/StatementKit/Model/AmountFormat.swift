@@ -8,7 +8,8 @@ public struct AmountFormat: Hashable, Sendable {
     public let thousandsSeparator: UInt8?
 
     /// The canonical amounts of SPEC 2.1: `-1234.56`.
-    public static let canonical = AmountFormat(decimalMark: UInt8(ascii: "."), thousandsSeparator: nil)
+    public static let canonical = AmountFormat(
+        decimalMark: UInt8(ascii: "."), thousandsSeparator: nil)
 
     /// The decimal marks a format may have.
     public static let decimalMarks: [UInt8] = [UInt8(ascii: "."), UInt8(ascii: ",")]
@@ -52,7 +53,9 @@ public struct AmountFormat: Hashable, Sendable {
     }
 
     /// Copies the amount into `output` as canonical text (`-1234.56`); returns its length.
-    private func canonicalize(_ bytes: UnsafeRawBufferPointer, into output: UnsafeMutableRawBufferPointer)
+    private func canonicalize(
+        _ bytes: UnsafeRawBufferPointer, into output: UnsafeMutableRawBufferPointer
+    )
         throws(AmountError) -> Int
     {
         var start = 0

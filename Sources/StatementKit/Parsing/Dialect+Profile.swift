@@ -20,7 +20,8 @@ extension Dialect {
         } catch {
             var locator = SourceLocator(bytes: bytes)
             let (line, column) = locator.location(of: error.offset)
-            throw ProfileError(path: path, message: "line \(line), column \(column): \(error.message)")
+            throw ProfileError(
+                path: path, message: "line \(line), column \(column): \(error.message)")
         }
         var reader = ProfileReader(path: path)
         self = try reader.dialect(root)
@@ -74,7 +75,8 @@ private struct ProfileReader {
         let text = try string(node, key)
         guard let byte = text.utf8.first, text.utf8.count == 1, choices.contains(byte) else {
             throw fail(
-                key, "must be one of \(names.joined(separator: ", ")), not \(Diagnostic.quote(text))")
+                key,
+                "must be one of \(names.joined(separator: ", ")), not \(Diagnostic.quote(text))")
         }
         return byte
     }
@@ -91,7 +93,8 @@ private struct ProfileReader {
     mutating func dialect(_ root: JSONNode) throws(ProfileError) -> Dialect {
         let keys = [
             "description", "encoding", "separator", "quote", "decimalMark", "thousandsSeparator",
-            "dateFormat", "headerLine", "footerLines", "rowOrder", "columns", "sign", "indicator", "account",
+            "dateFormat", "headerLine", "footerLines", "rowOrder", "columns", "sign", "indicator",
+            "account",
             "preamble",
         ]
         let object = try members(root, "", allowed: keys)
@@ -152,7 +155,9 @@ private struct ProfileReader {
         if let node = object["rowOrder"] {
             let text = try string(node, "rowOrder")
             guard text == "oldest-first" || text == "newest-first" else {
-                throw fail("rowOrder", "must be oldest-first or newest-first, not \(Diagnostic.quote(text))")
+                throw fail(
+                    "rowOrder",
+                    "must be oldest-first or newest-first, not \(Diagnostic.quote(text))")
             }
             dialect.isNewestFirst = text == "newest-first"
         }
@@ -167,12 +172,14 @@ private struct ProfileReader {
         }
         if let node = object["indicator"] {
             let indicator = try members(node, "indicator", allowed: ["debit", "credit"])
-            dialect.debitIndicators = try indicator["debit"].map { (n) throws(ProfileError) in
-                try strings(n, "indicator.debit")
-            } ?? []
-            dialect.creditIndicators = try indicator["credit"].map { (n) throws(ProfileError) in
-                try strings(n, "indicator.credit")
-            } ?? []
+            dialect.debitIndicators =
+                try indicator["debit"].map { (n) throws(ProfileError) in
+                    try strings(n, "indicator.debit")
+                } ?? []
+            dialect.creditIndicators =
+                try indicator["credit"].map { (n) throws(ProfileError) in
+                    try strings(n, "indicator.credit")
+                } ?? []
         }
         if let node = object["account"] { try account(node, into: &dialect) }
         if let node = object["preamble"] { try preamble(node, into: &dialect) }
@@ -180,7 +187,9 @@ private struct ProfileReader {
         return dialect
     }
 
-    func columns(_ node: JSONNode) throws(ProfileError) -> [Dialect.Field: [Dialect.ColumnReference]] {
+    func columns(_ node: JSONNode) throws(ProfileError) -> [Dialect.Field: [Dialect
+        .ColumnReference]]
+    {
         let object = try members(
             node, "columns", allowed: Dialect.Field.allCases.map(\.rawValue))
         var columns: [Dialect.Field: [Dialect.ColumnReference]] = [:]
@@ -190,7 +199,8 @@ private struct ProfileReader {
             var items = [value]
             if case .array(let array) = value.value {
                 guard field.isJoinable else {
-                    throw fail(key, "takes one column; only beneficiary and description join several")
+                    throw fail(
+                        key, "takes one column; only beneficiary and description join several")
                 }
                 guard !array.isEmpty else { throw fail(key, "must name at least one column") }
                 items = array
@@ -203,7 +213,8 @@ private struct ProfileReader {
                 case .number:
                     references.append(.number(try integer(item, key, minimum: 1)))
                 default:
-                    throw fail(key, "must be a header name, a column number from 1, or an array of them")
+                    throw fail(
+                        key, "must be a header name, a column number from 1, or an array of them")
                 }
             }
             columns[field] = references
@@ -257,15 +268,20 @@ private struct ProfileReader {
     func check(_ dialect: Dialect, hasIndicator: Bool) throws(ProfileError) {
         for (item, position) in dialect.preamble where position.line >= dialect.headerLine {
             throw fail(
-                "preamble.\(item.rawValue).line", "must be above the header line \(dialect.headerLine)")
+                "preamble.\(item.rawValue).line",
+                "must be above the header line \(dialect.headerLine)")
         }
         let has = { (field: Dialect.Field) in dialect.columns[field] != nil }
-        let ibanSources = [has(.accountIBAN), dialect.accountIBAN != nil, dialect.preamble[.iban] != nil]
+        let ibanSources = [
+            has(.accountIBAN), dialect.accountIBAN != nil, dialect.preamble[.iban] != nil,
+        ]
         if ibanSources.filter({ $0 }).count > 1 {
             throw fail(
-                "account.iban", "give the account IBAN one way: a column, account.iban or preamble.iban")
+                "account.iban",
+                "give the account IBAN one way: a column, account.iban or preamble.iban")
         }
-        if dialect.accountCurrency != nil && (has(.currency) || dialect.preamble[.currency] != nil) {
+        if dialect.accountCurrency != nil && (has(.currency) || dialect.preamble[.currency] != nil)
+        {
             throw fail("account.currency", "the currency also comes from a column or the preamble")
         }
         if hasIndicator && dialect.sign != .indicator {
@@ -286,8 +302,10 @@ private struct ProfileReader {
         var excluded: [Dialect.Field] = []
         switch dialect.sign {
         case .signed: (required, excluded) = (required + [.amount], [.debit, .credit, .indicator])
-        case .debitCredit: (required, excluded) = (required + [.debit, .credit], [.amount, .indicator])
-        case .indicator: (required, excluded) = (required + [.amount, .indicator], [.debit, .credit])
+        case .debitCredit:
+            (required, excluded) = (required + [.debit, .credit], [.amount, .indicator])
+        case .indicator:
+            (required, excluded) = (required + [.amount, .indicator], [.debit, .credit])
         }
         for field in required where !has(field) {
             throw fail(

@@ -64,7 +64,8 @@ public enum DialectSniffer {
             assumptions.append(
                 Diagnostic.Finding(
                     line: 1, column: 1,
-                    message: "the file has no byte order mark but looks like UTF-16; read it as \(encoding.rawValue)"
+                    message:
+                        "the file has no byte order mark but looks like UTF-16; read it as \(encoding.rawValue)"
                 ))
             return encoding
         }
@@ -377,7 +378,8 @@ private struct Evidence {
                     assumptions.append(
                         Diagnostic.Finding(
                             line: first.line, column: first.column,
-                            message: "every date has a day and a month of 12 or less, such as \(quoted(first)); assumed \(dayFirst), not \(monthFirst)"
+                            message:
+                                "every date has a day and a month of 12 or less, such as \(quoted(first)); assumed \(dayFirst), not \(monthFirst)"
                         ))
                 }
             }
@@ -388,7 +390,9 @@ private struct Evidence {
         return format
     }
 
-    private func decideAmounts(into dialect: inout Dialect, _ assumptions: inout [Diagnostic.Finding])
+    private func decideAmounts(
+        into dialect: inout Dialect, _ assumptions: inout [Diagnostic.Finding]
+    )
         throws(DialectSniffer.Refusal)
     {
         if let comma = decimalComma, let point = decimalPoint {
@@ -397,7 +401,8 @@ private struct Evidence {
                 "amounts have decimal commas, such as \(quoted(comma)), and decimal points, such as \(quoted(point))"
             )
         }
-        let comma = UInt8(ascii: ","), point = UInt8(ascii: ".")
+        let comma = UInt8(ascii: ",")
+        let point = UInt8(ascii: ".")
         var decimal: UInt8
         if decimalComma != nil {
             decimal = comma
@@ -411,17 +416,21 @@ private struct Evidence {
                 assumptions.append(
                     Diagnostic.Finding(
                         line: ambiguous.line, column: ambiguous.column,
-                        message: "no amount shows the decimal mark, and \(quoted(ambiguous)) reads either way; assumed \(mark) is the decimal mark and \(thousands) separates thousands"
+                        message:
+                            "no amount shows the decimal mark, and \(quoted(ambiguous)) reads either way; assumed \(mark) is the decimal mark and \(thousands) separates thousands"
                     ))
             }
         }
         let thousands: UInt8 =
             groupsWithApostrophe
-            ? UInt8(ascii: "'") : groupsWithSpace ? UInt8(ascii: " ") : decimal == comma ? point : comma
+            ? UInt8(ascii: "'")
+            : groupsWithSpace ? UInt8(ascii: " ") : decimal == comma ? point : comma
         dialect.amountFormat = AmountFormat(decimalMark: decimal, thousandsSeparator: thousands)
     }
 
-    private func decideAccount(into dialect: inout Dialect, _ assumptions: inout [Diagnostic.Finding])
+    private func decideAccount(
+        into dialect: inout Dialect, _ assumptions: inout [Diagnostic.Finding]
+    )
         throws(DialectSniffer.Refusal)
     {
         if dialect.columns[.accountIBAN] == nil {
@@ -432,7 +441,8 @@ private struct Evidence {
             }.first
             guard let found else {
                 throw refuse(
-                    nil, "no account IBAN: no column holds it and no line above the header names it")
+                    nil, "no account IBAN: no column holds it and no line above the header names it"
+                )
             }
             dialect.preamble[.iban] = found
         }
@@ -440,8 +450,10 @@ private struct Evidence {
         if let currency = header.currency {
             dialect.accountCurrency = currency
         } else if let found = header.preamble.lazy.compactMap({ line, fields in
-            fields.indices.first { Currency(code: fields[$0].trimmingCharacters(in: .whitespaces)) != nil }
-                .map { Dialect.PreamblePosition(line: line, field: $0 + 1) }
+            fields.indices.first {
+                Currency(code: fields[$0].trimmingCharacters(in: .whitespaces)) != nil
+            }
+            .map { Dialect.PreamblePosition(line: line, field: $0 + 1) }
         }).first {
             dialect.preamble[.currency] = found
         } else {
@@ -449,7 +461,8 @@ private struct Evidence {
             assumptions.append(
                 Diagnostic.Finding(
                     line: header.line, column: 1,
-                    message: "no currency column, and neither the header nor the preamble names a currency; assumed EUR"
+                    message:
+                        "no currency column, and neither the header nor the preamble names a currency; assumed EUR"
                 ))
         }
     }

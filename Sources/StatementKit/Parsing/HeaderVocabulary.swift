@@ -7,47 +7,108 @@ enum HeaderVocabulary {
     static let fields: [String: Dialect.Field] = {
         var table: [String: Dialect.Field] = [:]
         let words: [(Dialect.Field, [String])] = [
-            (.date, ["date", "booking date", "transaction date", "posting date", "trans. date",
-                     "buchungstag", "buchungsdatum", "datum", "date opération", "date operation",
-                     "date de l'opération", "date comptable", "fecha", "fecha operación",
-                     "fecha operacion", "f. operación", "boekdatum", "transactiedatum",
-                     "data", "data operazione", "data contabile"]),
-            (.amount, ["amount", "betrag", "umsatz", "montant", "importe", "bedrag",
-                       "transaction amount", "importo"]),
-            (.debit, ["debit", "débit", "soll", "debit amount", "paid out", "money out",
-                      "withdrawals", "withdrawal", "cargo", "cargos", "ausgang", "dare",
-                      "lastschrift", "belastung", "débit euros"]),
-            (.credit, ["credit", "crédit", "haben", "credit amount", "paid in", "money in",
-                       "deposits", "deposit", "abono", "abonos", "eingang", "avere", "gutschrift"]),
-            (.indicator, ["af bij", "af/bij", "soll/haben", "s/h", "debit/credit", "credit/debit",
-                          "cr/dr", "dr/cr", "d/c", "c/d", "credit debit indicator"]),
-            (.beneficiary, ["beneficiary", "counterparty", "payee", "name", "payee name",
-                            "counter party", "other party", "merchant", "auftraggeber/empfänger",
-                            "auftraggeber / empfänger", "empfänger", "zahlungsempfänger",
-                            "zahlungsempfänger*in", "begünstigter/zahlungspflichtiger",
-                            "beguenstigter/zahlungspflichtiger", "name zahlungsbeteiligter",
-                            "naam / omschrijving", "naam tegenpartij", "tegenpartij",
-                            "bénéficiaire", "beneficiaire", "tiers", "beneficiario",
-                            "ordenante/beneficiario", "beneficiario/ordinante"]),
-            (.beneficiaryIBAN, ["beneficiary iban", "counterparty iban", "iban",
-                                "iban zahlungsbeteiligter", "kontonummer/iban", "gegenkonto",
-                                "tegenrekening", "tegenrekening iban/bban", "iban tegenpartij",
-                                "iban contrepartie", "iban beneficiario", "payee iban"]),
-            (.description, ["description", "verwendungszweck", "omschrijving", "mededelingen",
-                            "libellé", "libelle", "libellé opération", "concepto", "descripción",
-                            "descripcion", "details", "memo", "transaction details",
-                            "transaction description", "narrative", "particulars", "causale",
-                            "descrizione", "buchungstext", "avisierungstext", "omschrijving-1",
-                            "omschrijving-2", "omschrijving-3"]),
-            (.currency, ["currency", "währung", "waehrung", "devise", "moneda", "divisa", "munt",
-                         "ccy"]),
-            (.reference, ["reference", "referenz", "bank reference", "transaction id",
-                          "référence", "referencia", "transactiereferentie", "kundenreferenz",
-                          "end-to-end-referenz", "fitid"]),
-            (.balance, ["balance", "saldo", "kontostand", "solde", "saldo na mutatie",
-                        "running balance", "saldo nach buchung", "balance after"]),
-            (.accountIBAN, ["account iban", "account", "konto", "rekening", "iban/bban", "iban rekening", "auftragskonto",
-                            "eigene iban", "own account", "compte", "numéro de compte", "cuenta"]),
+            (
+                .date,
+                [
+                    "date", "booking date", "transaction date", "posting date", "trans. date",
+                    "buchungstag", "buchungsdatum", "datum", "date opération", "date operation",
+                    "date de l'opération", "date comptable", "fecha", "fecha operación",
+                    "fecha operacion", "f. operación", "boekdatum", "transactiedatum",
+                    "data", "data operazione", "data contabile",
+                ]
+            ),
+            (
+                .amount,
+                [
+                    "amount", "betrag", "umsatz", "montant", "importe", "bedrag",
+                    "transaction amount", "importo",
+                ]
+            ),
+            (
+                .debit,
+                [
+                    "debit", "débit", "soll", "debit amount", "paid out", "money out",
+                    "withdrawals", "withdrawal", "cargo", "cargos", "ausgang", "dare",
+                    "lastschrift", "belastung", "débit euros",
+                ]
+            ),
+            (
+                .credit,
+                [
+                    "credit", "crédit", "haben", "credit amount", "paid in", "money in",
+                    "deposits", "deposit", "abono", "abonos", "eingang", "avere", "gutschrift",
+                ]
+            ),
+            (
+                .indicator,
+                [
+                    "af bij", "af/bij", "soll/haben", "s/h", "debit/credit", "credit/debit",
+                    "cr/dr", "dr/cr", "d/c", "c/d", "credit debit indicator",
+                ]
+            ),
+            (
+                .beneficiary,
+                [
+                    "beneficiary", "counterparty", "payee", "name", "payee name",
+                    "counter party", "other party", "merchant", "auftraggeber/empfänger",
+                    "auftraggeber / empfänger", "empfänger", "zahlungsempfänger",
+                    "zahlungsempfänger*in", "begünstigter/zahlungspflichtiger",
+                    "beguenstigter/zahlungspflichtiger", "name zahlungsbeteiligter",
+                    "naam / omschrijving", "naam tegenpartij", "tegenpartij",
+                    "bénéficiaire", "beneficiaire", "tiers", "beneficiario",
+                    "ordenante/beneficiario", "beneficiario/ordinante",
+                ]
+            ),
+            (
+                .beneficiaryIBAN,
+                [
+                    "beneficiary iban", "counterparty iban", "iban",
+                    "iban zahlungsbeteiligter", "kontonummer/iban", "gegenkonto",
+                    "tegenrekening", "tegenrekening iban/bban", "iban tegenpartij",
+                    "iban contrepartie", "iban beneficiario", "payee iban",
+                ]
+            ),
+            (
+                .description,
+                [
+                    "description", "verwendungszweck", "omschrijving", "mededelingen",
+                    "libellé", "libelle", "libellé opération", "concepto", "descripción",
+                    "descripcion", "details", "memo", "transaction details",
+                    "transaction description", "narrative", "particulars", "causale",
+                    "descrizione", "buchungstext", "avisierungstext", "omschrijving-1",
+                    "omschrijving-2", "omschrijving-3",
+                ]
+            ),
+            (
+                .currency,
+                [
+                    "currency", "währung", "waehrung", "devise", "moneda", "divisa", "munt",
+                    "ccy",
+                ]
+            ),
+            (
+                .reference,
+                [
+                    "reference", "referenz", "bank reference", "transaction id",
+                    "référence", "referencia", "transactiereferentie", "kundenreferenz",
+                    "end-to-end-referenz", "fitid",
+                ]
+            ),
+            (
+                .balance,
+                [
+                    "balance", "saldo", "kontostand", "solde", "saldo na mutatie",
+                    "running balance", "saldo nach buchung", "balance after",
+                ]
+            ),
+            (
+                .accountIBAN,
+                [
+                    "account iban", "account", "konto", "rekening", "iban/bban", "iban rekening",
+                    "auftragskonto",
+                    "eigene iban", "own account", "compte", "numéro de compte", "cuenta",
+                ]
+            ),
             (.accountName, ["account name", "kontoname"]),
         ]
         for (field, names) in words {
@@ -72,10 +133,13 @@ enum HeaderVocabulary {
             words[words.count - 1].removeLast()
             if words.last!.isEmpty { words.removeLast() }
         }
-        guard words.count > 1, let last = words.last else { return (words.joined(separator: " "), nil) }
+        guard words.count > 1, let last = words.last else {
+            return (words.joined(separator: " "), nil)
+        }
         let code = last.trimmingCharacters(in: CharacterSet(charactersIn: "()[]"))
         let currency =
-            ["€", "eur", "euro", "euros"].contains(code) ? Currency.eur : Currency(code: code.uppercased())
+            ["€", "eur", "euro", "euros"].contains(code)
+            ? Currency.eur : Currency(code: code.uppercased())
         guard let currency else { return (words.joined(separator: " "), nil) }
         words.removeLast()
         if words.count > 1 && words.last == "in" { words.removeLast() }
@@ -104,7 +168,8 @@ enum HeaderVocabulary {
                 columns[field]!.append(reference)
             }
         }
-        let hasAmount = indices[.amount] != nil || (indices[.debit] != nil && indices[.credit] != nil)
+        let hasAmount =
+            indices[.amount] != nil || (indices[.debit] != nil && indices[.credit] != nil)
         guard indices[.date] != nil, hasAmount,
             indices[.beneficiary] != nil || indices[.description] != nil
         else { return nil }
@@ -127,6 +192,7 @@ enum HeaderVocabulary {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         if let iban = try? IBAN(parsing: trimmed) { return iban }
         guard let label = trimmed.lastIndex(of: ":") else { return nil }
-        return try? IBAN(parsing: trimmed[trimmed.index(after: label)...].trimmingCharacters(in: .whitespaces))
+        return try? IBAN(
+            parsing: trimmed[trimmed.index(after: label)...].trimmingCharacters(in: .whitespaces))
     }
 }

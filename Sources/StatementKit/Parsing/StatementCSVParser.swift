@@ -85,7 +85,9 @@ public struct StatementCSVParser: Sendable {
         self.maximumRecordLength = maximumRecordLength
         self.dialect = dialect
         self.buildsRows = buildsRows
-        let normalized = { (text: String) in Array(text.trimmingCharacters(in: .whitespaces).uppercased().utf8) }
+        let normalized = { (text: String) in
+            Array(text.trimmingCharacters(in: .whitespaces).uppercased().utf8)
+        }
         debitIndicators = dialect.debitIndicators.map(normalized)
         creditIndicators = dialect.creditIndicators.map(normalized)
         dateFormat = dialect.dateFormat == .iso ? nil : dialect.dateFormat
@@ -168,7 +170,9 @@ public struct StatementCSVParser: Sendable {
 
         /// The layout of canonical CSV: one field per column.
         init(count: Int, index: [Column: Int]) {
-            self.init(count: count, fields: index.mapValues { [$0] }, debit: nil, credit: nil, indicator: nil)
+            self.init(
+                count: count, fields: index.mapValues { [$0] }, debit: nil, credit: nil,
+                indicator: nil)
         }
 
         init(count: Int, fields: [Column: [Int]], debit: Int?, credit: Int?, indicator: Int?) {
@@ -302,7 +306,8 @@ public struct StatementCSVParser: Sendable {
                 if state.fixedCurrency == nil {
                     diagnostics.report(
                         .currencyUnknown, line: line, column: column,
-                        "\(name) \(Diagnostic.quote(text)): is not an active ISO 4217 currency code")
+                        "\(name) \(Diagnostic.quote(text)): is not an active ISO 4217 currency code"
+                    )
                 }
             case .iban:
                 // The IBAN may follow a label in the same field, as in "IBAN: DE89 …".
@@ -318,7 +323,8 @@ public struct StatementCSVParser: Sendable {
                 } catch {
                     diagnostics.report(
                         text.isEmpty ? .fieldEmpty : error.code, line: line, column: column,
-                        "\(name) \(Diagnostic.quote(text)): \(text.isEmpty ? "is required" : error.description)")
+                        "\(name) \(Diagnostic.quote(text)): \(text.isEmpty ? "is required" : error.description)"
+                    )
                 }
             }
         }
@@ -333,7 +339,8 @@ public struct StatementCSVParser: Sendable {
             let position = dialect.preamble[item]!
             diagnostics.report(
                 .fieldEmpty, line: position.line, column: 1,
-                "the preamble has no field \(position.field) on line \(position.line) for the account \(item.rawValue)")
+                "the preamble has no field \(position.field) on line \(position.line) for the account \(item.rawValue)"
+            )
         }
         return pending.isEmpty && (dialect.preamble[.iban] == nil || state.fixedIBAN != nil)
             && (dialect.preamble[.currency] == nil || state.fixedCurrency != nil)
@@ -438,7 +445,8 @@ public struct StatementCSVParser: Sendable {
             }
         let amount: Money? =
             switch dialect.sign {
-            case .signed: fields.money(columns[.amount]!, Column.amount.rawValue, currency: currency)
+            case .signed:
+                fields.money(columns[.amount]!, Column.amount.rawValue, currency: currency)
             case .debitCredit:
                 fields.debitCredit(columns.debit!, columns.credit!, currency: currency)
             case .indicator:
@@ -589,7 +597,9 @@ private struct FieldReader<Source: ByteSource> {
     mutating func money(_ field: Int, _ name: String, currency: Currency) -> Money? {
         let amountFormat = amountFormat
         let result = parse(field) { (bytes) throws(AmountError) in
-            guard let format = amountFormat else { return try Money(parsing: bytes, currency: currency) }
+            guard let format = amountFormat else {
+                return try Money(parsing: bytes, currency: currency)
+            }
             return try format.money(parsing: bytes, currency: currency)
         }
         switch result {
@@ -618,7 +628,9 @@ private struct FieldReader<Source: ByteSource> {
         let out = debit?.minorUnits.magnitude ?? 0
         let into = credit?.minorUnits.magnitude ?? 0
         guard out == 0 || into == 0 else {
-            report(.amountSign, at: creditField, "both debit and credit hold an amount; one must be empty or zero")
+            report(
+                .amountSign, at: creditField,
+                "both debit and credit hold an amount; one must be empty or zero")
             return nil
         }
         return Money(minorUnits: into > 0 ? Int64(into) : -Int64(out), currency: currency)
@@ -634,12 +646,16 @@ private struct FieldReader<Source: ByteSource> {
         }
         let isDebit = debit.contains(text)
         if !isDebit && !credit.contains(text) {
-            let allowed = (debit + credit).map { Diagnostic.quote(String(decoding: $0, as: UTF8.self)) }
+            let allowed = (debit + credit).map {
+                Diagnostic.quote(String(decoding: $0, as: UTF8.self))
+            }
             report(
                 .amountSign, at: indicatorField, name: "indicator",
                 reason: "must be one of \(allowed.joined(separator: ", "))")
         }
-        guard let amount = money(amountField, "amount", currency: currency), isValid else { return nil }
+        guard let amount = money(amountField, "amount", currency: currency), isValid else {
+            return nil
+        }
         let magnitude = Int64(amount.minorUnits.magnitude)
         return Money(minorUnits: isDebit ? -magnitude : magnitude, currency: currency)
     }

@@ -4,8 +4,8 @@ public enum TextEncoding: String, CaseIterable, Hashable, Sendable {
     case utf16LE = "utf-16le"
     case utf16BE = "utf-16be"
     case windows1252 = "windows-1252"
-    case iso8859_1 = "iso-8859-1"
-    case iso8859_15 = "iso-8859-15"
+    case latin1 = "iso-8859-1"
+    case latin9 = "iso-8859-15"
 
     /// Finds the encoding a byte order mark announces.
     ///
@@ -37,7 +37,7 @@ public enum TextEncoding: String, CaseIterable, Hashable, Sendable {
         switch self {
         case .utf8: return Array(input)
         case .utf16LE, .utf16BE: return Self.utf8(fromUTF16: input, bigEndian: self == .utf16BE)
-        case .windows1252, .iso8859_1, .iso8859_15:
+        case .windows1252, .latin1, .latin9:
             let table = singleByteTable
             var output: [UInt8] = []
             output.reserveCapacity(input.count + input.count / 8)
@@ -93,8 +93,10 @@ public enum TextEncoding: String, CaseIterable, Hashable, Sendable {
                 nil, 0x2018, 0x2019, 0x201C, 0x201D, 0x2022, 0x2013, 0x2014,
                 0x02DC, 0x2122, 0x0161, 0x203A, 0x0153, nil, 0x017E, 0x0178,
             ]
-            for (offset, value) in high.enumerated() { table[offset] = value.flatMap(Unicode.Scalar.init) }
-        case .iso8859_15:
+            for (offset, value) in high.enumerated() {
+                table[offset] = value.flatMap(Unicode.Scalar.init)
+            }
+        case .latin9:
             let changes: [Int: UInt32] = [
                 0xA4: 0x20AC, 0xA6: 0x0160, 0xA8: 0x0161, 0xB4: 0x017D, 0xB8: 0x017E,
                 0xBC: 0x0152, 0xBD: 0x0153, 0xBE: 0x0178,
@@ -113,7 +115,8 @@ extension Dialect {
     func text(of bytes: [UInt8]) -> [UInt8] {
         var text = encoding.utf8(from: bytes)
         var end = text.count
-        let isLineEnd = { (byte: UInt8) in byte == UInt8(ascii: "\n") || byte == UInt8(ascii: "\r") }
+        let isLineEnd = { (byte: UInt8) in byte == UInt8(ascii: "\n") || byte == UInt8(ascii: "\r")
+        }
         for _ in 0..<footerLines {
             while end > 0 && isLineEnd(text[end - 1]) { end -= 1 }
             while end > 0 && !isLineEnd(text[end - 1]) { end -= 1 }

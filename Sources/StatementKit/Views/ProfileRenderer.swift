@@ -11,11 +11,13 @@ public struct ProfileRenderer {
         lines.append("\"quote\": \(character(dialect.quote))")
         lines.append("\"decimalMark\": \(character(dialect.amountFormat.decimalMark))")
         lines.append(
-            "\"thousandsSeparator\": \(dialect.amountFormat.thousandsSeparator.map(character) ?? "\"\"")")
+            "\"thousandsSeparator\": \(dialect.amountFormat.thousandsSeparator.map(character) ?? "\"\"")"
+        )
         lines.append("\"dateFormat\": \(jsonString(dialect.dateFormat.pattern))")
         lines.append("\"headerLine\": \(dialect.headerLine)")
         lines.append("\"footerLines\": \(dialect.footerLines)")
-        lines.append("\"rowOrder\": \(dialect.isNewestFirst ? "\"newest-first\"" : "\"oldest-first\"")")
+        lines.append(
+            "\"rowOrder\": \(dialect.isNewestFirst ? "\"newest-first\"" : "\"oldest-first\"")")
         lines.append("\"sign\": \(jsonString(dialect.sign.rawValue))")
         if dialect.sign == .indicator {
             let debit = dialect.debitIndicators.map(jsonString).joined(separator: ", ")
@@ -36,12 +38,16 @@ public struct ProfileRenderer {
             lines.append("\"columns\": {\n\(columns.joined(separator: ",\n"))\n  }")
         }
         var account: [String] = []
-        if let iban = dialect.accountIBAN { account.append("\"iban\": \(jsonString(iban.electronic))") }
+        if let iban = dialect.accountIBAN {
+            account.append("\"iban\": \(jsonString(iban.electronic))")
+        }
         if let name = dialect.accountName { account.append("\"name\": \(jsonString(name))") }
         if let currency = dialect.accountCurrency {
             account.append("\"currency\": \(jsonString(currency.code))")
         }
-        if let kind = dialect.accountKind { account.append("\"kind\": \(jsonString(kind.rawValue))") }
+        if let kind = dialect.accountKind {
+            account.append("\"kind\": \(jsonString(kind.rawValue))")
+        }
         if !account.isEmpty { lines.append("\"account\": { \(account.joined(separator: ", ")) }") }
         if !dialect.preamble.isEmpty {
             let items = Dialect.PreambleItem.allCases.compactMap { item in

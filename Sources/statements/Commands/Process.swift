@@ -28,7 +28,8 @@ enum Process {
 
     static func run(_ arguments: [String]) throws(UsageError) -> Int32 {
         let options = try Arguments(
-            arguments, valueOptions: ReportOptions.valueOptions.union(["state", "profile"]), flagOptions: [],
+            arguments, valueOptions: ReportOptions.valueOptions.union(["state", "profile"]),
+            flagOptions: [],
             usage: usage)
         let files = try options.statementFiles(of: "process")
         let report = try ReportOptions(options, usage: usage)

@@ -28,7 +28,9 @@ struct DialectTests {
         }
     }
 
-    func amount(_ text: String, _ decimal: Character, _ thousands: Character?, _ currency: Currency = .eur)
+    func amount(
+        _ text: String, _ decimal: Character, _ thousands: Character?, _ currency: Currency = .eur
+    )
         throws(AmountError) -> Int64
     {
         let format = AmountFormat(
@@ -67,13 +69,20 @@ struct DialectTests {
             String(decoding: encoding.utf8(from: bytes), as: UTF8.self)
         }
         #expect(decode([0x80, 0x20, 0xE4, 0x9F], .windows1252) == "€ äŸ")
-        #expect(TextEncoding.windows1252.utf8(from: [0x41, 0x81]) == [0x41, TextEncoding.invalidMarker])
-        #expect(decode([0xA4, 0xBC], .iso8859_1) == "¤¼")
-        #expect(decode([0xA4, 0xBC], .iso8859_15) == "€Œ")
+        #expect(
+            TextEncoding.windows1252.utf8(from: [0x41, 0x81]) == [0x41, TextEncoding.invalidMarker])
+        #expect(decode([0xA4, 0xBC], .latin1) == "¤¼")
+        #expect(decode([0xA4, 0xBC], .latin9) == "€Œ")
         #expect(decode([0xFF, 0xFE, 0x41, 0x00, 0x3D, 0xD8, 0x00, 0xDE], .utf16LE) == "A😀")
         #expect(decode([0xFE, 0xFF, 0x00, 0x41, 0x00, 0xE4], .utf16BE) == "Aä")
-        #expect(TextEncoding.utf16LE.utf8(from: [0x41, 0x00, 0x00, 0xD8]) == [0x41, TextEncoding.invalidMarker])
-        #expect(TextEncoding.utf16LE.utf8(from: [0x41, 0x00, 0x42]) == [0x41, TextEncoding.invalidMarker])
+        #expect(
+            TextEncoding.utf16LE.utf8(from: [0x41, 0x00, 0x00, 0xD8]) == [
+                0x41, TextEncoding.invalidMarker,
+            ])
+        #expect(
+            TextEncoding.utf16LE.utf8(from: [0x41, 0x00, 0x42]) == [
+                0x41, TextEncoding.invalidMarker,
+            ])
         #expect(TextEncoding.utf8.utf8(from: [0xEF, 0xBB, 0xBF, 0x41]) == [0x41])
     }
 
@@ -87,7 +96,8 @@ struct DialectTests {
         var german = Dialect()
         german.encoding = .windows1252
         german.separator = UInt8(ascii: ";")
-        german.amountFormat = AmountFormat(decimalMark: UInt8(ascii: ","), thousandsSeparator: UInt8(ascii: "."))
+        german.amountFormat = AmountFormat(
+            decimalMark: UInt8(ascii: ","), thousandsSeparator: UInt8(ascii: "."))
         german.dateFormat = try DateFormat("dd.MM.yyyy")
         german.headerLine = 3
         german.footerLines = 1
@@ -145,8 +155,12 @@ struct DialectTests {
             """, try dialect(Self.girokonto))
         #expect(result.diagnostics == [])
         #expect(result.rows.map(\.transaction.amount.minorUnits) == [-100_000, 50, 1200])
-        #expect(result.rows.map(\.transaction.beneficiary) == ["Kiosk", "Gutschrift Zinsen", "Nachbar"])
-        #expect(result.rows.map(\.transaction.description) == ["Lastschrift Zeitung", "Gutschrift Zinsen", nil])
+        #expect(
+            result.rows.map(\.transaction.beneficiary) == ["Kiosk", "Gutschrift Zinsen", "Nachbar"])
+        #expect(
+            result.rows.map(\.transaction.description) == [
+                "Lastschrift Zeitung", "Gutschrift Zinsen", nil,
+            ])
         #expect(result.rows.first?.account.iban.electronic == "DE89370400440532013000")
         #expect(result.rows.first?.account.name == "Girokonto")
         #expect(result.rows.first?.line == 4)
@@ -164,24 +178,30 @@ struct DialectTests {
             girokonto)
         #expect(checksum.places == ["1:8 IBAN_CHECKSUM"])
         #expect(checksum.rows.isEmpty)
-        let missing = parse("Konto:\n\nTag;Name;Text;Zweck;Soll;Haben\n01.10.2026;A;;;1,00;\nx\n", girokonto)
+        let missing = parse(
+            "Konto:\n\nTag;Name;Text;Zweck;Soll;Haben\n01.10.2026;A;;;1,00;\nx\n", girokonto)
         #expect(missing.places == ["1:1 FIELD_EMPTY", "2:1 FIELD_EMPTY"])
-        let header = parse("Konto:;DE89370400440532013000\nGiro\nTag;Name;Soll\nfooter\n", girokonto)
+        let header = parse(
+            "Konto:;DE89370400440532013000\nGiro\nTag;Name;Soll\nfooter\n", girokonto)
         #expect(header.places == ["3:1 COLUMN_MISSING"])
         #expect(header.diagnostics.first?.message.contains(#""Haben", "Text", "Zweck""#) == true)
 
         var indicator = try dialect(
             #"{"sign": "indicator", "indicator": {"debit": ["D"], "credit": ["C"]}, "account": {"iban": "DE89370400440532013000"}, "columns": {"date": "date", "amount": "amount", "indicator": "dc", "beneficiary": "name"}}"#
         )
-        let indicated = parse("date,amount,dc,name\n2026-10-01,5.00, d ,A\n2026-10-02,-6.00,C,B\n2026-10-03,1.00,X,C\n", indicator)
+        let indicated = parse(
+            "date,amount,dc,name\n2026-10-01,5.00, d ,A\n2026-10-02,-6.00,C,B\n2026-10-03,1.00,X,C\n",
+            indicator)
         #expect(indicated.rows.map(\.transaction.amount.minorUnits) == [-500, 600])
         #expect(indicated.places == ["4:17 AMOUNT_SIGN"])
 
         indicator.encoding = .windows1252
-        var bytes = Array("date,amount,dc,name\n2026-10-01,5.00,D,Caf".utf8) + [0x81] + Array("\n".utf8)
+        var bytes =
+            Array("date,amount,dc,name\n2026-10-01,5.00,D,Caf".utf8) + [0x81] + Array("\n".utf8)
         var collector = DiagnosticCollector(file: "t.csv")
         _ = StatementCSVParser(dialect: indicator).parse(
-            MemoryByteSource(indicator.text(of: bytes)), diagnostics: &collector) { _ in }
+            MemoryByteSource(indicator.text(of: bytes)), diagnostics: &collector
+        ) { _ in }
         #expect(collector.diagnostics.map(\.code) == [.encodingInvalid])
         #expect(collector.diagnostics.first.map { "\($0.line):\($0.column)" } == "2:22")
         bytes.removeAll()
@@ -191,7 +211,9 @@ struct DialectTests {
         let profile = try dialect(
             #"{"rowOrder": "newest-first", "account": {"iban": "DE89370400440532013000"}, "columns": {"date": "d", "amount": "a", "balance": "b", "beneficiary": "n"}}"#
         )
-        let good = parse("d,a,b,n\n2026-10-03,-5.00,95.00,A\n2026-10-02,50.00,100.00,B\n2026-10-01,-10.00,50.00,C\n", profile)
+        let good = parse(
+            "d,a,b,n\n2026-10-03,-5.00,95.00,A\n2026-10-02,50.00,100.00,B\n2026-10-01,-10.00,50.00,C\n",
+            profile)
         #expect(good.diagnostics == [])
         #expect(good.summary.openingBalances.values.first?.minorUnits == 6000)
         let bad = parse("d,a,b,n\n2026-10-03,-5.00,95.00,A\n2026-10-02,50.00,90.00,B\n", profile)
@@ -201,12 +223,15 @@ struct DialectTests {
     func sniff(_ text: String) -> (Dialect?, [String], String?) {
         switch DialectSniffer.sniff(Array(text.utf8)) {
         case .dialect(let dialect, let assumptions): (dialect, assumptions.map(\.message), nil)
-        case .unknown(let finding): (nil, [], "\(finding.line):\(finding.column) \(finding.message)")
+        case .unknown(let finding):
+            (nil, [], "\(finding.line):\(finding.column) \(finding.message)")
         case .noHeader: (nil, [], "no header")
         }
     }
 
-    @Test func `sniffs separator, header line, columns, marks, dates, sign, footer and account`() throws {
+    @Test func `sniffs separator, header line, columns, marks, dates, sign, footer and account`()
+        throws
+    {
         let (found, assumptions, failure) = sniff(
             """
             "Kontonummer:";"DE89 3704 0044 0532 0130 00"
@@ -225,37 +250,53 @@ struct DialectTests {
         #expect(dialect.footerLines == 2)
         #expect(dialect.isNewestFirst)
         #expect(dialect.dateFormat.pattern == "dd.MM.yyyy")
-        #expect(dialect.amountFormat == AmountFormat(decimalMark: UInt8(ascii: ","), thousandsSeparator: UInt8(ascii: ".")))
-        #expect(dialect.columns[.description] == [.name("Verwendungszweck"), .name("Buchungstext")])
+        #expect(
+            dialect.amountFormat
+                == AmountFormat(
+                    decimalMark: UInt8(ascii: ","), thousandsSeparator: UInt8(ascii: ".")))
+        #expect(
+            dialect.columns[.description] == [.name("Verwendungszweck"), .name("Buchungstext")])
         #expect(dialect.columns[.amount] == [.name("Betrag (EUR)")])
         #expect(dialect.accountCurrency == .eur)
         #expect(dialect.preamble[.iban] == Dialect.PreamblePosition(line: 1, field: 2))
         #expect(dialect.sign == .signed)
 
-        let (pipe, _, _) = sniff("Date|Account|Name|Debit|Credit|Ccy\n2026-10-01|DE89370400440532013000|A|1.50||EUR\n")
+        let (pipe, _, _) = sniff(
+            "Date|Account|Name|Debit|Credit|Ccy\n2026-10-01|DE89370400440532013000|A|1.50||EUR\n")
         #expect(pipe?.separator == UInt8(ascii: "|"))
         #expect(pipe?.sign == .debitCredit)
-        let (tab, _, _) = sniff("Date\tAccount\tName\tAmount\tD/C\tCcy\n2026-10-01\tDE89370400440532013000\tA\t1.50\tDBIT\tEUR\n")
+        let (tab, _, _) = sniff(
+            "Date\tAccount\tName\tAmount\tD/C\tCcy\n2026-10-01\tDE89370400440532013000\tA\t1.50\tDBIT\tEUR\n"
+        )
         #expect(tab?.sign == .indicator)
         #expect(tab?.debitIndicators == ["DBIT"])
-        let (_, _, unknownIndicator) = sniff("Date\tAccount\tName\tAmount\tD/C\n2026-10-01\tDE89370400440532013000\tA\t1.50\tX\n")
+        let (_, _, unknownIndicator) = sniff(
+            "Date\tAccount\tName\tAmount\tD/C\n2026-10-01\tDE89370400440532013000\tA\t1.50\tX\n")
         #expect(unknownIndicator?.contains(#"the indicator column holds "X""#) == true)
-        let (swiss, _, _) = sniff("Datum;Konto;Avisierungstext;Betrag;Währung\n01.10.2026;CH9300762011623852957;A;1'234;CHF\n")
+        let (swiss, _, _) = sniff(
+            "Datum;Konto;Avisierungstext;Betrag;Währung\n01.10.2026;CH9300762011623852957;A;1'234;CHF\n"
+        )
         #expect(swiss?.amountFormat.thousandsSeparator == UInt8(ascii: "'"))
         #expect(swiss?.amountFormat.decimalMark == UInt8(ascii: "."))
     }
 
     @Test func `says what it assumed and refuses contradictions`() {
-        switch DialectSniffer.sniff(Array("Datum;Konto;Name;Betrag;W".utf8) + [0xE4] + Array("hrung\n01.10.2026;DE89370400440532013000;A;1,50;EUR\n".utf8)) {
+        switch DialectSniffer.sniff(
+            Array("Datum;Konto;Name;Betrag;W".utf8) + [0xE4]
+                + Array("hrung\n01.10.2026;DE89370400440532013000;A;1,50;EUR\n".utf8))
+        {
         case .dialect(let dialect, let assumptions):
             #expect(dialect.encoding == .windows1252)
             #expect(assumptions.map { "\($0.line):\($0.column)" } == ["1:26"])
         default:
             Issue.record("a Windows-1252 file is read with a warning")
         }
-        let (_, dotted, _) = sniff("Datum;Konto;Name;Betrag;Währung\n01.10.2026;DE89370400440532013000;A;1,50;EUR\n")
+        let (_, dotted, _) = sniff(
+            "Datum;Konto;Name;Betrag;Währung\n01.10.2026;DE89370400440532013000;A;1,50;EUR\n")
         #expect(dotted == [], "dotted dates are day-first without doubt")
-        let (_, _, mixed) = sniff("Datum;Konto;Name;Betrag;Währung\n01.10.2026;DE89370400440532013000;A;1,50;EUR\n02.10.2026;DE89370400440532013000;A;1.50;EUR\n")
+        let (_, _, mixed) = sniff(
+            "Datum;Konto;Name;Betrag;Währung\n01.10.2026;DE89370400440532013000;A;1,50;EUR\n02.10.2026;DE89370400440532013000;A;1.50;EUR\n"
+        )
         #expect(mixed?.hasPrefix("3:") == true)
         #expect(mixed?.contains("decimal commas") == true)
         let (_, _, noAccount) = sniff("Date,Payee,Amount\n2026-10-01,A,1.50\n")

@@ -116,13 +116,15 @@ struct FuzzTests {
         var exports: [([UInt8], Dialect)] = []
         for folder in try FileManager.default.contentsOfDirectory(atPath: root.path).sorted() {
             let url = root.appendingPathComponent(folder)
-            let profile = Array(try Data(contentsOf: url.appendingPathComponent("statements-profile.json")))
+            let profile = Array(
+                try Data(contentsOf: url.appendingPathComponent("statements-profile.json")))
             let dialect = try profile.withUnsafeBytes { buffer in
                 Result { () throws(ProfileError) in try Dialect(profile: buffer, path: folder) }
             }.get()
             for name in try FileManager.default.contentsOfDirectory(atPath: url.path).sorted()
             where name.hasSuffix(".csv") {
-                exports.append((Array(try Data(contentsOf: url.appendingPathComponent(name))), dialect))
+                exports.append(
+                    (Array(try Data(contentsOf: url.appendingPathComponent(name))), dialect))
             }
         }
         return exports
@@ -140,7 +142,9 @@ struct FuzzTests {
         return result
     }
 
-    @Test func `survives thousands of mutated bank exports, sniffed and with their profiles`() throws {
+    @Test func `survives thousands of mutated bank exports, sniffed and with their profiles`()
+        throws
+    {
         var generator = SeededGenerator(seed: 4711 &+ Self.seed)
         let exports = try Self.bankExports()
         var failures: [String] = []
