@@ -193,15 +193,16 @@ private struct Evidence {
     private mutating func scanRecord(_ reader: CSVReader<MemoryByteSource>) {
         func sample(_ key: Dialect.Field) -> Sample? {
             guard let index = field[key], index < reader.fields.count else { return nil }
-            let text = reader.withField(index) { String(decoding: $0, as: UTF8.self) }
-                .trimmingCharacters(in: .whitespaces)
+            let text = reader.withField(index) {
+                String(decoding: $0.trimmingSpaces, as: UTF8.self)
+            }
             guard !text.isEmpty else { return nil }
             let (line, column) = reader.location(ofField: index)
             return Sample(text: text, line: line, column: column)
         }
         // A footer line has no date where the date column is, such as "Kontostand am …";
         // a row with a missing or extra separator still starts with its date.
-        guard let date = sample(.date), date.text.first?.isNumber == true else {
+        guard let date = sample(.date), let first = date.text.utf8.first, first &- 48 < 10 else {
             trailingNonData += 1
             return
         }
@@ -267,34 +268,39 @@ private struct Evidence {
 
     private mutating func observeAmount(_ sample: Sample) {
         var digitsAfterLast = 0
-        var marks: [Character] = []
-        for character in sample.text {
-            if character.isNumber {
+        var marks: [UInt8] = []
+        let bytes = Array(sample.text.utf8)
+        var index = 0
+        while index < bytes.count {
+            let byte = bytes[index]
+            index += 1
+            if byte &- UInt8(ascii: "0") < 10 {
                 digitsAfterLast += 1
-            } else if character == "." || character == "," {
-                marks.append(character)
+            } else if byte == UInt8(ascii: ".") || byte == UInt8(ascii: ",") {
+                marks.append(byte)
                 digitsAfterLast = 0
-            } else if character == "'" {
+            } else if byte == UInt8(ascii: "'") {
                 groupsWithApostrophe = true
                 digitsAfterLast = 0
-            } else if character == " " || character == "\u{A0}" || character == "\u{202F}" {
+            } else if byte == UInt8(ascii: " ") || byte == 0xC2 || byte == 0xE2 {
+                // A space, U+00A0 (C2 A0) or U+202F (E2 80 AF) between digit groups.
                 groupsWithSpace = true
                 digitsAfterLast = 0
             }
         }
         guard let last = marks.last else { return }
-        let decimal: Character
+        let decimal: UInt8
         if Set(marks).count == 2 {
             decimal = last
         } else if marks.count > 1 {
-            decimal = last == "," ? "." : ","
+            decimal = last == UInt8(ascii: ",") ? UInt8(ascii: ".") : UInt8(ascii: ",")
         } else if digitsAfterLast != 3 || groupsWithApostrophe {
             decimal = last
         } else {
             if ambiguous == nil { ambiguous = sample }
             return
         }
-        if decimal == "," {
+        if decimal == UInt8(ascii: ",") {
             commaVotes += 1
             if decimalComma == nil { decimalComma = sample }
         } else {

@@ -429,11 +429,11 @@ public struct StatementCSVParser: Sendable {
         // Move the collector in and out, so that reporting never copies its storage.
         var fields = FieldReader(
             reader: reader, diagnostics: DiagnosticCollector(file: ""), buildsText: buildsRows,
-            dateFormat: dateFormat, amountFormat: amountFormat)
+            amountFormat: amountFormat)
         swap(&fields.diagnostics, &diagnostics)
         defer { swap(&fields.diagnostics, &diagnostics) }
 
-        let date = fields.day(columns[.date]!, Column.date.rawValue)
+        let date = fields.day(columns[.date]!, Column.date.rawValue, format: dateFormat)
         let currency =
             columns[.currency].flatMap { fields.currency($0, Column.currency.rawValue) }
             ?? state.fixedCurrency ?? .eur
@@ -523,18 +523,16 @@ private struct FieldReader<Source: ByteSource> {
 
     /// Whether text fields become `String`s; when not, a valid required text reads as "".
     let buildsText: Bool
-    /// The date and amount layouts of a dialect; `nil` for the canonical ones.
-    let dateFormat: DateFormat?
+    /// The amount layout of a dialect; `nil` for the canonical one.
     let amountFormat: AmountFormat?
 
     init(
         reader: CSVReader<Source>, diagnostics: DiagnosticCollector, buildsText: Bool,
-        dateFormat: DateFormat?, amountFormat: AmountFormat?
+        amountFormat: AmountFormat?
     ) {
         self.reader = reader
         self.diagnostics = diagnostics
         self.buildsText = buildsText
-        self.dateFormat = dateFormat
         self.amountFormat = amountFormat
     }
 
@@ -564,9 +562,8 @@ private struct FieldReader<Source: ByteSource> {
         }
     }
 
-    mutating func day(_ field: Int, _ name: String) -> Day? {
-        // A local, so that the closure does not capture (and copy) the whole reader.
-        let dateFormat = dateFormat
+    /// Reads a date in a dialect's layout, or the canonical one when `format` is `nil`.
+    mutating func day(_ field: Int, _ name: String, format dateFormat: DateFormat?) -> Day? {
         let result = parse(field) { (bytes) throws(DayError) in
             guard let format = dateFormat else { return try Day(parsing: bytes) }
             return try format.day(parsing: bytes.trimmingSpaces)
@@ -595,6 +592,7 @@ private struct FieldReader<Source: ByteSource> {
     }
 
     mutating func money(_ field: Int, _ name: String, currency: Currency) -> Money? {
+        // A local, so that the closure does not capture (and copy) the whole reader.
         let amountFormat = amountFormat
         let result = parse(field) { (bytes) throws(AmountError) in
             guard let format = amountFormat else {
@@ -725,19 +723,29 @@ private struct FieldReader<Source: ByteSource> {
         return text
     }
 
-    /// Joins the non-blank texts of several fields with a space; `nil` when all are blank.
+    /// Joins the non-blank texts of several fields, without their surrounding spaces, with a
+    /// space; `nil` when all are blank. When texts are not built, a non-blank one reads as "".
     func joinedText(_ fields: [Int]) -> String? {
-        let parts = fields.compactMap { field in
-            optionalText(field)?.trimmingCharacters(in: .whitespaces)
-        }.filter { !$0.isEmpty }
-        return parts.isEmpty ? nil : parts.joined(separator: " ")
+        // Printable ASCII other than a space is never white space: no need to decode first.
+        let isSurelyText = fields.contains { field in
+            reader.withField(field) { $0.contains { $0 > 0x20 && $0 < 0x7F } }
+        }
+        if isSurelyText && !buildsText { return "" }
+        var text = ""
+        for field in fields {
+            reader.withField(field) { bytes in
+                let part = bytes.trimmingSpaces
+                guard !part.isEmpty else { return }
+                if !text.isEmpty { text += " " }
+                text += String(decoding: part, as: UTF8.self)
+            }
+        }
+        return text.isEmpty || (!isSurelyText && text.allSatisfy(\.isWhitespace)) ? nil : text
     }
 
     /// Reads a required text joined from `fields`, or from `fallback` when those are blank.
     mutating func joinedText(_ fields: [Int], else fallback: [Int], _ name: String) -> String? {
-        if let text = joinedText(fields) ?? joinedText(fallback), !text.allSatisfy(\.isWhitespace) {
-            return text
-        }
+        if let text = joinedText(fields) ?? joinedText(fallback) { return text }
         report(.fieldEmpty, at: (fields + fallback)[0], "\(name) is required and must not be blank")
         return nil
     }

@@ -38,16 +38,17 @@ public enum TextEncoding: String, CaseIterable, Hashable, Sendable {
         case .utf8: return Array(input)
         case .utf16LE, .utf16BE: return Self.utf8(fromUTF16: input, bigEndian: self == .utf16BE)
         case .windows1252, .latin1, .latin9:
-            let table = singleByteTable
+            // The UTF-8 of bytes 0x80–0xFF, looked up rather than encoded byte by byte.
+            let table = singleByteTable.map {
+                $0.map { Array(String($0).utf8) } ?? [Self.invalidMarker]
+            }
             var output: [UInt8] = []
             output.reserveCapacity(input.count + input.count / 8)
             for byte in input {
                 if byte < 0x80 {
                     output.append(byte)
-                } else if let scalar = table[Int(byte) - 0x80] {
-                    output.append(contentsOf: String(scalar).utf8)
                 } else {
-                    output.append(Self.invalidMarker)
+                    output.append(contentsOf: table[Int(byte) - 0x80])
                 }
             }
             return output
