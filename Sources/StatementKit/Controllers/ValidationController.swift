@@ -116,22 +116,10 @@ enum StatementFileReader {
             let bytes = try source.readAll()
             var chosen = dialect ?? Dialect()
             if dialect == nil {
-                switch DialectSniffer.sniff(bytes) {
-                case .dialect(let sniffed, let assumptions):
-                    chosen = sniffed
-                    for finding in assumptions {
-                        diagnostics.report(
-                            .dialectAssumed, line: finding.line, column: finding.column,
-                            finding.message)
-                    }
-                case .unknown(let finding):
-                    diagnostics.report(
-                        .dialectUnknown, line: finding.line, column: finding.column,
-                        finding.message)
-                    return ParseSummary()
-                case .noHeader:
-                    break
-                }
+                let sniffed = DialectSniffer.sniff(bytes)
+                let found = sniffed.report(into: &diagnostics)
+                if case .unknown = sniffed { return ParseSummary() }
+                chosen = found ?? chosen
             }
             return StatementCSVParser(dialect: chosen, buildsRows: buildsRows).parse(
                 MemoryByteSource(chosen.text(of: bytes)), diagnostics: &diagnostics, onRow: onRow)

@@ -8,6 +8,36 @@ public enum SniffResult: Sendable {
     case noHeader
 }
 
+extension SniffResult {
+    /// Reports what sniffing found: each assumption as `DIALECT_ASSUMED`, a refusal as
+    /// `DIALECT_UNKNOWN`, and, when `refusingNoHeader`, a file without a header too.
+    ///
+    /// - Returns: the dialect to read the file in, if sniffing arrived at one.
+    public func report(into diagnostics: inout DiagnosticCollector, refusingNoHeader: Bool = false)
+        -> Dialect?
+    {
+        switch self {
+        case .dialect(let dialect, let assumptions):
+            for finding in assumptions {
+                diagnostics.report(
+                    .dialectAssumed, line: finding.line, column: finding.column, finding.message)
+            }
+            return dialect
+        case .unknown(let finding):
+            diagnostics.report(
+                .dialectUnknown, line: finding.line, column: finding.column, finding.message)
+        case .noHeader where refusingNoHeader:
+            diagnostics.report(
+                .dialectUnknown, line: 0, column: 0,
+                "no line in the first \(DialectSniffer.headerSearchLimit) names a date column and an amount column (or debit and credit columns), with a beneficiary or a description"
+            )
+        case .noHeader:
+            break
+        }
+        return nil
+    }
+}
+
 extension Diagnostic {
     /// A located message that does not yet belong to a file.
     public struct Finding: Hashable, Sendable {
@@ -25,7 +55,7 @@ extension Diagnostic {
 /// evidence contradicts itself it refuses.
 public enum DialectSniffer {
     /// How many records are searched for the header.
-    public static let headerSearchLimit = 50
+    static let headerSearchLimit = 50
     static let separators: [UInt8] = Array(",;\t|".utf8)
 
     /// Sniffs the raw bytes of a CSV file.

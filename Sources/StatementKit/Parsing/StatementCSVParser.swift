@@ -311,10 +311,7 @@ public struct StatementCSVParser: Sendable {
                 }
             case .iban:
                 // The IBAN may follow a label in the same field, as in "IBAN: DE89 …".
-                let labelled = text.split(separator: ":").last.map {
-                    $0.trimmingCharacters(in: .whitespaces)
-                }
-                if let labelled, let iban = try? IBAN(parsing: labelled) {
+                if let iban = HeaderVocabulary.iban(in: text) {
                     state.fixedIBAN = iban
                     continue
                 }

@@ -34,25 +34,13 @@ enum Profile {
             print("statements profile: error: cannot read '\(path)': \(error)", to: &standardError)
             return ExitCode.environment
         }
-        switch result {
-        case .dialect(let dialect, let assumptions):
-            for finding in assumptions {
-                print(
-                    "\(path):\(finding.line):\(finding.column): warning: [\(DiagnosticCode.dialectAssumed.rawValue)] \(finding.message)",
-                    to: &standardError)
-            }
-            print(ProfileRenderer().render(dialect), terminator: "", to: &standardOutput)
-            return ExitCode.success
-        case .unknown(let finding):
-            print(
-                "\(path):\(finding.line):\(finding.column): error: [\(DiagnosticCode.dialectUnknown.rawValue)] \(finding.message)",
-                to: &standardError)
-            return ExitCode.dataError
-        case .noHeader:
-            print(
-                "\(path): error: [\(DiagnosticCode.dialectUnknown.rawValue)] no line in the first \(DialectSniffer.headerSearchLimit) names a date column and an amount column (or debit and credit columns), with a beneficiary or a description",
-                to: &standardError)
-            return ExitCode.dataError
+        var diagnostics = DiagnosticCollector(file: path)
+        let dialect = result.report(into: &diagnostics, refusingNoHeader: true)
+        for diagnostic in diagnostics.diagnostics {
+            print(diagnostic.textLine, to: &standardError)
         }
+        guard let dialect else { return ExitCode.dataError }
+        print(ProfileRenderer().render(dialect), terminator: "", to: &standardOutput)
+        return ExitCode.success
     }
 }
