@@ -154,13 +154,13 @@ struct ProfileCommandTests {
         let payees = [
             "Café Müller", "Bäckerei Groß", "Stadtwerke Köln", "Arbeitgeber GmbH", "Kiosk",
         ]
-        var generator = SystemRandomNumberGenerator.Seeded(seed: 7)
         var text = "Umsatzanzeige;Erstellt am 01.01.2027\r\n\r\n"
         text += "Buchungstag;Wertstellung;Konto;Empfänger;Verwendungszweck;Betrag;Währung\r\n"
         var totals: [String: (Int, Int64)] = [:]
         for index in 0..<rows {
             let account = accounts[index % accounts.count]
-            let cents = Int64(generator.next() % 400_000) - 200_000
+            // Deterministic, of both signs, up to 1,999.99 so that thousands are grouped.
+            let cents = Int64((index * 7_919 + index * index * 31) % 400_000) - 200_000
             let magnitude = String(abs(cents) / 100)
             var grouped = ""
             for (offset, digit) in magnitude.reversed().enumerated() {
@@ -314,21 +314,5 @@ struct ProfileCommandTests {
         #expect(missing.status == 3)
         let usage = try StatementsRunner.run(["profile"])
         #expect(usage.status == 2)
-    }
-}
-
-extension SystemRandomNumberGenerator {
-    /// A small deterministic generator (SplitMix64) for generated test files.
-    struct Seeded: RandomNumberGenerator {
-        var state: UInt64
-        init(seed: UInt64) { state = seed }
-
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
     }
 }

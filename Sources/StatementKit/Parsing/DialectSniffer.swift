@@ -169,8 +169,6 @@ public enum DialectSniffer {
 /// What the rows of a file show about its dialect.
 private struct Evidence {
     let header: DialectSniffer.Header
-    /// The (first) field of each mapped column.
-    let field: [Dialect.Field: Int]
 
     struct Sample {
         let text: String
@@ -203,11 +201,6 @@ private struct Evidence {
         case yearLast(separator: UInt8, yearDigits: Int)
     }
 
-    init(header: DialectSniffer.Header) {
-        self.header = header
-        field = header.indices
-    }
-
     mutating func scan(_ text: [UInt8]) {
         let reader = CSVReader(source: MemoryByteSource(text), separator: header.separator)
         do {
@@ -222,7 +215,7 @@ private struct Evidence {
 
     private mutating func scanRecord(_ reader: CSVReader<MemoryByteSource>) {
         func sample(_ key: Dialect.Field) -> Sample? {
-            guard let index = field[key], index < reader.fields.count else { return nil }
+            guard let index = header.indices[key], index < reader.fields.count else { return nil }
             let text = reader.withField(index) {
                 String(decoding: $0.trimmingSpaces, as: UTF8.self)
             }

@@ -122,15 +122,8 @@ struct DialectTests {
         #expect(try dialect("{}") == Dialect())
     }
 
-    func parse(_ text: String, _ dialect: Dialect, strict: Bool = false) -> ParseResult {
-        var result = ParseResult()
-        var collector = DiagnosticCollector(file: "t.csv", isStrict: strict)
-        result.summary = StatementCSVParser(dialect: dialect).parse(
-            MemoryByteSource(dialect.text(of: Array(text.utf8))), diagnostics: &collector
-        ) { result.rows.append($0) }
-        result.diagnostics = collector.diagnostics
-        result.errorCount = collector.errorCount
-        return result
+    func parse(_ text: String, _ dialect: Dialect) -> ParseResult {
+        parseCSV(Array(text.utf8), dialect: dialect)
     }
 
     static let girokonto = """
@@ -196,15 +189,9 @@ struct DialectTests {
         #expect(indicated.places == ["4:17 AMOUNT_SIGN"])
 
         indicator.encoding = .windows1252
-        var bytes =
+        let bytes =
             Array("date,amount,dc,name\n2026-10-01,5.00,D,Caf".utf8) + [0x81] + Array("\n".utf8)
-        var collector = DiagnosticCollector(file: "t.csv")
-        _ = StatementCSVParser(dialect: indicator).parse(
-            MemoryByteSource(indicator.text(of: bytes)), diagnostics: &collector
-        ) { _ in }
-        #expect(collector.diagnostics.map(\.code) == [.encodingInvalid])
-        #expect(collector.diagnostics.first.map { "\($0.line):\($0.column)" } == "2:22")
-        bytes.removeAll()
+        #expect(parseCSV(bytes, dialect: indicator).places == ["2:22 ENCODING_INVALID"])
     }
 
     @Test func `checks running balances of statements listed newest first`() throws {

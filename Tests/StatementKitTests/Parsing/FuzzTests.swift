@@ -130,18 +130,6 @@ struct FuzzTests {
         return exports
     }
 
-    /// Parses bytes as `StatementFileReader` does for a file in a dialect.
-    static func parse(_ bytes: [UInt8], in dialect: Dialect) -> ParseResult {
-        var result = ParseResult()
-        var collector = DiagnosticCollector(file: "t.csv")
-        result.summary = StatementCSVParser(dialect: dialect).parse(
-            MemoryByteSource(dialect.text(of: bytes)), diagnostics: &collector
-        ) { result.rows.append($0) }
-        result.diagnostics = collector.diagnostics
-        result.errorCount = collector.errorCount
-        return result
-    }
-
     @Test func `survives thousands of mutated bank exports, sniffed and with their profiles`()
         throws
     {
@@ -151,11 +139,11 @@ struct FuzzTests {
         for index in 0..<Self.casesPerFormat / 2 {
             let (sample, profile) = exports[index % exports.count]
             let bytes = Mutator.mutate(sample, using: &generator)
-            if let failure = Self.check(bytes, parse: { Self.parse($0, in: profile) }) {
+            if let failure = Self.check(bytes, parse: { parseCSV($0, dialect: profile) }) {
                 failures.append("case \(index) with its profile: \(failure)")
             }
             if case .dialect(let sniffed, _) = DialectSniffer.sniff(bytes),
-                let failure = Self.check(bytes, parse: { Self.parse($0, in: sniffed) })
+                let failure = Self.check(bytes, parse: { parseCSV($0, dialect: sniffed) })
             {
                 failures.append("case \(index) sniffed: \(failure)")
             }

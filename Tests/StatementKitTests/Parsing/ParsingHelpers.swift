@@ -12,8 +12,11 @@ struct ParseResult {
     var codes: [DiagnosticCode] { diagnostics.map(\.code) }
 }
 
+/// Parses CSV bytes; with a dialect, decoded and cut as `StatementFileReader` does.
 func parseCSV(
-    _ bytes: [UInt8], strict: Bool = false, maximumRecordLength: Int? = nil, buildsRows: Bool = true
+    _ bytes: [UInt8], strict: Bool = false, maximumRecordLength: Int? = nil,
+    buildsRows: Bool = true,
+    dialect: Dialect? = nil
 )
     -> ParseResult
 {
@@ -22,8 +25,9 @@ func parseCSV(
     let parser = StatementCSVParser(
         maximumRecordLength: maximumRecordLength
             ?? CSVReader<MemoryByteSource>.defaultMaximumRecordLength,
-        buildsRows: buildsRows)
-    result.summary = parser.parse(MemoryByteSource(bytes), diagnostics: &collector) {
+        dialect: dialect ?? Dialect(), buildsRows: buildsRows)
+    let text = dialect?.text(of: bytes) ?? bytes
+    result.summary = parser.parse(MemoryByteSource(text), diagnostics: &collector) {
         result.rows.append($0)
     }
     result.diagnostics = collector.diagnostics
