@@ -115,14 +115,16 @@ enum StatementFileReader {
             }
             let bytes = try source.readAll()
             var chosen = dialect ?? Dialect()
+            var text: [UInt8]?
             if dialect == nil {
-                let sniffed = DialectSniffer.sniff(bytes)
+                let (sniffed, decoded) = DialectSniffer.sniffDecoding(bytes)
                 let found = sniffed.report(into: &diagnostics)
                 if case .unknown = sniffed { return ParseSummary() }
-                chosen = found ?? chosen
+                if let found { (chosen, text) = (found, found.withoutFooter(decoded)) }
             }
             return StatementCSVParser(dialect: chosen, buildsRows: buildsRows).parse(
-                MemoryByteSource(chosen.text(of: bytes)), diagnostics: &diagnostics, onRow: onRow)
+                MemoryByteSource(text ?? chosen.text(of: bytes)), diagnostics: &diagnostics,
+                onRow: onRow)
         } catch {
             diagnostics.report(
                 .pathUnreadable, line: 0, column: 0,
@@ -131,17 +133,18 @@ enum StatementFileReader {
         }
     }
 
-    /// Whether the file's first line, split at commas, names every required canonical column;
-    /// leaves the file at its start.
+    /// Whether the file's first record names every required canonical column (an empty file
+    /// counts, so that the canonical parser reports it); leaves the file at its start.
     private static func startsWithCanonicalHeader(_ source: FileByteSource) throws -> Bool {
         let head = try source.readHead(64 << 10)
-        var line = head.prefix { $0 != UInt8(ascii: "\n") && $0 != UInt8(ascii: "\r") }
-        if line.starts(with: [0xEF, 0xBB, 0xBF]) { line = line.dropFirst(3) }
-        let names = line.split(separator: UInt8(ascii: ","), omittingEmptySubsequences: false).map {
-            String(decoding: $0, as: UTF8.self).trimmingCharacters(
-                in: CharacterSet(charactersIn: "\" "))
-        }
-        let columns = Set(names.compactMap(StatementCSVParser.Column.init(header:)))
-        return head.isEmpty || columns.isSuperset(of: StatementCSVParser.Column.required)
+        let reader = CSVReader(source: MemoryByteSource(head), chunkSize: max(1, head.count))
+        guard (try? reader.nextRecord()) == true else { return true }
+        let columns = Set(
+            reader.fields.indices.compactMap { field in
+                reader.withField(field) {
+                    StatementCSVParser.Column(header: String(decoding: $0, as: UTF8.self))
+                }
+            })
+        return columns.isSuperset(of: StatementCSVParser.Column.required)
     }
 }

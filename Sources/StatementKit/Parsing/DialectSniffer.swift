@@ -60,10 +60,22 @@ public enum DialectSniffer {
 
     /// Sniffs the raw bytes of a CSV file.
     public static func sniff(_ bytes: [UInt8]) -> SniffResult {
+        sniffDecoding(bytes).result
+    }
+
+    /// Sniffs the raw bytes of a CSV file; also returns them decoded in the encoding found,
+    /// so that a reader does not decode them a second time.
+    static func sniffDecoding(_ bytes: [UInt8]) -> (result: SniffResult, text: [UInt8]) {
         var assumptions: [Diagnostic.Finding] = []
         var dialect = Dialect()
         dialect.encoding = encoding(of: bytes, &assumptions)
         let text = dialect.encoding.utf8(from: bytes)
+        return (sniff(text, &dialect, &assumptions), text)
+    }
+
+    private static func sniff(
+        _ text: [UInt8], _ dialect: inout Dialect, _ assumptions: inout [Diagnostic.Finding]
+    ) -> SniffResult {
         guard let header = findHeader(text) else { return .noHeader }
         dialect.separator = header.separator
         dialect.headerLine = header.line

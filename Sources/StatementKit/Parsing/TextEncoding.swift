@@ -114,7 +114,12 @@ extension Dialect {
     /// The file's text as the CSV reader takes it: transcoded to UTF-8, without the last
     /// `footerLines` non-empty lines.
     func text(of bytes: [UInt8]) -> [UInt8] {
-        var text = encoding.utf8(from: bytes)
+        withoutFooter(encoding.utf8(from: bytes))
+    }
+
+    /// Decoded text without the last `footerLines` non-empty lines, cut in place.
+    func withoutFooter(_ text: consuming [UInt8]) -> [UInt8] {
+        guard footerLines > 0 else { return text }
         var end = text.count
         let isLineEnd = { (byte: UInt8) in byte == UInt8(ascii: "\n") || byte == UInt8(ascii: "\r")
         }
