@@ -23,7 +23,7 @@ extension Dialect {
             throw ProfileError(
                 path: path, message: "line \(line), column \(column): \(error.message)")
         }
-        var reader = ProfileReader(path: path)
+        let reader = ProfileReader(path: path)
         self = try reader.dialect(root)
     }
 }
@@ -90,7 +90,7 @@ private struct ProfileReader {
         return result
     }
 
-    mutating func dialect(_ root: JSONNode) throws(ProfileError) -> Dialect {
+    func dialect(_ root: JSONNode) throws(ProfileError) -> Dialect {
         let keys = [
             "description", "encoding", "separator", "quote", "decimalMark", "thousandsSeparator",
             "dateFormat", "headerLine", "footerLines", "rowOrder", "columns", "sign", "indicator",
