@@ -137,14 +137,16 @@ enum StatementFileReader {
     /// counts, so that the canonical parser reports it); leaves the file at its start.
     private static func startsWithCanonicalHeader(_ source: FileByteSource) throws -> Bool {
         let head = try source.readHead(64 << 10)
-        let reader = CSVReader(source: MemoryByteSource(head), chunkSize: max(1, head.count))
+        var reader = CSVReader(source: MemoryByteSource(head), chunkSize: max(1, head.count))
         guard (try? reader.nextRecord()) == true else { return true }
-        let columns = Set(
-            reader.fields.indices.compactMap { field in
-                reader.withField(field) {
-                    StatementCSVParser.Column(header: String(decoding: $0, as: UTF8.self))
-                }
-            })
+        let columns = reader.withRecord { record in
+            Set(
+                record.fields.indices.compactMap { field in
+                    record.withField(field) {
+                        StatementCSVParser.Column(header: String(decoding: $0, as: UTF8.self))
+                    }
+                })
+        }
         return columns.isSuperset(of: StatementCSVParser.Column.required)
     }
 }

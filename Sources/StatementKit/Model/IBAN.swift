@@ -58,7 +58,7 @@ extension IBAN: Hashable {
 }
 
 extension IBAN {
-    /// A cheap, unseeded hash of the stored words, for `IBANSet`; not for persistence.
+    /// A cheap, unseeded hash of the stored words, for `IBANTable`; not for persistence.
     var quickHash: UInt64 {
         var hash = UInt64(count)
         for word in [storage.0, storage.1, storage.2, storage.3, storage.4] {

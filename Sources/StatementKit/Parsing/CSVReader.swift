@@ -31,18 +31,12 @@ enum CSVReadError: Error, Hashable, Sendable {
 /// Invalid UTF-8, NUL bytes and quotes inside unquoted fields are reported per record as
 /// `issues`, so that the caller can name the row and go on; an unterminated quote and an
 /// overlong record end the file.
-final class CSVReader<Source: ByteSource> {
+///
+/// A noncopyable struct rather than a class: its state is then checked for exclusive access
+/// at compile time, where a class pays a dynamic check on every access to a stored property.
+struct CSVReader<Source: ByteSource>: ~Copyable {
     /// The longest record accepted by default, so that hostile input cannot exhaust memory.
     static var defaultMaximumRecordLength: Int { 64 << 20 }
-
-    struct Field {
-        /// The offset of the field's first byte (its opening quote, if quoted).
-        var rawStart: Int
-        /// The content, in the buffer, or in `unescaped` when `isUnescaped`.
-        var start: Int
-        var end: Int
-        var isUnescaped: Bool
-    }
 
     private var source: Source
     private var buffer: UnsafeMutableRawBufferPointer
@@ -53,14 +47,14 @@ final class CSVReader<Source: ByteSource> {
     private let quote: UInt8
     private let maximumRecordLength: Int
     /// Byte classes: 0 ordinary; 1 needs attention outside quotes; 2 needs attention in quotes too.
-    private let classes: [UInt8]
+    private let classes: UnsafeMutableBufferPointer<UInt8>
 
     /// The fields of the current record.
-    private(set) var fields: [Field] = []
+    private var fields: [CSVRecord.Field] = []
     /// The problems of the current record.
-    private(set) var issues: [CSVIssue] = []
+    private var issues: [CSVIssue] = []
     /// The line on which the current record starts.
-    private(set) var recordLine = 1
+    private var recordLine = 1
     /// The buffer offset at which the current record starts.
     private var recordStart = 0
     private var nextRecordLine = 1
@@ -76,21 +70,25 @@ final class CSVReader<Source: ByteSource> {
         self.quote = quote
         self.maximumRecordLength = max(maximumRecordLength, chunkSize)
         buffer = .allocate(byteCount: chunkSize, alignment: 16)
-        var classes = [UInt8](repeating: 0, count: 256)
+        let classes = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: 256)
+        classes.initialize(repeating: 0)
         for byte in [separator, UInt8(ascii: "\r"), UInt8(ascii: "\n")] { classes[Int(byte)] = 1 }
         for byte in [quote, 0] { classes[Int(byte)] = 2 }
         for byte in 0x80...0xFF { classes[byte] = 2 }
         self.classes = classes
     }
 
-    deinit { buffer.deallocate() }
+    deinit {
+        buffer.deallocate()
+        classes.deallocate()
+    }
 
     private enum ScanResult { case record, needMore, end }
 
     /// Reads the next non-empty record.
     ///
     /// - Returns: `false` at the end of the input.
-    func nextRecord() throws(CSVReadError) -> Bool {
+    mutating func nextRecord() throws(CSVReadError) -> Bool {
         while true {
             switch try scanRecord() {
             case .record:
@@ -109,48 +107,28 @@ final class CSVReader<Source: ByteSource> {
         }
     }
 
-    /// Calls `body` with the bytes of field `index` of the current record.
-    func withField<R>(_ index: Int, _ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
-        let field = fields[index]
-        if field.isUnescaped {
-            return try unescaped.withUnsafeBytes {
-                try body(UnsafeRawBufferPointer(rebasing: $0[field.start..<field.end]))
+    /// Calls `body` with the current record, whose views must not escape it.
+    ///
+    /// The record is a plain value of pointers, so that reading its fields costs no reference
+    /// counting.
+    func withRecord<R>(_ body: (CSVRecord) throws -> R) rethrows -> R {
+        try fields.withUnsafeBufferPointer { fields in
+            try issues.withUnsafeBufferPointer { issues in
+                try unescaped.withUnsafeBytes { unescaped in
+                    try body(
+                        CSVRecord(
+                            fields: fields, issues: issues, line: recordLine,
+                            bytes: UnsafeRawBufferPointer(rebasing: buffer[0..<end]),
+                            unescaped: unescaped, start: recordStart, endOffset: recordEndOffset))
+                }
             }
         }
-        return try body(UnsafeRawBufferPointer(rebasing: buffer[field.start..<field.end]))
-    }
-
-    /// Returns the line and column (1-based, in Unicode scalars) of a buffer offset in the
-    /// current record.
-    func location(ofOffset offset: Int) -> (line: Int, column: Int) {
-        var line = recordLine
-        var column = 1
-        var index = recordStart
-        while index < offset {
-            let byte = buffer[index]
-            if byte == UInt8(ascii: "\n")
-                || (byte == UInt8(ascii: "\r")
-                    && (index + 1 >= end || buffer[index + 1] != UInt8(ascii: "\n")))
-            {
-                line += 1
-                column = 1
-            } else if byte & 0xC0 != 0x80 && byte != UInt8(ascii: "\r") {
-                column += 1
-            }
-            index += 1
-        }
-        return (line, column)
-    }
-
-    /// The line and column where field `index` of the current record starts.
-    func location(ofField index: Int) -> (line: Int, column: Int) {
-        location(ofOffset: index < fields.count ? fields[index].rawStart : recordEndOffset)
     }
 
     /// The offset just past the current record's last field, before its line end.
-    private(set) var recordEndOffset = 0
+    private var recordEndOffset = 0
 
-    private func refill() throws(CSVReadError) {
+    private mutating func refill() throws(CSVReadError) {
         if recordStart > 0 {
             let pending = end - recordStart
             buffer.baseAddress!.copyMemory(
@@ -186,119 +164,116 @@ final class CSVReader<Source: ByteSource> {
     }
 
     /// Scans one record from `position`; on `.needMore` nothing is consumed.
-    private func scanRecord() throws(CSVReadError) -> ScanResult {
+    private mutating func scanRecord() throws(CSVReadError) -> ScanResult {
         issues.removeAll(keepingCapacity: true)
         recordStart = position
         recordLine = nextRecordLine
         var lines = 0
         var p = position
-        // Locals, so that the loop does not pay for dynamic exclusivity checks on properties.
+        // Locals, so that the optimizer sees that they stay the same through the loop.
         let end = self.end
         let isAtEndOfSource = self.isAtEndOfSource
         let separator = self.separator
-        if p == end { return isAtEndOfSource ? .end : .needMore }
-        var fields: [Field] = []
-        swap(&fields, &self.fields)
-        fields.removeAll(keepingCapacity: true)
-        defer { swap(&fields, &self.fields) }
         let quote = self.quote
-        return try classes.withUnsafeBufferPointer { classes throws(CSVReadError) -> ScanResult in
-            let bytes = UnsafeRawBufferPointer(buffer)
-            while true {
-                let fieldStart = p
-                if p < end && bytes[p] == quote {
-                    // A quoted field.
-                    p += 1
-                    var hasEscapes = false
-                    while true {
-                        while p < end && classes[Int(bytes[p])] == 0 { p += 1 }
-                        if p == end {
-                            if isAtEndOfSource {
-                                let (line, column) = location(ofOffset: fieldStart)
-                                throw .unterminatedQuote(line: line, column: column)
-                            }
-                            return .needMore
+        let classes = self.classes
+        let bytes = UnsafeRawBufferPointer(buffer)
+        if p == end { return isAtEndOfSource ? .end : .needMore }
+        fields.removeAll(keepingCapacity: true)
+        while true {
+            let fieldStart = p
+            if p < end && bytes[p] == quote {
+                // A quoted field.
+                p += 1
+                var hasEscapes = false
+                while true {
+                    while p < end && classes[Int(bytes[p])] == 0 { p += 1 }
+                    if p == end {
+                        if isAtEndOfSource {
+                            let (line, column) = withRecord { $0.location(ofOffset: fieldStart) }
+                            throw .unterminatedQuote(line: line, column: column)
                         }
-                        let byte = bytes[p]
-                        if byte == quote {
-                            if p + 1 == end && !isAtEndOfSource { return .needMore }
-                            if p + 1 < end && bytes[p + 1] == quote {
-                                hasEscapes = true
-                                p += 2
-                                continue
-                            }
-                            break
-                        } else if byte == UInt8(ascii: "\n") {
-                            lines += 1
-                            p += 1
-                        } else if byte == UInt8(ascii: "\r") {
-                            if p + 1 == end && !isAtEndOfSource { return .needMore }
-                            if p + 1 == end || bytes[p + 1] != UInt8(ascii: "\n") { lines += 1 }
-                            p += 1
-                        } else if byte == separator {
-                            p += 1
-                        } else {
-                            guard let step = checkSpecial(at: p) else { return .needMore }
-                            p += step
+                        return .needMore
+                    }
+                    let byte = bytes[p]
+                    if byte == quote {
+                        if p + 1 == end && !isAtEndOfSource { return .needMore }
+                        if p + 1 < end && bytes[p + 1] == quote {
+                            hasEscapes = true
+                            p += 2
+                            continue
                         }
+                        break
+                    } else if byte == UInt8(ascii: "\n") {
+                        lines += 1
+                        p += 1
+                    } else if byte == UInt8(ascii: "\r") {
+                        if p + 1 == end && !isAtEndOfSource { return .needMore }
+                        if p + 1 == end || bytes[p + 1] != UInt8(ascii: "\n") { lines += 1 }
+                        p += 1
+                    } else if byte == separator {
+                        p += 1
+                    } else {
+                        guard let step = checkSpecial(at: p) else { return .needMore }
+                        p += step
                     }
-                    fields.append(
-                        Field(
-                            rawStart: fieldStart, start: fieldStart + 1, end: p,
-                            isUnescaped: hasEscapes))
-                    p += 1  // the closing quote
-                    // Only a separator or a line end may follow a closing quote.
-                    if p < end && bytes[p] != separator && bytes[p] != UInt8(ascii: "\n")
-                        && bytes[p] != UInt8(ascii: "\r")
-                    {
-                        issues.append(CSVIssue(kind: .strayQuote, offset: p - 1))
-                        while p < end && classes[Int(bytes[p])] != 1 { p += 1 }
-                        if p == end && !isAtEndOfSource { return .needMore }
-                    }
-                } else {
-                    while true {
-                        while p < end && classes[Int(bytes[p])] == 0 { p += 1 }
-                        if p == end && !isAtEndOfSource { return .needMore }
-                        if p == end || classes[Int(bytes[p])] == 1 { break }
-                        if bytes[p] == quote {
-                            if !issues.contains(where: { $0.kind == .strayQuote }) {
-                                issues.append(CSVIssue(kind: .strayQuote, offset: p))
-                            }
-                            p += 1
-                        } else {
-                            guard let step = checkSpecial(at: p) else { return .needMore }
-                            p += step
+                }
+                fields.append(
+                    CSVRecord.Field(
+                        rawStart: fieldStart, start: fieldStart + 1, end: p,
+                        isUnescaped: hasEscapes))
+                p += 1  // the closing quote
+                // Only a separator or a line end may follow a closing quote.
+                if p < end && bytes[p] != separator && bytes[p] != UInt8(ascii: "\n")
+                    && bytes[p] != UInt8(ascii: "\r")
+                {
+                    issues.append(CSVIssue(kind: .strayQuote, offset: p - 1))
+                    while p < end && classes[Int(bytes[p])] != 1 { p += 1 }
+                    if p == end && !isAtEndOfSource { return .needMore }
+                }
+            } else {
+                while true {
+                    while p < end && classes[Int(bytes[p])] == 0 { p += 1 }
+                    if p == end && !isAtEndOfSource { return .needMore }
+                    if p == end || classes[Int(bytes[p])] == 1 { break }
+                    if bytes[p] == quote {
+                        if !issues.contains(where: { $0.kind == .strayQuote }) {
+                            issues.append(CSVIssue(kind: .strayQuote, offset: p))
                         }
+                        p += 1
+                    } else {
+                        guard let step = checkSpecial(at: p) else { return .needMore }
+                        p += step
                     }
-                    fields.append(
-                        Field(rawStart: fieldStart, start: fieldStart, end: p, isUnescaped: false))
                 }
-                // Now at a separator, a line end or the end of the input.
-                if p < end && bytes[p] == separator {
-                    p += 1
-                    continue
-                }
-                recordEndOffset = p
-                if p == end { break }
-                let byte = bytes[p]
-                if byte == UInt8(ascii: "\r") {
-                    if p + 1 == end && !isAtEndOfSource { return .needMore }
-                    p += (p + 1 < end && bytes[p + 1] == UInt8(ascii: "\n")) ? 2 : 1
-                } else {
-                    p += 1
-                }
-                lines += 1
-                break
+                fields.append(
+                    CSVRecord.Field(
+                        rawStart: fieldStart, start: fieldStart, end: p, isUnescaped: false))
             }
-            position = p
-            nextRecordLine = recordLine + lines
-            return .record
+            // Now at a separator, a line end or the end of the input.
+            if p < end && bytes[p] == separator {
+                p += 1
+                continue
+            }
+            recordEndOffset = p
+            if p == end { break }
+            let byte = bytes[p]
+            if byte == UInt8(ascii: "\r") {
+                if p + 1 == end && !isAtEndOfSource { return .needMore }
+                p += (p + 1 < end && bytes[p + 1] == UInt8(ascii: "\n")) ? 2 : 1
+            } else {
+                p += 1
+            }
+            lines += 1
+            break
         }
+        position = p
+        nextRecordLine = recordLine + lines
+        return .record
     }
 
     /// Checks a NUL or non-ASCII byte; returns how many bytes to step over, or `nil` when the
     /// sequence continues past the buffered bytes.
-    private func checkSpecial(at p: Int) -> Int? {
+    private mutating func checkSpecial(at p: Int) -> Int? {
         let b0 = buffer[p]
         if b0 == 0 {
             issues.append(CSVIssue(kind: .nul, offset: p))
@@ -335,7 +310,7 @@ final class CSVReader<Source: ByteSource> {
         return length
     }
 
-    private func unescapeQuotedFields() {
+    private mutating func unescapeQuotedFields() {
         unescaped.removeAll(keepingCapacity: true)
         for index in fields.indices where fields[index].isUnescaped {
             let start = unescaped.count
@@ -348,5 +323,66 @@ final class CSVReader<Source: ByteSource> {
             fields[index].start = start
             fields[index].end = unescaped.count
         }
+    }
+}
+
+/// One record of a `CSVReader`: its fields as views into the reader's buffers, valid only
+/// inside `CSVReader.withRecord`.
+struct CSVRecord {
+    struct Field {
+        /// The offset of the field's first byte (its opening quote, if quoted).
+        var rawStart: Int
+        /// The content, in the buffer, or in `unescaped` when `isUnescaped`.
+        var start: Int
+        var end: Int
+        var isUnescaped: Bool
+    }
+
+    /// The fields, in order.
+    let fields: UnsafeBufferPointer<Field>
+    /// The problems found in the record.
+    let issues: UnsafeBufferPointer<CSVIssue>
+    /// The line on which the record starts.
+    let line: Int
+    /// The reader's buffer, up to its last read byte.
+    fileprivate let bytes: UnsafeRawBufferPointer
+    /// The contents of quoted fields with doubled quotes, undoubled.
+    fileprivate let unescaped: UnsafeRawBufferPointer
+    /// The buffer offset at which the record starts.
+    fileprivate let start: Int
+    /// The offset just past the record's last field, before its line end.
+    fileprivate let endOffset: Int
+
+    /// Calls `body` with the bytes of field `index`.
+    func withField<R>(_ index: Int, _ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+        let field = fields[index]
+        let source = field.isUnescaped ? unescaped : bytes
+        return try body(UnsafeRawBufferPointer(rebasing: source[field.start..<field.end]))
+    }
+
+    /// The line and column (1-based, in Unicode scalars) of a buffer offset in the record.
+    func location(ofOffset offset: Int) -> (line: Int, column: Int) {
+        var line = self.line
+        var column = 1
+        var index = start
+        while index < offset {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "\n")
+                || (byte == UInt8(ascii: "\r")
+                    && (index + 1 >= bytes.count || bytes[index + 1] != UInt8(ascii: "\n")))
+            {
+                line += 1
+                column = 1
+            } else if byte & 0xC0 != 0x80 && byte != UInt8(ascii: "\r") {
+                column += 1
+            }
+            index += 1
+        }
+        return (line, column)
+    }
+
+    /// The line and column where field `index` starts, or where the record's fields end.
+    func location(ofField index: Int) -> (line: Int, column: Int) {
+        location(ofOffset: index < fields.count ? fields[index].rawStart : endOffset)
     }
 }

@@ -152,21 +152,26 @@ public enum DialectSniffer {
     static func findHeader(_ text: [UInt8]) -> Header? {
         var best: (header: Header, score: Int)?
         for separator in separators {
-            let reader = CSVReader(source: MemoryByteSource(text), separator: separator)
+            var reader = CSVReader(source: MemoryByteSource(text), separator: separator)
             var preamble: [(line: Int, fields: [String])] = []
             for _ in 0..<headerSearchLimit {
                 guard (try? reader.nextRecord()) == true else { break }
-                let names = reader.fields.indices.map { index in
-                    reader.withField(index) { String(decoding: $0, as: UTF8.self) }
+                let (line, names) = reader.withRecord { record in
+                    (
+                        record.line,
+                        record.fields.indices.map { index in
+                            record.withField(index) { String(decoding: $0, as: UTF8.self) }
+                        }
+                    )
                 }
                 if let header = HeaderVocabulary.header(
-                    names, separator: separator, line: reader.recordLine, preamble: preamble)
+                    names, separator: separator, line: line, preamble: preamble)
                 {
                     let score = header.columns.count
                     if score > (best?.score ?? 0) { best = (header, score) }
                     break
                 }
-                preamble.append((reader.recordLine, names))
+                preamble.append((line, names))
             }
         }
         return best?.header
@@ -214,25 +219,26 @@ private struct Evidence {
     }
 
     mutating func scan(_ text: [UInt8]) {
-        let reader = CSVReader(source: MemoryByteSource(text), separator: header.separator)
+        var reader = CSVReader(source: MemoryByteSource(text), separator: header.separator)
         do {
             while try reader.nextRecord() {
-                guard reader.recordLine > header.line else { continue }
-                scanRecord(reader)
+                reader.withRecord { record in
+                    if record.line > header.line { scanRecord(record) }
+                }
             }
         } catch {
             // The parser reports unterminated quotes and overlong records at their place.
         }
     }
 
-    private mutating func scanRecord(_ reader: CSVReader<MemoryByteSource>) {
+    private mutating func scanRecord(_ record: CSVRecord) {
         func sample(_ key: Dialect.Field) -> Sample? {
-            guard let index = header.indices[key], index < reader.fields.count else { return nil }
-            let text = reader.withField(index) {
+            guard let index = header.indices[key], index < record.fields.count else { return nil }
+            let text = record.withField(index) {
                 String(decoding: $0.trimmingSpaces, as: UTF8.self)
             }
             guard !text.isEmpty else { return nil }
-            let (line, column) = reader.location(ofField: index)
+            let (line, column) = record.location(ofField: index)
             return Sample(text: text, line: line, column: column)
         }
         // A footer line has no date where the date column is, such as "Kontostand am …";

@@ -102,7 +102,7 @@ public struct StatementCSVParser: Sendable {
     public func parse<Source: ByteSource>(
         _ source: Source, diagnostics: inout DiagnosticCollector, onRow: (ParsedRow) -> Void
     ) -> ParseSummary {
-        let reader = CSVReader(
+        var reader = CSVReader(
             source: source, separator: dialect.separator, quote: dialect.quote,
             chunkSize: min(1 << 20, maximumRecordLength), maximumRecordLength: maximumRecordLength)
         var state = RowState(dialect: dialect)
@@ -114,8 +114,8 @@ public struct StatementCSVParser: Sendable {
                 return summary
             }
             var preamble = Set(dialect.preamble.keys)
-            while reader.recordLine < dialect.headerLine {
-                readPreamble(reader, &preamble, &state, &diagnostics)
+            while reader.withRecord({ $0.line }) < dialect.headerLine {
+                reader.withRecord { readPreamble($0, &preamble, &state, &diagnostics) }
                 guard try reader.nextRecord() else {
                     diagnostics.report(
                         .fileEmpty, line: 1, column: 1,
@@ -123,12 +123,13 @@ public struct StatementCSVParser: Sendable {
                     return summary
                 }
             }
-            guard let columns = readHeader(reader, &diagnostics),
+            guard let columns = reader.withRecord({ readHeader($0, &diagnostics) }),
                 preambleIsComplete(preamble, state, &diagnostics)
             else { return summary }
             while try reader.nextRecord() {
                 summary.rowCount += 1
-                if let row = readRow(reader, columns, &state, &diagnostics) { onRow(row) }
+                let row = reader.withRecord { readRow($0, columns, &state, &diagnostics) }
+                if let row { onRow(row) }
             }
             if summary.rowCount == 0 {
                 diagnostics.report(
@@ -194,21 +195,21 @@ public struct StatementCSVParser: Sendable {
         var amountField: Int { self[.amount] ?? debit ?? 0 }
     }
 
-    private func readHeader<S>(_ reader: CSVReader<S>, _ diagnostics: inout DiagnosticCollector)
+    private func readHeader(_ record: CSVRecord, _ diagnostics: inout DiagnosticCollector)
         -> Columns?
     {
-        guard reportIssues(reader, &diagnostics) else { return nil }
-        if !dialect.columns.isEmpty { return mappedColumns(reader, &diagnostics) }
+        guard reportIssues(record, &diagnostics) else { return nil }
+        if !dialect.columns.isEmpty { return mappedColumns(record, &diagnostics) }
         var index: [Column: Int] = [:]
         var unknown: [(name: String, field: Int)] = []
-        for field in reader.fields.indices {
-            let name = reader.withField(field) { String(decoding: $0, as: UTF8.self) }
+        for field in record.fields.indices {
+            let name = record.withField(field) { String(decoding: $0, as: UTF8.self) }
             guard let column = Column(header: name) else {
                 unknown.append((name, field))
                 continue
             }
             if index[column] != nil {
-                let (line, col) = reader.location(ofField: field)
+                let (line, col) = record.location(ofField: field)
                 diagnostics.report(
                     .columnDuplicate, line: line, column: col,
                     "column \(Diagnostic.quote(name)) appears twice in the header")
@@ -220,12 +221,12 @@ public struct StatementCSVParser: Sendable {
         if !missing.isEmpty {
             let names = missing.map(\.rawValue).joined(separator: ", ")
             diagnostics.report(
-                .columnMissing, line: reader.recordLine, column: 1,
+                .columnMissing, line: record.line, column: 1,
                 "the header lacks required column\(missing.count == 1 ? "" : "s") \(names)")
             return nil
         }
         if let first = unknown.first {
-            let (line, col) = reader.location(ofField: first.field)
+            let (line, col) = record.location(ofField: first.field)
             // Name a few; a hostile header can have 100,000 columns.
             var names = unknown.prefix(5).map { Diagnostic.quote($0.name) }.joined(separator: ", ")
             if unknown.count > 5 { names += " and \(unknown.count - 5) more" }
@@ -233,15 +234,15 @@ public struct StatementCSVParser: Sendable {
                 .columnUnknown, line: line, column: col,
                 "ignoring unknown column\(unknown.count == 1 ? "" : "s") \(names)")
         }
-        return Columns(count: reader.fields.count, index: index)
+        return Columns(count: record.fields.count, index: index)
     }
 
     /// Finds the columns a dialect maps, by header text or position.
-    private func mappedColumns<S>(
-        _ reader: CSVReader<S>, _ diagnostics: inout DiagnosticCollector
+    private func mappedColumns(
+        _ record: CSVRecord, _ diagnostics: inout DiagnosticCollector
     ) -> Columns? {
-        let names = reader.fields.indices.map { field in
-            reader.withField(field) { Self.normalizedHeader(String(decoding: $0, as: UTF8.self)) }
+        let names = record.fields.indices.map { field in
+            record.withField(field) { Self.normalizedHeader(String(decoding: $0, as: UTF8.self)) }
         }
         var fields: [Dialect.Field: [Int]] = [:]
         var missing: [String] = []
@@ -265,7 +266,7 @@ public struct StatementCSVParser: Sendable {
         }
         guard missing.isEmpty else {
             diagnostics.report(
-                .columnMissing, line: reader.recordLine, column: 1,
+                .columnMissing, line: record.line, column: 1,
                 "the header lacks the profile's column\(missing.count == 1 ? "" : "s") \(missing.joined(separator: ", "))"
             )
             return nil
@@ -285,18 +286,18 @@ public struct StatementCSVParser: Sendable {
     }
 
     /// Reads what the dialect takes from a preamble line; `pending` keeps the items not found.
-    private func readPreamble<S>(
-        _ reader: CSVReader<S>, _ pending: inout Set<Dialect.PreambleItem>, _ state: inout RowState,
+    private func readPreamble(
+        _ record: CSVRecord, _ pending: inout Set<Dialect.PreambleItem>, _ state: inout RowState,
         _ diagnostics: inout DiagnosticCollector
     ) {
         for (item, position) in dialect.preamble
-        where position.line == reader.recordLine && pending.contains(item) {
-            guard position.field <= reader.fields.count else { continue }
+        where position.line == record.line && pending.contains(item) {
+            guard position.field <= record.fields.count else { continue }
             pending.remove(item)
             let field = position.field - 1
-            let text = reader.withField(field) { String(decoding: $0, as: UTF8.self) }
+            let text = record.withField(field) { String(decoding: $0, as: UTF8.self) }
                 .trimmingCharacters(in: .whitespaces)
-            let (line, column) = reader.location(ofField: field)
+            let (line, column) = record.location(ofField: field)
             let name = "preamble \(item.rawValue)"
             switch item {
             case .name:
@@ -344,11 +345,11 @@ public struct StatementCSVParser: Sendable {
     }
 
     /// Reports the byte-level problems of the current record; returns whether there were none.
-    private func reportIssues<S>(_ reader: CSVReader<S>, _ diagnostics: inout DiagnosticCollector)
+    private func reportIssues(_ record: CSVRecord, _ diagnostics: inout DiagnosticCollector)
         -> Bool
     {
-        for issue in reader.issues {
-            let (line, column) = reader.location(ofOffset: issue.offset)
+        for issue in record.issues {
+            let (line, column) = record.location(ofOffset: issue.offset)
             switch issue.kind {
             case .nul:
                 diagnostics.report(.encodingNUL, line: line, column: column, "NUL byte in text")
@@ -366,7 +367,7 @@ public struct StatementCSVParser: Sendable {
                 )
             }
         }
-        return reader.issues.isEmpty
+        return record.issues.isEmpty
     }
 
     /// What the parser remembers between rows: the accounts seen so far in the file.
@@ -378,7 +379,7 @@ public struct StatementCSVParser: Sendable {
         }
 
         var accounts: [AccountState] = []
-        var accountSlots: [IBAN: Int] = [:]
+        var accountSlots = IBANTable<Int>()
         /// What the dialect or the preamble says of the account of every row.
         var fixedIBAN: IBAN?
         var fixedName: String?
@@ -391,7 +392,7 @@ public struct StatementCSVParser: Sendable {
         }
 
         /// The IBANs of the file validated so far, to skip validating them again.
-        var validIBANs = IBANSet()
+        var validIBANs = IBANTable<Void>()
         /// The slot of the account of the previous valid row.
         var lastSlot: (iban: IBAN, slot: Int)?
 
@@ -401,31 +402,31 @@ public struct StatementCSVParser: Sendable {
         }
     }
 
-    private func readRow<S>(
-        _ reader: CSVReader<S>, _ columns: Columns, _ state: inout RowState,
+    private func readRow(
+        _ record: CSVRecord, _ columns: Columns, _ state: inout RowState,
         _ diagnostics: inout DiagnosticCollector
     ) -> ParsedRow? {
-        guard reportIssues(reader, &diagnostics) else {
-            if let field = columns[.accountIBAN], field < reader.fields.count,
-                let iban = reader.withField(field, { try? IBAN(parsing: $0) })
+        guard reportIssues(record, &diagnostics) else {
+            if let field = columns[.accountIBAN], field < record.fields.count,
+                let iban = record.withField(field, { try? IBAN(parsing: $0) })
             {
                 state.skipUnreadableRow(of: iban)
             }
             return nil
         }
-        let line = reader.recordLine
-        guard reader.fields.count == columns.count else {
-            let (errorLine, column) = reader.location(
-                ofField: min(reader.fields.count, columns.count))
+        let line = record.line
+        guard record.fields.count == columns.count else {
+            let (errorLine, column) = record.location(
+                ofField: min(record.fields.count, columns.count))
             diagnostics.report(
                 .csvFieldCount, line: errorLine, column: column,
-                "row has \(reader.fields.count) field\(reader.fields.count == 1 ? "" : "s"), the header has \(columns.count)"
+                "row has \(record.fields.count) field\(record.fields.count == 1 ? "" : "s"), the header has \(columns.count)"
             )
             return nil
         }
         // Move the collector in and out, so that reporting never copies its storage.
         var fields = FieldReader(
-            reader: reader, diagnostics: DiagnosticCollector(file: ""), buildsText: buildsRows,
+            record: record, diagnostics: DiagnosticCollector(file: ""), buildsText: buildsRows,
             amountFormat: amountFormat)
         swap(&fields.diagnostics, &diagnostics)
         defer { swap(&fields.diagnostics, &diagnostics) }
@@ -475,8 +476,8 @@ public struct StatementCSVParser: Sendable {
         let cached = state.lastSlot.flatMap { $0.iban == accountIBAN ? $0.slot : nil }
         if let known = cached ?? state.accountSlots[accountIBAN] {
             slot = known
-            let account = state.accounts[slot]
-            guard account.account.currency == currency else {
+            guard state.accounts[slot].account.currency == currency else {
+                let account = state.accounts[slot]
                 let field = columns[.currency] ?? columns.amountField
                 fields.report(
                     .currencyConflict, at: field,
@@ -487,7 +488,7 @@ public struct StatementCSVParser: Sendable {
         } else {
             let name = columns[.accountName].flatMap { fields.optionalText($0) } ?? state.fixedName
             slot = state.accounts.count
-            state.accountSlots[accountIBAN] = slot
+            state.accountSlots.insert(accountIBAN, slot)
             state.accounts.append(
                 RowState.AccountState(
                     account: Account(
@@ -513,8 +514,8 @@ public struct StatementCSVParser: Sendable {
 }
 
 /// Reads the fields of one CSV record into model values, reporting each problem.
-private struct FieldReader<Source: ByteSource> {
-    let reader: CSVReader<Source>
+private struct FieldReader {
+    let record: CSVRecord
     var diagnostics: DiagnosticCollector
     private(set) var isValid = true
 
@@ -524,17 +525,17 @@ private struct FieldReader<Source: ByteSource> {
     let amountFormat: AmountFormat?
 
     init(
-        reader: CSVReader<Source>, diagnostics: DiagnosticCollector, buildsText: Bool,
+        record: CSVRecord, diagnostics: DiagnosticCollector, buildsText: Bool,
         amountFormat: AmountFormat?
     ) {
-        self.reader = reader
+        self.record = record
         self.diagnostics = diagnostics
         self.buildsText = buildsText
         self.amountFormat = amountFormat
     }
 
     mutating func report(_ code: DiagnosticCode, at field: Int, _ message: String) {
-        let (line, column) = reader.location(ofField: field)
+        let (line, column) = record.location(ofField: field)
         diagnostics.report(code, line: line, column: column, message)
         if code.defaultSeverity == .error || diagnostics.isStrict { isValid = false }
     }
@@ -542,7 +543,7 @@ private struct FieldReader<Source: ByteSource> {
     private mutating func report(
         _ code: DiagnosticCode, at field: Int, name: String, reason: String
     ) {
-        let value = reader.withField(field) { Diagnostic.quote(bytes: $0) }
+        let value = record.withField(field) { Diagnostic.quote(bytes: $0) }
         report(code, at: field, "\(name) \(value): \(reason)")
     }
 
@@ -550,11 +551,11 @@ private struct FieldReader<Source: ByteSource> {
     private func parse<T, E: Error>(
         _ field: Int, _ parser: (UnsafeRawBufferPointer) throws(E) -> T
     ) -> Result<T, E> {
-        reader.withField(field) { bytes in Result { () throws(E) in try parser(bytes) } }
+        record.withField(field) { bytes in Result { () throws(E) in try parser(bytes) } }
     }
 
     private func isBlank(_ field: Int) -> Bool {
-        reader.withField(field) {
+        record.withField(field) {
             $0.allSatisfy { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }
         }
     }
@@ -581,7 +582,7 @@ private struct FieldReader<Source: ByteSource> {
 
     mutating func currency(_ field: Int, _ name: String) -> Currency? {
         guard !isBlank(field) else { return nil }
-        if let currency = reader.withField(field, { Currency(codeBytes: $0) }) { return currency }
+        if let currency = record.withField(field, { Currency(codeBytes: $0) }) { return currency }
         report(
             .currencyUnknown, at: field, name: name,
             reason: "is not an active ISO 4217 currency code")
@@ -589,7 +590,7 @@ private struct FieldReader<Source: ByteSource> {
     }
 
     mutating func money(_ field: Int, _ name: String, currency: Currency) -> Money? {
-        // A local, so that the closure does not capture (and copy) the whole reader.
+        // A local, so that the closure does not capture (and copy) the whole record.
         let amountFormat = amountFormat
         let result = parse(field) { (bytes) throws(AmountError) in
             guard let format = amountFormat else {
@@ -636,7 +637,7 @@ private struct FieldReader<Source: ByteSource> {
         _ amountField: Int, _ indicatorField: Int, currency: Currency, debit: [[UInt8]],
         credit: [[UInt8]]
     ) -> Money? {
-        let text = reader.withField(indicatorField) { Array($0.trimmingSpaces) }.map {
+        let text = record.withField(indicatorField) { Array($0.trimmingSpaces) }.map {
             $0 >= UInt8(ascii: "a") && $0 <= UInt8(ascii: "z") ? $0 - 32 : $0
         }
         let isDebit = debit.contains(text)
@@ -679,7 +680,7 @@ private struct FieldReader<Source: ByteSource> {
     private mutating func knownOrValidatedIBAN(
         _ field: Int, _ name: String, required: Bool, _ state: inout StatementCSVParser.RowState
     ) -> IBAN? {
-        if let known = reader.withField(field, { IBAN(electronicBytes: $0) }),
+        if let known = record.withField(field, { IBAN(electronicBytes: $0) }),
             state.validIBANs.contains(known)
         {
             return known
@@ -710,9 +711,9 @@ private struct FieldReader<Source: ByteSource> {
     /// Reads a required text; blank means only white space of any kind, as `Transaction` has it.
     mutating func requiredText(_ field: Int, _ name: String) -> String? {
         // Printable ASCII other than a space is never white space: no need to decode first.
-        let isSurelyText = reader.withField(field) { $0.contains { $0 > 0x20 && $0 < 0x7F } }
+        let isSurelyText = record.withField(field) { $0.contains { $0 > 0x20 && $0 < 0x7F } }
         if isSurelyText && !buildsText { return "" }
-        let text = reader.withField(field) { String(decoding: $0, as: UTF8.self) }
+        let text = record.withField(field) { String(decoding: $0, as: UTF8.self) }
         guard isSurelyText || !text.allSatisfy(\.isWhitespace) else {
             report(.fieldEmpty, at: field, "\(name) is required and must not be blank")
             return nil
@@ -725,12 +726,12 @@ private struct FieldReader<Source: ByteSource> {
     func joinedText(_ fields: [Int]) -> String? {
         // Printable ASCII other than a space is never white space: no need to decode first.
         let isSurelyText = fields.contains { field in
-            reader.withField(field) { $0.contains { $0 > 0x20 && $0 < 0x7F } }
+            record.withField(field) { $0.contains { $0 > 0x20 && $0 < 0x7F } }
         }
         if isSurelyText && !buildsText { return "" }
         var text = ""
         for field in fields {
-            reader.withField(field) { bytes in
+            record.withField(field) { bytes in
                 let part = bytes.trimmingSpaces
                 guard !part.isEmpty else { return }
                 if !text.isEmpty { text += " " }
@@ -748,7 +749,7 @@ private struct FieldReader<Source: ByteSource> {
     }
 
     func optionalText(_ field: Int) -> String? {
-        isBlank(field) ? nil : reader.withField(field) { String(decoding: $0, as: UTF8.self) }
+        isBlank(field) ? nil : record.withField(field) { String(decoding: $0, as: UTF8.self) }
     }
 
     mutating func accountKind(_ field: Int, _ name: String) -> Account.Kind? {

@@ -7,17 +7,19 @@ struct CSVReaderTests {
     static func records(_ text: String, step: Int = 3, chunk: Int = 8) throws -> [(
         line: Int, fields: [String]
     )] {
-        let reader = CSVReader(
+        var reader = CSVReader(
             source: TrickleByteSource(inner: MemoryByteSource(text), step: step), chunkSize: chunk)
         var out: [(Int, [String])] = []
         while try reader.nextRecord() {
-            out.append(
-                (
-                    reader.recordLine,
-                    reader.fields.indices.map { i in
-                        reader.withField(i) { String(decoding: $0, as: UTF8.self) }
-                    }
-                ))
+            reader.withRecord { record in
+                out.append(
+                    (
+                        record.line,
+                        record.fields.indices.map { i in
+                            record.withField(i) { String(decoding: $0, as: UTF8.self) }
+                        }
+                    ))
+            }
         }
         return out
     }
@@ -58,7 +60,7 @@ struct CSVReaderTests {
     }
 
     @Test func `stops at an overlong record instead of growing without bound`() {
-        let reader = CSVReader(
+        var reader = CSVReader(
             source: MemoryByteSource(String(repeating: "x", count: 100) + "\n"), chunkSize: 16,
             maximumRecordLength: 32)
         #expect(throws: CSVReadError.recordTooLong(line: 1, limit: 32)) { try reader.nextRecord() }
@@ -67,9 +69,9 @@ struct CSVReaderTests {
     @Test func `reports NUL, invalid UTF-8 and stray quotes per record and reads on`() throws {
         let bytes: [UInt8] =
             Array("a,b\n".utf8) + [0x78, 0x00, 0x2C, 0xC3, 0x28, 0x0A] + Array("x\"y,z\n1,2\n".utf8)
-        let reader = CSVReader(source: MemoryByteSource(bytes))
+        var reader = CSVReader(source: MemoryByteSource(bytes))
         var issues: [[CSVIssue.Kind]] = []
-        while try reader.nextRecord() { issues.append(reader.issues.map(\.kind)) }
+        while try reader.nextRecord() { reader.withRecord { issues.append($0.issues.map(\.kind)) } }
         #expect(issues == [[], [.nul, .invalidUTF8], [.strayQuote], []])
     }
 
@@ -79,10 +81,10 @@ struct CSVReaderTests {
             [0xE2, 0x82],
         ] as [[UInt8]])
     func `rejects overlong, surrogate and truncated UTF-8`(sequence: [UInt8]) throws {
-        let reader = CSVReader(source: MemoryByteSource(Array("a\n".utf8) + sequence + [0x0A]))
+        var reader = CSVReader(source: MemoryByteSource(Array("a\n".utf8) + sequence + [0x0A]))
         _ = try reader.nextRecord()
         _ = try reader.nextRecord()
-        #expect(reader.issues.first?.kind == .invalidUTF8)
+        #expect(reader.withRecord { $0.issues.first?.kind } == .invalidUTF8)
     }
 
     @Test func `accepts valid multi-byte UTF-8 split across reads`() throws {
@@ -91,11 +93,13 @@ struct CSVReaderTests {
     }
 
     @Test func `locates fields by line and column in Unicode scalars`() throws {
-        let reader = CSVReader(source: MemoryByteSource("h,h,h\n\"a\nb\",Müller,x\n"))
+        var reader = CSVReader(source: MemoryByteSource("h,h,h\n\"a\nb\",Müller,x\n"))
         _ = try reader.nextRecord()
         _ = try reader.nextRecord()
-        #expect(reader.location(ofField: 0) == (2, 1))
-        #expect(reader.location(ofField: 1) == (3, 4))
-        #expect(reader.location(ofField: 2) == (3, 11))
+        let locations = reader.withRecord { record in
+            (0...3).map { record.location(ofField: $0) }
+        }
+        #expect(locations.map(\.line) == [2, 3, 3, 3])
+        #expect(locations.map(\.column) == [1, 4, 11, 12])
     }
 }

@@ -199,7 +199,7 @@ struct StatementCSVParserTests {
     }
 }
 
-struct IBANSetTests {
+struct IBANTableTests {
     @Test func `holds what was inserted through growth, and nothing else`() throws {
         let rows = try String(
             contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent()
@@ -208,12 +208,24 @@ struct IBANSetTests {
         ).split(separator: "\n")
         let ibans = Array(
             Set(rows.compactMap { try? IBAN(parsing: String($0.split(separator: "\t")[0])) }))
-        var set = IBANSet()
+        var set = IBANTable<Void>()
         for iban in ibans.prefix(1000) { set.insert(iban) }
         set.insert(ibans[0])
         #expect(set.count == 1000)
         #expect(ibans.prefix(1000).allSatisfy(set.contains))
         #expect(!ibans.dropFirst(1000).contains(where: set.contains))
+    }
+
+    @Test func `maps each IBAN to its latest value through growth`() throws {
+        let ibans = try ["DE89370400440532013000", "GB82WEST12345698765432", "NL91ABNA0417164300"]
+            .map { try IBAN(parsing: $0) }
+        var slots = IBANTable<Int>()
+        for round in 0..<100 {
+            for (index, iban) in ibans.enumerated() { slots.insert(iban, round * 10 + index) }
+        }
+        #expect(slots.count == 3)
+        #expect(ibans.map { slots[$0] } == [990, 991, 992])
+        #expect(slots[try IBAN(parsing: "FR1420041010050500013M02606")] == nil)
     }
 
     @Test func `warns about a national check once per file and IBAN`() {
