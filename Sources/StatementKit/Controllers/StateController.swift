@@ -15,7 +15,13 @@ public final class StateController {
     /// The manifest as the run has changed it so far.
     private var manifest = LedgerManifest()
     private var knownIdentities: [AccountMonth: Set<UInt64>] = [:]
-    private var appends: [AccountMonth: MonthAppend] = [:]
+    /// The account-months the run has added rows to, with how far it has written them.
+    private var tails: [AccountMonth: MonthTail] = [:]
+    private var isDryRun = false
+
+    /// How many encoded bytes of a file are held before they are written out as uncommitted
+    /// tails, so that memory does not grow with the file.
+    private let stagingLimit: Int
 
     /// One account's month: the unit of storage.
     struct AccountMonth: Hashable, Comparable {
@@ -30,11 +36,18 @@ public final class StateController {
     /// Creates a controller over a storage controller.
     ///
     /// - Parameter clock: the time recorded as an account's last import.
-    public init(
+    public convenience init(
         storage: StorageController, clock: @escaping () -> String = StateController.currentTime
     ) {
+        self.init(storage: storage, clock: clock, stagingLimit: 16 << 20)
+    }
+
+    /// Creates a controller that writes a file's rows out every `stagingLimit` bytes; tests
+    /// make it small.
+    init(storage: StorageController, clock: @escaping () -> String, stagingLimit: Int) {
         self.storage = storage
         self.clock = clock
+        self.stagingLimit = stagingLimit
     }
 
     /// The current time as ISO 8601 in UTC, such as `2026-11-22T22:58:00Z`.
@@ -58,38 +71,46 @@ public final class StateController {
         committed = try storage.loadManifest()
         manifest = committed
         knownIdentities = [:]
-        appends = [:]
+        tails = [:]
+        isDryRun = dryRun
         var files: [FileImport] = []
         var touched: Set<IBAN> = []
-        for (entry, dialect) in statementFiles.entries {
-            switch entry {
-            case .file(let path, _):
-                files.append(try importFile(at: path, dialect: dialect, touched: &touched))
-            case .problem(let path, let code, let reason):
-                files.append(
-                    FileImport(
-                        outcome: .rejected,
-                        validation: ValidationController.unreadable(path, code, reason)))
+        do throws(StorageError) {
+            for (entry, dialect) in statementFiles.entries {
+                switch entry {
+                case .file(let path, _):
+                    files.append(try importFile(at: path, dialect: dialect, touched: &touched))
+                case .problem(let path, let code, let reason):
+                    files.append(
+                        FileImport(
+                            outcome: .rejected,
+                            validation: ValidationController.unreadable(path, code, reason)))
+                }
             }
+        } catch {
+            if !dryRun { try? storage.rollBack() }
+            throw error
         }
-        if !dryRun && !appends.isEmpty {
+        let grown = tails.values.filter(\.hasAcceptedRows)
+            .sorted { ($0.iban, $0.month) < ($1.iban, $1.month) }
+        if !dryRun && !grown.isEmpty {
             let now = clock()
-            for (key, append) in appends {
-                manifest.accounts[key.iban]!.months[key.month] = LedgerManifest.MonthLength(
-                    dataBytes: append.committed.dataBytes + append.data.count,
-                    idBytes: append.committed.idBytes + append.ids.count)
+            for tail in grown {
+                manifest.accounts[tail.iban]!.months[tail.month] = tail.accepted
             }
             for iban in touched { manifest.accounts[iban]!.lastImport = now }
             manifest.generation += 1
-            try storage.commit(appends.keys.sorted().map { appends[$0]! }, manifest: manifest)
+            try storage.commit(grown, manifest: manifest)
+        } else if !dryRun && !tails.isEmpty {
+            try storage.rollBack()  // only rejected files were written
         }
         var earliest: [IBAN: Month] = [:]
-        for key in appends.keys {
-            earliest[key.iban] = min(earliest[key.iban] ?? key.month, key.month)
+        for tail in grown {
+            earliest[tail.iban] = min(earliest[tail.iban] ?? tail.month, tail.month)
         }
-        // The appended months (not yet in the manifest of a dry run), and every later month of
+        // The grown months (not yet in the manifest of a dry run), and every later month of
         // the same accounts.
-        var changed = Set(appends.keys.map(\.month))
+        var changed = Set(grown.map(\.month))
         for (iban, first) in earliest {
             for month in manifest.accounts[iban]!.months.keys where month >= first {
                 changed.insert(month)
@@ -98,18 +119,76 @@ public final class StateController {
         return ImportReport(files: files, isDryRun: dryRun, changedMonths: changed)
     }
 
-    /// The rows of one file, encoded for storage, grouped by account-month.
+    /// The rows of one file in one account-month, encoded for storage.
     private struct StagedMonth {
         var bytes: [UInt8] = []
-        var rows: [(identity: TransactionIdentity, end: Int)] = []
+        var rows: [StagedRow] = []
+
+        /// Stages a row; returns how many bytes its encoding took.
+        mutating func append(_ transaction: Transaction, of account: IBAN) -> Int {
+            let start = bytes.count
+            LedgerRecord.encode(transaction, into: &bytes)
+            rows.append(StagedRow(transaction, of: account, end: bytes.count))
+            return bytes.count - start
+        }
+
+        /// The identities of the rows in order. Rows without reference are numbered by
+        /// `occurrences`, the counts of content hashes seen earlier in the file: identical rows
+        /// share a date, so they share a month.
+        func identities(of account: IBAN, occurrences: inout [UInt64: Int])
+            -> [TransactionIdentity]
+        {
+            rows.map { row in
+                if row.hasReference {
+                    return TransactionIdentity(hash: row.hash, isReference: true)
+                }
+                let occurrence = occurrences[row.hash, default: 0] + 1
+                occurrences[row.hash] = occurrence
+                return TransactionIdentity(
+                    account: account, contentHash: row.hash, occurrence: occurrence)
+            }
+        }
+    }
+
+    /// A staged row in 16 bytes, as a 1M-row import holds a million of them: the end of its
+    /// encoded bytes, and its identity hash when it has a reference, else its content hash.
+    private struct StagedRow {
+        let hash: UInt64
+        /// The end offset, with whether the row has a reference in the top bit.
+        private let packedEnd: UInt64
+
+        init(_ transaction: Transaction, of account: IBAN, end: Int) {
+            if let reference = transaction.reference {
+                hash = TransactionIdentity(account: account, reference: reference).hash
+                packedEnd = UInt64(end) | 1 << 63
+            } else {
+                hash = TransactionIdentity.contentHash(transaction)
+                packedEnd = UInt64(end)
+            }
+        }
+
+        var end: Int { Int(packedEnd & ~(1 << 63)) }
+        var hasReference: Bool { packedEnd >> 63 == 1 }
+    }
+
+    /// What reading one file has done so far: rows staged in memory, rows written out.
+    private struct FileProgress {
+        var staged: [AccountMonth: StagedMonth] = [:]
+        var stagedBytes = 0
+        /// Per account-month, the counts of content hashes of rows without reference.
+        var occurrences: [AccountMonth: [UInt64: Int]] = [:]
+        /// Per account-month, the identities the file added, to forget if it is rejected.
+        var added: [AccountMonth: [UInt64]] = [:]
+        var new = 0
+        var present = 0
     }
 
     private func importFile(at path: String, dialect: Dialect?, touched: inout Set<IBAN>)
         throws(StorageError) -> FileImport
     {
         var collector = DiagnosticCollector(file: path)
-        var staged: [AccountMonth: StagedMonth] = [:]
-        var occurrences: [UInt64: Int] = [:]
+        var progress = FileProgress()
+        var writeError: StorageError?
         var fileAccounts: [IBAN: Account] = [:]
         var conflicts: [(line: Int, message: String)] = []
         let summary = StatementFileReader.read(
@@ -128,42 +207,57 @@ public final class StateController {
                         ))
                 }
             }
-            var occurrence = 1
-            if row.transaction.reference == nil {
-                let key = TransactionIdentity(
-                    account: iban, transaction: row.transaction, occurrence: 0
-                ).hash
-                occurrence = occurrences[key, default: 0] + 1
-                occurrences[key] = occurrence
-            }
-            let identity = TransactionIdentity(
-                account: iban, transaction: row.transaction, occurrence: occurrence)
+            guard writeError == nil else { return }
             let key = AccountMonth(iban: iban, month: Month(row.transaction.date))
-            LedgerRecord.encode(row.transaction, into: &staged[key, default: StagedMonth()].bytes)
-            staged[key]!.rows.append((identity, staged[key]!.bytes.count))
+            progress.stagedBytes += progress.staged[key, default: StagedMonth()].append(
+                row.transaction, of: iban)
+            if progress.stagedBytes >= stagingLimit {
+                do throws(StorageError) { try writeStaged(&progress) } catch { writeError = error }
+            }
         }
+        if let writeError { throw writeError }
         for conflict in conflicts {
             collector.report(.currencyConflict, line: conflict.line, column: 1, conflict.message)
         }
         let validation = FileValidation(
             path: path, rowCount: summary.rowCount, collector: collector)
         guard collector.errorCount == 0 else {
+            for (key, hashes) in progress.added {
+                knownIdentities[key]!.subtract(hashes)
+                if !isDryRun { try storage.cutBack(&tails[key]!) }
+                tails[key]!.written = tails[key]!.accepted
+            }
             return FileImport(outcome: .rejected, validation: validation)
         }
+        try writeStaged(&progress)
 
         for (iban, account) in fileAccounts where manifest.accounts[iban] == nil {
             manifest.accounts[iban] = LedgerManifest.AccountEntry(
                 account: account, openingBalance: summary.openingBalances[iban], lastImport: nil,
                 months: [:])
         }
-        var new = 0
-        var present = 0
-        for key in staged.keys.sorted() {
-            let month = staged.removeValue(forKey: key)!
+        for key in progress.added.keys {
+            tails[key]!.accepted = tails[key]!.written
+            touched.insert(key.iban)
+        }
+        let (new, present) = (progress.new, progress.present)
+        return FileImport(
+            outcome: new == 0 ? .alreadyPresent(present) : .imported(new: new, present: present),
+            validation: validation)
+    }
+
+    /// Sorts the staged rows into present and new, and writes the new ones out as tails of
+    /// their month files (only counted in a dry run).
+    private func writeStaged(_ progress: inout FileProgress) throws(StorageError) {
+        for key in progress.staged.keys.sorted() {
+            let month = progress.staged.removeValue(forKey: key)!
+            let rowIdentities = month.identities(
+                of: key.iban, occurrences: &progress.occurrences[key, default: [:]])
             var newRanges: [Range<Int>] = []
             var ids: [UInt8] = []
             var start = 0
-            for (identity, end) in month.rows {
+            for (row, identity) in zip(month.rows, rowIdentities) {
+                let end = row.end
                 defer { start = end }
                 let months =
                     identity.isReference
@@ -177,33 +271,34 @@ public final class StateController {
                     break
                 }
                 if isPresent {
-                    present += 1
+                    progress.present += 1
                     continue
                 }
                 knownIdentities[key]!.insert(identity.hash)
+                progress.added[key, default: []].append(identity.hash)
                 newRanges.append(start..<end)
                 withUnsafeBytes(of: identity.hash.littleEndian) { ids += $0 }
             }
             guard !newRanges.isEmpty else { continue }
-            new += newRanges.count
-            touched.insert(key.iban)
-            if appends[key] == nil {
-                let length =
-                    committed.accounts[key.iban]?.months[key.month]
-                    ?? LedgerManifest.MonthLength(dataBytes: 0, idBytes: 0)
-                appends[key] = MonthAppend(iban: key.iban, month: key.month, committed: length)
-            }
-            if newRanges.count == month.rows.count && appends[key]!.data.isEmpty {
-                // Every row is new: hand the staged bytes over instead of copying them.
-                appends[key]!.data = month.bytes
+            progress.new += newRanges.count
+            // Every row new, as in a first import: write the staged bytes without copying.
+            let data =
+                newRanges.count == month.rows.count
+                ? month.bytes : newRanges.reduce(into: []) { $0 += month.bytes[$1] }
+            var tail =
+                tails[key]
+                ?? MonthTail(
+                    iban: key.iban, month: key.month,
+                    committed: committed.accounts[key.iban]?.months[key.month])
+            if isDryRun {
+                tail.written.dataBytes += data.count
+                tail.written.idBytes += ids.count
             } else {
-                for range in newRanges { appends[key]!.data += month.bytes[range] }
+                try storage.appendTail(data: data, ids: ids, to: &tail)
             }
-            appends[key]!.ids += ids
+            tails[key] = tail
         }
-        return FileImport(
-            outcome: new == 0 ? .alreadyPresent(present) : .imported(new: new, present: present),
-            validation: validation)
+        progress.stagedBytes = 0
     }
 
     /// The identities stored in an account-month plus those this run added, loaded once.

@@ -23,19 +23,36 @@ public enum StorageError: Error, Hashable, Sendable, CustomStringConvertible {
     }
 }
 
-/// The steps of a commit, named so that tests can inject a failure at each.
+/// The steps of writing and committing a run, named so that tests can inject a failure at each.
 enum CommitStep: Hashable, Sendable, CaseIterable {
     case journal, append, syncData, writeManifest, renameManifest
 }
 
-/// Everything one run appends to one account-month.
-struct MonthAppend: Sendable {
+/// How far a run has written one account-month's files past their committed lengths.
+struct MonthTail: Sendable {
     let iban: IBAN
     let month: Month
-    /// The committed lengths before this run; appends start exactly there.
-    let committed: LedgerManifest.MonthLength
-    var data: [UInt8] = []
-    var ids: [UInt8] = []
+    /// The lengths in the manifest when the run started; `nil` for a month new to the ledger.
+    let committed: LedgerManifest.MonthLength?
+    /// The end of the rows of the files accepted so far: what the commit makes visible.
+    var accepted: LedgerManifest.MonthLength
+    /// The end of everything written, including rows of the file being read.
+    var written: LedgerManifest.MonthLength
+    /// Whether the journal names the month yet.
+    var isJournaled = false
+
+    /// Whether accepted files added rows to the month.
+    var hasAcceptedRows: Bool {
+        accepted != committed ?? LedgerManifest.MonthLength(dataBytes: 0, idBytes: 0)
+    }
+
+    init(iban: IBAN, month: Month, committed: LedgerManifest.MonthLength?) {
+        self.iban = iban
+        self.month = month
+        self.committed = committed
+        accepted = committed ?? LedgerManifest.MonthLength(dataBytes: 0, idBytes: 0)
+        written = accepted
+    }
 }
 
 /// All disk I/O of the ledger state: the manifest, the month files, the lock and recovery.
@@ -44,9 +61,11 @@ struct MonthAppend: Sendable {
 /// - `manifest`: the commit record (`LedgerManifest`), replaced atomically by rename.
 /// - `accounts/IBAN/YYYY-MM.tsv` and `.ids`: append-only transaction lines and 8-byte
 ///   identity hashes; only the committed prefix (per the manifest) is ever read.
-/// - `pending`: the journal of a run in progress: the files it appends to. Its presence at
-///   the next writer's start means a run died; the files are cut back to their committed
-///   lengths.
+/// - `pending`: the journal of a run in progress: the month files it appends to, each named
+///   before its first byte is written. Its presence at the next writer's start means a run
+///   died; the files are cut back to their committed lengths. (Appends start at the
+///   committed length even without it, so a journal line lost in a power cut leaves only
+///   bytes that no reader sees and the next append overwrites.)
 /// - `lock`: held with `flock` by the one writer, holding its process id.
 /// Readers take no lock: a manifest names only bytes that are already durable.
 public final class StorageController {
@@ -240,32 +259,49 @@ public final class StorageController {
         try syncDirectory(folder)
     }
 
-    /// Makes a run's appends and its new manifest durable and visible, all or nothing.
+    /// Writes rows of a run past an account-month's committed length, where no reader looks:
+    /// at `tail.written`, after naming the month in the journal on its first write.
+    func appendTail(data: [UInt8], ids: [UInt8], to tail: inout MonthTail) throws(StorageError) {
+        precondition(lockDescriptor >= 0, "writing needs the writer lock")
+        if !tail.isJournaled {
+            try faultInjection?(.journal)
+            try appendToJournal("\(tail.iban.electronic)\t\(tail.month.isoText)\n")
+            try makeDirectories("\(folder)/accounts/\(tail.iban.electronic)")
+            tail.isJournaled = true
+        }
+        try faultInjection?(.append)
+        try writeBytes(data, to: dataPath(tail.iban, tail.month), at: tail.written.dataBytes)
+        try writeBytes(ids, to: idsPath(tail.iban, tail.month), at: tail.written.idBytes)
+        tail.written.dataBytes += data.count
+        tail.written.idBytes += ids.count
+    }
+
+    /// Cuts an account-month's files back to the rows of the accepted files, after a file was
+    /// rejected; a month that holds none goes.
+    func cutBack(_ tail: inout MonthTail) throws(StorageError) {
+        let length = tail.accepted
+        for (path, bytes) in [
+            (dataPath(tail.iban, tail.month), length.dataBytes),
+            (idsPath(tail.iban, tail.month), length.idBytes),
+        ] {
+            let result =
+                bytes == 0 && tail.committed == nil ? unlink(path) : truncate(path, off_t(bytes))
+            guard result == 0 || errno == ENOENT else { throw error("cut back", path) }
+        }
+        tail.written = length
+    }
+
+    /// Makes a run's tails and its new manifest durable and visible, all or nothing.
     ///
-    /// Order: journal the touched files; append and `fsync` them; write and `fsync` the new
-    /// manifest beside the old; `rename` it over the old (the commit point); remove the
-    /// journal. A failure at any step leaves the previous manifest in force, and the appended
-    /// tails are cut back now or by the next writer.
-    func commit(_ appends: [MonthAppend], manifest: LedgerManifest) throws(StorageError) {
+    /// Order: sync the appended files; write and `fsync` the new manifest beside the old;
+    /// `rename` it over the old (the commit point); remove the journal. A failure at any step
+    /// leaves the previous manifest in force, and the tails are cut back now or by the next
+    /// writer.
+    func commit(_ tails: [MonthTail], manifest: LedgerManifest) throws(StorageError) {
         precondition(lockDescriptor >= 0, "commit needs the writer lock")
-        try faultInjection?(.journal)
-        let journal = appends.map { "\($0.iban.electronic)\t\($0.month.isoText)\n" }.joined()
-        try writeNewFile(journalPath, Array(journal.utf8))
         do throws(StorageError) {
-            var folders: Set<String> = []
-            for append in appends {
-                let accountFolder = "\(folder)/accounts/\(append.iban.electronic)"
-                if folders.insert(accountFolder).inserted { try makeDirectories(accountFolder) }
-                try faultInjection?(.append)
-                try appendBytes(
-                    append.data, to: dataPath(append.iban, append.month),
-                    at: append.committed.dataBytes)
-                try appendBytes(
-                    append.ids, to: idsPath(append.iban, append.month), at: append.committed.idBytes
-                )
-            }
             try faultInjection?(.syncData)
-            try syncAppendedData(appends, folders: folders)
+            try syncAppendedData(tails)
             try faultInjection?(.writeManifest)
             try writeNewFile(manifestPath + ".tmp", Array(manifest.encoded.utf8))
             try faultInjection?(.renameManifest)
@@ -281,17 +317,29 @@ public final class StorageController {
         try? syncDirectory(folder)
     }
 
-    /// Writes bytes at a file's committed length, cutting off anything past it first.
-    private func appendBytes(_ bytes: [UInt8], to path: String, at committed: Int)
+    /// Undoes every tail of the run, as the next writer would after a crash.
+    func rollBack() throws(StorageError) {
+        try recover()
+    }
+
+    /// Writes bytes at an offset of a file, cutting off anything past it first.
+    private func writeBytes(_ bytes: [UInt8], to path: String, at offset: Int)
         throws(StorageError)
     {
         let descriptor = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { throw error("open", path) }
         defer { close(descriptor) }
-        guard ftruncate(descriptor, off_t(committed)) == 0,
-            lseek(descriptor, off_t(committed), SEEK_SET) == off_t(committed)
+        guard ftruncate(descriptor, off_t(offset)) == 0,
+            lseek(descriptor, off_t(offset), SEEK_SET) == off_t(offset)
         else { throw error("write", path) }
         try writeAll(descriptor, bytes, path)
+    }
+
+    private func appendToJournal(_ line: String) throws(StorageError) {
+        let descriptor = open(journalPath, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { throw error("create", journalPath) }
+        defer { close(descriptor) }
+        try writeAll(descriptor, Array(line.utf8), journalPath)
     }
 
     /// Makes the appended files and their folders durable before the manifest names them.
@@ -299,9 +347,7 @@ public final class StorageController {
     /// On Linux one `syncfs` of the ledger's file system replaces an `fsync` per file and
     /// folder (thousands per run for a ledger of many accounts); where it is missing, each
     /// appended file and its folder are synced one by one.
-    private func syncAppendedData(_ appends: [MonthAppend], folders: Set<String>)
-        throws(StorageError)
-    {
+    private func syncAppendedData(_ tails: [MonthTail]) throws(StorageError) {
         #if os(Linux)
             // Glibc declares syncfs only under _GNU_SOURCE, which the Swift module map lacks.
             typealias SyncFS = @convention(c) (Int32) -> Int32
@@ -314,15 +360,17 @@ public final class StorageController {
                 return
             }
         #endif
-        for append in appends {
-            for path in [dataPath(append.iban, append.month), idsPath(append.iban, append.month)] {
+        for tail in tails {
+            for path in [dataPath(tail.iban, tail.month), idsPath(tail.iban, tail.month)] {
                 let descriptor = open(path, O_RDONLY | O_CLOEXEC)
                 guard descriptor >= 0 else { throw error("open", path) }
                 defer { close(descriptor) }
                 guard fsync(descriptor) == 0 else { throw error("sync", path) }
             }
         }
-        for folder in folders.sorted() { try syncDirectory(folder) }
+        for iban in Set(tails.map(\.iban)).sorted() {
+            try syncDirectory("\(folder)/accounts/\(iban.electronic)")
+        }
         try syncDirectory(folder + "/accounts")
     }
 

@@ -21,18 +21,32 @@ public struct TransactionIdentity: Hashable, Sendable {
     /// The identity of a transaction; `occurrence` is `n`, counted from 1, and only matters
     /// when the transaction has no reference.
     public init(account: IBAN, transaction: Transaction, occurrence: Int) {
+        if let reference = transaction.reference {
+            self.init(account: account, reference: reference)
+        } else {
+            self.init(
+                account: account, contentHash: TransactionIdentity.contentHash(transaction),
+                occurrence: occurrence)
+        }
+    }
+
+    /// The identity of a transaction with the bank's reference.
+    init(account: IBAN, reference: String) {
         var hasher = StableHasher()
         account.withBytes { hasher.combine($0) }
-        if let reference = transaction.reference {
-            hasher.combine(0x52)  // "R": a reference identity
-            hasher.combine(reference)
-            self.init(hash: hasher.value, isReference: true)
-        } else {
-            hasher.combine(0x43)  // "C": a content identity
-            hasher.combine(TransactionIdentity.contentHash(transaction))
-            hasher.combine(UInt64(occurrence))
-            self.init(hash: hasher.value, isReference: false)
-        }
+        hasher.combine(0x52)  // "R": a reference identity
+        hasher.combine(reference)
+        self.init(hash: hasher.value, isReference: true)
+    }
+
+    /// The identity of the `occurrence`-th row of a file with the given `contentHash`.
+    init(account: IBAN, contentHash: UInt64, occurrence: Int) {
+        var hasher = StableHasher()
+        account.withBytes { hasher.combine($0) }
+        hasher.combine(0x43)  // "C": a content identity
+        hasher.combine(contentHash)
+        hasher.combine(UInt64(occurrence))
+        self.init(hash: hasher.value, isReference: false)
     }
 
     /// A hash of the fields that make two rows without reference identical.

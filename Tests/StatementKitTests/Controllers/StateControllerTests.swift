@@ -13,9 +13,13 @@ final class TestLedger {
         state = files.path + "/ledger"
     }
 
-    func controller(_ storage: StorageController? = nil) -> StateController {
+    /// A controller; a small `stagingLimit` makes it write a file out in many steps.
+    func controller(_ storage: StorageController? = nil, stagingLimit: Int = 16 << 20)
+        -> StateController
+    {
         StateController(
-            storage: storage ?? StorageController(folder: state), clock: { "2026-11-01T00:00:00Z" })
+            storage: storage ?? StorageController(folder: state), clock: { "2026-11-01T00:00:00Z" },
+            stagingLimit: stagingLimit)
     }
 
     @discardableResult
@@ -171,6 +175,60 @@ struct StateControllerTests {
         #expect(try ledger.accounts().map(\.account.iban.electronic) == [Self.de])
     }
 
+    /// 300 rows over two accounts and two months; a third are without reference, and those
+    /// repeat every 12 rows (13 identical ones per account-month), far enough apart that a
+    /// small staging limit writes them out in different steps.
+    static func stagedRows() -> [String] {
+        (0..<300).map { index in
+            let month = index < 150 ? "10" : "11"
+            let day = String(format: "%02d", index % 12 + 1)
+            let account = index % 2 == 0 ? de : "BE68539007547034"
+            let reference = index % 3 == 0 ? "" : "R\(index)"
+            return
+                "2026-\(month)-\(day),\(account),-\(index % 4).25,Shop \(index % 6),,\(reference)\n"
+        }
+    }
+
+    @Test func `writes a file out in steps to the same ledger as at once`() throws {
+        let text = Self.header + Self.stagedRows().joined()
+        let atOnce = try TestLedger()
+        try atOnce.importText(text)
+        let inSteps = try TestLedger()
+        let path = try inSteps.files.write("in.csv", text)
+        let report = try inSteps.controller(stagingLimit: 200).importFiles(at: [path])
+        #expect(report.newCount == 300)
+        #expect(try inSteps.snapshot() == atOnce.snapshot())
+        let again = try inSteps.controller(stagingLimit: 200).importFiles(at: [path])
+        #expect(again.files.map(\.outcome) == [.alreadyPresent(300)])
+    }
+
+    @Test func `cuts back what a rejected file wrote in steps, and goes on after it`() throws {
+        let ledger = try TestLedger()
+        try ledger.importText(Self.header + Self.row("01", "-1.00"))
+        let before = try ledger.snapshot()
+        let rows = Self.stagedRows()
+        let bad = try ledger.files.write(
+            "bad.csv", Self.header + rows.joined() + Self.row("28", "-1.005"))
+        let rejected = try ledger.controller(stagingLimit: 200).importFiles(at: [bad])
+        #expect(rejected.files.map(\.outcome) == [.rejected])
+        #expect(try ledger.snapshot() == before)
+
+        let first = try ledger.files.write("first.csv", Self.header + rows[0..<100].joined())
+        let rest = try ledger.files.write("rest.csv", Self.header + rows.joined())
+        let report = try ledger.controller(stagingLimit: 200).importFiles(at: [first, bad, rest])
+        #expect(
+            report.files.map(\.outcome) == [
+                .imported(new: 100, present: 0), .rejected, .imported(new: 200, present: 100),
+            ])
+        let whole = try TestLedger()
+        try whole.importText(Self.header + Self.row("01", "-1.00"))
+        try whole.importText(Self.header + rows.joined())
+        #expect(
+            try ledger.accounts().map(\.transactionCount)
+                == whole.accounts().map(\.transactionCount))
+        #expect(try ledger.accounts().map(\.balance) == whole.accounts().map(\.balance))
+    }
+
     @Test func `rejects a file that changes an account's currency`() throws {
         let ledger = try TestLedger()
         try ledger.importText(Self.header + Self.row("01", "-1.00"))
@@ -194,10 +252,22 @@ struct StateControllerTests {
         #expect(summary.lastImport == "2026-11-01T00:00:00Z")
     }
 
-    @Test func `writes nothing in a dry run`() throws {
+    @Test func `writes nothing in a dry run, however large the file`() throws {
         let ledger = try TestLedger()
         let report = try ledger.importText(Self.header + Self.row("01", "-1.00"), dryRun: true)
         #expect(report.files.map(\.outcome) == [.imported(new: 1, present: 0)])
+        #expect(!FileManager.default.fileExists(atPath: ledger.state))
+
+        let rows = Self.stagedRows()
+        let first = try ledger.files.write("first.csv", Self.header + rows[0..<100].joined())
+        let bad = try ledger.files.write("bad.csv", Self.header + rows.joined() + "x\n")
+        let rest = try ledger.files.write("rest.csv", Self.header + rows.joined())
+        let steps = try ledger.controller(stagingLimit: 200).importFiles(
+            at: [first, bad, rest], dryRun: true)
+        #expect(
+            steps.files.map(\.outcome) == [
+                .imported(new: 100, present: 0), .rejected, .imported(new: 200, present: 100),
+            ])
         #expect(!FileManager.default.fileExists(atPath: ledger.state))
     }
 
@@ -237,7 +307,7 @@ struct StateControllerTests {
             "more.csv",
             Self.header + Self.row("02", "-2.00") + "2026-11-01,BE68539007547034,5,K,,\n")
         #expect(throws: StorageError.self) {
-            try ledger.controller(storage).importFiles(at: [path])
+            try ledger.controller(storage, stagingLimit: 30).importFiles(at: [path])
         }
         #expect(try ledger.snapshot() == before)
         #expect(try ledger.controller().importFiles(at: [path]).newCount == 2)

@@ -86,6 +86,12 @@ struct TransactionIdentityTests {
             TransactionIdentity(
                 account: Self.iban, transaction: Self.transaction(reference: "TX-1"), occurrence: 1
             ).hash == 0x2D74_0F12_9878_A8EF)
+        #expect(
+            TransactionIdentity(account: Self.iban, transaction: Self.transaction(), occurrence: 1)
+                .hash == 0x655B_A31D_C2B4_213F)
+        #expect(
+            TransactionIdentity(account: Self.iban, transaction: Self.transaction(), occurrence: 2)
+                .hash == 0x086B_4E02_A1E6_42DC)
     }
 
     @Test func `uses the reference alone when there is one`() {
