@@ -253,31 +253,38 @@ public final class StateController {
             let month = progress.staged.removeValue(forKey: key)!
             let rowIdentities = month.identities(
                 of: key.iban, occurrences: &progress.occurrences[key, default: [:]])
+            // A referenced row is looked for in the months beside its own too.
+            let neighbours =
+                month.rows.contains(where: \.hasReference)
+                ? try [key.month.previous, key.month.next].compactMap { $0 }.map {
+                    (month) throws(StorageError) in
+                    try identities(of: AccountMonth(iban: key.iban, month: month))
+                } : []
+            // Taken out of the dictionaries while they grow, so that they are not copied.
+            var known = try identities(of: key)
+            knownIdentities[key] = nil
+            var added = progress.added.removeValue(forKey: key) ?? []
+            defer {
+                knownIdentities[key] = known
+                if !added.isEmpty { progress.added[key] = added }
+            }
             var newRanges: [Range<Int>] = []
             var ids: [UInt8] = []
             var start = 0
             for (row, identity) in zip(month.rows, rowIdentities) {
                 let end = row.end
                 defer { start = end }
-                let months =
-                    identity.isReference
-                    ? [key.month.previous, key.month, key.month.next] : [key.month]
-                var isPresent = false
-                for candidate in months.compactMap({ $0 })
-                where try identities(of: AccountMonth(iban: key.iban, month: candidate)).contains(
-                    identity.hash)
+                let hash = identity.hash
+                if known.contains(hash)
+                    || (identity.isReference && neighbours.contains { $0.contains(hash) })
                 {
-                    isPresent = true
-                    break
-                }
-                if isPresent {
                     progress.present += 1
                     continue
                 }
-                knownIdentities[key]!.insert(identity.hash)
-                progress.added[key, default: []].append(identity.hash)
+                known.insert(hash)
+                added.append(hash)
                 newRanges.append(start..<end)
-                withUnsafeBytes(of: identity.hash.littleEndian) { ids += $0 }
+                withUnsafeBytes(of: hash.littleEndian) { ids += $0 }
             }
             guard !newRanges.isEmpty else { continue }
             progress.new += newRanges.count
