@@ -27,13 +27,21 @@ public enum LedgerRecord {
     }
 
     private static func escape(_ text: String, into bytes: inout [UInt8]) {
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "\\"): bytes += [92, 92]
-            case 9: bytes += [92, UInt8(ascii: "t")]
-            case 10: bytes += [92, UInt8(ascii: "n")]
-            case 13: bytes += [92, UInt8(ascii: "r")]
-            default: bytes.append(byte)
+        var text = text
+        text.withUTF8 { utf8 in
+            // Most texts hold nothing to escape: copy them whole.
+            guard utf8.contains(where: { $0 == 92 || $0 == 9 || $0 == 10 || $0 == 13 }) else {
+                bytes += utf8
+                return
+            }
+            for byte in utf8 {
+                switch byte {
+                case UInt8(ascii: "\\"): bytes += [92, 92]
+                case 9: bytes += [92, UInt8(ascii: "t")]
+                case 10: bytes += [92, UInt8(ascii: "n")]
+                case 13: bytes += [92, UInt8(ascii: "r")]
+                default: bytes.append(byte)
+                }
             }
         }
     }
