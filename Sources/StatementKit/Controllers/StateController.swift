@@ -6,7 +6,9 @@ import Foundation
 /// Identity follows SPEC 4 (see `TransactionIdentity`). A transaction with a bank reference is
 /// looked for in its own month and the months beside it, so that a booking the bank re-dates
 /// across a month end is still found; one without is looked for in its own month. Either way a
-/// run reads only the account-months it touches, never the whole history.
+/// run reads only the account-months it touches, never the whole history. A file's new rows
+/// are written out every `stagingLimit` bytes as uncommitted tails of their month files, so
+/// memory does not grow with the file; a rejected file's tails are cut back.
 public final class StateController {
     private let storage: StorageController
     private let clock: () -> String
@@ -224,8 +226,11 @@ public final class StateController {
         guard collector.errorCount == 0 else {
             for (key, hashes) in progress.added {
                 knownIdentities[key]!.subtract(hashes)
-                if !isDryRun { try storage.cutBack(&tails[key]!) }
-                tails[key]!.written = tails[key]!.accepted
+                if isDryRun {
+                    tails[key]!.written = tails[key]!.accepted
+                } else {
+                    try storage.cutBack(&tails[key]!)
+                }
             }
             return FileImport(outcome: .rejected, validation: validation)
         }
