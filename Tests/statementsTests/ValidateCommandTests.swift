@@ -143,6 +143,36 @@ struct ValidateCommandTests {
         #expect(try StatementsRunner.run(["validate", "--jobs", "x", "SampleData"]).status == 2)
     }
 
+    @Test func `reads one large file in parts on several cores to the same bytes`() throws {
+        // 160,000 rows (over 16 MB, two parts' worth) with quoted line breaks throughout,
+        // a running balance and bad rows in both halves.
+        var text = "date,account_iban,amount,beneficiary,balance\n"
+        var balance = 0
+        let padding = String(repeating: "text to pad the row ", count: 3)
+        for row in 1...160_000 {
+            balance += 1
+            let beneficiary =
+                row % 3 == 0 ? "\"Shop\nfloor \(row)\"" : "Kiosk \(row) with \(padding)"
+            let date = row == 3_000 || row == 150_000 ? "2026-02-30" : "2026-10-01"
+            text +=
+                "\(date),DE89370400440532013000,0.01,\(beneficiary),\(balance / 100).\(String(format: "%02d", balance % 100))\n"
+        }
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "statements-parts-\(UUID().uuidString).csv"
+        ).path
+        #expect(text.utf8.count > 16 << 20)  // two parts of at least 8 MB
+        try text.write(toFile: file, atomically: false, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        let one = try StatementsRunner.run(["validate", "--jobs", "1", file])
+        let two = try StatementsRunner.run(["validate", "--jobs", "2", file])
+        #expect(two.status == one.status && two.stdout == one.stdout && two.stderr == one.stderr)
+        // Row 150,000 starts on line 1 + 149,999 + 49,999 (one more per third row).
+        #expect(one.stderr.contains("\(file):200000:1: error: [DATE_INVALID]"))
+        #expect(one.stderr.contains("\(file):4000:1: error: [DATE_INVALID]"))
+        #expect(one.stdout.contains("160,000 rows"))
+        #expect(one.status == 1)
+    }
+
     @Test func `exits 2 on usage errors with the usage`() throws {
         for arguments in [
             ["validate"], ["validate", "--bogus", "x"], ["validate", "--format", "xml", "x"],

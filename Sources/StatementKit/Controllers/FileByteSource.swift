@@ -20,23 +20,42 @@ public struct FileReadError: Error, Hashable, Sendable, CustomStringConvertible 
     public var description: String { reason }
 }
 
-/// Reads a regular file with plain `read(2)` calls, for the streaming parsers.
+/// Reads a regular file, or a range of one, with plain `pread(2)` calls, for the streaming
+/// parsers.
 final class FileByteSource: ByteSource {
     private let descriptor: Int32
+    /// The offset of the next byte to read.
+    private var offset: Int
+    /// The offset at which the source ends, if before the end of the file.
+    private let end: Int
 
-    /// Opens a file for reading.
-    init(path: String) throws(FileReadError) {
+    /// Opens a file for reading, from `offset` up to `end` (the end of the file by default).
+    init(path: String, from offset: Int = 0, to end: Int = .max) throws(FileReadError) {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { throw FileReadError(errno: errno) }
         self.descriptor = descriptor
+        self.offset = offset
+        self.end = end
     }
 
     deinit { close(descriptor) }
 
+    /// The size of the file in bytes.
+    func size() throws(FileReadError) -> Int {
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else { throw FileReadError(errno: errno) }
+        return Int(status.st_size)
+    }
+
     func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+        let wanted = min(buffer.count, end - offset)
+        guard wanted > 0 else { return 0 }
         while true {
-            let count = Glibc.read(descriptor, buffer.baseAddress, buffer.count)
-            if count >= 0 { return count }
+            let count = pread(descriptor, buffer.baseAddress, wanted, off_t(offset))
+            if count >= 0 {
+                offset += count
+                return count
+            }
             if errno != EINTR { throw FileReadError(errno: errno) }
         }
     }

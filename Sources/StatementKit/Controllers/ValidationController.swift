@@ -22,10 +22,19 @@ public final class ValidationController {
         self.jobs = max(1, jobs)
     }
 
-    /// Validates every file, `jobs` files at a time; the report lists them in the order they
-    /// were found, whatever order they finish in.
+    /// Validates every file, `jobs` files at a time, or, with fewer files than jobs, one
+    /// after another with each large one read in `jobs` parts at once; the report lists them
+    /// in the order they were found, whatever order they finish in.
     public func validate(_ files: StatementFiles) -> ValidationReport {
         let entries = files.entries
+        if entries.count < jobs {
+            return ValidationReport(
+                files: entries.map { entry, dialect in
+                    Self.validate(
+                        entry, dialect: dialect, isStrict: self.isStrict, limit: diagnosticLimit,
+                        parts: jobs)
+                })
+        }
         let results = ConcurrentResults<FileValidation>(count: entries.count)
         let work = WorkCounter(count: entries.count)
         let (isStrict, limit) = (isStrict, diagnosticLimit)
@@ -50,10 +59,15 @@ public final class ValidationController {
     }
 
     private static func validate(
-        _ entry: FileFinder.Entry, dialect: Dialect?, isStrict: Bool, limit: Int
+        _ entry: FileFinder.Entry, dialect: Dialect?, isStrict: Bool, limit: Int, parts: Int = 1
     ) -> FileValidation {
         switch entry {
         case .file(let path, _):
+            if let validation = validateInParts(
+                path: path, dialect: dialect, parts: parts, isStrict: isStrict, limit: limit)
+            {
+                return validation
+            }
             var collector = DiagnosticCollector(file: path, isStrict: isStrict, limit: limit)
             let summary = StatementFileReader.read(
                 path: path, dialect: dialect, buildsRows: false, diagnostics: &collector
@@ -135,7 +149,7 @@ enum StatementFileReader {
 
     /// Whether the file's first record names every required canonical column (an empty file
     /// counts, so that the canonical parser reports it); leaves the file at its start.
-    private static func startsWithCanonicalHeader(_ source: FileByteSource) throws -> Bool {
+    static func startsWithCanonicalHeader(_ source: FileByteSource) throws -> Bool {
         let head = try source.readHead(64 << 10)
         var reader = CSVReader(source: MemoryByteSource(head), chunkSize: max(1, head.count))
         guard (try? reader.nextRecord()) == true else { return true }

@@ -72,6 +72,32 @@ public struct RunningBalance: Hashable, Sendable {
         return nil
     }
 
+    /// How a chain begun afresh on part of the rows started, for joining it to the chain of
+    /// the rows before them (see `followed(by:start:)`).
+    public enum Start: Hashable, Sendable {
+        /// With a row of the account that could not be read.
+        case unreadableRow
+        /// With a row of this amount and declared balance.
+        case row(amount: Money, declared: Money?)
+    }
+
+    /// This chain continued by `later`, a chain begun afresh at `start` on the rows that
+    /// follow; `nil` when continuing this chain would have checked those rows differently:
+    /// when the first row's declared balance does not follow from this chain's, or the later
+    /// chain found a break that this broken chain would not report again.
+    public func followed(by later: RunningBalance, start: Start) -> RunningBalance? {
+        guard !isNewestFirst else { return nil }
+        if isBroken { return later.isBroken ? nil : self }
+        if case .row(let amount, let declared) = start, let current {
+            // Unanchored, the later chain agrees only where this one's next balance is declared.
+            guard let declared, (try? current.adding(amount)) == declared else { return nil }
+        }
+        var joined = later
+        joined.hasRows = true
+        joined.impliedOpening = impliedOpening
+        return joined
+    }
+
     /// Forgets the balance after a row that could not be read; the next declared balance
     /// anchors the chain again.
     public mutating func skipUnreadableRow() {

@@ -57,15 +57,27 @@ struct CSVReader<Source: ByteSource>: ~Copyable {
     private var recordLine = 1
     /// The buffer offset at which the current record starts.
     private var recordStart = 0
-    private var nextRecordLine = 1
+    private var nextRecordLine: Int
     private var unescaped: [UInt8] = []
+    /// The source offset of `buffer[0]`.
+    private var bufferOrigin = 0
+    private let limit: Int
 
     /// Creates a reader; `chunkSize` is how much it reads from the source at once.
+    ///
+    /// - Parameters:
+    ///   - firstLine: the line number of the source's first byte: 1 for a whole file, more
+    ///     for a part of one that starts at a line start (a byte order mark is then text).
+    ///   - limit: the source offset from which on no record is read: the reader ends at the
+    ///     first line start at or past it.
     init(
         source: Source, separator: UInt8 = UInt8(ascii: ","), quote: UInt8 = UInt8(ascii: "\""),
-        chunkSize: Int = 1 << 20, maximumRecordLength: Int = defaultMaximumRecordLength
+        chunkSize: Int = 1 << 20, maximumRecordLength: Int = defaultMaximumRecordLength,
+        firstLine: Int = 1, limit: Int = .max
     ) {
         self.source = source
+        nextRecordLine = firstLine
+        self.limit = limit
         self.separator = separator
         self.quote = quote
         self.maximumRecordLength = max(maximumRecordLength, chunkSize)
@@ -87,9 +99,10 @@ struct CSVReader<Source: ByteSource>: ~Copyable {
 
     /// Reads the next non-empty record.
     ///
-    /// - Returns: `false` at the end of the input.
+    /// - Returns: `false` at the end of the input or at the limit.
     mutating func nextRecord() throws(CSVReadError) -> Bool {
         while true {
+            if bufferOrigin + position >= limit { return false }
             switch try scanRecord() {
             case .record:
                 if fields.count == 1 && fields[0].start == fields[0].end && issues.isEmpty
@@ -128,12 +141,17 @@ struct CSVReader<Source: ByteSource>: ~Copyable {
     /// The offset just past the current record's last field, before its line end.
     private var recordEndOffset = 0
 
+    /// Where reading goes on: the source offset and line past the last record read and the
+    /// empty lines after it.
+    var resumePoint: (offset: Int, line: Int) { (bufferOrigin + position, nextRecordLine) }
+
     private mutating func refill() throws(CSVReadError) {
         if recordStart > 0 {
             let pending = end - recordStart
             buffer.baseAddress!.copyMemory(
                 from: buffer.baseAddress! + recordStart, byteCount: pending)
             end = pending
+            bufferOrigin += recordStart
             position = 0
             recordStart = 0
         }

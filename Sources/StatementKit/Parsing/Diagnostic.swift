@@ -125,6 +125,14 @@ public struct DiagnosticCollector: Sendable {
                 file: file, line: line, column: column, severity: severity, code: code,
                 message: message))
     }
+
+    /// Adds what another collector of the same file found later on, as if reported here.
+    public mutating func append(contentsOf later: DiagnosticCollector) {
+        errorCount += later.errorCount
+        warningCount += later.warningCount
+        hasEnvironmentError = hasEnvironmentError || later.hasEnvironmentError
+        diagnostics += later.diagnostics.prefix(limit - diagnostics.count)
+    }
 }
 
 extension Diagnostic {

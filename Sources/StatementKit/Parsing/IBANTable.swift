@@ -17,6 +17,9 @@ struct IBANTable<Value> {
         return nil
     }
 
+    /// The IBANs in the table, in no particular order.
+    var ibans: [IBAN] { slots.compactMap { $0?.iban } }
+
     /// Stores a value for the IBAN, replacing any earlier one. Entries are never removed.
     mutating func insert(_ iban: IBAN, _ value: Value) {
         if (count + 1) * 2 > slots.count {
@@ -50,3 +53,5 @@ extension IBANTable where Value == Void {
     /// Adds the IBAN, used as a set.
     mutating func insert(_ iban: IBAN) { insert(iban, ()) }
 }
+
+extension IBANTable: Sendable where Value: Sendable {}

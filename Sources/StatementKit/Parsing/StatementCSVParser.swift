@@ -102,62 +102,98 @@ public struct StatementCSVParser: Sendable {
     public func parse<Source: ByteSource>(
         _ source: Source, diagnostics: inout DiagnosticCollector, onRow: (ParsedRow) -> Void
     ) -> ParseSummary {
-        var reader = CSVReader(
-            source: source, separator: dialect.separator, quote: dialect.quote,
-            chunkSize: min(1 << 20, maximumRecordLength), maximumRecordLength: maximumRecordLength)
-        var state = RowState(dialect: dialect)
+        var reader = makeReader(source)
         var summary = ParseSummary()
-        do {
-            guard try reader.nextRecord() else {
-                diagnostics.report(
-                    .fileEmpty, line: 1, column: 1, "the file is empty; a header row is required")
-                return summary
-            }
-            var preamble = Set(dialect.preamble.keys)
-            while reader.withRecord({ $0.line }) < dialect.headerLine {
-                reader.withRecord { readPreamble($0, &preamble, &state, &diagnostics) }
-                guard try reader.nextRecord() else {
-                    diagnostics.report(
-                        .fileEmpty, line: 1, column: 1,
-                        "the file ends before its header on line \(dialect.headerLine)")
-                    return summary
-                }
-            }
-            guard let columns = reader.withRecord({ readHeader($0, &diagnostics) }),
-                preambleIsComplete(preamble, state, &diagnostics)
-            else { return summary }
-            while try reader.nextRecord() {
-                summary.rowCount += 1
-                let row = reader.withRecord { readRow($0, columns, &state, &diagnostics) }
-                if let row { onRow(row) }
-            }
-            if summary.rowCount == 0 {
-                diagnostics.report(
-                    .fileNoTransactions, line: 1, column: 1, "the file has a header but no rows")
-            }
-            for account in state.accounts {
-                summary.openingBalances[account.account.iban] = account.balance.impliedOpening
-            }
+        do throws(CSVReadError) {
+            guard var head = try readHead(&reader, &diagnostics) else { return summary }
+            try readRows(&reader, head.columns, &head.state, &summary.rowCount, &diagnostics, onRow)
+            finish(&summary, head.state, &diagnostics)
         } catch {
-            switch error {
-            case .unterminatedQuote(let line, let column):
-                diagnostics.report(
-                    .csvUnterminatedQuote, line: line, column: column,
-                    "quoted field is never closed: the file ends inside it")
-            case .recordTooLong(let line, let limit):
-                diagnostics.report(
-                    .csvRecordTooLong, line: line, column: 1,
-                    "record is longer than \(limit.counted("byte")); reading stopped here")
-            case .readFailed(let reason):
-                diagnostics.report(
-                    .pathUnreadable, line: 0, column: 0, "cannot read the file: \(reason)")
-            }
+            Self.report(error, into: &diagnostics)
         }
         return summary
     }
 
+    func makeReader<Source: ByteSource>(
+        _ source: Source, firstLine: Int = 1, limit: Int = .max
+    ) -> CSVReader<Source> {
+        CSVReader(
+            source: source, separator: dialect.separator, quote: dialect.quote,
+            chunkSize: min(1 << 20, maximumRecordLength), maximumRecordLength: maximumRecordLength,
+            firstLine: firstLine, limit: limit)
+    }
+
+    /// Reads the preamble and the header; `nil` when rows cannot be read, after saying why.
+    func readHead<Source: ByteSource>(
+        _ reader: inout CSVReader<Source>, _ diagnostics: inout DiagnosticCollector
+    ) throws(CSVReadError) -> (columns: Columns, state: RowState)? {
+        var state = RowState(dialect: dialect)
+        guard try reader.nextRecord() else {
+            diagnostics.report(
+                .fileEmpty, line: 1, column: 1, "the file is empty; a header row is required")
+            return nil
+        }
+        var preamble = Set(dialect.preamble.keys)
+        while reader.withRecord({ $0.line }) < dialect.headerLine {
+            reader.withRecord { readPreamble($0, &preamble, &state, &diagnostics) }
+            guard try reader.nextRecord() else {
+                diagnostics.report(
+                    .fileEmpty, line: 1, column: 1,
+                    "the file ends before its header on line \(dialect.headerLine)")
+                return nil
+            }
+        }
+        guard let columns = reader.withRecord({ readHeader($0, &diagnostics) }),
+            preambleIsComplete(preamble, state, &diagnostics)
+        else { return nil }
+        return (columns, state)
+    }
+
+    /// Reads rows up to the reader's end, counting them into `rowCount`.
+    func readRows<Source: ByteSource>(
+        _ reader: inout CSVReader<Source>, _ columns: Columns, _ state: inout RowState,
+        _ rowCount: inout Int, _ diagnostics: inout DiagnosticCollector,
+        _ onRow: (ParsedRow) -> Void
+    ) throws(CSVReadError) {
+        while try reader.nextRecord() {
+            rowCount += 1
+            let row = reader.withRecord { readRow($0, columns, &state, &diagnostics) }
+            if let row { onRow(row) }
+        }
+    }
+
+    /// Completes the findings of a file read to its end without an error.
+    func finish(
+        _ summary: inout ParseSummary, _ state: RowState, _ diagnostics: inout DiagnosticCollector
+    ) {
+        if summary.rowCount == 0 {
+            diagnostics.report(
+                .fileNoTransactions, line: 1, column: 1, "the file has a header but no rows")
+        }
+        for account in state.accounts {
+            summary.openingBalances[account.account.iban] = account.balance.impliedOpening
+        }
+    }
+
+    /// Reports an error that ended reading.
+    static func report(_ error: CSVReadError, into diagnostics: inout DiagnosticCollector) {
+        switch error {
+        case .unterminatedQuote(let line, let column):
+            diagnostics.report(
+                .csvUnterminatedQuote, line: line, column: column,
+                "quoted field is never closed: the file ends inside it")
+        case .recordTooLong(let line, let limit):
+            diagnostics.report(
+                .csvRecordTooLong, line: line, column: 1,
+                "record is longer than \(limit.counted("byte")); reading stopped here")
+        case .readFailed(let reason):
+            diagnostics.report(
+                .pathUnreadable, line: 0, column: 0, "cannot read the file: \(reason)")
+        }
+    }
+
     /// The column layout found in the header.
-    struct Columns {
+    struct Columns: Sendable {
         let count: Int
         /// The field index of each column by its ordinal; -1 when absent.
         private let fieldIndex: [Int]
@@ -371,11 +407,15 @@ public struct StatementCSVParser: Sendable {
     }
 
     /// What the parser remembers between rows: the accounts seen so far in the file.
-    struct RowState {
-        struct AccountState {
+    struct RowState: Sendable {
+        struct AccountState: Sendable {
             var account: Account
             var firstLine: Int
             var balance: RunningBalance
+            /// How the account's rows began in the part of the file read with this state.
+            var start: RunningBalance.Start
+            /// Whether a row named another currency than the account's.
+            var hasCurrencyConflicts = false
         }
 
         var accounts: [AccountState] = []
@@ -396,9 +436,18 @@ public struct StatementCSVParser: Sendable {
         /// The slot of the account of the previous valid row.
         var lastSlot: (iban: IBAN, slot: Int)?
 
+        /// The IBANs of unreadable rows before their account's first valid row.
+        var skippedBeforeFirstRow = IBANTable<Void>()
+        /// The IBANs warned about for their national check digits.
+        var nationalCheckWarnings = IBANTable<Void>()
+
         /// Forgets an account's balance after one of its rows could not be read.
         mutating func skipUnreadableRow(of iban: IBAN) {
-            if let slot = accountSlots[iban] { accounts[slot].balance.skipUnreadableRow() }
+            if let slot = accountSlots[iban] {
+                accounts[slot].balance.skipUnreadableRow()
+            } else {
+                skippedBeforeFirstRow.insert(iban)
+            }
         }
     }
 
@@ -479,6 +528,7 @@ public struct StatementCSVParser: Sendable {
             guard state.accounts[slot].account.currency == currency else {
                 let account = state.accounts[slot]
                 let field = columns[.currency] ?? columns.amountField
+                state.accounts[slot].hasCurrencyConflicts = true
                 fields.report(
                     .currencyConflict, at: field,
                     "currency \(currency.code) differs from \(account.account.currency.code), the currency of account \(accountIBAN.electronic) on line \(account.firstLine)"
@@ -493,7 +543,9 @@ public struct StatementCSVParser: Sendable {
                 RowState.AccountState(
                     account: Account(
                         iban: accountIBAN, name: name, kind: kind ?? .checking, currency: currency),
-                    firstLine: line, balance: RunningBalance(newestFirst: dialect.isNewestFirst)))
+                    firstLine: line, balance: RunningBalance(newestFirst: dialect.isNewestFirst),
+                    start: state.skippedBeforeFirstRow.contains(accountIBAN)
+                        ? .unreadableRow : .row(amount: amount, declared: declaredBalance)))
         }
         state.lastSlot = (accountIBAN, slot)
         if let mismatch = state.accounts[slot].balance.add(amount, declared: declaredBalance) {
@@ -686,6 +738,10 @@ private struct FieldReader {
             return known
         }
         guard let iban = iban(field, name, required: required) else { return nil }
+        if !iban.nationalCheckDigitsAreValid {
+            report(.ibanNationalCheck, at: field, name: name, reason: nationalCheckReason)
+            state.nationalCheckWarnings.insert(iban)
+        }
         state.validIBANs.insert(iban)
         return iban
     }
@@ -698,9 +754,6 @@ private struct FieldReader {
         let result = parse(field) { (bytes) throws(IBANError) in try IBAN(parsing: bytes) }
         switch result {
         case .success(let iban):
-            if !iban.nationalCheckDigitsAreValid {
-                report(.ibanNationalCheck, at: field, name: name, reason: nationalCheckReason)
-            }
             return iban
         case .failure(let error):
             report(error.code, at: field, name: name, reason: error.description)

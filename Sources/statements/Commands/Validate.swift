@@ -16,8 +16,9 @@ enum Validate {
                                      json: one JSON document on stdout
                                      github: GitHub Actions annotations on stdout
           --strict                   treat warnings as errors
-          --jobs N                   files checked at once (default: one per core); the
-                                     output is the same, in the same order
+          --jobs N                   cores to use (default: all): N files at once, or
+                                     a large file in N parts at once; the output is
+                                     the same, in the same order
           --profile FILE             read every CSV file in this bank dialect (see
                                      'statements profile'); without it, a folder's
                                      statements-profile.json applies, else the dialect
