@@ -39,3 +39,73 @@ final class WorkCounter: @unchecked Sendable {
         }
     }
 }
+
+/// Runs `produce` on another thread while the calling thread consumes what it yields, in
+/// order: a producer and a consumer on two cores, with at most `depth` batches of
+/// `batchSize` items waiting between them, so that memory stays bounded.
+///
+/// - Returns: what `produce` returns, once the consumer has taken every item.
+func produceConcurrently<Item: Sendable, Output: Sendable>(
+    batchSize: Int = 4096, depth: Int = 4,
+    _ produce: @escaping @Sendable (_ yield: (Item) -> Void) -> Output, consume: (Item) -> Void
+) -> Output {
+    let handoff = Handoff<Item>(depth: depth)
+    let output = ConcurrentResults<Output>(count: 1)
+    DispatchQueue.global(qos: .userInitiated).async {
+        var batch: [Item] = []
+        batch.reserveCapacity(batchSize)
+        output[0] = produce { item in
+            batch.append(item)
+            if batch.count == batchSize {
+                handoff.put(batch)
+                batch.removeAll(keepingCapacity: true)
+            }
+        }
+        if !batch.isEmpty { handoff.put(batch) }
+        handoff.finish()
+    }
+    while let batch = handoff.take() {
+        for item in batch { consume(item) }
+    }
+    return output[0]!
+}
+
+/// Batches handed from one thread to another in order, at most `depth` of them waiting.
+private final class Handoff<Item: Sendable>: @unchecked Sendable {
+    // @unchecked: every access to `batches` and `isFinished` holds `condition`.
+    private let condition = NSCondition()
+    private var batches: [[Item]] = []
+    private var isFinished = false
+    private let depth: Int
+
+    init(depth: Int) {
+        self.depth = depth
+    }
+
+    /// Adds a batch, waiting while `depth` batches wait.
+    func put(_ batch: [Item]) {
+        condition.withLock {
+            while batches.count >= depth { condition.wait() }
+            batches.append(batch)
+            condition.broadcast()
+        }
+    }
+
+    /// Says that no more batches come.
+    func finish() {
+        condition.withLock {
+            isFinished = true
+            condition.broadcast()
+        }
+    }
+
+    /// The next batch, waiting for one; `nil` once all were taken.
+    func take() -> [Item]? {
+        condition.withLock {
+            while batches.isEmpty && !isFinished { condition.wait() }
+            guard !batches.isEmpty else { return nil }
+            condition.broadcast()
+            return batches.removeFirst()
+        }
+    }
+}

@@ -188,14 +188,17 @@ public final class StateController {
     private func importFile(at path: String, dialect: Dialect?, touched: inout Set<IBAN>)
         throws(StorageError) -> FileImport
     {
-        var collector = DiagnosticCollector(file: path)
         var progress = FileProgress()
         var writeError: StorageError?
         var fileAccounts: [IBAN: Account] = [:]
         var conflicts: [(line: Int, message: String)] = []
-        let summary = StatementFileReader.read(
-            path: path, dialect: dialect, diagnostics: &collector
-        ) { row in
+        // The file is parsed on another core while its rows are staged and written here.
+        var (summary, collector) = produceConcurrently { yield in
+            var collector = DiagnosticCollector(file: path)
+            let summary = StatementFileReader.read(
+                path: path, dialect: dialect, diagnostics: &collector, onRow: yield)
+            return (summary, collector)
+        } consume: { (row: ParsedRow) in
             let iban = row.account.iban
             if fileAccounts[iban] == nil {
                 fileAccounts[iban] = row.account
