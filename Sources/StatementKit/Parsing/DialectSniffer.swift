@@ -311,10 +311,7 @@ private struct Evidence {
         var digitsAfterLast = 0
         var marks: [UInt8] = []
         let bytes = Array(sample.text.utf8)
-        var index = 0
-        while index < bytes.count {
-            let byte = bytes[index]
-            index += 1
+        for (index, byte) in bytes.enumerated() {
             if byte &- UInt8(ascii: "0") < 10 {
                 digitsAfterLast += 1
             } else if byte == UInt8(ascii: ".") || byte == UInt8(ascii: ",") {
@@ -323,8 +320,11 @@ private struct Evidence {
             } else if byte == UInt8(ascii: "'") {
                 groupsWithApostrophe = true
                 digitsAfterLast = 0
-            } else if byte == UInt8(ascii: " ") || byte == 0xC2 || byte == 0xE2 {
-                // A space, U+00A0 (C2 A0) or U+202F (E2 80 AF) between digit groups.
+            } else if byte == UInt8(ascii: " ") || bytes[index...].starts(with: [0xC2, 0xA0])
+                || bytes[index...].starts(with: [0xE2, 0x80, 0xAF])
+            {
+                // A space, U+00A0 or U+202F between digit groups (not "€" or "£", which
+                // start with the same bytes).
                 groupsWithSpace = true
                 digitsAfterLast = 0
             }

@@ -265,6 +265,17 @@ struct DialectTests {
         )
         #expect(swiss?.amountFormat.thousandsSeparator == UInt8(ascii: "'"))
         #expect(swiss?.amountFormat.decimalMark == UInt8(ascii: "."))
+        let groups: [(amount: String, thousands: Unicode.Scalar)] = [
+            ("1\u{A0}234,56", " "), ("1\u{202F}234,56", " "), ("-1.234,56€", "."),
+            ("-1.234,56£", "."),
+        ]
+        for (amount, thousands) in groups {
+            let (grouped, _, failure) = sniff(
+                "Datum;Konto;Name;Betrag\n01.10.2026;DE89370400440532013000;A;\(amount)\n")
+            #expect(
+                grouped?.amountFormat.thousandsSeparator == UInt8(ascii: thousands),
+                "\(amount): \(failure ?? "")")
+        }
     }
 
     @Test func `says what it assumed and refuses contradictions`() {
