@@ -20,13 +20,10 @@ extension ValidationController {
             let size = try source.size()
             let count = min(parts, size / max(1, minimumPartSize))
             guard count > 1 else { return nil }
-            if let dialect {
-                guard dialect.encoding == .utf8, dialect.footerLines == 0, !dialect.isNewestFirst
-                else { return nil }
-            } else {
-                guard try StatementFileReader.startsWithCanonicalHeader(source) else { return nil }
-            }
-            let parser = StatementCSVParser(dialect: dialect ?? Dialect(), buildsRows: false)
+            guard let streamed = try StatementFileReader.streamedDialect(source, profile: dialect),
+                !streamed.isNewestFirst
+            else { return nil }
+            let parser = StatementCSVParser(dialect: streamed, buildsRows: false)
             var diagnostics = DiagnosticCollector(file: path, isStrict: isStrict, limit: limit)
             guard let head = parser.readHead(source, diagnostics: &diagnostics) else {
                 return FileValidation(path: path, rowCount: 0, collector: diagnostics)

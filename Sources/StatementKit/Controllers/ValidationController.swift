@@ -119,12 +119,8 @@ enum StatementFileReader {
                     StatementJSONParser().parse($0, diagnostics: &diagnostics, onRow: onRow)
                 }
             }
-            if let dialect, dialect.encoding == .utf8, dialect.footerLines == 0 {
-                return StatementCSVParser(dialect: dialect, buildsRows: buildsRows).parse(
-                    source, diagnostics: &diagnostics, onRow: onRow)
-            }
-            if dialect == nil, try startsWithCanonicalHeader(source) {
-                return StatementCSVParser(buildsRows: buildsRows).parse(
+            if let streamed = try streamedDialect(source, profile: dialect) {
+                return StatementCSVParser(dialect: streamed, buildsRows: buildsRows).parse(
                     source, diagnostics: &diagnostics, onRow: onRow)
             }
             let bytes = try source.readAll()
@@ -147,9 +143,19 @@ enum StatementFileReader {
         }
     }
 
+    /// The dialect in which a CSV file is streamed: its profile's when that is UTF-8 without
+    /// footer lines, canonical CSV when there is no profile and the file starts with a
+    /// canonical header; `nil` when the file must be read whole, to be decoded, cut or sniffed.
+    static func streamedDialect(_ source: FileByteSource, profile: Dialect?) throws -> Dialect? {
+        if let profile {
+            return profile.encoding == .utf8 && profile.footerLines == 0 ? profile : nil
+        }
+        return try startsWithCanonicalHeader(source) ? Dialect() : nil
+    }
+
     /// Whether the file's first record names every required canonical column (an empty file
     /// counts, so that the canonical parser reports it); leaves the file at its start.
-    static func startsWithCanonicalHeader(_ source: FileByteSource) throws -> Bool {
+    private static func startsWithCanonicalHeader(_ source: FileByteSource) throws -> Bool {
         let head = try source.readHead(64 << 10)
         var reader = CSVReader(source: MemoryByteSource(head), chunkSize: max(1, head.count))
         guard (try? reader.nextRecord()) == true else { return true }
