@@ -712,7 +712,6 @@ private struct FieldReader {
         isBlank(field) ? nil : money(field, name, currency: currency)
     }
 
-    /// Reads the account IBAN, reusing the previous row's when the text is the same.
     /// Reads the account IBAN; see `knownOrValidatedIBAN`.
     mutating func accountIBAN(_ field: Int, _ state: inout StatementCSVParser.RowState) -> IBAN? {
         knownOrValidatedIBAN(
