@@ -142,7 +142,7 @@ public final class StateController {
         {
             rows.map { row in
                 if row.hasReference {
-                    return TransactionIdentity(hash: row.hash, isReference: true)
+                    return TransactionIdentity(hash: row.hash, isTransactionID: true)
                 }
                 let occurrence = occurrences[row.hash, default: 0] + 1
                 occurrences[row.hash] = occurrence
@@ -160,8 +160,8 @@ public final class StateController {
         private let packedEnd: UInt64
 
         init(_ transaction: Transaction, of account: IBAN, end: Int) {
-            if let reference = transaction.reference {
-                hash = TransactionIdentity(account: account, reference: reference).hash
+            if let id = transaction.transactionID {
+                hash = TransactionIdentity(account: account, transactionID: id).hash
                 packedEnd = UInt64(end) | 1 << 63
             } else {
                 hash = TransactionIdentity.contentHash(transaction)
@@ -284,7 +284,7 @@ public final class StateController {
                 defer { start = end }
                 let hash = identity.hash
                 if known.contains(hash)
-                    || (identity.isReference && neighbours.contains { $0.contains(hash) })
+                    || (identity.isTransactionID && neighbours.contains { $0.contains(hash) })
                 {
                     progress.present += 1
                     continue

@@ -114,10 +114,8 @@ enum StatementFileReader {
         do {
             let source = try FileByteSource(path: path)
             if path.lowercased().hasSuffix(".json") {
-                let bytes = try source.readAll()
-                return bytes.withUnsafeBytes {
-                    StatementJSONParser().parse($0, diagnostics: &diagnostics, onRow: onRow)
-                }
+                return StatementJSONParser().parse(
+                    source, diagnostics: &diagnostics, onRow: onRow)
             }
             if let streamed = try streamedDialect(source, profile: dialect) {
                 return StatementCSVParser(dialect: streamed, buildsRows: buildsRows).parse(

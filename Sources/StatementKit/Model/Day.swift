@@ -33,6 +33,17 @@ public struct Day: Hashable, Comparable, Sendable {
     public static func < (lhs: Day, rhs: Day) -> Bool {
         (lhs.year, lhs.month, lhs.day) < (rhs.year, rhs.month, rhs.day)
     }
+
+    /// The number of days since 0001-01-01, so that two days' distance is a subtraction.
+    public var ordinal: Int {
+        // Days before March 1 of the year counted from March (Howard Hinnant's days_from_civil).
+        let shifted = month <= 2 ? year - 1 : year
+        let era = shifted / 400
+        let yearOfEra = shifted - era * 400
+        let dayOfYear = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        return era * 146_097 + dayOfEra - 306
+    }
 }
 
 /// Why a date text is not a calendar day.

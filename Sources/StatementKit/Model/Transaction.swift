@@ -10,13 +10,17 @@ public struct Transaction: Hashable, Sendable {
     public let beneficiaryIBAN: IBAN?
     /// The free text of the booking, when present.
     public let description: String?
-    /// The bank's own identifier of the booking, when present.
+    /// The payment reference (an invoice or mandate number …), when present: free text that
+    /// need not be unique, kept and shown, and part of the content identity.
     public let reference: String?
+    /// The bank's unique identifier of the booking (camt.053 `AcctSvcrRef`, OFX `FITID`, a
+    /// column the bank documents as unique), when present: the transaction's identity.
+    public let transactionID: String?
 
     /// Creates a transaction; the beneficiary must not be blank.
     public init(
         date: Day, amount: Money, beneficiary: String, beneficiaryIBAN: IBAN? = nil,
-        description: String? = nil, reference: String? = nil
+        description: String? = nil, reference: String? = nil, transactionID: String? = nil
     ) {
         assert(!beneficiary.allSatisfy(\.isWhitespace), "a transaction needs a beneficiary")
         self.date = date
@@ -25,5 +29,6 @@ public struct Transaction: Hashable, Sendable {
         self.beneficiaryIBAN = beneficiaryIBAN
         self.description = description
         self.reference = reference
+        self.transactionID = transactionID
     }
 }

@@ -1,8 +1,9 @@
 /// The identity of a transaction within the ledger, used to import each one exactly once.
 ///
-/// SPEC 4: `(account IBAN, reference)` when the bank gives a reference; otherwise
-/// `(account IBAN, date, amount, beneficiary, description, n)`, where `n` counts identical rows
-/// within one file, so that two identical coffees on one day stay two. The identity is kept as
+/// SPEC 4: `(account, transaction id)` when the bank gives a transaction id; otherwise
+/// `(account, date, amount, currency, beneficiary, description, reference, n)`, where `n`
+/// counts identical rows within one file, so that two identical coffees on one day stay two.
+/// A payment reference is content, not identity: two bookings may share one. The identity is kept as
 /// a stable 64-bit FNV-1a hash of those fields (never Swift's per-process seeded `Hasher`), so
 /// it can be stored; the chance that two of an account-month's transactions collide is below
 /// 10⁻¹².
@@ -10,19 +11,19 @@ public struct TransactionIdentity: Hashable, Sendable {
     /// The stored hash.
     public let hash: UInt64
 
-    /// Whether the identity is the bank's reference (it then does not depend on the date).
-    public let isReference: Bool
+    /// Whether the identity is the bank's transaction id (it then does not depend on the date).
+    public let isTransactionID: Bool
 
-    init(hash: UInt64, isReference: Bool) {
+    init(hash: UInt64, isTransactionID: Bool) {
         self.hash = hash
-        self.isReference = isReference
+        self.isTransactionID = isTransactionID
     }
 
     /// The identity of a transaction; `occurrence` is `n`, counted from 1, and only matters
-    /// when the transaction has no reference.
+    /// when the transaction has no transaction id.
     public init(account: IBAN, transaction: Transaction, occurrence: Int) {
-        if let reference = transaction.reference {
-            self.init(account: account, reference: reference)
+        if let id = transaction.transactionID {
+            self.init(account: account, transactionID: id)
         } else {
             self.init(
                 account: account, contentHash: TransactionIdentity.contentHash(transaction),
@@ -30,13 +31,13 @@ public struct TransactionIdentity: Hashable, Sendable {
         }
     }
 
-    /// The identity of a transaction with the bank's reference.
-    init(account: IBAN, reference: String) {
+    /// The identity of a transaction with the bank's transaction id.
+    init(account: IBAN, transactionID: String) {
         var hasher = StableHasher()
         account.withBytes { hasher.combine($0) }
-        hasher.combine(0x52)  // "R": a reference identity
-        hasher.combine(reference)
-        self.init(hash: hasher.value, isReference: true)
+        hasher.combine(0x54)  // "T": a transaction id identity
+        hasher.combine(transactionID)
+        self.init(hash: hasher.value, isTransactionID: true)
     }
 
     /// The identity of the `occurrence`-th row of a file with the given `contentHash`.
@@ -46,10 +47,10 @@ public struct TransactionIdentity: Hashable, Sendable {
         hasher.combine(0x43)  // "C": a content identity
         hasher.combine(contentHash)
         hasher.combine(UInt64(occurrence))
-        self.init(hash: hasher.value, isReference: false)
+        self.init(hash: hasher.value, isTransactionID: false)
     }
 
-    /// A hash of the fields that make two rows without reference identical.
+    /// A hash of the fields that make two rows without transaction id identical.
     public static func contentHash(_ transaction: Transaction) -> UInt64 {
         var hasher = StableHasher()
         hasher.combine(
@@ -60,6 +61,17 @@ public struct TransactionIdentity: Hashable, Sendable {
         hasher.combine(transaction.beneficiary)
         hasher.combine(transaction.description ?? "")
         hasher.combine(transaction.description == nil ? 0 : 1)
+        hasher.combine(transaction.amount.currency.code)
+        hasher.combine(transaction.reference ?? "")
+        hasher.combine(transaction.reference == nil ? 0 : 1)
+        return hasher.value
+    }
+
+    /// A hash of what must agree when a transaction id is found again: amount and currency.
+    public static func amountCheck(_ amount: Money) -> UInt64 {
+        var hasher = StableHasher()
+        hasher.combine(UInt64(bitPattern: amount.minorUnits))
+        hasher.combine(amount.currency.code)
         return hasher.value
     }
 }

@@ -53,6 +53,9 @@ struct CSVReader<Source: ByteSource>: ~Copyable {
     private var fields: [CSVRecord.Field] = []
     /// The problems of the current record.
     private var issues: [CSVIssue] = []
+    /// Whether the current record has a stray quote; later ones in unquoted fields are not
+    /// reported again.
+    private var hasStrayQuote = false
     /// The line on which the current record starts.
     private var recordLine = 1
     /// The buffer offset at which the current record starts.
@@ -184,6 +187,7 @@ struct CSVReader<Source: ByteSource>: ~Copyable {
     /// Scans one record from `position`; on `.needMore` nothing is consumed.
     private mutating func scanRecord() throws(CSVReadError) -> ScanResult {
         issues.removeAll(keepingCapacity: true)
+        hasStrayQuote = false
         recordStart = position
         recordLine = nextRecordLine
         var lines = 0
@@ -245,6 +249,7 @@ struct CSVReader<Source: ByteSource>: ~Copyable {
                     && bytes[p] != UInt8(ascii: "\r")
                 {
                     issues.append(CSVIssue(kind: .strayQuote, offset: p - 1))
+                    hasStrayQuote = true
                     while p < end && classes[Int(bytes[p])] != 1 { p += 1 }
                     if p == end && !isAtEndOfSource { return .needMore }
                 }
@@ -254,7 +259,8 @@ struct CSVReader<Source: ByteSource>: ~Copyable {
                     if p == end && !isAtEndOfSource { return .needMore }
                     if p == end || classes[Int(bytes[p])] == 1 { break }
                     if bytes[p] == quote {
-                        if !issues.contains(where: { $0.kind == .strayQuote }) {
+                        if !hasStrayQuote {
+                            hasStrayQuote = true
                             issues.append(CSVIssue(kind: .strayQuote, offset: p))
                         }
                         p += 1
@@ -378,29 +384,55 @@ struct CSVRecord {
         return try body(UnsafeRawBufferPointer(rebasing: source[field.start..<field.end]))
     }
 
-    /// The line and column (1-based, in Unicode scalars) of a buffer offset in the record.
-    func location(ofOffset offset: Int) -> (line: Int, column: Int) {
-        var line = self.line
-        var column = 1
-        var index = start
+    /// A place in the record: a buffer offset with its 1-based line and column (in Unicode
+    /// scalars).
+    struct Place {
+        var offset: Int
+        var line: Int
+        var column: Int
+    }
+
+    /// Where the record starts.
+    var startPlace: Place { Place(offset: start, line: line, column: 1) }
+
+    /// The place of a buffer offset in the record, counted on from `known` when that lies
+    /// before it (so that a caller locating several offsets in order scans the record once),
+    /// else from the record's start; `scanned` is increased by the bytes looked at.
+    func place(ofOffset offset: Int, from known: Place? = nil, scanned: inout Int) -> Place {
+        var place = known.flatMap { $0.offset <= offset ? $0 : nil } ?? startPlace
+        scanned += offset - place.offset
+        var index = place.offset
         while index < offset {
             let byte = bytes[index]
             if byte == UInt8(ascii: "\n")
                 || (byte == UInt8(ascii: "\r")
                     && (index + 1 >= bytes.count || bytes[index + 1] != UInt8(ascii: "\n")))
             {
-                line += 1
-                column = 1
+                place.line += 1
+                place.column = 1
             } else if byte & 0xC0 != 0x80 && byte != UInt8(ascii: "\r") {
-                column += 1
+                place.column += 1
             }
             index += 1
         }
-        return (line, column)
+        place.offset = offset
+        return place
+    }
+
+    /// The line and column (1-based, in Unicode scalars) of a buffer offset in the record.
+    func location(ofOffset offset: Int) -> (line: Int, column: Int) {
+        var scanned = 0
+        let place = place(ofOffset: offset, scanned: &scanned)
+        return (place.line, place.column)
+    }
+
+    /// The buffer offset where field `index` starts, or where the record's fields end.
+    func offset(ofField index: Int) -> Int {
+        index < fields.count ? fields[index].rawStart : endOffset
     }
 
     /// The line and column where field `index` starts, or where the record's fields end.
     func location(ofField index: Int) -> (line: Int, column: Int) {
-        location(ofOffset: index < fields.count ? fields[index].rawStart : endOffset)
+        location(ofOffset: offset(ofField: index))
     }
 }

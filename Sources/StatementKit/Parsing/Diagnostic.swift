@@ -45,6 +45,7 @@ public enum DiagnosticCode: String, Hashable, Sendable, CaseIterable, Codable {
     case ibanNationalCheck = "IBAN_NATIONAL_CHECK"
     case balanceRunning = "BALANCE_RUNNING"
     case balanceClosing = "BALANCE_CLOSING"
+    case transactionIDConflict = "TRANSACTION_ID_CONFLICT"
 
     /// The severity the code has unless `--strict` raises warnings to errors.
     public var defaultSeverity: Severity {
@@ -103,6 +104,9 @@ public struct DiagnosticCollector: Sendable {
     public private(set) var warningCount = 0
     /// Whether an environment problem (unreadable file) was reported.
     public private(set) var hasEnvironmentError = false
+    /// How many bytes the parsers scanned to find the lines and columns of diagnostics: the
+    /// measure by which tests show that locating stays linear in the input.
+    var locationWork = 0
 
     /// Creates an empty collector for a file.
     public init(file: String, isStrict: Bool = false, limit: Int = 100) {
@@ -131,6 +135,7 @@ public struct DiagnosticCollector: Sendable {
         errorCount += later.errorCount
         warningCount += later.warningCount
         hasEnvironmentError = hasEnvironmentError || later.hasEnvironmentError
+        locationWork += later.locationWork
         diagnostics += later.diagnostics.prefix(limit - diagnostics.count)
     }
 }

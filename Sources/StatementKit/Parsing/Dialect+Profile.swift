@@ -16,12 +16,12 @@ extension Dialect {
     public init(profile bytes: UnsafeRawBufferPointer, path: String) throws(ProfileError) {
         let root: JSONNode
         do {
-            root = try JSONParser.parse(bytes)
+            root = try JSONReader.parse(bytes)
         } catch {
-            var locator = SourceLocator(bytes: bytes)
-            let (line, column) = locator.location(of: error.offset)
             throw ProfileError(
-                path: path, message: "line \(line), column \(column): \(error.message)")
+                path: path,
+                message:
+                    "line \(error.position.line), column \(error.position.column): \(error.message)")
         }
         let reader = ProfileReader(path: path)
         self = try reader.dialect(root)

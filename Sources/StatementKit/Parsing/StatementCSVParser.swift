@@ -384,8 +384,11 @@ public struct StatementCSVParser: Sendable {
     private func reportIssues(_ record: CSVRecord, _ diagnostics: inout DiagnosticCollector)
         -> Bool
     {
+        var place: CSVRecord.Place?
         for issue in record.issues {
-            let (line, column) = record.location(ofOffset: issue.offset)
+            // Issues come in order: locate each from the one before, scanning the record once.
+            place = record.place(ofOffset: issue.offset, from: place, scanned: &diagnostics.locationWork)
+            let (line, column) = (place!.line, place!.column)
             switch issue.kind {
             case .nul:
                 diagnostics.report(.encodingNUL, line: line, column: column, "NUL byte in text")
@@ -587,8 +590,9 @@ private struct FieldReader {
     }
 
     mutating func report(_ code: DiagnosticCode, at field: Int, _ message: String) {
-        let (line, column) = record.location(ofField: field)
-        diagnostics.report(code, line: line, column: column, message)
+        let place = record.place(
+            ofOffset: record.offset(ofField: field), scanned: &diagnostics.locationWork)
+        diagnostics.report(code, line: place.line, column: place.column, message)
         if code.defaultSeverity == .error || diagnostics.isStrict { isValid = false }
     }
 

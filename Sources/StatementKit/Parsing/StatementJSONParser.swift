@@ -1,43 +1,59 @@
-/// Reads statement JSON (SPEC 2.2) into validated transactions.
+/// Reads statement JSON (SPEC 2.2) into validated transactions, streaming.
 ///
 /// The document is one statement object or an array of them. Amounts may be strings or
 /// numbers and are read exactly from their text. Every problem becomes a diagnostic at the
 /// line and column of the offending key or value; a statement whose account is invalid
 /// produces no rows.
+///
+/// The file is read in one pass through a `JSONReader`: each transaction is built, checked and
+/// handed on before the next is read, so memory does not grow with the file, and time is
+/// linear in it whatever its line structure (a minified file is one long line). Only when a
+/// statement lists its transactions before its account are they held until the account comes.
 public struct StatementJSONParser: Sendable {
     /// Creates a parser.
     public init() {}
 
-    /// Reads a whole JSON document, reporting problems into `diagnostics` and each valid row
-    /// to `onRow`.
+    /// Reads a whole JSON document held in memory; see `parse(_:diagnostics:onRow:)`.
     public func parse(
         _ bytes: UnsafeRawBufferPointer, diagnostics: inout DiagnosticCollector,
         onRow: (ParsedRow) -> Void
     ) -> ParseSummary {
-        var decoder = Decoder(
-            locator: SourceLocator(bytes: bytes), diagnostics: DiagnosticCollector(file: ""))
+        parse(MemoryByteSource(bytes), diagnostics: &diagnostics, onRow: onRow)
+    }
+
+    /// Reads a whole JSON document, reporting problems into `diagnostics` and each valid row
+    /// to `onRow` as soon as it is read.
+    ///
+    /// - Complexity: O(n) in the size of the document.
+    public func parse<Source: ByteSource>(
+        _ source: Source, diagnostics: inout DiagnosticCollector, onRow: (ParsedRow) -> Void
+    ) -> ParseSummary {
+        var reader = JSONReader(source: source)
+        var decoder = Decoder(diagnostics: DiagnosticCollector(file: ""))
         swap(&decoder.diagnostics, &diagnostics)
         defer { swap(&decoder.diagnostics, &diagnostics) }
-        if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) {
-            decoder.diagnostics.report(
-                .fileEmpty, line: 1, column: 1, "the file is empty; a statement object is required")
-            return decoder.summary
-        }
-        let root: JSONNode
-        do {
-            root = try JSONParser.parse(bytes)
+        do throws(JSONSyntaxError) {
+            guard let first = try reader.peekValue() else {
+                decoder.diagnostics.report(
+                    .fileEmpty, line: 1, column: 1,
+                    "the file is empty; a statement object is required")
+                return decoder.summary
+            }
+            if first == UInt8(ascii: "[") {
+                try reader.beginArray()
+                var isFirst = true
+                while try reader.nextElement(isFirst: &isFirst) {
+                    try decoder.statement(&reader, onRow: onRow)
+                }
+            } else {
+                try decoder.statement(&reader, onRow: onRow)
+            }
+            try reader.expectEnd()
         } catch {
-            let (line, column) = decoder.locator.location(of: error.offset)
             decoder.diagnostics.report(
-                error.isTooDeep ? .jsonTooDeep : .jsonSyntax, line: line, column: column,
-                error.message)
+                error.isTooDeep ? .jsonTooDeep : .jsonSyntax, line: error.position.line,
+                column: error.position.column, error.message)
             return decoder.summary
-        }
-        switch root.value {
-        case .array(let statements):
-            for statement in statements { decoder.statement(statement, onRow: onRow) }
-        default:
-            decoder.statement(root, onRow: onRow)
         }
         if decoder.summary.rowCount == 0 {
             decoder.diagnostics.report(
@@ -47,21 +63,311 @@ public struct StatementJSONParser: Sendable {
     }
 }
 
-/// Walks the JSON tree of a statement file.
+/// Checks the statements of a JSON file as the reader walks them.
 private struct Decoder {
-    var locator: SourceLocator
     var diagnostics: DiagnosticCollector
     var summary = ParseSummary()
     private var reportedUnknownKeys: Set<String> = []
+    private var transactionIDs = TransactionIDChecker()
 
-    init(locator: SourceLocator, diagnostics: DiagnosticCollector) {
-        self.locator = locator
+    init(diagnostics: DiagnosticCollector) {
         self.diagnostics = diagnostics
     }
 
-    private mutating func report(_ code: DiagnosticCode, at offset: Int, _ message: String) {
-        let (line, column) = locator.location(of: offset)
-        diagnostics.report(code, line: line, column: column, message)
+    private mutating func report(_ code: DiagnosticCode, at position: SourcePosition, _ message: String)
+    {
+        diagnostics.report(code, line: position.line, column: position.column, message)
+    }
+
+    private mutating func reportUnknownKey(_ key: String, in path: String, at position: SourcePosition)
+    {
+        guard reportedUnknownKeys.insert("\(path).\(key)").inserted else { return }
+        report(.keyUnknown, at: position, "ignoring unknown key \(Diagnostic.quote(key)) in \(path)")
+    }
+
+    /// What is known of the statement being read.
+    private struct StatementState {
+        /// `nil` until the `account` key is read; then the account, or `nil` when invalid.
+        var account: Account??
+        var openingNode: JSONNode?
+        var closingNode: JSONNode?
+        var opening: Money?
+        var closing: Money?
+        /// Whether both balances could be read.
+        var balancesAreValid = true
+        /// Whether the rows have begun to be checked (the balances are then resolved).
+        var hasStartedRows = false
+        /// Whether the opening balance came after the rows, so that the chain began without it.
+        var isOpeningLate = false
+        var balance = RunningBalance()
+        /// The sum of the amounts; `nil` once it overflowed.
+        var total: Money?
+        var rowIndex = 0
+        var isValid = true
+        /// Rows read before the account, held until it comes.
+        var pending: [TransactionFields] = []
+        /// The first row with a declared balance: the sum up to it and that balance, to check
+        /// an opening balance that came late. `nil` while none was seen or the chain was reset.
+        var firstDeclared: (sum: Money, declared: Money, position: SourcePosition)?
+        var hasUnreadableRowBeforeDeclared = false
+    }
+
+    /// Reads one statement object from the reader, handing its valid rows to `onRow`.
+    mutating func statement<Source: ByteSource>(
+        _ reader: inout JSONReader<Source>, onRow: (ParsedRow) -> Void
+    ) throws(JSONSyntaxError) {
+        guard try reader.peekValue() == UInt8(ascii: "{") else {
+            let node = try reader.readValue()
+            report(.jsonType, at: node.position, "statement must be an object, not \(node.value.kindName)")
+            return
+        }
+        let start = reader.position
+        let rowsBefore = summary.rowCount
+        try reader.beginObject()
+        var state = StatementState()
+        var seen: Set<String> = []
+        var isFirst = true
+        while let (key, keyPosition) = try reader.nextMember(isFirst: &isFirst) {
+            guard seen.insert(key).inserted else {
+                report(
+                    .jsonDuplicateKey, at: keyPosition,
+                    "key \(Diagnostic.quote(key)) appears twice in statement")
+                state.isValid = false
+                try reader.skipValue()
+                continue
+            }
+            switch key {
+            case "account":
+                state.account = .some(account(try reader.readValue()))
+            case "openingBalance":
+                state.openingNode = try reader.readValue()
+                if state.hasStartedRows { state.isOpeningLate = true }
+            case "closingBalance":
+                state.closingNode = try reader.readValue()
+            case "transactions":
+                guard try reader.peekValue() == UInt8(ascii: "[") else {
+                    let node = try reader.readValue()
+                    report(
+                        .jsonType, at: node.position,
+                        "transactions must be an array, not \(node.value.kindName)")
+                    state.isValid = false
+                    continue
+                }
+                try reader.beginArray()
+                var isFirstRow = true
+                while try reader.nextElement(isFirst: &isFirstRow) {
+                    let fields = try transactionFields(
+                        &reader, index: summary.rowCount - rowsBefore)
+                    summary.rowCount += 1
+                    switch state.account {
+                    case .some(let account?): row(fields, account: account, &state, onRow: onRow)
+                    case .some(nil): state.rowIndex += 1
+                    case nil: state.pending.append(fields)
+                    }
+                }
+            default:
+                reportUnknownKey(key, in: "statement", at: keyPosition)
+                try reader.skipValue()
+            }
+        }
+        for key in ["account", "transactions"] where !seen.contains(key) {
+            report(.keyMissing, at: start, "statement lacks required key \"\(key)\"")
+            state.isValid = false
+        }
+        guard case .some(let account?) = state.account else { return }
+        for fields in state.pending { row(fields, account: account, &state, onRow: onRow) }
+        state.pending = []
+        if !state.hasStartedRows || state.isOpeningLate { resolveBalances(account, &state) }
+        if state.isOpeningLate, let opening = state.opening, let first = state.firstDeclared,
+            !state.hasUnreadableRowBeforeDeclared,
+            (try? opening.adding(first.sum)) != first.declared
+        {
+            let computed = (try? opening.adding(first.sum)) ?? opening
+            report(
+                .balanceRunning, at: first.position,
+                "balance: \(ReconciliationError.runningBalanceMismatch(declared: first.declared, computed: computed)); the balance chain breaks here"
+            )
+        }
+        if let known = state.opening ?? state.balance.impliedOpening {
+            summary.openingBalances[account.iban] = known
+        }
+        guard state.isValid && state.balancesAreValid else { return }
+        let position = state.closingNode?.position ?? start
+        guard let total = state.total ?? (state.rowIndex == 0 ? .zero(account.currency) : nil)
+        else {
+            report(.amountOverflow, at: position, "\(MoneyError.overflow)")
+            return
+        }
+        guard let opening = state.opening, let closing = state.closing else { return }
+        guard let computed = try? opening.adding(total) else {
+            report(.amountOverflow, at: position, "\(MoneyError.overflow)")
+            return
+        }
+        if computed != closing {
+            report(
+                .balanceClosing, at: position,
+                "\(ReconciliationError.closingBalanceMismatch(declared: closing, computed: computed))")
+        }
+    }
+
+    /// Reads the balances that have been seen, in the account's currency.
+    private mutating func resolveBalances(_ account: Account, _ state: inout StatementState) {
+        for (node, isOpening) in [(state.openingNode, true), (state.closingNode, false)] {
+            guard let node else { continue }
+            let key = isOpening ? "openingBalance" : "closingBalance"
+            switch money(node, key, currency: account.currency) {
+            case .some(let value):
+                if isOpening { state.opening = value } else { state.closing = value }
+            case .none: state.balancesAreValid = false
+            }
+        }
+    }
+
+    /// Checks one transaction of a statement whose account is known.
+    private mutating func row(
+        _ fields: borrowing TransactionFields, account: Account, _ state: inout StatementState,
+        onRow: (ParsedRow) -> Void
+    ) {
+        if !state.hasStartedRows {
+            state.hasStartedRows = true
+            resolveBalances(account, &state)
+            state.balance = RunningBalance(opening: state.opening)
+            state.total = .zero(account.currency)
+        }
+        let index = state.rowIndex
+        state.rowIndex += 1
+        guard let (transaction, declared) = transaction(fields, index: index, account: account)
+        else {
+            state.isValid = false
+            state.balance.skipUnreadableRow()
+            if state.firstDeclared == nil { state.hasUnreadableRowBeforeDeclared = true }
+            return
+        }
+        if let total = state.total { state.total = try? total.adding(transaction.amount) }
+        if state.firstDeclared == nil, let declared, let sum = state.total {
+            state.firstDeclared = (sum, declared, fields.position)
+        }
+        if let mismatch = state.balance.add(transaction.amount, declared: declared) {
+            report(
+                mismatch.code, at: fields.balance?.position ?? amountPosition(fields),
+                "transactions[\(index)].balance: \(mismatch); the balance chain breaks here")
+        }
+        let line = fields.position.line
+        if let conflict = transactionIDs.check(transaction, account: account.iban, line: line) {
+            report(.transactionIDConflict, at: fields.position, conflict)
+        }
+        onRow(ParsedRow(account: account, transaction: transaction, line: line))
+    }
+
+    private func amountPosition(_ fields: TransactionFields) -> SourcePosition {
+        fields.amount?.position ?? fields.position
+    }
+
+    /// The members of one transaction object, by key: what the reader keeps of a transaction.
+    struct TransactionFields {
+        let position: SourcePosition
+        var date, amount, currency, beneficiary, beneficiaryIBAN: JSONNode?
+        var description, reference, transactionID, balance: JSONNode?
+        /// Whether the object was read without a structural problem (wrong kind, a key twice,
+        /// a required key missing), each already reported.
+        var isComplete = true
+
+        /// The known keys of a transaction object.
+        enum Slot {
+            case date, amount, currency, beneficiary, beneficiaryIBAN, description, reference
+            case transactionID, balance
+
+            init?(key: String) {
+                switch key {
+                case "date": self = .date
+                case "amount": self = .amount
+                case "currency": self = .currency
+                case "beneficiary": self = .beneficiary
+                case "beneficiaryIban": self = .beneficiaryIBAN
+                case "description": self = .description
+                case "reference": self = .reference
+                case "transactionId": self = .transactionID
+                case "balance": self = .balance
+                default: return nil
+                }
+            }
+        }
+
+        subscript(slot: Slot) -> JSONNode? {
+            get {
+                switch slot {
+                case .date: date
+                case .amount: amount
+                case .currency: currency
+                case .beneficiary: beneficiary
+                case .beneficiaryIBAN: beneficiaryIBAN
+                case .description: description
+                case .reference: reference
+                case .transactionID: transactionID
+                case .balance: balance
+                }
+            }
+            set {
+                switch slot {
+                case .date: date = newValue
+                case .amount: amount = newValue
+                case .currency: currency = newValue
+                case .beneficiary: beneficiary = newValue
+                case .beneficiaryIBAN: beneficiaryIBAN = newValue
+                case .description: description = newValue
+                case .reference: reference = newValue
+                case .transactionID: transactionID = newValue
+                case .balance: balance = newValue
+                }
+            }
+        }
+    }
+
+    /// Reads one element of a `transactions` array, reporting a wrong kind, duplicate,
+    /// unknown and missing keys.
+    private mutating func transactionFields<Source: ByteSource>(
+        _ reader: inout JSONReader<Source>, index: Int
+    ) throws(JSONSyntaxError) -> TransactionFields {
+        guard try reader.peekValue() == UInt8(ascii: "{") else {
+            let node = try reader.readValue()
+            report(
+                .jsonType, at: node.position,
+                "transactions[\(index)] must be an object, not \(node.value.kindName)")
+            var fields = TransactionFields(position: node.position)
+            fields.isComplete = false
+            return fields
+        }
+        var fields = TransactionFields(position: reader.position)
+        try reader.beginObject()
+        var isFirst = true
+        while let (key, keyPosition) = try reader.nextMember(isFirst: &isFirst) {
+            guard let slot = TransactionFields.Slot(key: key) else {
+                reportUnknownKey(key, in: "transactions[]", at: keyPosition)
+                try reader.skipValue()
+                continue
+            }
+            guard fields.isComplete, fields[slot] == nil else {
+                if fields.isComplete {
+                    report(
+                        .jsonDuplicateKey, at: keyPosition,
+                        "key \(Diagnostic.quote(key)) appears twice in transactions[\(index)]")
+                }
+                fields.isComplete = false
+                try reader.skipValue()
+                continue
+            }
+            fields[slot] = try reader.readValue()
+        }
+        guard fields.isComplete else { return fields }
+        for (key, node) in [
+            ("date", fields.date), ("amount", fields.amount), ("beneficiary", fields.beneficiary),
+        ] where node == nil {
+            report(
+                .keyMissing, at: fields.position,
+                "transactions[\(index)] lacks required key \"\(key)\"")
+            fields.isComplete = false
+        }
+        return fields
     }
 
     /// Returns the members of an object by key, reporting duplicates, unknown and missing keys.
@@ -70,93 +376,96 @@ private struct Decoder {
     ) -> [String: JSONMember]? {
         guard case .object(let list) = node.value else {
             report(
-                .jsonType, at: node.offset, "\(path) must be an object, not \(node.value.kindName)")
+                .jsonType, at: node.position,
+                "\(path) must be an object, not \(node.value.kindName)")
             return nil
         }
         var result: [String: JSONMember] = [:]
         for member in list {
             guard result[member.key] == nil else {
                 report(
-                    .jsonDuplicateKey, at: member.keyOffset,
+                    .jsonDuplicateKey, at: member.keyPosition,
                     "key \(Diagnostic.quote(member.key)) appears twice in \(path)")
                 return nil
             }
             result[member.key] = member
-            if !known.contains(member.key)
-                && reportedUnknownKeys.insert("\(path).\(member.key)").inserted
-            {
-                report(
-                    .keyUnknown, at: member.keyOffset,
-                    "ignoring unknown key \(Diagnostic.quote(member.key)) in \(path)")
+            if !known.contains(member.key) {
+                reportUnknownKey(member.key, in: path, at: member.keyPosition)
             }
         }
         var isComplete = true
         for key in required where result[key] == nil {
-            report(.keyMissing, at: node.offset, "\(path) lacks required key \"\(key)\"")
+            report(.keyMissing, at: node.position, "\(path) lacks required key \"\(key)\"")
             isComplete = false
         }
         return isComplete ? result : nil
     }
 
     /// The text of a string value, or `nil` (reported) for any other kind; `null` is absent.
-    private mutating func string(_ member: JSONMember?, _ path: String) -> String?? {
-        guard let member else { return .some(nil) }
-        switch member.node.value {
+    private mutating func string(_ node: JSONNode?, _ path: @autoclosure () -> String)
+        -> String??
+    {
+        guard let node else { return .some(nil) }
+        switch node.value {
         case .string(let text): return .some(text)
         case .null: return .some(nil)
         default:
             report(
-                .jsonType, at: member.node.offset,
-                "\(path) must be a string, not \(member.node.value.kindName)")
+                .jsonType, at: node.position,
+                "\(path()) must be a string, not \(node.value.kindName)")
             return .none
         }
     }
 
-    private mutating func requiredText(_ member: JSONMember, _ path: String) -> String? {
-        guard case .some(let text) = string(member, path) else { return nil }
-        guard let text, !text.allSatisfy(\.isWhitespace) else {
-            report(.fieldEmpty, at: member.node.offset, "\(path) is required and must not be blank")
+    /// The text of a required string value; `null` or blank text is reported as empty.
+    private mutating func requiredText(_ node: JSONNode, _ path: @autoclosure () -> String)
+        -> String?
+    {
+        guard case .some(let text) = string(node, path()) else { return nil }
+        guard let text, !text.isBlank else {
+            report(.fieldEmpty, at: node.position, "\(path()) is required and must not be blank")
             return nil
         }
         return text
     }
 
-    private mutating func money(_ member: JSONMember, _ path: String, currency: Currency) -> Money??
-    {
+    /// An amount; `null` is absent, any other kind but a string or a number is reported.
+    private mutating func money(
+        _ node: JSONNode, _ path: @autoclosure () -> String, currency: Currency
+    ) -> Money?? {
         let text: String
-        switch member.node.value {
+        switch node.value {
         case .string(let value), .number(let value): text = value
         case .null: return .some(nil)
         default:
             report(
-                .jsonType, at: member.node.offset,
-                "\(path) must be a string or a number, not \(member.node.value.kindName)")
+                .jsonType, at: node.position,
+                "\(path()) must be a string or a number, not \(node.value.kindName)")
             return .none
         }
         do throws(AmountError) {
             return .some(try Money(parsing: text, currency: currency))
         } catch {
             report(
-                error.code, at: member.node.offset,
-                "\(path) \(Diagnostic.quote(text)): \(error.reason(currency: currency))")
+                error.code, at: node.position,
+                "\(path()) \(Diagnostic.quote(text)): \(error.reason(currency: currency))")
             return .none
         }
     }
 
-    private mutating func iban(_ member: JSONMember?, _ path: String) -> IBAN?? {
-        guard case .some(let text) = string(member, path) else { return .none }
-        guard let text, let member else { return .some(nil) }
+    private mutating func iban(_ node: JSONNode?, _ path: @autoclosure () -> String) -> IBAN?? {
+        guard case .some(let text) = string(node, path()) else { return .none }
+        guard let text, let node else { return .some(nil) }
         do throws(IBANError) {
             let iban = try IBAN(parsing: text)
             if !iban.nationalCheckDigitsAreValid {
                 report(
-                    .ibanNationalCheck, at: member.node.offset,
-                    "\(path) \(Diagnostic.quote(text)): \(nationalCheckReason)")
+                    .ibanNationalCheck, at: node.position,
+                    "\(path()) \(Diagnostic.quote(text)): \(nationalCheckReason)")
             }
             return .some(iban)
         } catch {
-            report(
-                error.code, at: member.node.offset, "\(path) \(Diagnostic.quote(text)): \(error)")
+            report(error.code, at: node.position, "\(path()) \(Diagnostic.quote(text)): \(error)")
             return .none
         }
     }
@@ -165,142 +474,93 @@ private struct Decoder {
         let keys: Set = ["iban", "name", "kind", "currency"]
         guard let members = members(of: node, path: "account", known: keys, required: ["iban"])
         else { return nil }
-        let iban = iban(members["iban"], "account.iban")
-        let name = string(members["name"], "account.name")
+        let iban = iban(members["iban"]?.node, "account.iban")
+        let name = string(members["name"]?.node, "account.name")
         var kind: Account.Kind? = .checking
-        if case .some(let text?) = string(members["kind"], "account.kind") {
+        if case .some(let text?) = string(members["kind"]?.node, "account.kind") {
             kind = Account.Kind(parsing: text)
             if kind == nil {
                 report(
-                    .accountKind, at: members["kind"]!.node.offset,
+                    .accountKind, at: members["kind"]!.node.position,
                     "account.kind \(Diagnostic.quote(text)): must be checking, savings or investment"
                 )
             }
         }
         var currency: Currency? = .eur
-        if case .some(let code?) = string(members["currency"], "account.currency") {
+        if case .some(let code?) = string(members["currency"]?.node, "account.currency") {
             currency = Currency(code: code)
             if currency == nil {
                 report(
-                    .currencyUnknown, at: members["currency"]!.node.offset,
+                    .currencyUnknown, at: members["currency"]!.node.position,
                     "account.currency \(Diagnostic.quote(code)): is not an active ISO 4217 currency code"
                 )
             }
         }
         if case .some(nil) = iban {
-            report(.fieldEmpty, at: members["iban"]!.node.offset, "account.iban is required")
+            report(.fieldEmpty, at: members["iban"]!.node.position, "account.iban is required")
         }
         guard case .some(let iban?) = iban, case .some(let name) = name, let kind, let currency
         else { return nil }
         return Account(iban: iban, name: name, kind: kind, currency: currency)
     }
 
-    mutating func statement(_ node: JSONNode, onRow: (ParsedRow) -> Void) {
-        let keys: Set = ["account", "openingBalance", "closingBalance", "transactions"]
-        guard
-            let members = members(
-                of: node, path: "statement", known: keys, required: ["account", "transactions"])
-        else { return }
-        guard case .array(let rows) = members["transactions"]!.node.value else {
-            let value = members["transactions"]!.node
-            report(
-                .jsonType, at: value.offset,
-                "transactions must be an array, not \(value.value.kindName)")
-            return
-        }
-        summary.rowCount += rows.count
-        guard let account = account(members["account"]!.node) else { return }
-        var opening: Money?
-        var closing: Money?
-        var isValid = true
-        for (key, target) in [("openingBalance", 0), ("closingBalance", 1)] {
-            guard let member = members[key] else { continue }
-            switch money(member, key, currency: account.currency) {
-            case .some(let value): if target == 0 { opening = value } else { closing = value }
-            case .none: isValid = false
-            }
-        }
-        var balance = RunningBalance(opening: opening)
-        var parsed: [ParsedRow] = []
-        for (index, row) in rows.enumerated() {
-            if let transaction = transaction(row, index: index, account: account, balance: &balance)
-            {
-                parsed.append(
-                    ParsedRow(
-                        account: account, transaction: transaction,
-                        line: locator.location(of: row.offset).line))
-            } else {
-                isValid = false
-                balance.skipUnreadableRow()
-            }
-        }
-        if let known = opening ?? balance.impliedOpening {
-            summary.openingBalances[account.iban] = known
-        }
-        if isValid {
-            do throws(ReconciliationError) {
-                _ = try Statement(
-                    account: account, openingBalance: opening, closingBalance: closing,
-                    transactions: parsed.map(\.transaction))
-            } catch {
-                let offset = members["closingBalance"]?.node.offset ?? node.offset
-                report(error.code, at: offset, "\(error)")
-            }
-        }
-        parsed.forEach(onRow)
-    }
-
+    /// Checks a transaction's fields; returns it with its declared running balance, or `nil`
+    /// when anything about it is wrong (every problem reported).
     private mutating func transaction(
-        _ node: JSONNode, index: Int, account: Account, balance: inout RunningBalance
-    ) -> Transaction? {
-        let path = "transactions[\(index)]"
-        let keys: Set = [
-            "date", "amount", "currency", "beneficiary", "beneficiaryIban", "description",
-            "reference", "balance",
-        ]
-        guard
-            let members = members(
-                of: node, path: path, known: keys, required: ["date", "amount", "beneficiary"])
+        _ fields: borrowing TransactionFields, index: Int, account: Account
+    )
+        -> (Transaction, declared: Money?)?
+    {
+        guard fields.isComplete, let dateNode = fields.date, let amountNode = fields.amount,
+            let beneficiaryNode = fields.beneficiary
         else { return nil }
+        func path(_ key: String) -> String { "transactions[\(index)].\(key)" }
         var isValid = true
         var date: Day?
-        if case .some(let text?) = string(members["date"], "\(path).date") {
+        switch string(dateNode, path("date")) {
+        case .some(let text?):
             do throws(DayError) { date = try Day(parsing: text) } catch {
                 report(
-                    error.code, at: members["date"]!.node.offset,
-                    "\(path).date \(Diagnostic.quote(text)): \(error)")
+                    error.code, at: dateNode.position,
+                    "\(path("date")) \(Diagnostic.quote(text)): \(error)")
             }
+        case .some(nil):
+            report(.fieldEmpty, at: dateNode.position, "\(path("date")) is required")
+        case .none: break
         }
-        if case .some(let code?) = string(members["currency"], "\(path).currency"),
+        if let node = fields.currency, case .some(let code?) = string(node, path("currency")),
             code != account.currency.code
         {
             report(
-                .currencyConflict, at: members["currency"]!.node.offset,
-                "\(path).currency \(Diagnostic.quote(code)) differs from the account's currency \(account.currency.code)"
+                .currencyConflict, at: node.position,
+                "\(path("currency")) \(Diagnostic.quote(code)) differs from the account's currency \(account.currency.code)"
             )
             isValid = false
         }
-        let amount = money(members["amount"]!, "\(path).amount", currency: account.currency)
-        let beneficiary = requiredText(members["beneficiary"]!, "\(path).beneficiary")
-        let beneficiaryIBAN = iban(members["beneficiaryIban"], "\(path).beneficiaryIban")
-        let description = string(members["description"], "\(path).description")
-        let reference = string(members["reference"], "\(path).reference")
+        let amount = money(amountNode, path("amount"), currency: account.currency)
+        if case .some(nil) = amount {
+            report(.fieldEmpty, at: amountNode.position, "\(path("amount")) is required")
+        }
+        let beneficiary = requiredText(beneficiaryNode, path("beneficiary"))
+        let beneficiaryIBAN = iban(fields.beneficiaryIBAN, path("beneficiaryIban"))
+        let description = string(fields.description, path("description"))
+        let reference = string(fields.reference, path("reference"))
+        let transactionID = string(fields.transactionID, path("transactionId"))
         var declared: Money?? = .some(nil)
-        if let member = members["balance"] {
-            declared = money(member, "\(path).balance", currency: account.currency)
+        if let node = fields.balance {
+            declared = money(node, path("balance"), currency: account.currency)
         }
         guard isValid, let date, case .some(let amount?) = amount, let beneficiary,
             case .some(let beneficiaryIBAN) = beneficiaryIBAN,
             case .some(let description) = description,
-            case .some(let reference) = reference, case .some(let declared) = declared
+            case .some(let reference) = reference,
+            case .some(let transactionID) = transactionID,
+            case .some(let declared) = declared
         else { return nil }
-        if let mismatch = balance.add(amount, declared: declared) {
-            report(
-                mismatch.code, at: (members["balance"] ?? members["amount"]!).node.offset,
-                "\(path).balance: \(mismatch); the balance chain breaks here")
-        }
-        return Transaction(
+        let transaction = Transaction(
             date: date, amount: amount, beneficiary: beneficiary, beneficiaryIBAN: beneficiaryIBAN,
-            description: description, reference: reference)
+            description: description, reference: reference,
+            transactionID: transactionID.flatMap { $0.isBlank ? nil : $0 })
+        return (transaction, declared)
     }
 }

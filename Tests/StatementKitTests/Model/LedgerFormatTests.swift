@@ -71,12 +71,13 @@ struct TransactionIdentityTests {
     static let iban = try! IBAN(parsing: "DE89370400440532013000")
 
     static func transaction(
-        reference: String? = nil, description: String? = nil, day: String = "2026-10-03"
+        reference: String? = nil, transactionID: String? = nil, description: String? = nil,
+        day: String = "2026-10-03", minorUnits: Int64 = -320
     ) -> Transaction {
         Transaction(
-            date: try! Day(parsing: day), amount: Money(minorUnits: -320, currency: .eur),
+            date: try! Day(parsing: day), amount: Money(minorUnits: minorUnits, currency: .eur),
             beneficiary: "Café",
-            description: description, reference: reference)
+            description: description, reference: reference, transactionID: transactionID)
     }
 
     @Test func `is stable across processes`() {
@@ -84,24 +85,41 @@ struct TransactionIdentityTests {
         // hash would orphan every stored ledger.
         #expect(
             TransactionIdentity(
-                account: Self.iban, transaction: Self.transaction(reference: "TX-1"), occurrence: 1
-            ).hash == 0x2D74_0F12_9878_A8EF)
+                account: Self.iban, transaction: Self.transaction(transactionID: "TX-1"),
+                occurrence: 1
+            ).hash == 0xBAEF_299E_C7EA_AE2D)
         #expect(
             TransactionIdentity(account: Self.iban, transaction: Self.transaction(), occurrence: 1)
-                .hash == 0x655B_A31D_C2B4_213F)
+                .hash == 0x1FB3_13FD_B19E_3247)
         #expect(
             TransactionIdentity(account: Self.iban, transaction: Self.transaction(), occurrence: 2)
-                .hash == 0x086B_4E02_A1E6_42DC)
+                .hash == 0xC2C2_BEE2_90D0_53E4)
     }
 
-    @Test func `uses the reference alone when there is one`() {
+    @Test func `uses the transaction id alone when there is one`() {
         let a = TransactionIdentity(
-            account: Self.iban, transaction: Self.transaction(reference: "R"), occurrence: 1)
+            account: Self.iban, transaction: Self.transaction(transactionID: "T"), occurrence: 1)
         let b = TransactionIdentity(
-            account: Self.iban, transaction: Self.transaction(reference: "R", day: "2026-10-09"),
-            occurrence: 2)
+            account: Self.iban,
+            transaction: Self.transaction(transactionID: "T", day: "2026-10-09"), occurrence: 2)
         #expect(a == b)
-        #expect(a.isReference)
+        #expect(a.isTransactionID)
+    }
+
+    @Test func `counts a shared payment reference as content, not identity`() {
+        let salary = TransactionIdentity(
+            account: Self.iban, transaction: Self.transaction(reference: "REF-1", minorUnits: 150_000),
+            occurrence: 1)
+        let rent = TransactionIdentity(
+            account: Self.iban, transaction: Self.transaction(reference: "REF-1", minorUnits: -50_000),
+            occurrence: 1)
+        #expect(salary != rent)
+        #expect(!salary.isTransactionID)
+        #expect(
+            salary
+                != TransactionIdentity(
+                    account: Self.iban, transaction: Self.transaction(minorUnits: 150_000),
+                    occurrence: 1))
     }
 
     @Test func `tells identical rows apart by their occurrence and fields apart by content`() {
@@ -121,6 +139,6 @@ struct TransactionIdentityTests {
                 != TransactionIdentity(
                     account: Self.iban, transaction: Self.transaction(day: "2026-10-04"),
                     occurrence: 1))
-        #expect(!one.isReference)
+        #expect(!one.isTransactionID)
     }
 }
