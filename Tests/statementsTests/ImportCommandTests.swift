@@ -135,10 +135,11 @@ struct ImportCommandTests {
         let workspace = try Workspace()
         try FileManager.default.createDirectory(
             atPath: workspace.state, withIntermediateDirectories: true)
-        let lock = open(workspace.state + "/lock", O_RDWR | O_CREAT, 0o644)
+        // Another writer holds the state folder and has written its process id.
+        let lock = open(workspace.state, O_RDONLY | O_DIRECTORY)
         defer { close(lock) }
         #expect(flock(lock, LOCK_EX | LOCK_NB) == 0)
-        _ = "4242\n".withCString { write(lock, $0, 5) }
+        try "4242\n".write(toFile: workspace.state + "/lock", atomically: false, encoding: .utf8)
         let start = Date()
         let output = try StatementsRunner.run([
             "import", "SampleData/good", "--state", workspace.state,

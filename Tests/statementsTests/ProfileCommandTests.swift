@@ -86,7 +86,8 @@ struct ProfileCommandTests {
             ),
             (#"{"decimalMark": ";"}"#, "decimalMark: must be one of"),
             (#"{"dateFormat": "dd.MM.yyyy HH"}"#, "dateFormat: date format"),
-            (#"{"headerLine": 0}"#, "headerLine: must be a whole number of at least 1"),
+            (#"{"headerLine": -1}"#, "headerLine: must be a whole number of at least 0"),
+            (#"{"headerLine": 0}"#, "columns: a file without header row (headerLine 0) needs"),
             (#"{"encoding": "ebcdic"}"#, "encoding: must be one of"),
             (#"{"account": {"iban": "DE89370400440532013001"}}"#, "account.iban:"),
             (

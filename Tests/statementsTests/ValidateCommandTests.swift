@@ -43,6 +43,7 @@ struct ValidateCommandTests {
         ("iban-length.csv", "3:12", "IBAN_LENGTH", 1),
         ("iban-national-check.csv", "3:12", "IBAN_NATIONAL_CHECK", 0),
         ("iban-structure.csv", "3:12", "IBAN_STRUCTURE", 1),
+        ("transaction-id-conflict.csv", "3:65", "TRANSACTION_ID_CONFLICT", 1),
         ("json-duplicate-key.json", "4:49", "JSON_DUPLICATE_KEY", 1),
         ("json-syntax.json", "4:73", "JSON_SYNTAX", 1),
         ("json-too-deep.json", "1:76", "JSON_TOO_DEEP", 1),
@@ -96,7 +97,7 @@ struct ValidateCommandTests {
         let codes = Set(
             output.stderr.split(separator: "[").dropFirst().map { $0.prefix { $0 != "]" } })
         #expect(codes.count >= 30)
-        #expect(output.stdout == "32 errors, 5 warnings in 32 of 37 files (53 rows checked)\n")
+        #expect(output.stdout == "33 errors, 5 warnings in 33 of 38 files (55 rows checked)\n")
     }
 
     @Test func `prints the example diagnostic of the issue`() throws {

@@ -3,9 +3,10 @@ import Foundation
 /// Holds the ledger and its business logic: merging statement files into accounts exactly
 /// once, and deciding when to save.
 ///
-/// Identity follows SPEC 4 (see `TransactionIdentity`). A transaction with a bank reference is
-/// looked for in its own month and the months beside it, so that a booking the bank re-dates
-/// across a month end is still found; one without is looked for in its own month. Either way a
+/// Identity follows SPEC 4 (see `TransactionIdentity`). A transaction with the bank's
+/// transaction id is looked for in its own month and the months beside it, so that a booking
+/// the bank re-dates across a month end is still found; one without is looked for in its own
+/// month. An id found again with another amount is an error, never a silent skip. Either way a
 /// run reads only the account-months it touches, never the whole history. A file's new rows
 /// are written out every `stagingLimit` bytes as uncommitted tails of their month files, so
 /// memory does not grow with the file; a rejected file's tails are cut back.
@@ -16,7 +17,9 @@ public final class StateController {
     private var committed = LedgerManifest()
     /// The manifest as the run has changed it so far.
     private var manifest = LedgerManifest()
-    private var knownIdentities: [AccountMonth: Set<UInt64>] = [:]
+    /// The identities of the account-months the run has looked at: each identity hash with
+    /// the check of the amount it was imported with.
+    private var knownIdentities: [AccountMonth: [UInt64: UInt64]] = [:]
     /// The account-months the run has added rows to, with how far it has written them.
     private var tails: [AccountMonth: MonthTail] = [:]
     private var isDryRun = false
@@ -71,8 +74,11 @@ public final class StateController {
         if !dryRun { try storage.lockForWriting() }
         defer { storage.unlock() }
         committed = try storage.loadManifest()
-        manifest = committed
         knownIdentities = [:]
+        if !dryRun && committed.version < LedgerManifest.formatVersion {
+            try upgrade()
+        }
+        manifest = committed
         tails = [:]
         isDryRun = dryRun
         var files: [FileImport] = []
@@ -127,21 +133,21 @@ public final class StateController {
         var rows: [StagedRow] = []
 
         /// Stages a row; returns how many bytes its encoding took.
-        mutating func append(_ transaction: Transaction, of account: IBAN) -> Int {
+        mutating func append(_ row: ParsedRow) -> Int {
             let start = bytes.count
-            LedgerRecord.encode(transaction, into: &bytes)
-            rows.append(StagedRow(transaction, of: account, end: bytes.count))
+            LedgerRecord.encode(row.transaction, into: &bytes)
+            rows.append(StagedRow(row, end: bytes.count))
             return bytes.count - start
         }
 
-        /// The identities of the rows in order. Rows without reference are numbered by
+        /// The identities of the rows in order. Rows without transaction id are numbered by
         /// `occurrences`, the counts of content hashes seen earlier in the file: identical rows
         /// share a date, so they share a month.
         func identities(of account: IBAN, occurrences: inout [UInt64: Int])
             -> [TransactionIdentity]
         {
             rows.map { row in
-                if row.hasReference {
+                if row.hasTransactionID {
                     return TransactionIdentity(hash: row.hash, isTransactionID: true)
                 }
                 let occurrence = occurrences[row.hash, default: 0] + 1
@@ -152,35 +158,46 @@ public final class StateController {
         }
     }
 
-    /// A staged row in 16 bytes, as a 1M-row import holds a million of them: the end of its
-    /// encoded bytes, and its identity hash when it has a reference, else its content hash.
+    /// A staged row in 32 bytes, as a large import holds hundreds of thousands of them: its
+    /// identity hash when it has a transaction id, else its content hash; the end of its
+    /// encoded bytes; its amount; and its line, for the messages of conflicts.
     private struct StagedRow {
         let hash: UInt64
-        /// The end offset, with whether the row has a reference in the top bit.
+        /// The end offset, with whether the row has a transaction id in the top bit.
         private let packedEnd: UInt64
+        let amount: Int64
+        let line: Int
 
-        init(_ transaction: Transaction, of account: IBAN, end: Int) {
+        init(_ row: ParsedRow, end: Int) {
+            let transaction = row.transaction
             if let id = transaction.transactionID {
-                hash = TransactionIdentity(account: account, transactionID: id).hash
+                hash = TransactionIdentity(account: row.account.iban, transactionID: id).hash
                 packedEnd = UInt64(end) | 1 << 63
             } else {
                 hash = TransactionIdentity.contentHash(transaction)
                 packedEnd = UInt64(end)
             }
+            amount = transaction.amount.minorUnits
+            line = row.line
         }
 
         var end: Int { Int(packedEnd & ~(1 << 63)) }
-        var hasReference: Bool { packedEnd >> 63 == 1 }
+        var hasTransactionID: Bool { packedEnd >> 63 == 1 }
     }
 
     /// What reading one file has done so far: rows staged in memory, rows written out.
     private struct FileProgress {
         var staged: [AccountMonth: StagedMonth] = [:]
         var stagedBytes = 0
-        /// Per account-month, the counts of content hashes of rows without reference.
+        /// Per account-month, the counts of content hashes of rows without transaction id.
         var occurrences: [AccountMonth: [UInt64: Int]] = [:]
         /// Per account-month, the identities the file added, to forget if it is rejected.
         var added: [AccountMonth: [UInt64]] = [:]
+        /// Per account, the magnitudes of the new rows' amounts, added up.
+        var turnover: [IBAN: Int64] = [:]
+        /// Rows that cannot join the ledger: a transaction id already there with another
+        /// amount, or an amount that would take the account's balance out of range.
+        var conflicts: [(line: Int, code: DiagnosticCode, message: String)] = []
         var new = 0
         var present = 0
     }
@@ -214,21 +231,38 @@ public final class StateController {
             }
             guard writeError == nil else { return }
             let key = AccountMonth(iban: iban, month: Month(row.transaction.date))
-            progress.stagedBytes += progress.staged[key, default: StagedMonth()].append(
-                row.transaction, of: iban)
+            progress.stagedBytes += progress.staged[key, default: StagedMonth()].append(row)
             if progress.stagedBytes >= stagingLimit {
-                do throws(StorageError) { try writeStaged(&progress) } catch { writeError = error }
+                do throws(StorageError) {
+                    try writeStaged(&progress, accounts: fileAccounts)
+                } catch { writeError = error }
             }
         }
         if let writeError { throw writeError }
         for conflict in conflicts {
             collector.report(.currencyConflict, line: conflict.line, column: 1, conflict.message)
         }
+        if collector.errorCount == 0 {
+            // The last rows, and what only the ledger can tell about them.
+            try writeStaged(&progress, accounts: fileAccounts)
+            for iban in fileAccounts.keys where manifest.accounts[iban] == nil {
+                let opening = summary.openingBalances[iban]?.minorUnits.magnitude ?? 0
+                if Int64(exactly: opening).map({
+                    !$0.addingReportingOverflow(progress.turnover[iban] ?? 0).overflow
+                }) != true {
+                    progress.conflicts.append(
+                        (1, .amountOverflow, Self.rangeMessage(iban)))
+                }
+            }
+            for conflict in progress.conflicts.sorted(by: { $0.line < $1.line }) {
+                collector.report(conflict.code, line: conflict.line, column: 1, conflict.message)
+            }
+        }
         let validation = FileValidation(
             path: path, rowCount: summary.rowCount, collector: collector)
         guard collector.errorCount == 0 else {
             for (key, hashes) in progress.added {
-                knownIdentities[key]!.subtract(hashes)
+                for hash in hashes { knownIdentities[key]![hash] = nil }
                 if isDryRun {
                     tails[key]!.written = tails[key]!.accepted
                 } else {
@@ -237,12 +271,15 @@ public final class StateController {
             }
             return FileImport(outcome: .rejected, validation: validation)
         }
-        try writeStaged(&progress)
-
         for (iban, account) in fileAccounts where manifest.accounts[iban] == nil {
+            let opening = summary.openingBalances[iban]
             manifest.accounts[iban] = LedgerManifest.AccountEntry(
-                account: account, openingBalance: summary.openingBalances[iban], lastImport: nil,
-                months: [:])
+                account: account, openingBalance: opening, lastImport: nil,
+                turnover: Int64(opening?.minorUnits.magnitude ?? 0), months: [:])
+        }
+        for (iban, added) in progress.turnover {
+            // Proven to fit while staging; a dry run over a format 1 ledger starts from 0.
+            manifest.accounts[iban]!.turnover = (manifest.accounts[iban]!.turnover ?? 0) + added
         }
         for key in progress.added.keys {
             tails[key]!.accepted = tails[key]!.written
@@ -254,27 +291,40 @@ public final class StateController {
             validation: validation)
     }
 
+    /// The message of a row that would take an account's balance out of range.
+    private static func rangeMessage(_ iban: IBAN) -> String {
+        "importing this amount could take the balance of account \(iban.electronic) beyond ±9,223,372,036,854,775,807 minor units; the file is rejected"
+    }
+
     /// Sorts the staged rows into present and new, and writes the new ones out as tails of
-    /// their month files (only counted in a dry run).
-    private func writeStaged(_ progress: inout FileProgress) throws(StorageError) {
+    /// their month files (only counted in a dry run). A transaction id found with another
+    /// amount, and an amount the account's balance could not hold, become conflicts.
+    private func writeStaged(_ progress: inout FileProgress, accounts: [IBAN: Account])
+        throws(StorageError)
+    {
         for key in progress.staged.keys.sorted() {
             let month = progress.staged.removeValue(forKey: key)!
+            let currency = accounts[key.iban]!.currency
             let rowIdentities = month.identities(
                 of: key.iban, occurrences: &progress.occurrences[key, default: [:]])
-            // A referenced row is looked for in the months beside its own too.
+            // A row with a transaction id is looked for in the months beside its own too.
             let neighbours =
-                month.rows.contains(where: \.hasReference)
+                month.rows.contains(where: \.hasTransactionID)
                 ? try [key.month.previous, key.month.next].compactMap { $0 }.map {
                     (month) throws(StorageError) in
-                    try identities(of: AccountMonth(iban: key.iban, month: month))
+                    (month, try identities(of: AccountMonth(iban: key.iban, month: month)))
                 } : []
             // Taken out of the dictionaries while they grow, so that they are not copied.
             var known = try identities(of: key)
             knownIdentities[key] = nil
             var added = progress.added.removeValue(forKey: key) ?? []
+            var turnover =
+                (manifest.accounts[key.iban]?.turnover ?? 0) + (progress.turnover[key.iban] ?? 0)
             defer {
                 knownIdentities[key] = known
                 if !added.isEmpty { progress.added[key] = added }
+                let base = manifest.accounts[key.iban]?.turnover ?? 0
+                progress.turnover[key.iban] = turnover - base
             }
             var newRanges: [Range<Int>] = []
             var ids: [UInt8] = []
@@ -283,16 +333,36 @@ public final class StateController {
                 let end = row.end
                 defer { start = end }
                 let hash = identity.hash
-                if known.contains(hash)
-                    || (identity.isTransactionID && neighbours.contains { $0.contains(hash) })
-                {
+                let check = TransactionIdentity.amountCheck(
+                    Money(minorUnits: row.amount, currency: currency))
+                let found =
+                    known[hash].map { (key.month, $0) }
+                    ?? (identity.isTransactionID
+                        ? neighbours.lazy.compactMap { month, ids in ids[hash].map { (month, $0) } }
+                            .first : nil)
+                if let (foundMonth, storedCheck) = found {
+                    if identity.isTransactionID && storedCheck != check {
+                        progress.conflicts.append(
+                            (
+                                row.line, .transactionIDConflict,
+                                "the transaction id of this row is already in the ledger (account \(key.iban.electronic), \(foundMonth)) with another amount or currency; a transaction id names one booking"
+                            ))
+                    }
                     progress.present += 1
                     continue
                 }
-                known.insert(hash)
+                let (sum, overflow) = turnover.addingReportingOverflow(
+                    Int64(exactly: row.amount.magnitude) ?? .max)
+                guard !overflow else {
+                    progress.conflicts.append((row.line, .amountOverflow, Self.rangeMessage(key.iban)))
+                    continue
+                }
+                turnover = sum
+                known[hash] = check
                 added.append(hash)
                 newRanges.append(start..<end)
                 withUnsafeBytes(of: hash.littleEndian) { ids += $0 }
+                withUnsafeBytes(of: check.littleEndian) { ids += $0 }
             }
             guard !newRanges.isEmpty else { continue }
             progress.new += newRanges.count
@@ -306,8 +376,7 @@ public final class StateController {
                     iban: key.iban, month: key.month,
                     committed: committed.accounts[key.iban]?.months[key.month])
             if isDryRun {
-                tail.written.dataBytes += data.count
-                tail.written.idBytes += ids.count
+                tail.written.advance(data: data, ids: ids)
             } else {
                 try storage.appendTail(data: data, ids: ids, to: &tail)
             }
@@ -316,15 +385,92 @@ public final class StateController {
         progress.stagedBytes = 0
     }
 
-    /// The identities stored in an account-month plus those this run added, loaded once.
-    private func identities(of key: AccountMonth) throws(StorageError) -> Set<UInt64> {
+    /// The identities stored in an account-month plus those this run added, loaded once,
+    /// after checking the month's files against their checksums: an import never writes onto
+    /// a damaged month.
+    private func identities(of key: AccountMonth) throws(StorageError) -> [UInt64: UInt64] {
         if let known = knownIdentities[key] { return known }
-        var known: Set<UInt64> = []
+        var known: [UInt64: UInt64] = [:]
         if let length = committed.accounts[key.iban]?.months[key.month] {
-            known = Set(try storage.identities(of: key.iban, in: key.month, length: length))
+            if committed.version < 2 {
+                // A dry run over a format 1 ledger: the identities as an upgrade computes them.
+                let account = committed.accounts[key.iban]!.account
+                for (hash, check) in Self.identities(
+                    of: try storage.transactions(of: account, in: key.month, length: length),
+                    account: key.iban)
+                {
+                    known[hash] = check
+                }
+            } else {
+                try storage.verifyData(of: key.iban, in: key.month, length: length)
+                for (hash, check) in try storage.identities(
+                    of: key.iban, in: key.month, length: length)
+                {
+                    known[hash] = check
+                }
+            }
         }
         knownIdentities[key] = known
         return known
+    }
+
+    /// The identity entries of an account-month's stored transactions, in order: identical
+    /// rows without transaction id are numbered in the order the ledger holds them, as one
+    /// file would number them.
+    static func identities(of transactions: [Transaction], account: IBAN)
+        -> [(hash: UInt64, amountCheck: UInt64)]
+    {
+        var occurrences: [UInt64: Int] = [:]
+        return transactions.map { transaction in
+            let occurrence: Int
+            if transaction.transactionID == nil {
+                let content = TransactionIdentity.contentHash(transaction)
+                occurrence = occurrences[content, default: 0] + 1
+                occurrences[content] = occurrence
+            } else {
+                occurrence = 1
+            }
+            return (
+                TransactionIdentity(
+                    account: account, transaction: transaction, occurrence: occurrence
+                ).hash, TransactionIdentity.amountCheck(transaction.amount)
+            )
+        }
+    }
+
+    /// Upgrades a format 1 ledger to the current format in one commit: identity files anew
+    /// (references became content, the identity entries carry amount checks), checksums of
+    /// every month and each account's turnover. A crash before the commit leaves format 1 in
+    /// force, and the next writer upgrades again.
+    private func upgrade() throws(StorageError) {
+        var upgraded = committed
+        upgraded.version = LedgerManifest.formatVersion
+        for (iban, entry) in committed.accounts {
+            var turnover = Int64(entry.openingBalance?.minorUnits.magnitude ?? 0)
+            for (month, length) in entry.months {
+                let transactions = try storage.transactions(
+                    of: entry.account, in: month, length: length)
+                var index: [UInt8] = []
+                for (hash, check) in Self.identities(of: transactions, account: iban) {
+                    withUnsafeBytes(of: hash.littleEndian) { index += $0 }
+                    withUnsafeBytes(of: check.littleEndian) { index += $0 }
+                }
+                for transaction in transactions {
+                    let (sum, overflow) = turnover.addingReportingOverflow(
+                        Int64(exactly: transaction.amount.minorUnits.magnitude) ?? .max)
+                    turnover = overflow ? .max : sum
+                }
+                try storage.writeUpgradedIndex(index, of: iban, in: month)
+                upgraded.accounts[iban]!.months[month] = LedgerManifest.MonthLength(
+                    dataBytes: length.dataBytes, idBytes: index.count,
+                    dataChecksum: try storage.checksum(of: iban, in: month, length: length),
+                    idChecksum: .of(index))
+            }
+            upgraded.accounts[iban]!.turnover = turnover
+        }
+        try storage.commit([], manifest: upgraded)
+        storage.removeLegacyIndexes(of: committed)
+        committed = upgraded
     }
 
     // MARK: Reading

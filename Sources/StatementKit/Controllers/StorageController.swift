@@ -12,6 +12,9 @@ public enum StorageError: Error, Hashable, Sendable, CustomStringConvertible {
     case io(path: String, operation: String, reason: String)
     /// The state is not one this build can read.
     case unreadable(folder: String, reason: String)
+    /// A file of the ledger is missing, cut short or changed: its checksum or length does not
+    /// match what the manifest committed. No command writes to such a ledger.
+    case damaged(folder: String, path: String, reason: String)
 
     public var description: String {
         switch self {
@@ -19,6 +22,8 @@ public enum StorageError: Error, Hashable, Sendable, CustomStringConvertible {
             "state folder \(folder) is in use by process \(pid.map(String.init) ?? "(unknown)")"
         case .io(let path, let operation, let reason): "cannot \(operation) \(path): \(reason)"
         case .unreadable(let folder, let reason): "cannot use state folder \(folder): \(reason)"
+        case .damaged(let folder, let path, let reason):
+            "the ledger in \(folder) is damaged: \(path) \(reason); nothing was written. Run 'statements check --state \(folder)' for every problem, and restore the folder from a backup or import the statement files into a new ledger"
         }
     }
 }
@@ -43,14 +48,14 @@ struct MonthTail: Sendable {
 
     /// Whether accepted files added rows to the month.
     var hasAcceptedRows: Bool {
-        accepted != committed ?? LedgerManifest.MonthLength(dataBytes: 0, idBytes: 0)
+        accepted != committed ?? .empty
     }
 
     init(iban: IBAN, month: Month, committed: LedgerManifest.MonthLength?) {
         self.iban = iban
         self.month = month
         self.committed = committed
-        accepted = committed ?? LedgerManifest.MonthLength(dataBytes: 0, idBytes: 0)
+        accepted = committed ?? .empty
         written = accepted
     }
 }
@@ -59,14 +64,18 @@ struct MonthTail: Sendable {
 ///
 /// Layout of the state folder:
 /// - `manifest`: the commit record (`LedgerManifest`), replaced atomically by rename.
-/// - `accounts/IBAN/YYYY-MM.tsv` and `.ids`: append-only transaction lines and 8-byte
-///   identity hashes; only the committed prefix (per the manifest) is ever read.
+/// - `accounts/IBAN/YYYY-MM.tsv` and `.idx`: append-only transaction lines and 16-byte
+///   identity entries (identity hash, amount check); only the committed prefix (per the
+///   manifest) is ever read, and only after its checksum matched the manifest's.
+///   (Format 1 kept 8-byte hashes in `.ids` files; an upgrade writes `.idx` files beside them.)
 /// - `pending`: the journal of a run in progress: the month files it appends to, each named
 ///   before its first byte is written. Its presence at the next writer's start means a run
 ///   died; the files are cut back to their committed lengths. (Appends start at the
 ///   committed length even without it, so a journal line lost in a power cut leaves only
 ///   bytes that no reader sees and the next append overwrites.)
-/// - `lock`: held with `flock` by the one writer, holding its process id.
+/// - The folder itself is held with `flock` by the one writer (a lock on the folder cannot be
+///   deleted from under it, as a lock file can); `lock` holds the writer's process id, for
+///   the message a second writer gives.
 /// Readers take no lock: a manifest names only bytes that are already durable.
 public final class StorageController {
     /// The state folder.
@@ -89,8 +98,12 @@ public final class StorageController {
         "\(folder)/accounts/\(iban.electronic)/\(month.isoText).tsv"
     }
 
-    func idsPath(_ iban: IBAN, _ month: Month) -> String {
-        "\(folder)/accounts/\(iban.electronic)/\(month.isoText).ids"
+    /// The identity index of an account-month: `.idx` (16-byte entries), or in a format 1
+    /// ledger `.ids` (8-byte hashes).
+    func idsPath(_ iban: IBAN, _ month: Month, version: Int = LedgerManifest.formatVersion)
+        -> String
+    {
+        "\(folder)/accounts/\(iban.electronic)/\(month.isoText).\(version >= 2 ? "idx" : "ids")"
     }
 
     // MARK: Reading
@@ -108,12 +121,21 @@ public final class StorageController {
                 reason: String(cString: strerror(ENOTDIR)))
         }
         guard let bytes = try readFile(manifestPath, upTo: nil, missingIsEmpty: true) else {
+            // No manifest but account files: the manifest was lost, not never written.
+            if stat(folder + "/accounts", &info) == 0 {
+                throw .damaged(
+                    folder: folder, path: manifestPath,
+                    reason: "is missing while the ledger holds account files")
+            }
             return LedgerManifest()
         }
         do throws(LedgerManifest.DecodingError) {
             return try LedgerManifest(decoding: String(decoding: bytes, as: UTF8.self))
         } catch {
-            throw .unreadable(folder: folder, reason: error.description)
+            if case .newerVersion = error {
+                throw .unreadable(folder: folder, reason: error.description)
+            }
+            throw .damaged(folder: folder, path: manifestPath, reason: "\(error)")
         }
     }
 
@@ -137,31 +159,65 @@ public final class StorageController {
         _ decode: ([UInt8], Currency) throws(LedgerRecord.DecodingError) -> T
     ) throws(StorageError) -> T {
         let path = dataPath(account.iban, month)
-        let bytes = try readFile(path, upTo: length.dataBytes, missingIsEmpty: false) ?? []
+        let bytes = try readCommitted(path, length.dataBytes, length.dataChecksum)
         do throws(LedgerRecord.DecodingError) {
             return try decode(bytes, account.currency)
         } catch {
-            throw .unreadable(folder: folder, reason: "\(path): \(error)")
+            throw .damaged(folder: folder, path: path, reason: "cannot be read: \(error)")
         }
     }
 
-    /// Reads the committed identity hashes of an account-month.
-    func identities(of iban: IBAN, in month: Month, length: LedgerManifest.MonthLength)
-        throws(StorageError) -> [UInt64]
+    /// Reads the committed bytes of a ledger file and checks them against the manifest's
+    /// checksum (a format 1 manifest has none).
+    private func readCommitted(_ path: String, _ length: Int, _ checksum: Checksum?)
+        throws(StorageError) -> [UInt8]
     {
-        let bytes =
-            try readFile(idsPath(iban, month), upTo: length.idBytes, missingIsEmpty: false) ?? []
-        return stride(from: 0, to: bytes.count - bytes.count % 8, by: 8).map { offset in
+        let bytes = try readFile(path, upTo: length, missingIsEmpty: false) ?? []
+        if let checksum, Checksum.of(bytes) != checksum {
+            throw .damaged(
+                folder: folder, path: path,
+                reason: "does not match its checksum: it was changed after it was written")
+        }
+        return bytes
+    }
+
+    /// The checksum of an account-month's committed transaction bytes, for an upgrade.
+    func checksum(of iban: IBAN, in month: Month, length: LedgerManifest.MonthLength)
+        throws(StorageError) -> Checksum
+    {
+        .of(try readCommitted(dataPath(iban, month), length.dataBytes, length.dataChecksum))
+    }
+
+    /// Checks that an account-month's transaction file is as committed, without decoding it.
+    func verifyData(of iban: IBAN, in month: Month, length: LedgerManifest.MonthLength)
+        throws(StorageError)
+    {
+        _ = try readCommitted(dataPath(iban, month), length.dataBytes, length.dataChecksum)
+    }
+
+    /// Reads the committed identity entries of an account-month: each identity hash with the
+    /// check of the amount it was imported with.
+    func identities(of iban: IBAN, in month: Month, length: LedgerManifest.MonthLength)
+        throws(StorageError) -> [(hash: UInt64, amountCheck: UInt64)]
+    {
+        let bytes = try readCommitted(idsPath(iban, month), length.idBytes, length.idChecksum)
+        func word(_ offset: Int) -> UInt64 {
             (0..<8).reduce(UInt64(0)) { $0 | UInt64(bytes[offset + $1]) << UInt64(8 * $1) }
+        }
+        return stride(from: 0, to: bytes.count - bytes.count % 16, by: 16).map { offset in
+            (word(offset), word(offset + 8))
         }
     }
 
     private func readFile(_ path: String, upTo limit: Int?, missingIsEmpty: Bool)
         throws(StorageError) -> [UInt8]?
     {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
         guard descriptor >= 0 else {
             if errno == ENOENT && missingIsEmpty { return nil }
+            if errno == ENOENT && limit != nil {
+                throw .damaged(folder: folder, path: path, reason: "is missing")
+            }
             throw error("read", path)
         }
         defer { close(descriptor) }
@@ -169,8 +225,9 @@ public final class StorageController {
         guard fstat(descriptor, &info) == 0 else { throw error("read", path) }
         let size = limit ?? Int(info.st_size)
         guard Int(info.st_size) >= size else {
-            throw .unreadable(
-                folder: folder, reason: "\(path) is shorter than its committed length")
+            throw .damaged(
+                folder: folder, path: path,
+                reason: "is shorter (\(info.st_size) bytes) than its committed length (\(size))")
         }
         var bytes = [UInt8](repeating: 0, count: size)
         var offset = 0
@@ -181,7 +238,7 @@ public final class StorageController {
             if count < 0 && errno == EINTR { continue }
             guard count > 0 else {
                 throw count == 0
-                    ? .unreadable(folder: folder, reason: "\(path) ended early")
+                    ? .damaged(folder: folder, path: path, reason: "ended early")
                     : error("read", path)
             }
             offset += count
@@ -198,24 +255,32 @@ public final class StorageController {
     public func lockForWriting() throws(StorageError) {
         guard lockDescriptor < 0 else { return }
         try makeDirectories(folder)
+        // The folder itself is locked: unlike a lock file, it cannot be deleted and made anew
+        // under a running writer.
+        let descriptor = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw error("open", folder) }
         let path = folder + "/lock"
-        let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else { throw error("open", path) }
         guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
             let code = errno
-            var buffer = [UInt8](repeating: 0, count: 32)
-            let count = buffer.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, 32, 0) }
             close(descriptor)
             guard code == EWOULDBLOCK else {
-                throw .io(path: path, operation: "lock", reason: String(cString: strerror(code)))
+                throw .io(path: folder, operation: "lock", reason: String(cString: strerror(code)))
             }
-            let text = String(decoding: buffer.prefix(max(0, count)), as: UTF8.self)
-            throw .inUse(folder: folder, pid: Int(text.filter(\.isNumber)))
+            let text = (try? readFile(path, upTo: nil, missingIsEmpty: true)).flatMap { $0 }
+            throw .inUse(
+                folder: folder,
+                pid: text.flatMap { Int(String(decoding: $0.prefix(32), as: UTF8.self).filter(\.isNumber)) })
         }
         lockDescriptor = descriptor
-        let pid = Array("\(getpid())\n".utf8)
-        _ = ftruncate(descriptor, 0)
-        _ = pid.withUnsafeBytes { pwrite(descriptor, $0.baseAddress, $0.count, 0) }
+        // The process id, for a second writer's message; never through a symbolic link.
+        let pidFile = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0o644)
+        guard pidFile >= 0 else {
+            let failure = error("open", path)
+            unlock()
+            throw failure
+        }
+        defer { close(pidFile) }
+        try writeAll(pidFile, Array("\(getpid())\n".utf8), path)
         try recover()
     }
 
@@ -272,8 +337,7 @@ public final class StorageController {
         try faultInjection?(.append)
         try writeBytes(data, to: dataPath(tail.iban, tail.month), at: tail.written.dataBytes)
         try writeBytes(ids, to: idsPath(tail.iban, tail.month), at: tail.written.idBytes)
-        tail.written.dataBytes += data.count
-        tail.written.idBytes += ids.count
+        tail.written.advance(data: data, ids: ids)
     }
 
     /// Cuts an account-month's files back to the rows of the accepted files, after a file was
@@ -317,6 +381,49 @@ public final class StorageController {
         try? syncDirectory(folder)
     }
 
+    /// Writes the identity index of an account-month anew, for an upgrade of the ledger's
+    /// format: a new file that no committed manifest names until the upgrade commits.
+    func writeUpgradedIndex(_ bytes: [UInt8], of iban: IBAN, in month: Month)
+        throws(StorageError)
+    {
+        precondition(lockDescriptor >= 0, "writing needs the writer lock")
+        try writeNewFile(idsPath(iban, month), bytes)
+    }
+
+    /// Removes the identity files of format 1 after an upgrade committed; what is left by a
+    /// crash here is never read again.
+    func removeLegacyIndexes(of manifest: LedgerManifest) {
+        for (iban, entry) in manifest.accounts {
+            for month in entry.months.keys { _ = unlink(idsPath(iban, month, version: 1)) }
+        }
+    }
+
+    /// Every problem of the ledger's committed files: missing, short, or not matching their
+    /// checksums; empty for a sound ledger. Reads everything; writes nothing.
+    public func check() throws(StorageError) -> [StorageError] {
+        let manifest = try loadManifest()
+        var problems: [StorageError] = []
+        for iban in manifest.accounts.keys.sorted() {
+            let entry = manifest.accounts[iban]!
+            for month in entry.months.keys.sorted() {
+                let length = entry.months[month]!
+                do throws(StorageError) {
+                    _ = try transactions(of: entry.account, in: month, length: length)
+                } catch {
+                    problems.append(error)
+                }
+                do throws(StorageError) {
+                    _ = try readCommitted(
+                        idsPath(iban, month, version: manifest.version), length.idBytes,
+                        length.idChecksum)
+                } catch {
+                    problems.append(error)
+                }
+            }
+        }
+        return problems
+    }
+
     /// Undoes every tail of the run, as the next writer would after a crash.
     func rollBack() throws(StorageError) {
         try recover()
@@ -326,7 +433,7 @@ public final class StorageController {
     private func writeBytes(_ bytes: [UInt8], to path: String, at offset: Int)
         throws(StorageError)
     {
-        let descriptor = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0o644)
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o644)
         guard descriptor >= 0 else { throw error("open", path) }
         defer { close(descriptor) }
         guard ftruncate(descriptor, off_t(offset)) == 0,
@@ -336,7 +443,8 @@ public final class StorageController {
     }
 
     private func appendToJournal(_ line: String) throws(StorageError) {
-        let descriptor = open(journalPath, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
+        let descriptor = open(
+            journalPath, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | O_NOFOLLOW, 0o644)
         guard descriptor >= 0 else { throw error("create", journalPath) }
         defer { close(descriptor) }
         try writeAll(descriptor, Array(line.utf8), journalPath)
@@ -376,7 +484,7 @@ public final class StorageController {
 
     /// Writes a whole new file and makes it durable, replacing one of the same name.
     private func writeNewFile(_ path: String, _ bytes: [UInt8]) throws(StorageError) {
-        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0o644)
         guard descriptor >= 0 else { throw error("create", path) }
         defer { close(descriptor) }
         try writeAll(descriptor, bytes, path)

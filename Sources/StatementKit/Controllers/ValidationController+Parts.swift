@@ -21,7 +21,7 @@ extension ValidationController {
             let count = min(parts, size / max(1, minimumPartSize))
             guard count > 1 else { return nil }
             guard let streamed = try StatementFileReader.streamedDialect(source, profile: dialect),
-                !streamed.isNewestFirst
+                !streamed.isNewestFirst, !streamed.hasNoHeader
             else { return nil }
             let parser = StatementCSVParser(dialect: streamed, buildsRows: false)
             var diagnostics = DiagnosticCollector(file: path, isStrict: isStrict, limit: limit)

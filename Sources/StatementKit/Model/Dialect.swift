@@ -14,6 +14,7 @@ public struct Dialect: Hashable, Sendable {
         case amount, debit, credit, indicator, currency, beneficiary
         case beneficiaryIBAN = "beneficiary_iban"
         case description, reference, balance
+        case transactionID = "transaction_id"
 
         /// Whether several source columns may be joined into this field (with a space).
         public var isJoinable: Bool { self == .beneficiary || self == .description }
@@ -63,6 +64,10 @@ public struct Dialect: Hashable, Sendable {
     public var dateFormat: DateFormat = .iso
     /// The 1-based line of the header row; lines above it are the preamble.
     public var headerLine = 1
+
+    /// Whether the file has no header row (`headerLine` 0): every line is a row, and the
+    /// columns are known only by number.
+    public var hasNoHeader: Bool { headerLine == 0 }
     /// How many non-empty lines at the end of the file are not transactions.
     public var footerLines = 0
     /// Whether rows are listed newest first, for the running balance check.

@@ -6,14 +6,20 @@
 /// run's writes visible, all together. Text format, one record per line, tab separated:
 ///
 /// ```
-/// statements-ledger 1
+/// statements-ledger 2
 /// generation N
-/// account IBAN CURRENCY KIND OPENING-MINOR-UNITS|- LAST-IMPORT|- NAME
-/// month IBAN YYYY-MM DATA-BYTES ID-BYTES
+/// account IBAN CURRENCY KIND OPENING-MINOR-UNITS|- LAST-IMPORT|- TURNOVER NAME
+/// month IBAN YYYY-MM DATA-BYTES INDEX-BYTES DATA-CHECKSUM INDEX-CHECKSUM
+/// end CHECKSUM
 /// ```
+///
+/// The checksums are 64-bit FNV-1a in hexadecimal: of each month file's committed bytes, and
+/// in the `end` line of every byte before it, so that a manifest cut short or changed is
+/// known for what it is. Format 1 (no turnover, no checksums, no end line, 8-byte identity
+/// files) is still read; a writer upgrades it to format 2 first.
 public struct LedgerManifest: Hashable, Sendable {
-    /// The format version this build reads and writes.
-    public static let formatVersion = 1
+    /// The format version this build writes.
+    public static let formatVersion = 2
     static let magic = "statements-ledger"
 
     /// What the ledger records about one account.
@@ -23,22 +29,52 @@ public struct LedgerManifest: Hashable, Sendable {
         public var openingBalance: Money?
         /// When a run last added transactions to the account (ISO 8601, UTC).
         public var lastImport: String?
+        /// The sum of the magnitudes of the opening balance and of every transaction, in minor
+        /// units: while it fits in 64 bits, no running balance in any order can overflow.
+        /// `nil` in a format 1 manifest.
+        public var turnover: Int64?
         /// The committed lengths of the account's month files.
         public var months: [Month: MonthLength]
     }
 
-    /// The committed sizes of one account-month's files.
+    /// The committed sizes and checksums of one account-month's files.
     public struct MonthLength: Hashable, Sendable {
         /// Bytes of the transaction lines.
         public var dataBytes: Int
-        /// Bytes of the identity index, 8 per transaction.
+        /// Bytes of the identity index: 16 per transaction (8 in format 1).
         public var idBytes: Int
+        /// The checksums of the committed bytes; `nil` in a format 1 manifest.
+        public var dataChecksum: Checksum?
+        public var idChecksum: Checksum?
+
+        /// The lengths and checksums of files with nothing committed.
+        public static let empty = MonthLength(
+            dataBytes: 0, idBytes: 0, dataChecksum: .empty, idChecksum: .empty)
+
+        /// Extends the lengths and checksums by bytes appended to the two files.
+        public mutating func advance(data: [UInt8], ids: [UInt8]) {
+            dataBytes += data.count
+            idBytes += ids.count
+            dataChecksum?.feed(data)
+            idChecksum?.feed(ids)
+        }
+
+        public init(
+            dataBytes: Int, idBytes: Int, dataChecksum: Checksum? = nil, idChecksum: Checksum? = nil
+        ) {
+            self.dataBytes = dataBytes
+            self.idBytes = idBytes
+            self.dataChecksum = dataChecksum
+            self.idChecksum = idChecksum
+        }
     }
 
     /// The accounts by IBAN.
     public var accounts: [IBAN: AccountEntry] = [:]
     /// How many runs have committed to the ledger; each commit adds one.
     public var generation = 0
+    /// The format version the manifest was read in (`formatVersion` when made here).
+    public internal(set) var version = LedgerManifest.formatVersion
 
     /// Creates an empty ledger's manifest.
     public init() {}
@@ -58,7 +94,10 @@ public struct LedgerManifest: Hashable, Sendable {
         }
     }
 
-    /// The manifest as text, in a stable order.
+    /// The manifest as text in format 2, in a stable order, ending in its checksum line.
+    ///
+    /// - Precondition: every account has its turnover and every month its checksums (a
+    ///   format 1 manifest is upgraded before it is written).
     public var encoded: String {
         var lines = [
             "\(LedgerManifest.magic) \(LedgerManifest.formatVersion)", "generation\t\(generation)",
@@ -69,26 +108,49 @@ public struct LedgerManifest: Hashable, Sendable {
                 "account", iban.electronic, entry.account.currency.code,
                 entry.account.kind.rawValue,
                 entry.openingBalance.map { String($0.minorUnits) } ?? "-", entry.lastImport ?? "-",
-                LedgerManifest.escape(entry.account.name ?? ""),
+                String(entry.turnover!), LedgerManifest.escape(entry.account.name ?? ""),
             ]
             lines.append(fields.joined(separator: "\t"))
             for month in entry.months.keys.sorted() {
                 let length = entry.months[month]!
                 lines.append(
-                    "month\t\(iban.electronic)\t\(month.isoText)\t\(length.dataBytes)\t\(length.idBytes)"
-                )
+                    [
+                        "month", iban.electronic, month.isoText, String(length.dataBytes),
+                        String(length.idBytes), length.dataChecksum!.hexText,
+                        length.idChecksum!.hexText,
+                    ].joined(separator: "\t"))
             }
         }
-        return lines.joined(separator: "\n") + "\n"
+        let body = lines.joined(separator: "\n") + "\n"
+        return body + "end\t\(Checksum.of(body.utf8).hexText)\n"
     }
 
     /// Reads a manifest written by `encoded`.
     public init(decoding text: String) throws(DecodingError) {
-        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
+        var lines = text.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
         guard let header = lines.first, header.hasPrefix(LedgerManifest.magic + " "),
-            let version = Int(header.dropFirst(LedgerManifest.magic.count + 1))
+            let version = Int(header.dropFirst(LedgerManifest.magic.count + 1)), version >= 1
         else { throw .malformed(line: 1, "not a statements ledger") }
         guard version <= LedgerManifest.formatVersion else { throw .newerVersion(version) }
+        self.version = version
+        if version >= 2 {
+            // The end line holds the checksum of everything before it.
+            guard text.hasSuffix("\n"), let last = lines.last, last.hasPrefix("end\t"),
+                let checksum = Checksum(hexText: last.dropFirst(4))
+            else {
+                throw .malformed(
+                    line: lines.count, "it has no end line: it was cut short or changed by hand")
+            }
+            let body = text.utf8.dropLast(last.utf8.count + 1)
+            guard Checksum.of(body) == checksum else {
+                throw .malformed(
+                    line: lines.count, "its checksum does not match: it was changed by hand")
+            }
+            lines = lines.dropLast()
+        }
+        let accountFields = version >= 2 ? 8 : 7
+        let monthFields = version >= 2 ? 7 : 5
+        let indexEntry = version >= 2 ? 16 : 8
         for (offset, line) in lines.dropFirst().enumerated() {
             let number = offset + 2
             let fields = line.split(separator: "\t", omittingEmptySubsequences: false).map(
@@ -104,7 +166,7 @@ public struct LedgerManifest: Hashable, Sendable {
                 let iban = try? IBAN(parsing: ibanText)
             else { throw .malformed(line: number, "unreadable record") }
             switch kind {
-            case "account" where fields.count == 7:
+            case "account" where fields.count == accountFields:
                 guard let currency = Currency(code: fields[2]),
                     let accountKind = Account.Kind(rawValue: fields[3])
                 else { throw .malformed(line: number, "bad currency or kind") }
@@ -116,19 +178,34 @@ public struct LedgerManifest: Hashable, Sendable {
                 } else {
                     throw .malformed(line: number, "bad opening balance")
                 }
-                let name = LedgerManifest.unescape(fields[6])
+                var turnover: Int64?
+                if version >= 2 {
+                    guard let value = Int64(fields[6]), value >= 0 else {
+                        throw .malformed(line: number, "bad turnover")
+                    }
+                    turnover = value
+                }
+                let name = LedgerManifest.unescape(fields[accountFields - 1])
                 accounts[iban] = AccountEntry(
                     account: Account(
                         iban: iban, name: name.isEmpty ? nil : name, kind: accountKind,
                         currency: currency),
                     openingBalance: opening, lastImport: fields[5] == "-" ? nil : fields[5],
-                    months: [:])
-            case "month" where fields.count == 5:
+                    turnover: turnover, months: [:])
+            case "month" where fields.count == monthFields:
                 guard accounts[iban] != nil, let month = Month(parsing: fields[2]),
                     let data = Int(fields[3]), let ids = Int(fields[4]), data >= 0, ids >= 0,
-                    ids % 8 == 0
+                    ids % indexEntry == 0
                 else { throw .malformed(line: number, "bad month record") }
-                accounts[iban]!.months[month] = MonthLength(dataBytes: data, idBytes: ids)
+                var length = MonthLength(dataBytes: data, idBytes: ids)
+                if version >= 2 {
+                    guard let dataChecksum = Checksum(hexText: fields[5]),
+                        let idChecksum = Checksum(hexText: fields[6])
+                    else { throw .malformed(line: number, "bad month checksums") }
+                    length.dataChecksum = dataChecksum
+                    length.idChecksum = idChecksum
+                }
+                accounts[iban]!.months[month] = length
             default:
                 throw .malformed(line: number, "unknown record")
             }

@@ -1,9 +1,10 @@
 /// The line format of one transaction in the ledger's month files.
 ///
 /// `date TAB amount-in-minor-units TAB beneficiary TAB beneficiary-IBAN TAB description TAB
-/// reference LF`; absent optional fields are empty, and `\`, tab, LF and CR inside text are
-/// written `\\`, `\t`, `\n`, `\r`, so a line never breaks. The account and currency are those of
-/// the file's account.
+/// reference TAB transaction-id LF`; absent optional fields are empty, and `\`, tab, LF and CR
+/// inside text are written `\\`, `\t`, `\n`, `\r`, so a line never breaks. The account and
+/// currency are those of the file's account. Lines of ledger format 1 have six fields, no
+/// transaction id, and are read as such.
 public enum LedgerRecord {
     /// Why a stored line could not be read back.
     public struct DecodingError: Error, Hashable, Sendable, CustomStringConvertible {
@@ -23,6 +24,8 @@ public enum LedgerRecord {
         escape(transaction.description ?? "", into: &bytes)
         bytes.append(9)
         escape(transaction.reference ?? "", into: &bytes)
+        bytes.append(9)
+        escape(transaction.transactionID ?? "", into: &bytes)
         bytes.append(10)
     }
 
@@ -77,7 +80,9 @@ public enum LedgerRecord {
             func fail(_ reason: String) -> DecodingError {
                 DecodingError(description: "record \(index + 1): \(reason)")
             }
-            guard fields.count == 6 else { throw fail("has \(fields.count) fields, not 6") }
+            guard fields.count == 6 || fields.count == 7 else {
+                throw fail("has \(fields.count) fields, not 7")
+            }
             let day: Day
             do throws(DayError) { day = try Day(parsing: fields[0]) } catch {
                 throw fail("bad date")
@@ -96,7 +101,8 @@ public enum LedgerRecord {
                     date: day, amount: Money(minorUnits: minorUnits, currency: currency),
                     beneficiary: beneficiary,
                     beneficiaryIBAN: beneficiaryIBAN, description: unescape(fields[4]),
-                    reference: unescape(fields[5])))
+                    reference: unescape(fields[5]),
+                    transactionID: fields.count == 7 ? unescape(fields[6]) : nil))
         }
         return transactions
     }
@@ -105,7 +111,7 @@ public enum LedgerRecord {
     public static func sum(_ bytes: [UInt8], currency: Currency) throws(DecodingError) -> Money {
         var total = Money.zero(currency)
         try forEachRecord(bytes) { (index, fields) throws(DecodingError) in
-            guard fields.count == 6, let minorUnits = integer(fields[1]) else {
+            guard fields.count == 6 || fields.count == 7, let minorUnits = integer(fields[1]) else {
                 throw DecodingError(description: "record \(index + 1): bad amount")
             }
             do throws(MoneyError) {

@@ -100,3 +100,43 @@ struct StableHasher {
         text.withUTF8 { combine(UnsafeRawBufferPointer($0)) }
     }
 }
+
+/// A running 64-bit FNV-1a checksum of a byte stream, continued as the stream grows: the
+/// checksum of a file's committed bytes after an append is the old checksum fed the new bytes.
+public struct Checksum: Hashable, Sendable {
+    /// The checksum of no bytes.
+    public static let empty = Checksum(value: 0xCBF2_9CE4_8422_2325)
+
+    public private(set) var value: UInt64
+
+    public init(value: UInt64) {
+        self.value = value
+    }
+
+    /// Continues the checksum over more bytes.
+    public mutating func feed<Bytes: Sequence>(_ bytes: Bytes) where Bytes.Element == UInt8 {
+        var value = self.value
+        for byte in bytes { value = (value ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
+        self.value = value
+    }
+
+    /// The checksum of some bytes.
+    public static func of<Bytes: Sequence>(_ bytes: Bytes) -> Checksum
+    where Bytes.Element == UInt8 {
+        var checksum = Checksum.empty
+        checksum.feed(bytes)
+        return checksum
+    }
+
+    /// The checksum as 16 hexadecimal digits.
+    public var hexText: String {
+        let digits = String(value, radix: 16)
+        return String(repeating: "0", count: 16 - digits.count) + digits
+    }
+
+    /// Reads 16 hexadecimal digits.
+    public init?(hexText: some StringProtocol) {
+        guard hexText.utf8.count == 16, let value = UInt64(hexText, radix: 16) else { return nil }
+        self.value = value
+    }
+}

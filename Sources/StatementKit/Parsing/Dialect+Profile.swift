@@ -147,7 +147,7 @@ private struct ProfileReader {
             }
         }
         if let node = object["headerLine"] {
-            dialect.headerLine = try integer(node, "headerLine", minimum: 1)
+            dialect.headerLine = try integer(node, "headerLine", minimum: 0)
         }
         if let node = object["footerLines"] {
             dialect.footerLines = try integer(node, "footerLines", minimum: 0)
@@ -270,6 +270,19 @@ private struct ProfileReader {
             throw fail(
                 "preamble.\(item.rawValue).line",
                 "must be above the header line \(dialect.headerLine)")
+        }
+        if dialect.hasNoHeader {
+            guard !dialect.columns.isEmpty else {
+                throw fail("columns", "a file without header row (headerLine 0) needs a columns mapping by number")
+            }
+            for (field, references) in dialect.columns {
+                for case .name(let name) in references {
+                    throw fail(
+                        "columns.\(field.rawValue)",
+                        "a file without header row (headerLine 0) names columns by number, not \(Diagnostic.quote(name))"
+                    )
+                }
+            }
         }
         let has = { (field: Dialect.Field) in dialect.columns[field] != nil }
         let ibanSources = [

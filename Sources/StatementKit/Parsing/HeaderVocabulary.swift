@@ -89,10 +89,15 @@ enum HeaderVocabulary {
             (
                 .reference,
                 [
-                    "reference", "referenz", "bank reference", "transaction id",
-                    "référence", "referencia", "transactiereferentie", "kundenreferenz",
-                    "end-to-end-referenz", "fitid",
+                    "reference", "referenz", "bank reference", "référence", "referencia",
+                    "transactiereferentie", "kundenreferenz", "end-to-end-referenz",
+                    "mandatsreferenz", "payment reference", "zahlungsreferenz",
                 ]
+            ),
+            (
+                // Only names that say the bank's unique id of the booking.
+                .transactionID,
+                ["transaction id", "transaction_id", "fitid", "transaktions-id", "buchungs-id"]
             ),
             (
                 .balance,

@@ -117,7 +117,8 @@ extension StatementCSVParser.RowState {
     /// from this state would have reported differently: an account of both with another
     /// currency or with currency conflicts in the part (their messages name the line of the
     /// account's first row), a balance chain that does not join (`RunningBalance.followed`),
-    /// or a national check warning that this state's IBANs would not give again.
+    /// a national check warning that this state's IBANs would not give again, or a
+    /// transaction id seen in both (its conflict would name the earlier line).
     mutating func absorb(_ part: Self) -> Bool {
         var joined: [(slot: Int, balance: RunningBalance)] = []
         for later in part.accounts {
@@ -130,6 +131,7 @@ extension StatementCSVParser.RowState {
             joined.append((slot, balance))
         }
         if part.nationalCheckWarnings.ibans.contains(where: validIBANs.contains) { return false }
+        if transactionIDs.sharesAnID(with: part.transactionIDs) { return false }
 
         for (slot, balance) in joined { accounts[slot].balance = balance }
         for later in part.accounts where accountSlots[later.account.iban] == nil {
@@ -141,6 +143,7 @@ extension StatementCSVParser.RowState {
         }
         for iban in part.validIBANs.ibans { validIBANs.insert(iban) }
         for iban in part.nationalCheckWarnings.ibans { nationalCheckWarnings.insert(iban) }
+        transactionIDs.absorb(part.transactionIDs)
         lastSlot = nil
         return true
     }

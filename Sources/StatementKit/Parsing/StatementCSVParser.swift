@@ -18,6 +18,7 @@ public struct StatementCSVParser: Sendable {
         case description, reference, balance
         case accountName = "account_name"
         case accountKind = "account_kind"
+        case transactionID = "transaction_id"
 
         static let required: [Column] = [.date, .accountIBAN, .amount, .beneficiary]
 
@@ -35,6 +36,7 @@ public struct StatementCSVParser: Sendable {
             case .balance: 8
             case .accountName: 9
             case .accountKind: 10
+            case .transactionID: 11
             }
         }
 
@@ -106,6 +108,12 @@ public struct StatementCSVParser: Sendable {
         var summary = ParseSummary()
         do throws(CSVReadError) {
             guard var head = try readHead(&reader, &diagnostics) else { return summary }
+            if dialect.hasNoHeader {
+                // The record the head was read from is the first row.
+                summary.rowCount += 1
+                let row = reader.withRecord { readRow($0, head.columns, &head.state, &diagnostics) }
+                if let row { onRow(row) }
+            }
             try readRows(&reader, head.columns, &head.state, &summary.rowCount, &diagnostics, onRow)
             finish(&summary, head.state, &diagnostics)
         } catch {
@@ -124,14 +132,24 @@ public struct StatementCSVParser: Sendable {
     }
 
     /// Reads the preamble and the header; `nil` when rows cannot be read, after saying why.
+    /// A dialect without header row takes its columns' count from the first row, which stays
+    /// the reader's current record.
     func readHead<Source: ByteSource>(
         _ reader: inout CSVReader<Source>, _ diagnostics: inout DiagnosticCollector
     ) throws(CSVReadError) -> (columns: Columns, state: RowState)? {
         var state = RowState(dialect: dialect)
         guard try reader.nextRecord() else {
             diagnostics.report(
-                .fileEmpty, line: 1, column: 1, "the file is empty; a header row is required")
+                .fileEmpty, line: 1, column: 1,
+                dialect.hasNoHeader
+                    ? "the file is empty" : "the file is empty; a header row is required")
             return nil
+        }
+        if dialect.hasNoHeader {
+            guard let columns = reader.withRecord({ mappedColumns($0, &diagnostics) }) else {
+                return nil
+            }
+            return (columns, state)
         }
         var preamble = Set(dialect.preamble.keys)
         while reader.withRecord({ $0.line }) < dialect.headerLine {
@@ -303,7 +321,9 @@ public struct StatementCSVParser: Sendable {
         guard missing.isEmpty else {
             diagnostics.report(
                 .columnMissing, line: record.line, column: 1,
-                "the header lacks the profile's column\(missing.count == 1 ? "" : "s") \(missing.joined(separator: ", "))"
+                dialect.hasNoHeader
+                    ? "the first row has \(names.count.counted("field")); the profile maps column\(missing.count == 1 ? "" : "s") \(missing.joined(separator: ", "))"
+                    : "the header lacks the profile's column\(missing.count == 1 ? "" : "s") \(missing.joined(separator: ", "))"
             )
             return nil
         }
@@ -443,6 +463,8 @@ public struct StatementCSVParser: Sendable {
         var skippedBeforeFirstRow = IBANTable<Void>()
         /// The IBANs warned about for their national check digits.
         var nationalCheckWarnings = IBANTable<Void>()
+        /// The transaction ids seen, to find one given to two bookings.
+        var transactionIDs = TransactionIDChecker()
 
         /// Forgets an account's balance after one of its rows could not be read.
         mutating func skipUnreadableRow(of iban: IBAN) {
@@ -556,13 +578,21 @@ public struct StatementCSVParser: Sendable {
                 mismatch.code, at: columns[.balance] ?? columns.amountField,
                 "\(mismatch); the balance chain breaks on this row")
         }
+        let transactionID = columns[.transactionID].flatMap { fields.identifier($0) }
+        if let transactionID,
+            let conflict = state.transactionIDs.check(
+                id: transactionID, amount: amount, date: date, account: accountIBAN, line: line)
+        {
+            fields.report(.transactionIDConflict, at: columns[.transactionID]!, conflict)
+        }
         guard buildsRows else { return nil }
         let transaction = Transaction(
             date: date, amount: amount, beneficiary: beneficiary, beneficiaryIBAN: beneficiaryIBAN,
             description: !isMapped
                 ? columns[.description].flatMap { fields.optionalText($0) }
                 : fields.joinedText(columns.descriptionFields),
-            reference: columns[.reference].flatMap { fields.optionalText($0) })
+            reference: columns[.reference].flatMap { fields.optionalText($0) },
+            transactionID: transactionID)
         return ParsedRow(
             account: state.accounts[slot].account, transaction: transaction, line: line)
     }
@@ -806,6 +836,13 @@ private struct FieldReader {
 
     func optionalText(_ field: Int) -> String? {
         isBlank(field) ? nil : record.withField(field) { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// A transaction id: the field without surrounding spaces, `nil` when blank. Read even
+    /// when rows are not built, to find an id given to two bookings.
+    func identifier(_ field: Int) -> String? {
+        isBlank(field)
+            ? nil : record.withField(field) { String(decoding: $0.trimmingSpaces, as: UTF8.self) }
     }
 
     mutating func accountKind(_ field: Int, _ name: String) -> Account.Kind? {

@@ -54,19 +54,19 @@ final class TestLedger {
 }
 
 struct StateControllerTests {
-    static let header = "date,account_iban,amount,beneficiary,description,reference\n"
+    static let header = "date,account_iban,amount,beneficiary,description,transaction_id\n"
     static let de = "DE89370400440532013000"
 
     static func row(
-        _ day: String, _ amount: String, _ name: String = "Kiosk", reference: String = "",
+        _ day: String, _ amount: String, _ name: String = "Kiosk", id: String = "",
         account: String = de
     ) -> String {
-        "2026-10-\(day),\(account),\(amount),\(name),,\(reference)\n"
+        "2026-10-\(day),\(account),\(amount),\(name),,\(id)\n"
     }
 
     @Test func `imports a file once however often it is delivered`() throws {
         let ledger = try TestLedger()
-        let text = Self.header + Self.row("01", "-1.00", reference: "A") + Self.row("02", "-2.00")
+        let text = Self.header + Self.row("01", "-1.00", id: "A") + Self.row("02", "-2.00")
         let first = try ledger.importText(text)
         #expect(first.files.map(\.outcome) == [.imported(new: 2, present: 0)])
         let before = try ledger.snapshot()
@@ -102,11 +102,11 @@ struct StateControllerTests {
     @Test func `adds a back-dated card payment once, to its own month`() throws {
         let ledger = try TestLedger()
         try ledger.importText(
-            Self.header + Self.row("20", "-5.00", reference: "A")
-                + Self.row("31", "-5.00", reference: "B"))
+            Self.header + Self.row("20", "-5.00", id: "A")
+                + Self.row("31", "-5.00", id: "B"))
         let late = "2026-09-28,\(Self.de),-9.99,Late card payment,,C\n"
         let report = try ledger.importText(
-            Self.header + Self.row("31", "-5.00", reference: "B") + late, name: "november.csv")
+            Self.header + Self.row("31", "-5.00", id: "B") + late, name: "november.csv")
         #expect(report.files.map(\.outcome) == [.imported(new: 1, present: 1)])
         let summary = try ledger.account(Self.de)
         #expect(summary.transactionCount == 3)
@@ -117,9 +117,9 @@ struct StateControllerTests {
             ])
     }
 
-    @Test func `finds a reference the bank re-dated across a month end`() throws {
+    @Test func `finds a transaction id the bank re-dated across a month end`() throws {
         let ledger = try TestLedger()
-        try ledger.importText(Self.header + Self.row("31", "-5.00", reference: "R-77"))
+        try ledger.importText(Self.header + Self.row("31", "-5.00", id: "R-77"))
         let moved = "2026-11-02,\(Self.de),-5.00,Kiosk,,R-77\n"
         #expect(
             try ledger.importText(Self.header + moved, name: "b.csv").files.map(\.outcome) == [
@@ -338,12 +338,12 @@ struct StateControllerTests {
         let ledger = try TestLedger()
         try FileManager.default.createDirectory(
             atPath: ledger.state, withIntermediateDirectories: true)
-        try "statements-ledger 2\n".write(
+        try "statements-ledger 3\n".write(
             toFile: ledger.state + "/manifest", atomically: false, encoding: .utf8)
         #expect(
             throws: StorageError.unreadable(
                 folder: ledger.state,
-                reason: LedgerManifest.DecodingError.newerVersion(2).description)
+                reason: LedgerManifest.DecodingError.newerVersion(3).description)
         ) {
             try ledger.accounts()
         }

@@ -44,13 +44,45 @@ struct LedgerManifestTests {
         manifest.accounts[iban] = LedgerManifest.AccountEntry(
             account: Account(iban: iban, name: "A\tB", kind: .savings, currency: .eur),
             openingBalance: Money(minorUnits: -5, currency: .eur),
-            lastImport: "2026-11-01T00:00:00Z",
+            lastImport: "2026-11-01T00:00:00Z", turnover: 12,
             months: [
                 Month(year: 2026, month: 10)!: LedgerManifest.MonthLength(
-                    dataBytes: 10, idBytes: 16)
+                    dataBytes: 10, idBytes: 16, dataChecksum: .of([1, 2]), idChecksum: .empty)
             ])
-        #expect(manifest.encoded.hasPrefix("statements-ledger 1\n"))
+        #expect(manifest.encoded.hasPrefix("statements-ledger 2\n"))
         #expect(try LedgerManifest(decoding: manifest.encoded) == manifest)
+    }
+
+    @Test func `refuses a manifest cut short or changed by hand`() throws {
+        var manifest = LedgerManifest()
+        let iban = try IBAN(parsing: "DE89370400440532013000")
+        manifest.accounts[iban] = LedgerManifest.AccountEntry(
+            account: Account(iban: iban, currency: .eur), turnover: 0, months: [:])
+        let text = manifest.encoded
+        let lines = text.split(separator: "\n")
+        for damaged in [
+            lines.dropLast().joined(separator: "\n") + "\n",  // the end line lost
+            String(text.dropLast(5)),  // cut mid-line
+            text.replacingOccurrences(of: "checking", with: "savings"),  // changed
+        ] {
+            #expect(throws: LedgerManifest.DecodingError.self) {
+                try LedgerManifest(decoding: damaged)
+            }
+        }
+    }
+
+    @Test func `reads a format 1 manifest as it was written`() throws {
+        let manifest = try LedgerManifest(
+            decoding: "statements-ledger 1\ngeneration\t3\n"
+                + "account\tDE89370400440532013000\tEUR\tchecking\t-\t-\tHousehold\n"
+                + "month\tDE89370400440532013000\t2026-10\t120\t16\n")
+        #expect(manifest.version == 1)
+        #expect(manifest.generation == 3)
+        let entry = try #require(manifest.accounts.values.first)
+        #expect(entry.turnover == nil)
+        #expect(
+            entry.months[Month(year: 2026, month: 10)!]
+                == LedgerManifest.MonthLength(dataBytes: 120, idBytes: 16))
     }
 
     @Test func `refuses newer versions and damage`() {
