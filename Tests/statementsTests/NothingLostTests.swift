@@ -53,4 +53,125 @@ struct NothingLostTests {
         #expect(output.status == 2)
         #expect(output.stderr.contains("columns.date: a file without header row"))
     }
+
+    @Test func `refuses a column named Account that holds names, printing what it found`() throws {
+        let workspace = try Workspace()
+        let file = try workspace.write(
+            "export.csv",
+            "Date,Account,Description,Amount\n2026-10-01,Checking,Coffee,-3.50\n"
+                + "2026-10-02,Cash,Lunch,-12.00\n")
+        let output = try StatementsRunner.run(["validate", file])
+        #expect(output.status == 1)
+        #expect(
+            output.stderr
+                == "\(file):1:1: error: [DIALECT_UNKNOWN] no account IBAN: no column holds it and no line above the header names it; the profile lacks only \"account\": {\"iban\": …}; write a profile for it (see statements profile)\n"
+        )
+        let profile = try StatementsRunner.run(["profile", file])
+        #expect(profile.status == 1)
+        #expect(profile.stdout.contains(#""account_name": "Account""#))
+        #expect(profile.stdout.contains(#""iban": "FILL IN the account's IBAN""#))
+    }
+
+    @Test func `applies a debit and credit type column beside unsigned amounts`() throws {
+        let workspace = try Workspace()
+        let file = try workspace.write(
+            "export.csv",
+            "IBAN: DE89 3704 0044 0532 0130 00\nDate,Description,Amount,Transaction Type\n"
+                + "2026-10-01,Salary,5000.00,credit\n2026-10-02,Rent,3000.00,debit\n"
+                + "2026-10-03,Car,5000.00,Debit\n")
+        let output = try StatementsRunner.run(["import", file, "--state", workspace.state])
+        #expect(output.status == 0)
+        let accounts = try ProfileCommandTests.accounts(workspace.state)
+        #expect(accounts.map(ProfileCommandTests.balance) == ["-3000.00"])
+    }
+
+    @Test func `refuses a signed amount that its indicator contradicts`() throws {
+        let workspace = try Workspace()
+        let file = try workspace.write(
+            "export.csv",
+            "IBAN: DE89 3704 0044 0532 0130 00\nDate,Description,Amount,D/C\n"
+                + "2026-10-01,Salary,-5000.00,C\n")
+        let output = try StatementsRunner.run(["validate", file])
+        #expect(output.status == 1)
+        #expect(output.stderr.contains("[AMOUNT_SIGN] amount is negative but the indicator says credit"))
+    }
+
+    @Test func `takes a blank currency cell from the profile's default, or refuses it`() throws {
+        let workspace = try Workspace()
+        let file = try workspace.write(
+            "export.csv",
+            "Date,Description,Amount,Currency\n2026-10-01,Salary,5000.00,USD\n"
+                + "2026-10-02,Rent,-30.00,\n")
+        let columns =
+            #""columns": {"date": "Date", "description": "Description", "amount": "Amount", "currency": "Currency"}"#
+        let plain = try workspace.write(
+            "plain.json", #"{"account": {"iban": "DE89370400440532013000"}, "# + columns + "}")
+        let refused = try StatementsRunner.run(["validate", "--profile", plain, file])
+        #expect(refused.status == 1)
+        #expect(
+            refused.stderr
+                == "\(file):3:24: error: [FIELD_EMPTY] currency is blank and the profile gives no default (account.currency)\n"
+        )
+        let withDefault = try workspace.write(
+            "default.json",
+            #"{"account": {"iban": "DE89370400440532013000", "currency": "USD"}, "# + columns + "}")
+        let read = try StatementsRunner.run([
+            "validate", "--strict", "--profile", withDefault, file,
+        ])
+        #expect(read.status == 0)
+    }
+
+    @Test func `reports an unknown currency once, not the amount against EUR`() throws {
+        let workspace = try Workspace()
+        let file = try workspace.write(
+            "export.csv",
+            "date,account_iban,amount,currency,beneficiary\n"
+                + "2026-10-01,DE89370400440532013000,-1.005,BTC,Exchange\n")
+        let output = try StatementsRunner.run(["validate", file])
+        #expect(
+            output.stderr
+                == "\(file):2:42: error: [CURRENCY_UNKNOWN] currency \"BTC\": is not an active ISO 4217 currency code\n"
+        )
+    }
+
+    @Test func `refuses a profile column name that two header cells share`() throws {
+        let workspace = try Workspace()
+        let profile = try workspace.write(
+            "p.json",
+            #"{"account": {"iban": "DE89370400440532013000"}, "columns": {"date": "Date", "description": "Description", "amount": "Amount"}}"#
+        )
+        let file = try workspace.write(
+            "export.csv", "Date,Description,Amount,Amount\n2026-10-01,Salary,5000.00,1.00\n")
+        let output = try StatementsRunner.run(["validate", "--profile", profile, file])
+        #expect(output.status == 1)
+        #expect(
+            output.stderr.contains(
+                "[COLUMN_DUPLICATE] the profile's column \"Amount\" is the name of columns 3 and 4; map amount to one of them by number"
+            ))
+    }
+
+    @Test func `sniffs a canonical file in Windows-1252 instead of failing every accented line`()
+        throws
+    {
+        let workspace = try Workspace()
+        let path = workspace.path + "/cp1252.csv"
+        var bytes = Array("date,account_iban,amount,beneficiary\n".utf8)
+        bytes += Array("2026-10-01,DE89370400440532013000,-12.50,B".utf8) + [0xE4]
+        bytes += Array("ckerei M".utf8) + [0xFC] + Array("ller\n".utf8)
+        bytes += Array("2026-10-02,DE89370400440532013000,-3.00,Kiosk\n".utf8)
+        FileManager.default.createFile(atPath: path, contents: Data(bytes))
+        let validation = try StatementsRunner.run(["validate", path])
+        #expect(validation.status == 0)
+        #expect(validation.stderr.contains("[DIALECT_ASSUMED] the file is not valid UTF-8; read it as windows-1252"))
+        let output = try StatementsRunner.run(["import", path, "--state", workspace.state])
+        #expect(output.stdout.contains("2 new transactions"))
+        let report = try StatementsRunner.run([
+            "report", "--state", workspace.state, "--format", "csv", "--out", "-",
+        ])
+        #expect(report.stdout.contains("Bäckerei Müller"))
+        // UTF-8 with one damaged byte stays an error on its line.
+        let damaged = try StatementsRunner.run(["validate", "SampleData/bad/encoding-invalid-utf8.csv"])
+        #expect(damaged.status == 1)
+        #expect(damaged.stderr.contains("[ENCODING_INVALID_UTF8]"))
+    }
 }

@@ -78,6 +78,14 @@ final class FileByteSource: ByteSource {
         return Array(bytes[0..<total])
     }
 
+    /// Reads the whole file from an offset into memory, leaving the read position as it is.
+    func readAll(from start: Int) throws -> [UInt8] {
+        let saved = offset
+        defer { offset = saved }
+        offset = start
+        return try readAll()
+    }
+
     /// Reads the whole rest of the file into memory.
     func readAll() throws -> [UInt8] {
         var bytes: [UInt8] = []

@@ -202,9 +202,9 @@ public final class StateController {
         var present = 0
     }
 
-    private func importFile(at path: String, dialect: Dialect?, touched: inout Set<IBAN>)
-        throws(StorageError) -> FileImport
-    {
+    private func importFile(
+        at path: String, dialect: Dialect?, sniffing: Bool = false, touched: inout Set<IBAN>
+    ) throws(StorageError) -> FileImport {
         var progress = FileProgress()
         var writeError: StorageError?
         var fileAccounts: [IBAN: Account] = [:]
@@ -213,7 +213,8 @@ public final class StateController {
         var (summary, collector) = produceConcurrently { yield in
             var collector = DiagnosticCollector(file: path)
             let summary = StatementFileReader.read(
-                path: path, dialect: dialect, diagnostics: &collector, onRow: yield)
+                path: path, dialect: dialect, sniffing: sniffing, diagnostics: &collector,
+                onRow: yield)
             return (summary, collector)
         } consume: { (row: ParsedRow) in
             let iban = row.account.iban
@@ -268,6 +269,10 @@ public final class StateController {
                 } else {
                     try storage.cutBack(&tails[key]!)
                 }
+            }
+            if summary.needsSniffing {
+                // Windows-1252 text streamed as UTF-8: undone above, read again as such.
+                return try importFile(at: path, dialect: dialect, sniffing: true, touched: &touched)
             }
             return FileImport(outcome: .rejected, validation: validation)
         }

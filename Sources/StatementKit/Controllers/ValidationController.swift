@@ -69,9 +69,16 @@ public final class ValidationController {
                 return validation
             }
             var collector = DiagnosticCollector(file: path, isStrict: isStrict, limit: limit)
-            let summary = StatementFileReader.read(
+            var summary = StatementFileReader.read(
                 path: path, dialect: dialect, buildsRows: false, diagnostics: &collector
             ) { _ in }
+            if summary.needsSniffing {
+                collector = DiagnosticCollector(file: path, isStrict: isStrict, limit: limit)
+                summary = StatementFileReader.read(
+                    path: path, dialect: dialect, buildsRows: false, sniffing: true,
+                    diagnostics: &collector
+                ) { _ in }
+            }
             return FileValidation(path: path, rowCount: summary.rowCount, collector: collector)
         case .problem(let path, let code, let reason):
             return unreadable(path, code, reason, isStrict: isStrict, limit: limit)
@@ -105,10 +112,13 @@ public final class ValidationController {
 enum StatementFileReader {
     /// Reads a file, reporting problems into `diagnostics` and each valid row to `onRow`.
     ///
-    /// - Parameter buildsRows: `false` when only the diagnostics matter: CSV rows are then
-    ///   checked without building their transactions.
+    /// - Parameters:
+    ///   - buildsRows: `false` when only the diagnostics matter: CSV rows are then checked
+    ///     without building their transactions.
+    ///   - sniffing: sniff a file without profile even when it starts with a canonical header,
+    ///     as after a streamed read found it to be Windows-1252 (`ParseSummary.needsSniffing`).
     static func read(
-        path: String, dialect: Dialect? = nil, buildsRows: Bool = true,
+        path: String, dialect: Dialect? = nil, buildsRows: Bool = true, sniffing: Bool = false,
         diagnostics: inout DiagnosticCollector, onRow: (ParsedRow) -> Void
     ) -> ParseSummary {
         do {
@@ -117,9 +127,18 @@ enum StatementFileReader {
                 return StatementJSONParser().parse(
                     source, diagnostics: &diagnostics, onRow: onRow)
             }
-            if let streamed = try streamedDialect(source, profile: dialect) {
-                return StatementCSVParser(dialect: streamed, buildsRows: buildsRows).parse(
+            if !sniffing, let streamed = try streamedDialect(source, profile: dialect) {
+                var summary = StatementCSVParser(dialect: streamed, buildsRows: buildsRows).parse(
                     source, diagnostics: &diagnostics, onRow: onRow)
+                // Invalid UTF-8 in a file without profile: Windows-1252 is sniffed, as in any
+                // other export, unless the file holds valid UTF-8 too.
+                if dialect == nil,
+                    diagnostics.diagnostics.contains(where: { $0.code == .encodingInvalidUTF8 }),
+                    DialectSniffer.isWindows1252(try source.readAll(from: 0))
+                {
+                    summary.needsSniffing = true
+                }
+                return summary
             }
             let bytes = try source.readAll()
             var chosen = dialect ?? Dialect()
@@ -128,6 +147,7 @@ enum StatementFileReader {
                 let (sniffed, decoded) = DialectSniffer.sniffDecoding(bytes)
                 let found = sniffed.report(into: &diagnostics)
                 if case .unknown = sniffed { return ParseSummary() }
+                if case .lacksAccount = sniffed { return ParseSummary() }
                 if let found { (chosen, text) = (found, found.withoutFooter(decoded)) }
             }
             return StatementCSVParser(dialect: chosen, buildsRows: buildsRows).parse(

@@ -293,9 +293,9 @@ private struct ProfileReader {
                 "account.iban",
                 "give the account IBAN one way: a column, account.iban or preamble.iban")
         }
-        if dialect.accountCurrency != nil && (has(.currency) || dialect.preamble[.currency] != nil)
-        {
-            throw fail("account.currency", "the currency also comes from a column or the preamble")
+        // With a currency column, account.currency is the default for blank cells.
+        if dialect.accountCurrency != nil && dialect.preamble[.currency] != nil {
+            throw fail("account.currency", "the currency also comes from the preamble")
         }
         if hasIndicator && dialect.sign != .indicator {
             throw fail("indicator", "is only used with \"sign\": \"indicator\"")

@@ -4,6 +4,9 @@ public enum SniffResult: Sendable {
     case dialect(Dialect, assumptions: [Diagnostic.Finding])
     /// A bank export whose header was recognised, but that cannot be read without a profile.
     case unknown(Diagnostic.Finding)
+    /// A bank export read completely but for its account, which neither a column nor the
+    /// preamble gives: the dialect lacks only `account.iban`.
+    case lacksAccount(Dialect, assumptions: [Diagnostic.Finding], Diagnostic.Finding)
     /// No line looks like the header of a statement.
     case noHeader
 }
@@ -23,7 +26,7 @@ extension SniffResult {
                     .dialectAssumed, line: finding.line, column: finding.column, finding.message)
             }
             return dialect
-        case .unknown(let finding):
+        case .unknown(let finding), .lacksAccount(_, _, let finding):
             diagnostics.report(
                 .dialectUnknown, line: finding.line, column: finding.column, finding.message)
         case .noHeader where refusingNoHeader:
@@ -85,6 +88,9 @@ public enum DialectSniffer {
         do throws(Refusal) {
             try evidence.decide(into: &dialect, &assumptions)
         } catch {
+            if error.lacksOnlyAccount {
+                return .lacksAccount(dialect, assumptions: assumptions, error.finding)
+            }
             return .unknown(error.finding)
         }
         return .dialect(dialect, assumptions: assumptions)
@@ -112,6 +118,9 @@ public enum DialectSniffer {
             return encoding
         }
         guard let invalid = firstInvalidUTF8(bytes) else { return .utf8 }
+        // Text with valid multi-byte UTF-8 as well is UTF-8 with damage, which the parser
+        // reports line by line: Windows-1252 text practically never forms such sequences.
+        guard !hasMultibyteUTF8(bytes) else { return .utf8 }
         let lineStart = bytes[..<invalid].lastIndex(of: UInt8(ascii: "\n")).map { $0 + 1 } ?? 0
         let line = bytes[..<invalid].filter { $0 == UInt8(ascii: "\n") }.count + 1
         assumptions.append(
@@ -119,6 +128,31 @@ public enum DialectSniffer {
                 line: line, column: invalid - lineStart + 1,
                 message: "the file is not valid UTF-8; read it as windows-1252"))
         return .windows1252
+    }
+
+    /// Whether the bytes hold at least one valid UTF-8 sequence of two or more bytes.
+    static func hasMultibyteUTF8(_ bytes: [UInt8]) -> Bool {
+        var index = 0
+        while index < bytes.count {
+            let lead = bytes[index]
+            index += 1
+            guard lead >= 0xC2, lead <= 0xF4 else { continue }
+            let width = lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : 2
+            guard index + width - 1 <= bytes.count else { return false }
+            let tail = bytes[index..<index + width - 1]
+            if tail.allSatisfy({ $0 & 0xC0 == 0x80 }) {
+                var iterator = bytes[(index - 1)..<(index + width - 1)].makeIterator()
+                var decoder = UTF8()
+                if case .scalarValue = decoder.decode(&iterator) { return true }
+            }
+        }
+        return false
+    }
+
+    /// Whether a file that is not valid UTF-8 is Windows-1252 text: it then holds no valid
+    /// multi-byte UTF-8 sequence either.
+    static func isWindows1252(_ bytes: [UInt8]) -> Bool {
+        firstInvalidUTF8(bytes) != nil && !hasMultibyteUTF8(bytes)
     }
 
     /// The offset of the first byte that is not valid UTF-8.
@@ -146,6 +180,9 @@ public enum DialectSniffer {
         let currency: Currency?
         /// The fields of each preamble line, by line.
         let preamble: [(line: Int, fields: [String])]
+        /// A column named like a transaction type, beside a signed amount column; it is the
+        /// indicator when its values are a debit/credit pair.
+        let typeColumn: (index: Int, text: String)?
     }
 
     /// Finds the first line, for any separator, that names a date and an amount.
@@ -180,6 +217,8 @@ public enum DialectSniffer {
     /// Why sniffing gives up on a file.
     struct Refusal: Error {
         let finding: Diagnostic.Finding
+        /// Whether all that is missing is the account, the rest being decided.
+        var lacksOnlyAccount = false
     }
 }
 
@@ -209,6 +248,12 @@ private struct Evidence {
     var groupsWithSpace = false
 
     var indicators: [String: Sample] = [:]
+    /// The values of a column named like a transaction type, upper case, at most 20.
+    var typeValues: [String: Sample] = [:]
+    /// The first value of the account column, and whether any value is an IBAN or shaped
+    /// like one (two letters, two digits, letters and digits).
+    var firstAccountValue: Sample?
+    var accountColumnHoldsIBANs = false
     /// Records at the end of the file without a date: footer lines.
     var trailingNonData = 0
 
@@ -256,6 +301,31 @@ private struct Evidence {
             let key = indicator.text.uppercased()
             if indicators[key] == nil { indicators[key] = indicator }
         }
+        if let type = header.typeColumn, type.index < record.fields.count, typeValues.count < 20 {
+            let text = record.withField(type.index) {
+                String(decoding: $0.trimmingSpaces, as: UTF8.self)
+            }
+            let (line, column) = record.location(ofField: type.index)
+            if !text.isEmpty && typeValues[text.uppercased()] == nil {
+                typeValues[text.uppercased()] = Sample(text: text, line: line, column: column)
+            }
+        }
+        if !accountColumnHoldsIBANs, let account = sample(.accountIBAN) {
+            if firstAccountValue == nil { firstAccountValue = account }
+            accountColumnHoldsIBANs = Self.isIBANShaped(account.text)
+        }
+    }
+
+    /// Whether a text is an IBAN, valid or not: two letters, two digits, then at least ten
+    /// letters and digits (spaces allowed).
+    static func isIBANShaped(_ text: String) -> Bool {
+        let characters = Array(text.uppercased().filter { $0 != " " && $0 != "\u{A0}" })
+        guard characters.count >= 14, characters.count <= 34,
+            characters[0].isASCII, characters[0].isLetter, characters[1].isASCII,
+            characters[1].isLetter, characters[2].isASCII, characters[2].isNumber,
+            characters[3].isASCII, characters[3].isNumber
+        else { return false }
+        return characters.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) }
     }
 
     private mutating func observeDate(_ sample: Sample) {
@@ -375,15 +445,28 @@ private struct Evidence {
         }
         try decideAmounts(into: &dialect, &assumptions)
         dialect.footerLines = trailingNonData
+        var indicators = self.indicators
+        if let type = header.typeColumn, !typeValues.isEmpty,
+            Self.indicatorPairs.contains(where: {
+                Set(typeValues.keys).isSubset(of: Set($0.0 + $0.1))
+            })
+        {
+            // A type column whose values say debit or credit: the amounts' sign.
+            dialect.columns[.indicator] = [.name(type.text)]
+            indicators = typeValues
+        }
+        if dialect.columns[.accountIBAN] != nil && !accountColumnHoldsIBANs {
+            // A column named like the account that holds names (Checking, Cash), not IBANs.
+            let names = dialect.columns.removeValue(forKey: .accountIBAN)
+            if dialect.columns[.accountName] == nil { dialect.columns[.accountName] = names }
+        }
         if dialect.columns[.indicator] != nil {
             dialect.sign = .indicator
-            let pairs: [([String], [String])] = [
-                (["D"], ["C"]), (["S"], ["H"]), (["AF"], ["BIJ"]), (["DR"], ["CR"]),
-                (["DEBIT"], ["CREDIT"]), (["DBIT"], ["CRDT"]), (["-"], ["+"]),
-            ]
             let seen = Set(indicators.keys)
             guard
-                let (debit, credit) = pairs.first(where: { seen.isSubset(of: Set($0.0 + $0.1)) })
+                let (debit, credit) = Self.indicatorPairs.first(where: {
+                    seen.isSubset(of: Set($0.0 + $0.1))
+                })
             else {
                 let example = indicators.values.min { $0.line < $1.line }
                 throw refuse(
@@ -397,6 +480,13 @@ private struct Evidence {
         }
         try decideAccount(into: &dialect, &assumptions)
     }
+
+    /// The debit and credit texts that banks write in an indicator or type column.
+    static let indicatorPairs: [([String], [String])] = [
+        (["D"], ["C"]), (["S"], ["H"]), (["AF"], ["BIJ"]), (["DR"], ["CR"]),
+        (["DEBIT"], ["CREDIT"]), (["DBIT"], ["CRDT"]), (["-"], ["+"]), (["SOLL"], ["HABEN"]),
+        (["DEBET"], ["CREDIT"]), (["WITHDRAWAL"], ["DEPOSIT"]),
+    ]
 
     private func dateFormat(
         _ layout: DateLayout, _ first: Sample, _ assumptions: inout [Diagnostic.Finding]
@@ -477,22 +567,28 @@ private struct Evidence {
 
     private func decideAccount(
         into dialect: inout Dialect, _ assumptions: inout [Diagnostic.Finding]
-    )
-        throws(DialectSniffer.Refusal)
-    {
-        if dialect.columns[.accountIBAN] == nil {
-            let found = header.preamble.lazy.compactMap { line, fields in
-                fields.indices.first { HeaderVocabulary.iban(in: fields[$0]) != nil }.map {
-                    Dialect.PreamblePosition(line: line, field: $0 + 1)
-                }
-            }.first
-            guard let found else {
-                throw refuse(
-                    nil, "no account IBAN: no column holds it and no line above the header names it"
-                )
+    ) throws(DialectSniffer.Refusal) {
+        decideCurrency(into: &dialect, &assumptions)
+        guard dialect.columns[.accountIBAN] == nil else { return }
+        let found = header.preamble.lazy.compactMap { line, fields in
+            fields.indices.first { HeaderVocabulary.iban(in: fields[$0]) != nil }.map {
+                Dialect.PreamblePosition(line: line, field: $0 + 1)
             }
-            dialect.preamble[.iban] = found
+        }.first
+        guard let found else {
+            var refusal = refuse(
+                nil,
+                "no account IBAN: no column holds it and no line above the header names it; the profile lacks only \"account\": {\"iban\": …}"
+            )
+            refusal.lacksOnlyAccount = true
+            throw refusal
         }
+        dialect.preamble[.iban] = found
+    }
+
+    private func decideCurrency(
+        into dialect: inout Dialect, _ assumptions: inout [Diagnostic.Finding]
+    ) {
         guard dialect.columns[.currency] == nil else { return }
         if let currency = header.currency {
             dialect.accountCurrency = currency

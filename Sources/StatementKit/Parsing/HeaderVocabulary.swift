@@ -44,6 +44,8 @@ enum HeaderVocabulary {
                 [
                     "af bij", "af/bij", "soll/haben", "s/h", "debit/credit", "credit/debit",
                     "cr/dr", "dr/cr", "d/c", "c/d", "credit debit indicator",
+                    "credit/debit indicator", "debit credit indicator", "dbit/crdt", "cdtdbtind",
+                    "soll/haben-kennzeichen", "s/h-kennzeichen",
                 ]
             ),
             (
@@ -129,6 +131,13 @@ enum HeaderVocabulary {
         return table
     }()
 
+    /// Names of a column that may say debit or credit, or something else (`Type: Card
+    /// payment`): it is taken as the indicator only when its values are a debit/credit pair.
+    static let typeNames: Set<String> = [
+        "type", "transaction type", "trans type", "entry type", "debit or credit", "typ",
+        "buchungsart", "tipo", "sens", "soort", "mutatiesoort",
+    ]
+
     /// A header text in the form the table holds: lower case, single spaces, without
     /// surrounding spaces, a trailing colon, or a currency such as `(EUR)`, `in CHF`, `€` or
     /// `euros` at the end, which is returned apart.
@@ -159,8 +168,12 @@ enum HeaderVocabulary {
         var columns: [Dialect.Field: [Dialect.ColumnReference]] = [:]
         var indices: [Dialect.Field: Int] = [:]
         var currency: Currency?
+        var typeColumn: (index: Int, text: String)?
         for (index, text) in texts.enumerated() {
             let (name, named) = normalized(text)
+            if typeColumn == nil && typeNames.contains(name) {
+                typeColumn = (index, text.trimmingCharacters(in: .whitespaces))
+            }
             guard let field = fields[name] else { continue }
             if let named, field == .amount || field == .debit || field == .credit {
                 currency = named
@@ -189,7 +202,8 @@ enum HeaderVocabulary {
         }
         return DialectSniffer.Header(
             separator: separator, line: line, columns: columns,
-            indices: indices, currency: currency, preamble: preamble)
+            indices: indices, currency: currency, preamble: preamble,
+            typeColumn: indices[.amount] != nil && indices[.indicator] == nil ? typeColumn : nil)
     }
 
     /// The IBAN a preamble field holds, alone or after a label such as `IBAN:`.

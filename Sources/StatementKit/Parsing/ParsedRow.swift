@@ -14,6 +14,9 @@ public struct ParseSummary: Hashable, Sendable {
     public var rowCount = 0
     /// The opening balances by account: declared, or implied by a first row's running balance.
     public var openingBalances: [IBAN: Money] = [:]
+    /// Whether a file streamed as canonical UTF-8 CSV turned out to be Windows-1252 text: its
+    /// findings are void, and it is read again through the sniffer (`sniffing: true`).
+    public var needsSniffing = false
 }
 
 /// The diagnostic code and reason of each field-level error of the model.

@@ -304,7 +304,15 @@ public struct StatementCSVParser: Sendable {
             for reference in references {
                 switch reference {
                 case .name(let name):
-                    if let index = names.firstIndex(of: Self.normalizedHeader(name)) {
+                    let matches = names.indices.filter { names[$0] == Self.normalizedHeader(name) }
+                    if matches.count > 1 {
+                        diagnostics.report(
+                            .columnDuplicate, line: record.line, column: 1,
+                            "the profile's column \(Diagnostic.quote(name)) is the name of columns \(matches.map { String($0 + 1) }.joined(separator: " and ")); map \(field.rawValue) to one of them by number"
+                        )
+                        return nil
+                    }
+                    if let index = matches.first {
                         fields[field, default: []].append(index)
                     } else {
                         missing.append(Diagnostic.quote(name))
@@ -506,26 +514,35 @@ public struct StatementCSVParser: Sendable {
         defer { swap(&fields.diagnostics, &diagnostics) }
 
         let date = fields.day(columns[.date]!, Column.date.rawValue, format: dateFormat)
-        let currency =
-            columns[.currency].flatMap { fields.currency($0, Column.currency.rawValue) }
-            ?? state.fixedCurrency ?? .eur
+        // A blank currency cell takes the profile's default; canonical CSV's is EUR.
+        let fallback = state.fixedCurrency ?? (dialect.columns.isEmpty ? .eur : nil)
+        let currency: Currency? =
+            if let field = columns[.currency] {
+                fields.currency(field, Column.currency.rawValue, default: fallback)
+            } else {
+                state.fixedCurrency ?? .eur
+            }
         let accountIBAN: IBAN? =
             if let field = columns[.accountIBAN] {
                 fields.accountIBAN(field, &state)
             } else {
                 state.fixedIBAN
             }
-        let amount: Money? =
-            switch dialect.sign {
-            case .signed:
-                fields.money(columns[.amount]!, Column.amount.rawValue, currency: currency)
-            case .debitCredit:
-                fields.debitCredit(columns.debit!, columns.credit!, currency: currency)
-            case .indicator:
-                fields.indicated(
-                    columns[.amount]!, columns.indicator!, currency: currency,
-                    debit: debitIndicators, credit: creditIndicators)
-            }
+        // Without its currency an amount cannot be checked: the currency alone is reported.
+        var amount: Money?
+        if let currency {
+            amount =
+                switch dialect.sign {
+                case .signed:
+                    fields.money(columns[.amount]!, Column.amount.rawValue, currency: currency)
+                case .debitCredit:
+                    fields.debitCredit(columns.debit!, columns.credit!, currency: currency)
+                case .indicator:
+                    fields.indicated(
+                        columns[.amount]!, columns.indicator!, currency: currency,
+                        debit: debitIndicators, credit: creditIndicators)
+                }
+        }
         let beneficiary =
             !isMapped
             ? fields.requiredText(columns[.beneficiary]!, Column.beneficiary.rawValue)
@@ -535,13 +552,14 @@ public struct StatementCSVParser: Sendable {
         let beneficiaryIBAN = columns[.beneficiaryIBAN].flatMap {
             fields.optionalIBAN($0, Column.beneficiaryIBAN.rawValue, &state)
         }
-        let declaredBalance = columns[.balance].flatMap {
-            fields.optionalMoney($0, Column.balance.rawValue, currency: currency)
+        let declaredBalance = columns[.balance].flatMap { field in
+            currency.flatMap { fields.optionalMoney(field, Column.balance.rawValue, currency: $0) }
         }
         let kind =
             columns[.accountKind].flatMap { fields.accountKind($0, Column.accountKind.rawValue) }
             ?? dialect.accountKind
-        guard fields.isValid, let date, let amount, let beneficiary, let accountIBAN else {
+        guard fields.isValid, let date, let currency, let amount, let beneficiary, let accountIBAN
+        else {
             if let accountIBAN { state.skipUnreadableRow(of: accountIBAN) }
             return nil
         }
@@ -666,13 +684,29 @@ private struct FieldReader {
         }
     }
 
-    mutating func currency(_ field: Int, _ name: String) -> Currency? {
-        guard !isBlank(field) else { return nil }
+    /// The currency of a row: its cell, or `fallback` when the cell is blank; `nil` when the
+    /// cell names no active currency or is blank without fallback (reported).
+    mutating func currency(_ field: Int, _ name: String, default fallback: Currency?)
+        -> Currency?
+    {
+        guard !isBlank(field) else {
+            if fallback == nil {
+                report(
+                    .fieldEmpty, at: field,
+                    "\(name) is blank and the profile gives no default (account.currency)")
+            }
+            return fallback
+        }
         if let currency = record.withField(field, { Currency(codeBytes: $0) }) { return currency }
         report(
             .currencyUnknown, at: field, name: name,
             reason: "is not an active ISO 4217 currency code")
         return nil
+    }
+
+    /// The IBAN of a field if it is one, reporting nothing.
+    func peekIBAN(_ field: Int) -> IBAN? {
+        field < record.fields.count ? record.withField(field) { try? IBAN(parsing: $0) } : nil
     }
 
     mutating func money(_ field: Int, _ name: String, currency: Currency) -> Money? {
@@ -736,6 +770,12 @@ private struct FieldReader {
                 reason: "must be one of \(allowed.joined(separator: ", "))")
         }
         guard let amount = money(amountField, "amount", currency: currency), isValid else {
+            return nil
+        }
+        if amount.minorUnits < 0 && !isDebit {
+            report(
+                .amountSign, at: amountField,
+                "amount is negative but the indicator says credit; the two disagree")
             return nil
         }
         let magnitude = Int64(amount.minorUnits.magnitude)

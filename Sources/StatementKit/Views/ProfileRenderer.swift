@@ -3,7 +3,9 @@
 public struct ProfileRenderer {
     public init() {}
 
-    public func render(_ dialect: Dialect) -> String {
+    /// The profile's JSON; with `lacksAccount`, `account.iban` holds a placeholder that the
+    /// user must replace (a profile with it cannot be used as it is).
+    public func render(_ dialect: Dialect, lacksAccount: Bool = false) -> String {
         var lines: [String] = []
         func character(_ byte: UInt8) -> String { jsonString(String(UnicodeScalar(byte))) }
         lines.append("\"encoding\": \(jsonString(dialect.encoding.rawValue))")
@@ -40,6 +42,8 @@ public struct ProfileRenderer {
         var account: [String] = []
         if let iban = dialect.accountIBAN {
             account.append("\"iban\": \(jsonString(iban.electronic))")
+        } else if lacksAccount {
+            account.append("\"iban\": \"FILL IN the account's IBAN\"")
         }
         if let name = dialect.accountName { account.append("\"name\": \(jsonString(name))") }
         if let currency = dialect.accountCurrency {

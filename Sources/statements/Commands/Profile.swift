@@ -15,7 +15,8 @@ enum Profile {
           -h, --help  show this help
 
         EXIT STATUS: 0 profile printed, 1 the file cannot be understood (the reason is on
-        stderr), 2 usage error, 3 unreadable file.
+        stderr; when all it lacks is the account, the profile is printed with a placeholder
+        for account.iban to fill in), 2 usage error, 3 unreadable file.
         """
 
     static func run(_ arguments: [String]) throws(UsageError) -> Int32 {
@@ -38,6 +39,13 @@ enum Profile {
         let dialect = result.report(into: &diagnostics, refusingNoHeader: true)
         for diagnostic in diagnostics.diagnostics {
             print(diagnostic.textLine, to: &standardError)
+        }
+        if case .lacksAccount(let partial, _, _) = result {
+            // All but the account was found: print it, for the user to fill in one value.
+            print(
+                ProfileRenderer().render(partial, lacksAccount: true), terminator: "",
+                to: &standardOutput)
+            return ExitCode.dataError
         }
         guard let dialect else { return ExitCode.dataError }
         print(ProfileRenderer().render(dialect), terminator: "", to: &standardOutput)
