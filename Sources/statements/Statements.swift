@@ -31,6 +31,7 @@ struct Statements {
           report             write monthly statements as text, CSV and HTML
           process PATH...    the nightly job: import, then report the months that changed
           profile FILE       work out a bank export's dialect and print it as a profile
+          check              verify the ledger against its checksums
 
         Run 'statements <command> --help' for a command's options.
         OPTIONS: -h, --help  show this help;  --version  print the version
@@ -55,6 +56,7 @@ struct Statements {
             "report": (Report.usage, Report.run),
             "process": (Process.usage, Process.run),
             "profile": (Profile.usage, Profile.run),
+            "check": (Check.usage, Check.run),
         ]
         switch command {
         case "-h", "--help", "help":

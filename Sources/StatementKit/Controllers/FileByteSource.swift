@@ -29,10 +29,17 @@ final class FileByteSource: ByteSource {
     /// The offset at which the source ends, if before the end of the file.
     private let end: Int
 
-    /// Opens a file for reading, from `offset` up to `end` (the end of the file by default).
+    /// Opens a regular file for reading, from `offset` up to `end` (the end of the file by
+    /// default). Anything else (a device such as `/dev/zero`, a FIFO, a folder) is refused:
+    /// it may never end.
     init(path: String, from offset: Int = 0, to end: Int = .max) throws(FileReadError) {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard descriptor >= 0 else { throw FileReadError(errno: errno) }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG else {
+            close(descriptor)
+            throw FileReadError(reason: "not a regular file")
+        }
         self.descriptor = descriptor
         self.offset = offset
         self.end = end

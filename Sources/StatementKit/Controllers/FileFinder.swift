@@ -106,6 +106,9 @@ public struct StatementFiles {
     /// A file (or a path problem) and the dialect its profile gives; `nil` without one.
     let entries: [(entry: FileFinder.Entry, dialect: Dialect?)]
 
+    /// The largest file read as a profile.
+    static let maximumProfileSize = 1 << 20
+
     /// Finds the files at or below `paths` and loads their profiles.
     ///
     /// - Parameter profile: a profile for every CSV file, over any folder profile.
@@ -119,7 +122,13 @@ public struct StatementFiles {
             if let known = loaded[path] { return known }
             let bytes: [UInt8]
             do {
-                bytes = try FileByteSource(path: path).readAll()
+                let source = try FileByteSource(path: path)
+                // A profile is a few hundred bytes; a larger file is not one.
+                guard try source.size() <= Self.maximumProfileSize else {
+                    throw FileReadError(
+                        reason: "it is larger than \(Self.maximumProfileSize.counted("byte"))")
+                }
+                bytes = try source.readAll()
             } catch {
                 throw ProfileError(path: path, message: "cannot read it: \(error)")
             }

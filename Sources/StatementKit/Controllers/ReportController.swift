@@ -44,12 +44,30 @@ public final class ReportController {
         job.render(statement, as: format)
     }
 
-    /// Writes every statement in every format, and each month's index when HTML is written.
+    /// Writes every statement in every format, and each month's index when HTML is written,
+    /// then records `generation` as the one the reports reflect.
     ///
     /// A file whose content would not change is left alone, bytes and modification time; a
-    /// changed one is replaced atomically (written beside, then renamed).
-    public func publish(_ statements: [MonthlyStatement]) throws(StorageError) -> [PublishedFile] {
+    /// changed one is replaced atomically (written beside under a name of this process, then
+    /// renamed). Runs writing one output folder take turns (`flock` on the folder), so each
+    /// month's files and index come from one run; the recorded generation never moves back.
+    public func publish(_ statements: [MonthlyStatement], generation: Int? = nil)
+        throws(StorageError) -> [PublishedFile]
+    {
+        try Self.makeFolder(folder)
+        let lock = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard lock >= 0 else {
+            throw .io(path: folder, operation: "open", reason: String(cString: strerror(errno)))
+        }
+        defer { close(lock) }
+        while flock(lock, LOCK_EX) != 0 {
+            guard errno == EINTR else {
+                throw .io(path: folder, operation: "lock", reason: String(cString: strerror(errno)))
+            }
+        }
         let byMonth = Dictionary(grouping: statements, by: \.month)
+        for month in byMonth.keys { Self.removeStaleTemporaries(in: "\(folder)/\(month.isoText)") }
+        Self.removeStaleTemporaries(in: folder)
         let ordered = byMonth.keys.sorted().flatMap { month in
             byMonth[month]!.sorted(by: { $0.account.iban < $1.account.iban })
         }
@@ -72,6 +90,9 @@ public final class ReportController {
                     into: &index)
                 published.append(try Self.write(index, to: "\(folder)/\(month.isoText)/index.html"))
             }
+        }
+        if let generation, generation >= reportedGeneration() ?? 0 {
+            _ = try Self.write("\(generation)\n", to: markerPath)
         }
         return published
     }
@@ -114,26 +135,27 @@ public final class ReportController {
         return Int(String(decoding: data, as: UTF8.self).filter(\.isNumber))
     }
 
-    /// Records that the reports reflect a ledger generation; called after every file is written.
-    public func markReported(generation: Int) throws(StorageError) {
-        _ = try Self.write("\(generation)\n", to: markerPath)
+    /// The suffix of the temporary files a run writes beside report files.
+    static let temporarySuffix = ".statements-tmp"
+
+    /// Removes the temporary files that runs no longer alive left in a folder.
+    static func removeStaleTemporaries(in folder: String) {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else {
+            return
+        }
+        for name in names where name.hasPrefix(".") && name.hasSuffix(temporarySuffix) {
+            // `.NAME.PID.statements-tmp`: the writer's process id, or none (older releases).
+            let parts = name.dropLast(temporarySuffix.count).split(separator: ".")
+            if let pid = parts.last.flatMap({ Int32($0) }), pid == getpid()
+                || kill(pid, 0) == 0 || errno != ESRCH
+            {
+                continue
+            }
+            _ = unlink("\(folder)/\(name)")
+        }
     }
 
-    /// Writes a report file unless it already holds exactly `text`.
-    ///
-    /// The new content goes to `.NAME.statements-tmp` beside the file and is renamed over it,
-    /// so a reader never sees half a file. A temporary file that a killed run left is removed
-    /// first, so none outlives the next run that considers that file.
-    fileprivate static func write(_ text: String, to path: String) throws(StorageError)
-        -> PublishedFile
-    {
-        let folder = (path as NSString).deletingLastPathComponent
-        let temporary = "\(folder)/.\((path as NSString).lastPathComponent).statements-tmp"
-        _ = unlink(temporary)
-        let bytes = Data(text.utf8)
-        if FileManager.default.contents(atPath: path) == bytes {
-            return PublishedFile(path: path, isWritten: false)
-        }
+    private static func makeFolder(_ folder: String) throws(StorageError) {
         do {
             try FileManager.default.createDirectory(
                 atPath: folder, withIntermediateDirectories: true)
@@ -142,7 +164,25 @@ public final class ReportController {
                 path: folder, operation: "create folder",
                 reason: (error as NSError).localizedDescription)
         }
-        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+    }
+
+    /// Writes a report file unless it already holds exactly `text`.
+    ///
+    /// The new content goes to `.NAME.PID.statements-tmp` beside the file (a name of this
+    /// process alone) and is renamed over it, so a reader never sees half a file.
+    fileprivate static func write(_ text: String, to path: String) throws(StorageError)
+        -> PublishedFile
+    {
+        let folder = (path as NSString).deletingLastPathComponent
+        let temporary =
+            "\(folder)/.\((path as NSString).lastPathComponent).\(getpid())\(temporarySuffix)"
+        let bytes = Data(text.utf8)
+        if FileManager.default.contents(atPath: path) == bytes {
+            return PublishedFile(path: path, isWritten: false)
+        }
+        try makeFolder(folder)
+        let descriptor = open(
+            temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0o644)
         guard descriptor >= 0 else {
             throw .io(path: path, operation: "write", reason: String(cString: strerror(errno)))
         }

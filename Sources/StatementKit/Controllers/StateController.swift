@@ -124,7 +124,9 @@ public final class StateController {
                 changed.insert(month)
             }
         }
-        return ImportReport(files: files, isDryRun: dryRun, changedMonths: changed)
+        return ImportReport(
+            files: files, isDryRun: dryRun, changedMonths: changed,
+            generations: (committed.generation, manifest.generation))
     }
 
     /// The rows of one file in one account-month, encoded for storage.

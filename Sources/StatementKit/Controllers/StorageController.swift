@@ -23,7 +23,7 @@ public enum StorageError: Error, Hashable, Sendable, CustomStringConvertible {
         case .io(let path, let operation, let reason): "cannot \(operation) \(path): \(reason)"
         case .unreadable(let folder, let reason): "cannot use state folder \(folder): \(reason)"
         case .damaged(let folder, let path, let reason):
-            "the ledger in \(folder) is damaged: \(path) \(reason); nothing was written. Run 'statements check --state \(folder)' for every problem, and restore the folder from a backup or import the statement files into a new ledger"
+            "the ledger in \(folder) is damaged: \(path) \(reason). No command writes to it: 'statements check --state \(folder)' lists every problem; restore the folder from a backup, or import the statement files into a new ledger"
         }
     }
 }
@@ -399,14 +399,19 @@ public final class StorageController {
     }
 
     /// Every problem of the ledger's committed files: missing, short, or not matching their
-    /// checksums; empty for a sound ledger. Reads everything; writes nothing.
-    public func check() throws(StorageError) -> [StorageError] {
+    /// checksums (empty for a sound ledger), and how many account-months were checked.
+    /// Reads everything; writes nothing.
+    ///
+    /// - Throws: `StorageError` when the manifest itself is missing, damaged or unreadable.
+    public func check() throws(StorageError) -> (problems: [StorageError], months: Int) {
         let manifest = try loadManifest()
         var problems: [StorageError] = []
+        var months = 0
         for iban in manifest.accounts.keys.sorted() {
             let entry = manifest.accounts[iban]!
             for month in entry.months.keys.sorted() {
                 let length = entry.months[month]!
+                months += 1
                 do throws(StorageError) {
                     _ = try transactions(of: entry.account, in: month, length: length)
                 } catch {
@@ -421,7 +426,7 @@ public final class StorageController {
                 }
             }
         }
-        return problems
+        return (problems, months)
     }
 
     /// Undoes every tail of the run, as the next writer would after a crash.

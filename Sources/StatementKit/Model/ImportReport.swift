@@ -30,12 +30,30 @@ public struct ImportReport: Hashable, Sendable {
     /// The months whose statements the run changed: every month it added transactions to, and
     /// each later month of the same accounts, whose opening balance moved with them.
     public let changedMonths: Set<Month>
+    /// The ledger's generation before the run and after it, read under the writer lock: the
+    /// run changed the ledger from the one to the other and nothing else came between.
+    public let generations: (before: Int, after: Int)
 
     /// Creates a report.
-    public init(files: [FileImport], isDryRun: Bool, changedMonths: Set<Month> = []) {
+    public init(
+        files: [FileImport], isDryRun: Bool, changedMonths: Set<Month> = [],
+        generations: (before: Int, after: Int) = (0, 0)
+    ) {
         self.files = files
         self.isDryRun = isDryRun
         self.changedMonths = changedMonths
+        self.generations = generations
+    }
+
+    public static func == (lhs: ImportReport, rhs: ImportReport) -> Bool {
+        lhs.files == rhs.files && lhs.isDryRun == rhs.isDryRun
+            && lhs.changedMonths == rhs.changedMonths && lhs.generations == rhs.generations
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(files)
+        hasher.combine(changedMonths)
+        hasher.combine(generations.after)
     }
 
     /// The transactions added to the ledger (or that would be, in a dry run).

@@ -16,7 +16,7 @@ package struct CSVStatementRenderer: Sendable {
                 transaction.beneficiary, transaction.description ?? "", transaction.reference ?? "",
             ]
             let cells =
-                [transaction.date.isoText] + text.map(Self.cell)
+                [transaction.date.isoText] + text.map { Self.cell($0.reportField) }
                 + [
                     transaction.amount.decimalText, entry.balance.decimalText,
                     statement.account.currency.code,
@@ -27,17 +27,20 @@ package struct CSVStatementRenderer: Sendable {
 
     /// One cell: neutralised against formula injection (OWASP), then quoted when needed.
     ///
-    /// A cell that starts with `=`, `+`, `-`, `@`, tab or CR and is not a plain number gets a
-    /// leading `'`, so that no spreadsheet evaluates it; other control characters and bidi
-    /// overrides are replaced.
+    /// Control characters become spaces or U+FFFD first (line breaks and tabs become spaces);
+    /// then a cell that started with a tab or CR, or whose first character after any spaces
+    /// is `=`, `+`, `-` or `@`, and that is not a plain number, gets a leading `'`, so that no
+    /// spreadsheet evaluates it.
     static func cell(_ text: String) -> String {
-        var value = text
-        if let first = value.unicodeScalars.first, "=+-@\t\r".unicodeScalars.contains(first),
-            !isPlainNumber(value)
+        var value = text.neutralized
+        let start = value.drop { $0 == " " }
+        let startsWithControl = text.unicodeScalars.first.map { $0 == "\t" || $0 == "\r" }
+        if let first = start.unicodeScalars.first,
+            startsWithControl == true || "=+-@".unicodeScalars.contains(first),
+            !isPlainNumber(String(start))
         {
             value = "'" + value
         }
-        value = value.neutralized
         guard value.contains(where: { $0 == "," || $0 == "\"" }) else { return value }
         return "\"" + value.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }

@@ -1,4 +1,17 @@
 extension String {
+    /// The most characters of one text a report shows; the ledger keeps the whole text.
+    package static let reportFieldLimit = 1_000
+
+    /// The text cut to `reportFieldLimit` characters with `…`, so that one huge field cannot
+    /// blow a report up.
+    package var reportField: String {
+        guard utf8.count > Self.reportFieldLimit,
+            let end = index(startIndex, offsetBy: Self.reportFieldLimit, limitedBy: endIndex),
+            end < endIndex
+        else { return self }
+        return String(self[..<end]) + "…"
+    }
+
     /// The text with control characters and bidirectional overrides replaced, so that a
     /// statement shows what it holds: line breaks and tabs become spaces, other controls and
     /// the bidi embedding, override and isolate controls become U+FFFD.

@@ -118,7 +118,8 @@ extension Diagnostic {
             escapeData(text).replacingOccurrences(of: ":", with: "%3A").replacingOccurrences(
                 of: ",", with: "%2C")
         }
-        var properties = "file=\(escapeProperty(file))"
+        // File names can hold control characters and bidi overrides too.
+        var properties = "file=\(escapeProperty(safePath))"
         if line > 0 { properties += ",line=\(line),col=\(column)" }
         properties += ",title=\(code.rawValue)"
         return "::\(severity.rawValue) \(properties)::\(escapeData(message))"

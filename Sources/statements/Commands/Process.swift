@@ -40,11 +40,14 @@ enum Process {
         let statements: [MonthlyStatement]
         let generation: Int
         do {
-            // Reports that reflect the ledger as it was need only the months this run changes;
-            // after a run that died before its reports were written, every month is redone.
-            let reportsAreCurrent = try report.controller.reportedGeneration() == state.generation()
+            // Reports that reflect the ledger as it was before this run's import need only the
+            // months it changes; after a run that died before its reports were written, or an
+            // import by another run, every month is redone. Both generations are read under
+            // the import's lock, so that no other run's import can slip between them.
             imported = try state.importFiles(files)
-            generation = try state.generation()
+            let reportsAreCurrent =
+                report.controller.reportedGeneration() == imported.generations.before
+            generation = imported.generations.after
             let months = reportsAreCurrent ? imported.changedMonths : try state.allMonths()
             statements = try state.monthlyStatements(months: months)
         } catch {

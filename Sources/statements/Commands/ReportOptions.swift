@@ -44,8 +44,7 @@ struct ReportOptions {
         var standardError = StandardStream.error
         let controller = controller
         do {
-            let files = try controller.publish(statements)
-            if let generation { try controller.markReported(generation: generation) }
+            let files = try controller.publish(statements, generation: generation)
             for file in files where file.isWritten {
                 print("wrote  \(file.path)", to: &standardOutput)
             }

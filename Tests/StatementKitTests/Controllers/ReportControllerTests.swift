@@ -13,8 +13,11 @@ struct ReportControllerTests {
         let controller = ReportController(
             folder: folder.path, formats: [.text, .csv], locale: Locale(identifier: "en_US"))
         let statement = SampleStatement.statement
+        // Left by a killed run of an older release, and by a killed run (no such process).
         let leftover = try folder.write(
             "2026-10/.DE89370400440532013000.txt.statements-tmp", "half a fi")
+        let killed = try folder.write(
+            "2026-10/.DE89370400440532013000.txt.2147483646.statements-tmp", "half a fi")
         let first = try controller.publish([statement])
         #expect(first.map(\.isWritten) == [true, true])
         #expect(
@@ -22,6 +25,7 @@ struct ReportControllerTests {
                 "DE89370400440532013000.txt", "DE89370400440532013000.csv",
             ])
         #expect(!FileManager.default.fileExists(atPath: leftover))
+        #expect(!FileManager.default.fileExists(atPath: killed))
         #expect(try controller.publish([statement]).map(\.isWritten) == [false, false])
         #expect(
             try FileManager.default.contentsOfDirectory(atPath: folder.path + "/2026-10").sorted()
@@ -33,7 +37,42 @@ struct ReportControllerTests {
         let controller = ReportController(
             folder: folder.path, formats: [.html], locale: Locale(identifier: "en_US"))
         #expect(controller.reportedGeneration() == nil)
-        try controller.markReported(generation: 7)
+        _ = try controller.publish([SampleStatement.statement], generation: 7)
         #expect(controller.reportedGeneration() == 7)
+        // A run that read an older ledger never moves the record back.
+        _ = try controller.publish([SampleStatement.statement], generation: 5)
+        #expect(controller.reportedGeneration() == 7)
+    }
+
+    @Test func `lets runs that write one output folder at once end with a complete set`()
+        throws
+    {
+        let folder = try TemporaryFolder()
+        let statement = SampleStatement.statement
+        let failures = ConcurrentResults<String>(count: 8)
+        let path = folder.path
+        DispatchQueue.concurrentPerform(iterations: 8) { run in
+            let controller = ReportController(
+                folder: path, formats: [.text, .html], locale: Locale(identifier: "en_US"))
+            do {
+                for _ in 0..<10 { _ = try controller.publish([statement], generation: run) }
+            } catch {
+                failures[run] = "\(error)"
+            }
+        }
+        #expect(failures.values.compactMap { $0 }.isEmpty)
+        let names = try FileManager.default.contentsOfDirectory(atPath: folder.path + "/2026-10")
+        #expect(
+            names.sorted() == [
+                "DE89370400440532013000.html", "DE89370400440532013000.txt", "index.html",
+            ])
+        for name in names {
+            let size = try FileManager.default.attributesOfItem(
+                atPath: folder.path + "/2026-10/" + name)[.size] as? Int
+            #expect((size ?? 0) > 0, "\(name)")
+        }
+        let reader = ReportController(
+            folder: folder.path, formats: [.html], locale: Locale(identifier: "en_US"))
+        #expect(reader.reportedGeneration() == 7)
     }
 }

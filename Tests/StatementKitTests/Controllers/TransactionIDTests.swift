@@ -181,7 +181,7 @@ struct LedgerUpgradeTests {
         let again = try ledger.controller().importFiles(
             at: [root + "/SampleData/good", root + "/SampleData/profiles"])
         #expect(again.files.allSatisfy { if case .imported = $0.outcome { false } else { true } })
-        #expect(try StorageController(folder: ledger.state).check().isEmpty)
+        #expect(try StorageController(folder: ledger.state).check().problems.isEmpty)
     }
 
     @Test func `reads a format 1 ledger without writing to it`() throws {
@@ -195,5 +195,15 @@ struct LedgerUpgradeTests {
                 + "2026-10-01,\(Self.de),-3.20,Café,Lunch,R-1\n", dryRun: true)
         #expect(dryRun.files.map(\.outcome) == [.alreadyPresent(1)])
         #expect(try ledger.snapshot() == before)
+    }
+}
+
+struct ImportGenerationTests {
+    @Test func `reports the generations before and after, read under the lock`() throws {
+        let ledger = try TestLedger()
+        let text = "date,account_iban,amount,beneficiary\n2026-10-01,\(StateControllerTests.de),-1.00,A\n"
+        #expect(try ledger.importText(text).generations == (0, 1))
+        #expect(try ledger.importText(text, name: "again.csv").generations == (1, 1))
+        #expect(try ledger.importText(text + "2026-10-02,\(StateControllerTests.de),-2.00,B\n", name: "more.csv", dryRun: true).generations == (1, 1))
     }
 }

@@ -178,9 +178,21 @@ struct CSVStatementRendererTests {
             ("\tx", "'\u{FFFD}x".replacingOccurrences(of: "\u{FFFD}", with: " ")),
             ("-12.34", "-12.34"), ("+5", "+5"),
             ("plain, text", "\"plain, text\""), ("", ""),
+            // A line break before the formula becomes a space first; the guard still holds.
+            ("\n=1+1", "' =1+1"), ("  @x", "'  @x"), ("\r\n-1+2", "'  -1+2"),
         ] as [(String, String)])
     func `neutralises formula injection and quotes as RFC 4180 asks`(input: String, cell: String) {
         #expect(CSVStatementRenderer.cell(input) == cell)
+    }
+}
+
+struct ReportFieldLimitTests {
+    @Test func `cuts a huge field in every report, keeping short ones whole`() {
+        let huge = String(repeating: "x", count: 5_000_000)
+        #expect(huge.reportField.count == String.reportFieldLimit + 1)
+        #expect(huge.reportField.hasSuffix("…"))
+        #expect("Café".reportField == "Café")
+        #expect(CSVStatementRenderer.cell(huge.reportField).count < 1_100)
     }
 }
 

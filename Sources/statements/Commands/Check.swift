@@ -1,0 +1,51 @@
+import StatementKit
+
+/// `statements check`: verifies a whole ledger against its checksums; never writes.
+enum Check {
+    static let usage = """
+        USAGE: statements check [--state DIR]
+
+        Verifies the ledger: the manifest's end line and checksum, and every month file's
+        committed bytes and identity index against the lengths and checksums the manifest
+        records. Prints each problem with the file it is in. Reads without locking or
+        writing. Every other command refuses to write to a ledger found damaged; to repair
+        one, restore the state folder from a backup, or import the statement files into a
+        new ledger (the ledger holds nothing that is not in them).
+
+        OPTIONS:
+          --state DIR  the ledger folder (default: $STATEMENTS_STATE, else ./ledger)
+          -h, --help   show this help
+
+        EXIT STATUS: 0 the ledger is sound, 2 usage error, 3 the ledger is damaged or cannot
+        be read.
+        """
+
+    static func run(_ arguments: [String]) throws(UsageError) -> Int32 {
+        let options = try Arguments(arguments, valueOptions: ["state"], flagOptions: [], usage: usage)
+        guard options.positionals.isEmpty else {
+            throw UsageError(description: "check takes no PATH", usage: usage)
+        }
+        var standardOutput = StandardStream.output
+        var standardError = StandardStream.error
+        let storage = StorageController(folder: StateFolder.path(options))
+        do {
+            let (problems, months) = try storage.check()
+            for problem in problems {
+                print("statements check: error: \(problem)", to: &standardError)
+            }
+            guard problems.isEmpty else {
+                print(
+                    "\(problems.count.counted("problem")) in the ledger at \(storage.folder)",
+                    to: &standardOutput)
+                return ExitCode.environment
+            }
+            print(
+                "the ledger at \(storage.folder) is sound (\(months.counted("account-month")) checked)",
+                to: &standardOutput)
+            return ExitCode.success
+        } catch {
+            print("statements check: error: \(error)", to: &standardError)
+            return ExitCode.environment
+        }
+    }
+}

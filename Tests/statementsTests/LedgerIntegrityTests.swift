@@ -1,0 +1,167 @@
+import Foundation
+import Testing
+
+/// End to end: a ledger notices damage and survives misuse (each case once broke `main`).
+struct LedgerIntegrityTests {
+    typealias Workspace = ImportCommandTests.Workspace
+    static let month = "/accounts/DE89370400440532013000/2026-10"
+
+    /// A ledger with the sample data, and the bytes of its files.
+    static func ledger() throws -> (Workspace, [String: Data]) {
+        let workspace = try Workspace()
+        let output = try StatementsRunner.run([
+            "import", "SampleData/good", "--state", workspace.state,
+        ])
+        #expect(output.status == 0)
+        return (workspace, try snapshot(workspace.state))
+    }
+
+    static func snapshot(_ state: String) throws -> [String: Data] {
+        var files: [String: Data] = [:]
+        let enumerator = FileManager.default.enumerator(atPath: state)
+        while let name = enumerator?.nextObject() as? String {
+            var isFolder: ObjCBool = false
+            FileManager.default.fileExists(atPath: state + "/" + name, isDirectory: &isFolder)
+            if !isFolder.boolValue && name != "lock" {
+                files[name] = FileManager.default.contents(atPath: state + "/" + name)
+            }
+        }
+        return files
+    }
+
+    /// Damages the ledger, then expects every command to refuse it with exit 3 naming the
+    /// file, `import` to leave it as it is, and `check` to name the problem.
+    static func expectRefused(
+        _ damage: (String) throws -> Void, naming file: String,
+        readers: [[String]] = [["accounts"], ["report", "--out", "OUT"]],
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
+        let (workspace, _) = try ledger()
+        try damage(workspace.state)
+        let damaged = try snapshot(workspace.state)
+        let extra = try workspace.write(
+            "new.csv",
+            "date,account_iban,amount,beneficiary\n2026-10-30,DE89370400440532013000,-1.00,X\n")
+        for arguments in readers + [["import", extra], ["check"]] {
+            let output = try StatementsRunner.run(
+                arguments.map { $0 == "OUT" ? workspace.path + "/out" : $0 }
+                    + ["--state", workspace.state])
+            #expect(output.status == 3, "\(arguments)", sourceLocation: sourceLocation)
+            #expect(
+                output.stderr.contains("damaged") && output.stderr.contains(file),
+                "\(arguments): \(output.stderr)", sourceLocation: sourceLocation)
+        }
+        #expect(try snapshot(workspace.state) == damaged, sourceLocation: sourceLocation)
+    }
+
+    @Test func `refuses a ledger whose manifest is gone or cut short`() throws {
+        try Self.expectRefused({ try FileManager.default.removeItem(atPath: $0 + "/manifest") },
+            naming: "manifest")
+        try Self.expectRefused(
+            { state in
+                let text = try String(contentsOfFile: state + "/manifest", encoding: .utf8)
+                try String(text.dropLast(30)).write(
+                    toFile: state + "/manifest", atomically: false, encoding: .utf8)
+            }, naming: "manifest")
+    }
+
+    @Test func `refuses month files cut short, deleted, zeroed or changed by hand`() throws {
+        try Self.expectRefused(
+            { state in
+                let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: state + Self.month + ".tsv"))
+                try handle.truncate(atOffset: 27)
+                try handle.close()
+            }, naming: "2026-10.tsv")
+        try Self.expectRefused(
+            { try FileManager.default.removeItem(atPath: $0 + Self.month + ".tsv") },
+            naming: "2026-10.tsv")
+        try Self.expectRefused(
+            { state in
+                let path = state + Self.month + ".idx"
+                let size = try Data(contentsOf: URL(fileURLWithPath: path)).count
+                try Data(repeating: 0, count: size).write(to: URL(fileURLWithPath: path))
+            }, naming: "2026-10.idx", readers: [])  // only writers use the index
+        try Self.expectRefused(
+            { state in
+                let path = state + Self.month + ".tsv"
+                var bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+                let digit = bytes.firstIndex(of: UInt8(ascii: "5"))!
+                bytes[digit] = UInt8(ascii: "6")
+                try bytes.write(to: URL(fileURLWithPath: path))
+            }, naming: "2026-10.tsv")
+    }
+
+    @Test func `checks a sound ledger`() throws {
+        let (workspace, _) = try Self.ledger()
+        let output = try StatementsRunner.run(["check", "--state", workspace.state])
+        #expect(output.status == 0)
+        #expect(output.stdout.contains("is sound (6 account-months checked)"))
+    }
+
+    @Test func `keeps the lock when its file is deleted, and never follows a linked lock`()
+        throws
+    {
+        let (workspace, before) = try Self.ledger()
+        // A writer holds the folder; its lock file is deleted under it.
+        let folder = open(workspace.state, O_RDONLY | O_DIRECTORY)
+        defer { close(folder) }
+        #expect(flock(folder, LOCK_EX | LOCK_NB) == 0)
+        try FileManager.default.removeItem(atPath: workspace.state + "/lock")
+        let second = try StatementsRunner.run([
+            "import", "SampleData/profiles", "--state", workspace.state,
+        ])
+        #expect(second.status == 3)
+        #expect(second.stderr.contains("is in use by process"))
+        flock(folder, LOCK_UN)
+        // A lock file linked to another file: the other file is never written.
+        let victim = try workspace.write("victim.txt", "keep me\n")
+        try FileManager.default.createSymbolicLink(
+            atPath: workspace.state + "/lock", withDestinationPath: victim)
+        let linked = try StatementsRunner.run([
+            "import", "SampleData/profiles", "--state", workspace.state,
+        ])
+        #expect(linked.status == 3)
+        #expect(try String(contentsOfFile: victim, encoding: .utf8) == "keep me\n")
+        #expect(try Self.snapshot(workspace.state) == before)
+    }
+
+    @Test func `rejects an amount that would take a balance out of range, at import`() throws {
+        let workspace = try Workspace()
+        let header = "date,account_iban,amount,beneficiary\n"
+        let first = try workspace.write(
+            "a.csv", header + "2026-10-01,DE89370400440532013000,92233720368547758.07,Big\n")
+        let second = try workspace.write(
+            "b.csv", header + "2026-10-02,DE89370400440532013000,1.00,Small\n")
+        #expect(
+            try StatementsRunner.run(["import", first, "--state", workspace.state]).status == 0)
+        let output = try StatementsRunner.run(["process", second, "--state", workspace.state, "--out", workspace.path + "/out"])
+        #expect(output.status == 1)
+        #expect(output.stderr.contains("\(second):2:1: error: [AMOUNT_OVERFLOW]"))
+        let accounts = try StatementsRunner.run(["accounts", "--state", workspace.state])
+        #expect(accounts.status == 0)
+        #expect(accounts.stdout.contains("92,233,720,368,547,758.07"))
+    }
+
+    @Test func `reads only regular files as profiles and statements`() throws {
+        let start = Date()
+        let validate = try StatementsRunner.run([
+            "validate", "--profile", "/dev/zero", "SampleData/good",
+        ])
+        #expect(validate.status == 2)
+        #expect(validate.stderr.contains("not a regular file"))
+        let profile = try StatementsRunner.run(["profile", "/dev/zero"])
+        #expect(profile.status == 3)
+        #expect(Date().timeIntervalSince(start) < 5)
+    }
+
+    @Test func `escapes file names in GitHub annotations`() throws {
+        let workspace = try Workspace()
+        let file = try workspace.write(
+            "bad\u{1B}[31m\u{202E}.csv", "date,account_iban,amount,beneficiary\n2026-13-01,X,1,Y\n")
+        let output = try StatementsRunner.run(["validate", "--format", "github", file])
+        #expect(output.status == 1)
+        #expect(!output.stdout.contains("\u{1B}"))
+        #expect(!output.stdout.contains("\u{202E}"))
+        #expect(output.stdout.contains("bad\\u{1B}[31m\\u{202E}.csv"))
+    }
+}
