@@ -249,12 +249,11 @@ public final class StateController {
             // The last rows, and what only the ledger can tell about them.
             try writeStaged(&progress, accounts: fileAccounts)
             for iban in fileAccounts.keys where manifest.accounts[iban] == nil {
-                let opening = summary.openingBalances[iban]?.minorUnits.magnitude ?? 0
-                if Int64(exactly: opening).map({
-                    !$0.addingReportingOverflow(progress.turnover[iban] ?? 0).overflow
-                }) != true {
-                    progress.conflicts.append(
-                        (1, .amountOverflow, Self.rangeMessage(iban)))
+                // A new account's opening balance counts toward its turnover too (money is
+                // never Int64.min, so its magnitude fits).
+                let opening = Int64(summary.openingBalances[iban]?.minorUnits.magnitude ?? 0)
+                if opening.addingReportingOverflow(progress.turnover[iban] ?? 0).overflow {
+                    progress.conflicts.append((1, .amountOverflow, Self.rangeMessage(iban)))
                 }
             }
             for conflict in progress.conflicts.sorted(by: { $0.line < $1.line }) {

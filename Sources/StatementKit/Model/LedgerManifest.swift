@@ -122,7 +122,7 @@ public struct LedgerManifest: Hashable, Sendable {
             }
         }
         let body = lines.joined(separator: "\n") + "\n"
-        return body + "end\t\(Checksum.of(body.utf8).hexText)\n"
+        return body + "end\t\(Checksum.of(body[...].utf8).hexText)\n"
     }
 
     /// Reads a manifest written by `encoded`.

@@ -61,7 +61,7 @@ public struct TransactionIdentity: Hashable, Sendable {
         hasher.combine(transaction.beneficiary)
         hasher.combine(transaction.description ?? "")
         hasher.combine(transaction.description == nil ? 0 : 1)
-        hasher.combine(transaction.amount.currency.code)
+        hasher.combine(UInt64(transaction.amount.currency.packedCode))
         hasher.combine(transaction.reference ?? "")
         hasher.combine(transaction.reference == nil ? 0 : 1)
         return hasher.value
@@ -71,7 +71,7 @@ public struct TransactionIdentity: Hashable, Sendable {
     public static func amountCheck(_ amount: Money) -> UInt64 {
         var hasher = StableHasher()
         hasher.combine(UInt64(bitPattern: amount.minorUnits))
-        hasher.combine(amount.currency.code)
+        hasher.combine(UInt64(amount.currency.packedCode))
         return hasher.value
     }
 }
@@ -114,17 +114,28 @@ public struct Checksum: Hashable, Sendable {
     }
 
     /// Continues the checksum over more bytes.
-    public mutating func feed<Bytes: Sequence>(_ bytes: Bytes) where Bytes.Element == UInt8 {
+    public mutating func feed(_ bytes: UnsafeRawBufferPointer) {
         var value = self.value
         for byte in bytes { value = (value ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
         self.value = value
     }
 
+    /// Continues the checksum over more bytes.
+    public mutating func feed(_ bytes: [UInt8]) {
+        bytes.withUnsafeBytes { feed($0) }
+    }
+
     /// The checksum of some bytes.
-    public static func of<Bytes: Sequence>(_ bytes: Bytes) -> Checksum
-    where Bytes.Element == UInt8 {
+    public static func of(_ bytes: [UInt8]) -> Checksum {
         var checksum = Checksum.empty
         checksum.feed(bytes)
+        return checksum
+    }
+
+    /// The checksum of a text's UTF-8.
+    public static func of(_ text: Substring.UTF8View) -> Checksum {
+        var checksum = Checksum.empty
+        for byte in text { checksum.value = (checksum.value ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
         return checksum
     }
 

@@ -122,10 +122,10 @@ struct TransactionIdentityTests {
             ).hash == 0xBAEF_299E_C7EA_AE2D)
         #expect(
             TransactionIdentity(account: Self.iban, transaction: Self.transaction(), occurrence: 1)
-                .hash == 0x1FB3_13FD_B19E_3247)
+                .hash == 0x46BD_751E_B2D0_66C7)
         #expect(
             TransactionIdentity(account: Self.iban, transaction: Self.transaction(), occurrence: 2)
-                .hash == 0xC2C2_BEE2_90D0_53E4)
+                .hash == 0xE9CD_2003_9202_8864)
     }
 
     @Test func `uses the transaction id alone when there is one`() {
