@@ -17,9 +17,26 @@ public final class StateController {
     private var committed = LedgerManifest()
     /// The manifest as the run has changed it so far.
     private var manifest = LedgerManifest()
-    /// The identities of the account-months the run has looked at: each identity hash with
-    /// the check of the amount it was imported with.
-    private var knownIdentities: [AccountMonth: [UInt64: UInt64]] = [:]
+    /// The identities of the account-months the run has looked at.
+    private var knownIdentities: [AccountMonth: KnownIdentities] = [:]
+
+    /// The identity hashes of one account-month, and for those that are transaction ids the
+    /// check of the amount they were imported with (the only ones a conflict can concern).
+    struct KnownIdentities {
+        var hashes: Set<UInt64> = []
+        var amountChecks: [UInt64: UInt64] = [:]
+
+        /// Adds an identity with the amount check an identity entry stores (0 for content).
+        mutating func insert(_ hash: UInt64, amountCheck: UInt64) {
+            hashes.insert(hash)
+            if amountCheck != 0 { amountChecks[hash] = amountCheck }
+        }
+
+        mutating func remove(_ hash: UInt64) {
+            hashes.remove(hash)
+            amountChecks[hash] = nil
+        }
+    }
     /// The account-months the run has added rows to, with how far it has written them.
     private var tails: [AccountMonth: MonthTail] = [:]
     private var isDryRun = false
@@ -264,7 +281,7 @@ public final class StateController {
             path: path, rowCount: summary.rowCount, collector: collector)
         guard collector.errorCount == 0 else {
             for (key, hashes) in progress.added {
-                for hash in hashes { knownIdentities[key]![hash] = nil }
+                for hash in hashes { knownIdentities[key]!.remove(hash) }
                 if isDryRun {
                     tails[key]!.written = tails[key]!.accepted
                 } else {
@@ -339,15 +356,22 @@ public final class StateController {
                 let end = row.end
                 defer { start = end }
                 let hash = identity.hash
-                let check = TransactionIdentity.amountCheck(
-                    Money(minorUnits: row.amount, currency: currency))
+                // Only a transaction id's amount is checked when it is found again.
+                let check =
+                    identity.isTransactionID
+                    ? TransactionIdentity.amountCheck(
+                        Money(minorUnits: row.amount, currency: currency)) : 0
                 let found =
-                    known[hash].map { (key.month, $0) }
-                    ?? (identity.isTransactionID
-                        ? neighbours.lazy.compactMap { month, ids in ids[hash].map { (month, $0) } }
-                            .first : nil)
-                if let (foundMonth, storedCheck) = found {
-                    if identity.isTransactionID && storedCheck != check {
+                    known.hashes.contains(hash)
+                    ? key.month
+                    : identity.isTransactionID
+                        ? neighbours.first { $0.1.hashes.contains(hash) }?.0 : nil
+                if let foundMonth = found {
+                    let stored =
+                        foundMonth == key.month
+                        ? known.amountChecks[hash]
+                        : neighbours.first { $0.0 == foundMonth }?.1.amountChecks[hash]
+                    if identity.isTransactionID && stored != check {
                         progress.conflicts.append(
                             (
                                 row.line, .transactionIDConflict,
@@ -364,7 +388,7 @@ public final class StateController {
                     continue
                 }
                 turnover = sum
-                known[hash] = check
+                known.insert(hash, amountCheck: check)
                 added.append(hash)
                 newRanges.append(start..<end)
                 withUnsafeBytes(of: hash.littleEndian) { ids += $0 }
@@ -394,9 +418,9 @@ public final class StateController {
     /// The identities stored in an account-month plus those this run added, loaded once,
     /// after checking the month's files against their checksums: an import never writes onto
     /// a damaged month.
-    private func identities(of key: AccountMonth) throws(StorageError) -> [UInt64: UInt64] {
+    private func identities(of key: AccountMonth) throws(StorageError) -> KnownIdentities {
         if let known = knownIdentities[key] { return known }
-        var known: [UInt64: UInt64] = [:]
+        var known = KnownIdentities()
         if let length = committed.accounts[key.iban]?.months[key.month] {
             if committed.version < 2 {
                 // A dry run over a format 1 ledger: the identities as an upgrade computes them.
@@ -405,14 +429,14 @@ public final class StateController {
                     of: try storage.transactions(of: account, in: key.month, length: length),
                     account: key.iban)
                 {
-                    known[hash] = check
+                    known.insert(hash, amountCheck: check)
                 }
             } else {
                 try storage.verifyData(of: key.iban, in: key.month, length: length)
                 for (hash, check) in try storage.identities(
                     of: key.iban, in: key.month, length: length)
                 {
-                    known[hash] = check
+                    known.insert(hash, amountCheck: check)
                 }
             }
         }
@@ -422,7 +446,7 @@ public final class StateController {
 
     /// The identity entries of an account-month's stored transactions, in order: identical
     /// rows without transaction id are numbered in the order the ledger holds them, as one
-    /// file would number them.
+    /// file would number them; the amount check is 0 for them, as no conflict concerns them.
     static func identities(of transactions: [Transaction], account: IBAN)
         -> [(hash: UInt64, amountCheck: UInt64)]
     {
@@ -439,7 +463,9 @@ public final class StateController {
             return (
                 TransactionIdentity(
                     account: account, transaction: transaction, occurrence: occurrence
-                ).hash, TransactionIdentity.amountCheck(transaction.amount)
+                ).hash,
+                transaction.transactionID == nil
+                    ? 0 : TransactionIdentity.amountCheck(transaction.amount)
             )
         }
     }

@@ -65,7 +65,7 @@ struct MonthTail: Sendable {
 /// Layout of the state folder:
 /// - `manifest`: the commit record (`LedgerManifest`), replaced atomically by rename.
 /// - `accounts/IBAN/YYYY-MM.tsv` and `.idx`: append-only transaction lines and 16-byte
-///   identity entries (identity hash, amount check); only the committed prefix (per the
+///   identity entries (identity hash, amount check of a transaction id or 0); only the committed prefix (per the
 ///   manifest) is ever read, and only after its checksum matched the manifest's.
 ///   (Format 1 kept 8-byte hashes in `.ids` files; an upgrade writes `.idx` files beside them.)
 /// - `pending`: the journal of a run in progress: the month files it appends to, each named
@@ -196,7 +196,7 @@ public final class StorageController {
     }
 
     /// Reads the committed identity entries of an account-month: each identity hash with the
-    /// check of the amount it was imported with.
+    /// check of the amount it was imported with (0 for an identity without transaction id).
     func identities(of iban: IBAN, in month: Month, length: LedgerManifest.MonthLength)
         throws(StorageError) -> [(hash: UInt64, amountCheck: UInt64)]
     {

@@ -67,12 +67,13 @@ public struct TransactionIdentity: Hashable, Sendable {
         return hasher.value
     }
 
-    /// A hash of what must agree when a transaction id is found again: amount and currency.
+    /// A hash of what must agree when a transaction id is found again: amount and currency;
+    /// never 0, which an identity entry without transaction id stores instead.
     public static func amountCheck(_ amount: Money) -> UInt64 {
         var hasher = StableHasher()
         hasher.combine(UInt64(bitPattern: amount.minorUnits))
         hasher.combine(UInt64(amount.currency.packedCode))
-        return hasher.value
+        return hasher.value | 1
     }
 }
 
