@@ -4,14 +4,30 @@
     import Darwin
 #endif
 
-/// Standard output or standard error as a `TextOutputStream`, written with `write(2)`.
+/// Standard output or standard error as a `TextOutputStream`, written with `write(2)`; or a
+/// text buffer that stands for one in a test.
 struct StandardStream: TextOutputStream {
     static var output: StandardStream { StandardStream(descriptor: STDOUT_FILENO) }
     static var error: StandardStream { StandardStream(descriptor: STDERR_FILENO) }
 
     let descriptor: Int32
+    private let buffer: TextBuffer?
+
+    init(descriptor: Int32) {
+        self.descriptor = descriptor
+        buffer = nil
+    }
+
+    init(buffer: TextBuffer) {
+        descriptor = -1
+        self.buffer = buffer
+    }
 
     mutating func write(_ string: String) {
+        if let buffer {
+            buffer.text += string
+            return
+        }
         var string = string
         string.withUTF8 { bytes in
             var offset = 0

@@ -704,11 +704,6 @@ private struct FieldReader {
         return nil
     }
 
-    /// The IBAN of a field if it is one, reporting nothing.
-    func peekIBAN(_ field: Int) -> IBAN? {
-        field < record.fields.count ? record.withField(field) { try? IBAN(parsing: $0) } : nil
-    }
-
     mutating func money(_ field: Int, _ name: String, currency: Currency) -> Money? {
         // A local, so that the closure does not capture (and copy) the whole record.
         let amountFormat = amountFormat

@@ -1,7 +1,10 @@
 import StatementKit
 
 /// `statements accounts`: the ledger's accounts with their balances; never writes.
-enum Accounts {
+enum Accounts: Command {
+    static let name = "accounts"
+    static let summary = "list the ledger's accounts and balances"
+
     static let usage = """
         USAGE: statements accounts [--state DIR] [--format text|json]
 
@@ -17,15 +20,15 @@ enum Accounts {
         EXIT STATUS: 0 success, 2 usage error, 3 the ledger cannot be read.
         """
 
-    static func run(_ arguments: [String]) throws(UsageError) -> Int32 {
+    static func run(_ arguments: [String], console: Console) throws(CommandError) -> Int32 {
         let options = try Arguments(
-            arguments, valueOptions: ["state", "format"], flagOptions: [], usage: usage)
+            arguments, valueOptions: ["state", "format"], flagOptions: [])
         guard options.positionals.isEmpty else {
-            throw UsageError(description: "accounts takes no PATH", usage: usage)
+            throw .usage("accounts takes no PATH")
         }
         let format = try options.choice(
-            "format", default: AccountsRenderer.Format.text, usage: usage)
-        var standardOutput = StandardStream.output
+            "format", default: AccountsRenderer.Format.text)
+        var standardOutput = console.output
         do {
             let summaries = try StateController(
                 storage: StorageController(folder: StateFolder.path(options))
@@ -33,9 +36,7 @@ enum Accounts {
             AccountsRenderer(format: format).render(summaries, into: &standardOutput)
             return ExitCode.success
         } catch {
-            var standardError = StandardStream.error
-            print("statements accounts: error: \(error)", to: &standardError)
-            return ExitCode.environment
+            throw .environment("\(error)")
         }
     }
 }

@@ -1,7 +1,10 @@
 import StatementKit
 
 /// `statements check`: verifies a whole ledger against its checksums; never writes.
-enum Check {
+enum Check: Command {
+    static let name = "check"
+    static let summary = "verify the ledger against its checksums"
+
     static let usage = """
         USAGE: statements check [--state DIR]
 
@@ -20,13 +23,13 @@ enum Check {
         be read.
         """
 
-    static func run(_ arguments: [String]) throws(UsageError) -> Int32 {
-        let options = try Arguments(arguments, valueOptions: ["state"], flagOptions: [], usage: usage)
+    static func run(_ arguments: [String], console: Console) throws(CommandError) -> Int32 {
+        let options = try Arguments(arguments, valueOptions: ["state"], flagOptions: [])
         guard options.positionals.isEmpty else {
-            throw UsageError(description: "check takes no PATH", usage: usage)
+            throw .usage("check takes no PATH")
         }
-        var standardOutput = StandardStream.output
-        var standardError = StandardStream.error
+        var standardOutput = console.output
+        var standardError = console.error
         let storage = StorageController(folder: StateFolder.path(options))
         do {
             let (problems, months) = try storage.check()
@@ -44,8 +47,7 @@ enum Check {
                 to: &standardOutput)
             return ExitCode.success
         } catch {
-            print("statements check: error: \(error)", to: &standardError)
-            return ExitCode.environment
+            throw .environment("\(error)")
         }
     }
 }

@@ -1,7 +1,10 @@
 import StatementKit
 
 /// `statements import PATH...`: adds new transactions to the ledger, each exactly once.
-enum Import {
+enum Import: Command {
+    static let name = "import"
+    static let summary = "add new transactions to the ledger, each exactly once"
+
     static let usage = """
         USAGE: statements import PATH... [--state DIR] [--profile FILE] [--dry-run]
 
@@ -21,19 +24,18 @@ enum Import {
         2 usage error, 3 state folder locked by another run or unwritable, or a path unreadable.
         """
 
-    static func run(_ arguments: [String]) throws(UsageError) -> Int32 {
+    static func run(_ arguments: [String], console: Console) throws(CommandError) -> Int32 {
         let options = try Arguments(
-            arguments, valueOptions: ["state", "profile"], flagOptions: ["dry-run"], usage: usage)
+            arguments, valueOptions: ["state", "profile"], flagOptions: ["dry-run"])
         let files = try options.statementFiles(of: "import")
-        var standardError = StandardStream.error
-        var standardOutput = StandardStream.output
+        var standardError = console.error
+        var standardOutput = console.output
         let state = StateController(storage: StorageController(folder: StateFolder.path(options)))
         let report: ImportReport
         do {
             report = try state.importFiles(files, dryRun: options.has("dry-run"))
         } catch {
-            print("statements import: error: \(error)", to: &standardError)
-            return ExitCode.environment
+            throw .environment("\(error)")
         }
         ImportReportRenderer().render(report, diagnostics: &standardError, results: &standardOutput)
         if report.hasEnvironmentError { return ExitCode.environment }

@@ -1,7 +1,10 @@
 import StatementKit
 
 /// `statements process PATH...`: the nightly job: import, then report the changed months.
-enum Process {
+enum Process: Command {
+    static let name = "process"
+    static let summary = "the nightly job: import, then report the months that changed"
+
     static let usage = """
         USAGE: statements process PATH... [--state DIR] [--profile FILE] [--out DIR]
                                   [--format text|csv|html]... [--locale ID]
@@ -26,15 +29,14 @@ enum Process {
         reported), 2 usage error, 3 state or output folder unusable, or a path unreadable.
         """
 
-    static func run(_ arguments: [String]) throws(UsageError) -> Int32 {
+    static func run(_ arguments: [String], console: Console) throws(CommandError) -> Int32 {
         let options = try Arguments(
             arguments, valueOptions: ReportOptions.valueOptions.union(["state", "profile"]),
-            flagOptions: [],
-            usage: usage)
+            flagOptions: [])
         let files = try options.statementFiles(of: "process")
-        let report = try ReportOptions(options, usage: usage)
-        var standardError = StandardStream.error
-        var standardOutput = StandardStream.output
+        let report = try ReportOptions(options)
+        var standardError = console.error
+        var standardOutput = console.output
         let state = StateController(storage: StorageController(folder: StateFolder.path(options)))
         let imported: ImportReport
         let statements: [MonthlyStatement]
@@ -51,13 +53,11 @@ enum Process {
             let months = reportsAreCurrent ? imported.changedMonths : try state.allMonths()
             statements = try state.monthlyStatements(months: months)
         } catch {
-            print("statements process: error: \(error)", to: &standardError)
-            return ExitCode.environment
+            throw .environment("\(error)")
         }
         ImportReportRenderer().render(
             imported, diagnostics: &standardError, results: &standardOutput)
-        let published = report.publish(statements, command: "process", generation: generation)
-        if published != ExitCode.success { return published }
+        _ = try report.publish(statements, generation: generation, console: console)
         if imported.hasEnvironmentError { return ExitCode.environment }
         return imported.rejectedCount > 0 ? ExitCode.dataError : ExitCode.success
     }

@@ -1,7 +1,10 @@
 import StatementKit
 
 /// `statements profile FILE`: prints the profile that sniffing arrives at, for review.
-enum Profile {
+enum Profile: Command {
+    static let name = "profile"
+    static let summary = "work out a bank export's dialect and print it as a profile"
+
     static let usage = """
         USAGE: statements profile FILE
 
@@ -19,21 +22,20 @@ enum Profile {
         for account.iban to fill in), 2 usage error, 3 unreadable file.
         """
 
-    static func run(_ arguments: [String]) throws(UsageError) -> Int32 {
-        let options = try Arguments(arguments, valueOptions: [], flagOptions: [], usage: usage)
+    static func run(_ arguments: [String], console: Console) throws(CommandError) -> Int32 {
+        let options = try Arguments(arguments, valueOptions: [], flagOptions: [])
         let paths = try options.paths(of: "profile")
         guard paths.count == 1 else {
-            throw UsageError(description: "profile takes one FILE", usage: usage)
+            throw .usage("profile takes one FILE")
         }
         let path = paths[0]
-        var standardError = StandardStream.error
-        var standardOutput = StandardStream.output
+        var standardError = console.error
+        var standardOutput = console.output
         let result: SniffResult
         do {
             result = try ValidationController.sniff(path: path)
         } catch {
-            print("statements profile: error: cannot read '\(path)': \(error)", to: &standardError)
-            return ExitCode.environment
+            throw .environment("cannot read '\(path)': \(error)")
         }
         var diagnostics = DiagnosticCollector(file: path)
         let dialect = result.report(into: &diagnostics, refusingNoHeader: true)

@@ -1,7 +1,10 @@
 import StatementKit
 
 /// `statements report`: monthly statements from the ledger as text, CSV and HTML.
-enum Report {
+enum Report: Command {
+    static let name = "report"
+    static let summary = "write monthly statements as text, CSV and HTML"
+
     static let usage = """
         USAGE: statements report [--state DIR] [--month YYYY-MM | --from YYYY-MM --to YYYY-MM]
                                  [--account IBAN]... [--format text|csv|html]... [--out DIR]
@@ -26,68 +29,58 @@ enum Report {
         EXIT STATUS: 0 success, 2 usage error, 3 the ledger or output folder cannot be used.
         """
 
-    static func run(_ arguments: [String]) throws(UsageError) -> Int32 {
+    static func run(_ arguments: [String], console: Console) throws(CommandError) -> Int32 {
         let options = try Arguments(
             arguments,
             valueOptions: ReportOptions.valueOptions.union([
                 "state", "month", "from", "to", "account",
             ]),
-            flagOptions: [], usage: usage)
-        guard options.positionals.isEmpty else {
-            throw UsageError(description: "report takes no PATH", usage: usage)
-        }
-        let report = try ReportOptions(options, usage: usage)
+            flagOptions: [])
+        try options.expectNoPaths(name)
+        let report = try ReportOptions(options)
         var accounts: Set<IBAN>?
         for text in options.values("account") {
             do throws(IBANError) {
                 accounts = (accounts ?? []).union([try IBAN(parsing: text)])
             } catch {
-                throw UsageError(description: "--account '\(text)': \(error)", usage: usage)
+                throw .usage("--account '\(text)': \(error)")
             }
         }
         let requested = try months(options)
-        var standardError = StandardStream.error
+        var standardError = console.error
         let state = StateController(storage: StorageController(folder: StateFolder.path(options)))
-        do {
-            guard let months = try requested ?? state.latestMonth().map({ [$0] }) else {
+        let statements: [MonthlyStatement]
+        do throws(StorageError) {
+            let latest = requested == nil ? try state.latestMonth().map { [$0] as Set } : nil
+            guard let months = requested ?? latest else {
                 print("statements report: the ledger has no transactions yet", to: &standardError)
                 return ExitCode.success
             }
-            let statements = try state.monthlyStatements(months: months, accounts: accounts)
-            if statements.isEmpty {
-                print(
-                    "statements report: no transactions in the months asked for", to: &standardError
-                )
-            }
-            if report.folder == "-" {
-                guard statements.count == 1, report.formats.count == 1 else {
-                    throw UsageError(
-                        description: "--out - needs exactly one account, month and format",
-                        usage: usage)
-                }
-                var standardOutput = StandardStream.output
-                let controller = ReportController(
-                    folder: "-", formats: report.formats, locale: report.locale)
-                standardOutput.write(controller.render(statements[0], as: report.formats[0]))
-                return ExitCode.success
-            }
-            return report.publish(statements, command: "report")
+            statements = try state.monthlyStatements(months: months, accounts: accounts)
         } catch {
-            print("statements report: error: \(error)", to: &standardError)
-            return ExitCode.environment
+            throw .environment("\(error)")
         }
+        if statements.isEmpty {
+            print("statements report: no transactions in the months asked for", to: &standardError)
+        }
+        guard report.folder == "-" else {
+            return try report.publish(statements, console: console)
+        }
+        guard statements.count == 1, report.formats.count == 1 else {
+            throw .usage("--out - needs exactly one account, month and format")
+        }
+        var standardOutput = console.output
+        let controller = ReportController(folder: "-", formats: report.formats, locale: report.locale)
+        standardOutput.write(controller.render(statements[0], as: report.formats[0]))
+        return ExitCode.success
     }
 
     /// The months asked for; `nil` when none was: then the latest month with transactions.
-    private static func months(_ options: Arguments) throws(UsageError) -> Set<
-        Month
-    >? {
-        func month(_ option: String) throws(UsageError) -> Month? {
+    private static func months(_ options: Arguments) throws(CommandError) -> Set<Month>? {
+        func month(_ option: String) throws(CommandError) -> Month? {
             guard let text = options.value(option) else { return nil }
             guard let month = Month(parsing: text) else {
-                throw UsageError(
-                    description: "--\(option) must be a month like 2026-10, not '\(text)'",
-                    usage: usage)
+                throw .usage("--\(option) must be a month like 2026-10, not '\(text)'")
             }
             return month
         }
@@ -98,7 +91,7 @@ enum Report {
         case (let month?, nil, nil): return [month]
         case (nil, let first?, let last?):
             guard first <= last else {
-                throw UsageError(description: "--from must not be after --to", usage: usage)
+                throw .usage("--from must not be after --to")
             }
             var months: Set<Month> = []
             var month: Month? = first
@@ -109,8 +102,7 @@ enum Report {
             return months
         case (nil, nil, nil): return nil
         default:
-            throw UsageError(
-                description: "give either --month, or both --from and --to", usage: usage)
+            throw .usage("give either --month, or both --from and --to")
         }
     }
 }

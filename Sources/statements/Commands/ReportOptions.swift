@@ -9,12 +9,11 @@ struct ReportOptions {
     let folder: String
     let locale: Locale
 
-    init(_ options: Arguments, usage: String) throws(UsageError) {
+    init(_ options: Arguments) throws(CommandError) {
         var formats: [ReportFormat] = []
         for text in options.values("format") {
             guard let format = ReportFormat(rawValue: text) else {
-                throw UsageError(
-                    description: "--format must be text, csv or html, not '\(text)'", usage: usage)
+                throw .usage("--format must be text, csv or html, not '\(text)'")
             }
             formats.append(format)
         }
@@ -23,8 +22,7 @@ struct ReportOptions {
         let identifier = options.value("locale") ?? "en_US"
         let canonical = identifier.replacingOccurrences(of: "-", with: "_")
         guard Locale.availableIdentifiers.contains(canonical) else {
-            throw UsageError(
-                description: "--locale '\(identifier)' is not a known locale", usage: usage)
+            throw .usage("--locale '\(identifier)' is not a known locale")
         }
         locale = Locale(identifier: canonical)
     }
@@ -38,24 +36,23 @@ struct ReportOptions {
     ///
     /// - Parameter generation: the ledger generation the reports now reflect, recorded in the
     ///   output folder once every file is written (`process` uses it).
-    func publish(_ statements: [MonthlyStatement], command: String, generation: Int? = nil) -> Int32
+    func publish(_ statements: [MonthlyStatement], generation: Int? = nil, console: Console)
+        throws(CommandError) -> Int32
     {
-        var standardOutput = StandardStream.output
-        var standardError = StandardStream.error
-        let controller = controller
-        do {
-            let files = try controller.publish(statements, generation: generation)
-            for file in files where file.isWritten {
-                print("wrote  \(file.path)", to: &standardOutput)
-            }
-            let unchanged = files.count { !$0.isWritten }
-            print(
-                "wrote \(files.count - unchanged) report files, \(unchanged) unchanged",
-                to: &standardOutput)
-            return ExitCode.success
+        var standardOutput = console.output
+        let files: [PublishedFile]
+        do throws(StorageError) {
+            files = try controller.publish(statements, generation: generation)
         } catch {
-            print("statements \(command): error: \(error)", to: &standardError)
-            return ExitCode.environment
+            throw .environment("\(error)")
         }
+        for file in files where file.isWritten {
+            print("wrote  \(file.path)", to: &standardOutput)
+        }
+        let unchanged = files.count { !$0.isWritten }
+        print(
+            "wrote \(files.count - unchanged) report files, \(unchanged) unchanged",
+            to: &standardOutput)
+        return ExitCode.success
     }
 }

@@ -2,7 +2,10 @@ import Foundation
 import StatementKit
 
 /// `statements validate PATH...`: checks files like a compiler and gates CI.
-enum Validate {
+enum Validate: Command {
+    static let name = "validate"
+    static let summary = "check statement files and folders, like a compiler"
+
     static let usage = """
         USAGE: statements validate PATH... [--profile FILE] [--format text|json|github]
                                            [--strict] [--jobs N]
@@ -29,25 +32,23 @@ enum Validate {
         profile), 3 unreadable path.
         """
 
-    static func run(_ arguments: [String]) throws(UsageError) -> Int32 {
+    static func run(_ arguments: [String], console: Console) throws(CommandError) -> Int32 {
         let options = try Arguments(
-            arguments, valueOptions: ["format", "profile", "jobs"], flagOptions: ["strict"],
-            usage: usage)
+            arguments, valueOptions: ["format", "profile", "jobs"], flagOptions: ["strict"])
         let files = try options.statementFiles(of: "validate")
         let format = try options.choice(
-            "format", default: ValidationReportRenderer.Format.text, usage: usage)
+            "format", default: ValidationReportRenderer.Format.text)
         var jobs = ProcessInfo.processInfo.activeProcessorCount
         if let text = options.value("jobs") {
             guard let number = Int(text), number > 0 else {
-                throw UsageError(
-                    description: "--jobs must be a positive number, not '\(text)'", usage: usage)
+                throw .usage("--jobs must be a positive number, not '\(text)'")
             }
             jobs = number
         }
         let controller = ValidationController(isStrict: options.has("strict"), jobs: jobs)
         let report = controller.validate(files)
-        var standardError = StandardStream.error
-        var standardOutput = StandardStream.output
+        var standardError = console.error
+        var standardOutput = console.output
         ValidationReportRenderer(format: format).render(
             report, diagnostics: &standardError, results: &standardOutput)
         if report.hasEnvironmentError { return ExitCode.environment }
