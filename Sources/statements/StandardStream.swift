@@ -3,6 +3,7 @@
 #elseif canImport(Darwin)
     import Darwin
 #endif
+import StatementKit
 
 /// Standard output or standard error as a `TextOutputStream`, written with `write(2)`; or a
 /// text buffer that stands for one in a test.
@@ -29,15 +30,7 @@ struct StandardStream: TextOutputStream {
             return
         }
         var string = string
-        string.withUTF8 { bytes in
-            var offset = 0
-            while offset < bytes.count {
-                let written = Glibc.write(
-                    descriptor, bytes.baseAddress! + offset, bytes.count - offset)
-                if written < 0 && errno == EINTR { continue }
-                guard written > 0 else { return }  // a closed pipe: nothing more can be said
-                offset += written
-            }
-        }
+        // A closed pipe: nothing more can be said, and nothing to say it to.
+        _ = string.withUTF8 { POSIXIO.writeAll(descriptor, UnsafeRawBufferPointer($0)) }
     }
 }

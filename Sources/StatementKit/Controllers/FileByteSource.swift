@@ -57,32 +57,25 @@ final class FileByteSource: ByteSource {
     func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
         let wanted = min(buffer.count, end - offset)
         guard wanted > 0 else { return 0 }
-        while true {
-            let count = pread(descriptor, buffer.baseAddress, wanted, off_t(offset))
-            if count >= 0 {
-                offset += count
-                return count
-            }
-            if errno != EINTR { throw FileReadError(errno: errno) }
+        switch POSIXIO.read(
+            descriptor, into: UnsafeMutableRawBufferPointer(rebasing: buffer.prefix(wanted)),
+            at: offset)
+        {
+        case .success(let count):
+            offset += count
+            return count
+        case .failure(let error): throw FileReadError(errno: error.code)
         }
     }
 
     /// Reads up to `count` bytes from the start of the file, leaving the read position as it is.
     func readHead(_ count: Int) throws -> [UInt8] {
         var bytes = [UInt8](repeating: 0, count: count)
-        var total = 0
-        while total < count {
-            let read = bytes.withUnsafeMutableBytes {
-                pread(descriptor, $0.baseAddress! + total, count - total, off_t(total))
-            }
-            if read == 0 { break }
-            if read < 0 {
-                if errno == EINTR { continue }
-                throw FileReadError(errno: errno)
-            }
-            total += read
+        let result = bytes.withUnsafeMutableBytes { POSIXIO.readFully(descriptor, into: $0, at: 0) }
+        switch result {
+        case .success(let total): return Array(bytes[0..<total])
+        case .failure(let error): throw FileReadError(errno: error.code)
         }
-        return Array(bytes[0..<total])
     }
 
     /// Reads the whole file from an offset into memory, leaving the read position as it is.

@@ -187,18 +187,9 @@ public final class ReportController {
             throw .io(path: path, operation: "write", reason: String(cString: strerror(errno)))
         }
         defer { close(descriptor) }
-        var offset = 0
-        while offset < bytes.count {
-            let count = bytes.withUnsafeBytes {
-                Glibc.write(descriptor, $0.baseAddress! + offset, bytes.count - offset)
-            }
-            if count < 0 && errno == EINTR { continue }
-            guard count > 0 else {
-                let reason = String(cString: strerror(errno))
-                _ = unlink(temporary)
-                throw .io(path: path, operation: "write", reason: reason)
-            }
-            offset += count
+        if let code = bytes.withUnsafeBytes({ POSIXIO.writeAll(descriptor, $0) }) {
+            _ = unlink(temporary)
+            throw .io(path: path, operation: "write", reason: POSIXErrno(code: code).description)
         }
         guard rename(temporary, path) == 0 else {
             let reason = String(cString: strerror(errno))

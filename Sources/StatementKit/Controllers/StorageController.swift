@@ -230,18 +230,15 @@ public final class StorageController {
                 reason: "is shorter (\(info.st_size) bytes) than its committed length (\(size))")
         }
         var bytes = [UInt8](repeating: 0, count: size)
-        var offset = 0
-        while offset < size {
-            let count = bytes.withUnsafeMutableBytes {
-                pread(descriptor, $0.baseAddress! + offset, size - offset, off_t(offset))
-            }
-            if count < 0 && errno == EINTR { continue }
-            guard count > 0 else {
-                throw count == 0
-                    ? .damaged(folder: folder, path: path, reason: "ended early")
-                    : error("read", path)
-            }
-            offset += count
+        let result = bytes.withUnsafeMutableBytes {
+            POSIXIO.readFully(descriptor, into: $0, at: 0)
+        }
+        switch result {
+        case .success(let count) where count < size:
+            throw .damaged(folder: folder, path: path, reason: "ended early")
+        case .success: break
+        case .failure(let failure):
+            throw .io(path: path, operation: "read", reason: failure.description)
         }
         return bytes
     }
@@ -499,14 +496,8 @@ public final class StorageController {
     private func writeAll(_ descriptor: Int32, _ bytes: [UInt8], _ path: String)
         throws(StorageError)
     {
-        var offset = 0
-        while offset < bytes.count {
-            let count = bytes.withUnsafeBytes {
-                write(descriptor, $0.baseAddress! + offset, bytes.count - offset)
-            }
-            if count < 0 && errno == EINTR { continue }
-            guard count > 0 else { throw error("write", path) }
-            offset += count
+        if let code = bytes.withUnsafeBytes({ POSIXIO.writeAll(descriptor, $0) }) {
+            throw .io(path: path, operation: "write", reason: POSIXErrno(code: code).description)
         }
     }
 

@@ -112,12 +112,6 @@ public struct AmountFormat: Hashable, Sendable {
         if bytes[index] == separator { return 1 }
         guard separator == UInt8(ascii: " ") else { return nil }
         // U+00A0 NO-BREAK SPACE and U+202F NARROW NO-BREAK SPACE, as French banks group.
-        if index + 1 < end && bytes[index] == 0xC2 && bytes[index + 1] == 0xA0 { return 2 }
-        if index + 2 < end && bytes[index] == 0xE2 && bytes[index + 1] == 0x80
-            && bytes[index + 2] == 0xAF
-        {
-            return 3
-        }
-        return nil
+        return NoBreakSpace.length(in: bytes, at: index, end: end)
     }
 }

@@ -138,12 +138,8 @@ extension IBAN {
                     index += 1
                 case UInt8(ascii: " "):
                     index += 1
-                case 0xC2 where index + 1 < bytes.count && bytes[index + 1] == 0xA0:
-                    index += 2
-                case 0xE2
-                where index + 2 < bytes.count && bytes[index + 1] == 0x80
-                    && bytes[index + 2] == 0xAF:
-                    index += 3
+                case _ where NoBreakSpace.length(in: bytes, at: index) != nil:
+                    index += NoBreakSpace.length(in: bytes, at: index)!
                 default:
                     throw .illegalCharacter(
                         IBAN.describeCharacter(in: bytes, at: index), position: position)

@@ -213,28 +213,13 @@ public struct LedgerManifest: Hashable, Sendable {
     }
 
     private static func escape(_ text: String) -> String {
-        text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(
-            of: "\t", with: "\\t"
-        )
-        .replacingOccurrences(of: "\n", with: "\\n").replacingOccurrences(of: "\r", with: "\\r")
+        var bytes: [UInt8] = []
+        LedgerRecord.escape(text, into: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     private static func unescape(_ text: String) -> String {
-        guard text.contains("\\") else { return text }
-        var out = ""
-        var escaping = false
-        for character in text {
-            if escaping {
-                out.append(
-                    character == "t"
-                        ? "\t" : character == "n" ? "\n" : character == "r" ? "\r" : character)
-                escaping = false
-            } else if character == "\\" {
-                escaping = true
-            } else {
-                out.append(character)
-            }
-        }
-        return out
+        var text = text
+        return text.withUTF8 { LedgerRecord.unescape(UnsafeRawBufferPointer($0)) } ?? ""
     }
 }

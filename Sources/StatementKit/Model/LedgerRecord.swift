@@ -29,7 +29,9 @@ public enum LedgerRecord {
         bytes.append(10)
     }
 
-    private static func escape(_ text: String, into bytes: inout [UInt8]) {
+    /// Appends text with `\`, tab, LF and CR written `\\`, `\t`, `\n`, `\r`: the one escaping of
+    /// text in the ledger's files (month lines and the manifest).
+    static func escape(_ text: String, into bytes: inout [UInt8]) {
         var text = text
         text.withUTF8 { utf8 in
             // Most texts hold nothing to escape: copy them whole.
@@ -49,7 +51,8 @@ public enum LedgerRecord {
         }
     }
 
-    private static func unescape(_ field: UnsafeRawBufferPointer) -> String? {
+    /// Text written by `escape(_:into:)`; `nil` for an empty field.
+    static func unescape(_ field: UnsafeRawBufferPointer) -> String? {
         guard field.count > 0 else { return nil }
         guard field.contains(92) else { return String(decoding: field, as: UTF8.self) }
         var out: [UInt8] = []

@@ -390,9 +390,7 @@ private struct Evidence {
             } else if byte == UInt8(ascii: "'") {
                 groupsWithApostrophe = true
                 digitsAfterLast = 0
-            } else if byte == UInt8(ascii: " ") || bytes[index...].starts(with: [0xC2, 0xA0])
-                || bytes[index...].starts(with: [0xE2, 0x80, 0xAF])
-            {
+            } else if byte == UInt8(ascii: " ") || NoBreakSpace.length(in: bytes, at: index) != nil {
                 // A space, U+00A0 or U+202F between digit groups (not "€" or "£", which
                 // start with the same bytes).
                 groupsWithSpace = true

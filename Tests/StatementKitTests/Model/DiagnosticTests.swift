@@ -35,8 +35,4 @@ struct DiagnosticTests {
         #expect(collector.errorCount == 1)
         #expect(collector.diagnostics.first?.severity == .error)
     }
-
-    @Test func `has a unique code for every case`() {
-        #expect(Set(DiagnosticCode.allCases.map(\.rawValue)).count == DiagnosticCode.allCases.count)
-    }
 }

@@ -1,0 +1,61 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// The reads and writes of the whole tool, with their retries after interruptions (`EINTR`)
+/// and short transfers in one place.
+package enum POSIXIO {
+    /// Writes every byte to a descriptor at its current offset.
+    ///
+    /// - Returns: `nil` when all was written, else the `errno` of the failure (`EIO` when the
+    ///   descriptor took nothing without saying why).
+    package static func writeAll(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer) -> Int32? {
+        var offset = 0
+        while offset < bytes.count {
+            let count = write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else { return count < 0 ? errno : EIO }
+            offset += count
+        }
+        return nil
+    }
+
+    /// Reads up to `buffer.count` bytes from a file offset with one `pread` (retried when
+    /// interrupted): the count read, 0 at the end of the file, or the `errno` of the failure.
+    package static func read(
+        _ descriptor: Int32, into buffer: UnsafeMutableRawBufferPointer, at offset: Int
+    ) -> Result<Int, POSIXErrno> {
+        while true {
+            let count = pread(descriptor, buffer.baseAddress, buffer.count, off_t(offset))
+            if count >= 0 { return .success(count) }
+            if errno != EINTR { return .failure(POSIXErrno(code: errno)) }
+        }
+    }
+
+    /// Fills `buffer` from a file offset, reading until it is full or the file ends: the count
+    /// read, or the `errno` of the failure.
+    package static func readFully(
+        _ descriptor: Int32, into buffer: UnsafeMutableRawBufferPointer, at offset: Int
+    ) -> Result<Int, POSIXErrno> {
+        var total = 0
+        while total < buffer.count {
+            let rest = UnsafeMutableRawBufferPointer(rebasing: buffer[total...])
+            switch read(descriptor, into: rest, at: offset + total) {
+            case .success(0): return .success(total)
+            case .success(let count): total += count
+            case .failure(let error): return .failure(error)
+            }
+        }
+        return .success(total)
+    }
+}
+
+/// A system call's `errno`.
+package struct POSIXErrno: Error, Hashable, Sendable, CustomStringConvertible {
+    package let code: Int32
+
+    /// The system's explanation, such as `Permission denied`.
+    package var description: String { String(cString: strerror(code)) }
+}
