@@ -10,7 +10,10 @@ struct Console {
     /// A console that keeps what is written, for tests.
     static func capturing() -> (console: Console, output: TextBuffer, error: TextBuffer) {
         let (output, error) = (TextBuffer(), TextBuffer())
-        return (Console(output: StandardStream(buffer: output), error: StandardStream(buffer: error)), output, error)
+        return (
+            Console(output: StandardStream(buffer: output), error: StandardStream(buffer: error)),
+            output, error
+        )
     }
 }
 

@@ -1,9 +1,10 @@
+import StatementKit
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
     import Darwin
 #endif
-import StatementKit
 
 /// Standard output or standard error as a `TextOutputStream`, written with `write(2)`; or a
 /// text buffer that stands for one in a test.

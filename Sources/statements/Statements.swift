@@ -19,7 +19,8 @@ struct Statements {
         let width = commands.map { $0.summaryName.count }.max() ?? 0
         let lines = commands.map { command in
             let name = command.summaryName
-            return "  \(name)\(String(repeating: " ", count: width - name.count + 3))\(command.summary)"
+            return
+                "  \(name)\(String(repeating: " ", count: width - name.count + 3))\(command.summary)"
         }
         return """
             statements \(version): bank statement files to a validated ledger and monthly statements.
@@ -57,7 +58,8 @@ struct Statements {
             return ExitCode.success
         default:
             guard let command = commands.first(where: { $0.name == name }) else {
-                print("statements: error: unknown command '\(name)'\n\n\(usage)", to: &standardError)
+                print(
+                    "statements: error: unknown command '\(name)'\n\n\(usage)", to: &standardError)
                 return ExitCode.usage
             }
             if rest.contains("--help") || rest.contains("-h") {
@@ -69,7 +71,9 @@ struct Statements {
             } catch {
                 switch error {
                 case .usage:
-                    print("statements \(name): error: \(error)\n\n\(command.usage)", to: &standardError)
+                    print(
+                        "statements \(name): error: \(error)\n\n\(command.usage)",
+                        to: &standardError)
                 case .environment:
                     print("statements \(name): error: \(error)", to: &standardError)
                 }
@@ -83,7 +87,9 @@ extension Command {
     /// The name with its arguments, as the top-level help lists it.
     static var summaryName: String {
         let words = usage.split(separator: "\n").first?.split(separator: " ") ?? []
-        let paths = words.contains { $0.hasPrefix("PATH") } ? " PATH..." : words.contains("FILE") ? " FILE" : ""
+        let paths =
+            words.contains { $0.hasPrefix("PATH") }
+            ? " PATH..." : words.contains("FILE") ? " FILE" : ""
         return name + paths
     }
 }

@@ -65,11 +65,16 @@ struct CommandLineTests {
                 """)
     }
 
-    @Test(arguments: [["validate", "-q", "SampleData/good"], ["import", "-j", "2", "x.csv"], ["accounts", "-s"]])
+    @Test(arguments: [
+        ["validate", "-q", "SampleData/good"], ["import", "-j", "2", "x.csv"], ["accounts", "-s"],
+    ])
     func `takes an unknown short option for a usage error, not a path`(arguments: [String]) {
         let result = Self.run(arguments)
         #expect(result.status == 2)
-        #expect(result.stderr.hasPrefix("statements \(arguments[0]): error: unknown option '\(arguments[1])'\n\nUSAGE: statements \(arguments[0])"))
+        #expect(
+            result.stderr.hasPrefix(
+                "statements \(arguments[0]): error: unknown option '\(arguments[1])'\n\nUSAGE: statements \(arguments[0])"
+            ))
         #expect(result.stdout == "")
     }
 
@@ -77,7 +82,8 @@ struct CommandLineTests {
         throws
     {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "cli-\(UUID().uuidString)").path
+            "cli-\(UUID().uuidString)"
+        ).path
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let root = StatementsRunner.packageRoot.path
         #expect(Self.run(["import", root + "/SampleData/good", "--state", folder]).status == 0)
@@ -92,6 +98,8 @@ struct CommandLineTests {
     @Test func `refuses an unknown command with the help`() {
         let result = Self.run(["valdate"])
         #expect(result.status == 2)
-        #expect(result.stderr.hasPrefix("statements: error: unknown command 'valdate'\n\nstatements 0.1.0"))
+        #expect(
+            result.stderr.hasPrefix(
+                "statements: error: unknown command 'valdate'\n\nstatements 0.1.0"))
     }
 }

@@ -55,7 +55,8 @@ struct LedgerIntegrityTests {
     }
 
     @Test func `refuses a ledger whose manifest is gone or cut short`() throws {
-        try Self.expectRefused({ try FileManager.default.removeItem(atPath: $0 + "/manifest") },
+        try Self.expectRefused(
+            { try FileManager.default.removeItem(atPath: $0 + "/manifest") },
             naming: "manifest")
         try Self.expectRefused(
             { state in
@@ -68,7 +69,8 @@ struct LedgerIntegrityTests {
     @Test func `refuses month files cut short, deleted, zeroed or changed by hand`() throws {
         try Self.expectRefused(
             { state in
-                let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: state + Self.month + ".tsv"))
+                let handle = try FileHandle(
+                    forWritingTo: URL(fileURLWithPath: state + Self.month + ".tsv"))
                 try handle.truncate(atOffset: 27)
                 try handle.close()
             }, naming: "2026-10.tsv")
@@ -134,7 +136,9 @@ struct LedgerIntegrityTests {
             "b.csv", header + "2026-10-02,DE89370400440532013000,1.00,Small\n")
         #expect(
             try StatementsRunner.run(["import", first, "--state", workspace.state]).status == 0)
-        let output = try StatementsRunner.run(["process", second, "--state", workspace.state, "--out", workspace.path + "/out"])
+        let output = try StatementsRunner.run([
+            "process", second, "--state", workspace.state, "--out", workspace.path + "/out",
+        ])
         #expect(output.status == 1)
         #expect(output.stderr.contains("\(second):2:1: error: [AMOUNT_OVERFLOW]"))
         let accounts = try StatementsRunner.run(["accounts", "--state", workspace.state])

@@ -93,7 +93,9 @@ struct NothingLostTests {
                 + "2026-10-01,Salary,-5000.00,C\n")
         let output = try StatementsRunner.run(["validate", file])
         #expect(output.status == 1)
-        #expect(output.stderr.contains("[AMOUNT_SIGN] amount is negative but the indicator says credit"))
+        #expect(
+            output.stderr.contains("[AMOUNT_SIGN] amount is negative but the indicator says credit")
+        )
     }
 
     @Test func `takes a blank currency cell from the profile's default, or refuses it`() throws {
@@ -162,7 +164,9 @@ struct NothingLostTests {
         FileManager.default.createFile(atPath: path, contents: Data(bytes))
         let validation = try StatementsRunner.run(["validate", path])
         #expect(validation.status == 0)
-        #expect(validation.stderr.contains("[DIALECT_ASSUMED] the file is not valid UTF-8; read it as windows-1252"))
+        #expect(
+            validation.stderr.contains(
+                "[DIALECT_ASSUMED] the file is not valid UTF-8; read it as windows-1252"))
         let output = try StatementsRunner.run(["import", path, "--state", workspace.state])
         #expect(output.stdout.contains("2 new transactions"))
         let report = try StatementsRunner.run([
@@ -170,7 +174,9 @@ struct NothingLostTests {
         ])
         #expect(report.stdout.contains("Bäckerei Müller"))
         // UTF-8 with one damaged byte stays an error on its line.
-        let damaged = try StatementsRunner.run(["validate", "SampleData/bad/encoding-invalid-utf8.csv"])
+        let damaged = try StatementsRunner.run([
+            "validate", "SampleData/bad/encoding-invalid-utf8.csv",
+        ])
         #expect(damaged.status == 1)
         #expect(damaged.stderr.contains("[ENCODING_INVALID_UTF8]"))
     }

@@ -146,8 +146,9 @@ public final class ReportController {
         for name in names where name.hasPrefix(".") && name.hasSuffix(temporarySuffix) {
             // `.NAME.PID.statements-tmp`: the writer's process id, or none (older releases).
             let parts = name.dropLast(temporarySuffix.count).split(separator: ".")
-            if let pid = parts.last.flatMap({ Int32($0) }), pid == getpid()
-                || kill(pid, 0) == 0 || errno != ESRCH
+            if let pid = parts.last.flatMap({ Int32($0) }),
+                pid == getpid()
+                    || kill(pid, 0) == 0 || errno != ESRCH
             {
                 continue
             }

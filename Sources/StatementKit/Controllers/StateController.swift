@@ -384,7 +384,8 @@ public final class StateController {
                 let (sum, overflow) = turnover.addingReportingOverflow(
                     Int64(exactly: row.amount.magnitude) ?? .max)
                 guard !overflow else {
-                    progress.conflicts.append((row.line, .amountOverflow, Self.rangeMessage(key.iban)))
+                    progress.conflicts.append(
+                        (row.line, .amountOverflow, Self.rangeMessage(key.iban)))
                     continue
                 }
                 turnover = sum

@@ -266,7 +266,9 @@ public final class StorageController {
             let text = (try? readFile(path, upTo: nil, missingIsEmpty: true)).flatMap { $0 }
             throw .inUse(
                 folder: folder,
-                pid: text.flatMap { Int(String(decoding: $0.prefix(32), as: UTF8.self).filter(\.isNumber)) })
+                pid: text.flatMap {
+                    Int(String(decoding: $0.prefix(32), as: UTF8.self).filter(\.isNumber))
+                })
         }
         lockDescriptor = descriptor
         // The process id, for a second writer's message; never through a symbolic link.

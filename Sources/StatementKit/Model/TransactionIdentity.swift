@@ -136,7 +136,9 @@ public struct Checksum: Hashable, Sendable {
     /// The checksum of a text's UTF-8.
     public static func of(_ text: Substring.UTF8View) -> Checksum {
         var checksum = Checksum.empty
-        for byte in text { checksum.value = (checksum.value ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
+        for byte in text {
+            checksum.value = (checksum.value ^ UInt64(byte)) &* 0x0000_0100_0000_01B3
+        }
         return checksum
     }
 

@@ -21,7 +21,8 @@ extension Dialect {
             throw ProfileError(
                 path: path,
                 message:
-                    "line \(error.position.line), column \(error.position.column): \(error.message)")
+                    "line \(error.position.line), column \(error.position.column): \(error.message)"
+            )
         }
         let reader = ProfileReader(path: path)
         self = try reader.dialect(root)
@@ -273,7 +274,9 @@ private struct ProfileReader {
         }
         if dialect.hasNoHeader {
             guard !dialect.columns.isEmpty else {
-                throw fail("columns", "a file without header row (headerLine 0) needs a columns mapping by number")
+                throw fail(
+                    "columns",
+                    "a file without header row (headerLine 0) needs a columns mapping by number")
             }
             for (field, references) in dialect.columns {
                 for case .name(let name) in references {

@@ -390,7 +390,8 @@ private struct Evidence {
             } else if byte == UInt8(ascii: "'") {
                 groupsWithApostrophe = true
                 digitsAfterLast = 0
-            } else if byte == UInt8(ascii: " ") || NoBreakSpace.length(in: bytes, at: index) != nil {
+            } else if byte == UInt8(ascii: " ") || NoBreakSpace.length(in: bytes, at: index) != nil
+            {
                 // A space, U+00A0 or U+202F between digit groups (not "€" or "£", which
                 // start with the same bytes).
                 groupsWithSpace = true

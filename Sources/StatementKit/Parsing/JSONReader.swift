@@ -151,7 +151,8 @@ struct JSONReader<Source: ByteSource>: ~Copyable {
             var members: [JSONMember] = []
             var isFirst = true
             while let (key, keyPosition) = try nextMember(isFirst: &isFirst) {
-                members.append(JSONMember(key: key, keyPosition: keyPosition, node: try readValue()))
+                members.append(
+                    JSONMember(key: key, keyPosition: keyPosition, node: try readValue()))
             }
             return JSONNode(value: .object(members), position: start)
         case UInt8(ascii: "["):

@@ -415,7 +415,8 @@ public struct StatementCSVParser: Sendable {
         var place: CSVRecord.Place?
         for issue in record.issues {
             // Issues come in order: locate each from the one before, scanning the record once.
-            place = record.place(ofOffset: issue.offset, from: place, scanned: &diagnostics.locationWork)
+            place = record.place(
+                ofOffset: issue.offset, from: place, scanned: &diagnostics.locationWork)
             let (line, column) = (place!.line, place!.column)
             switch issue.kind {
             case .nul:

@@ -74,15 +74,18 @@ private struct Decoder {
         self.diagnostics = diagnostics
     }
 
-    private mutating func report(_ code: DiagnosticCode, at position: SourcePosition, _ message: String)
-    {
+    private mutating func report(
+        _ code: DiagnosticCode, at position: SourcePosition, _ message: String
+    ) {
         diagnostics.report(code, line: position.line, column: position.column, message)
     }
 
-    private mutating func reportUnknownKey(_ key: String, in path: String, at position: SourcePosition)
-    {
+    private mutating func reportUnknownKey(
+        _ key: String, in path: String, at position: SourcePosition
+    ) {
         guard reportedUnknownKeys.insert("\(path).\(key)").inserted else { return }
-        report(.keyUnknown, at: position, "ignoring unknown key \(Diagnostic.quote(key)) in \(path)")
+        report(
+            .keyUnknown, at: position, "ignoring unknown key \(Diagnostic.quote(key)) in \(path)")
     }
 
     /// What is known of the statement being read.
@@ -118,7 +121,9 @@ private struct Decoder {
     ) throws(JSONSyntaxError) {
         guard try reader.peekValue() == UInt8(ascii: "{") else {
             let node = try reader.readValue()
-            report(.jsonType, at: node.position, "statement must be an object, not \(node.value.kindName)")
+            report(
+                .jsonType, at: node.position,
+                "statement must be an object, not \(node.value.kindName)")
             return
         }
         let start = reader.position
@@ -206,7 +211,8 @@ private struct Decoder {
         if computed != closing {
             report(
                 .balanceClosing, at: position,
-                "\(ReconciliationError.closingBalanceMismatch(declared: closing, computed: computed))")
+                "\(ReconciliationError.closingBalanceMismatch(declared: closing, computed: computed))"
+            )
         }
     }
 

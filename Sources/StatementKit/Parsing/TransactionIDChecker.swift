@@ -38,12 +38,14 @@ struct TransactionIDChecker: Sendable {
         }
         let days = abs(date.ordinal - earlier.date.ordinal)
         guard earlier.amount != amount || days > Self.sameBookingDays else { return nil }
-        return "transaction id \(Diagnostic.quote(id)) is also on line \(earlier.line), for \(earlier.amount.decimalText) \(earlier.amount.currency.code) on \(earlier.date); here \(amount.decimalText) \(amount.currency.code) on \(date). If the bank does not keep this column unique, map it as reference instead"
+        return
+            "transaction id \(Diagnostic.quote(id)) is also on line \(earlier.line), for \(earlier.amount.decimalText) \(earlier.amount.currency.code) on \(earlier.date); here \(amount.decimalText) \(amount.currency.code) on \(date). If the bank does not keep this column unique, map it as reference instead"
     }
 
     /// Whether another checker of a later part of the same file saw an id this one saw.
     func sharesAnID(with other: TransactionIDChecker) -> Bool {
-        let (smaller, larger) = first.count <= other.first.count ? (first, other.first) : (other.first, first)
+        let (smaller, larger) =
+            first.count <= other.first.count ? (first, other.first) : (other.first, first)
         return smaller.keys.contains { larger[$0] != nil }
     }
 

@@ -36,8 +36,10 @@ package struct HTMLStatementRenderer: Sendable {
             let transaction = entry.transaction
             body +=
                 "<tr><td>\(escape(dayTexts[transaction.date.day - 1]))</td><td>\(escape(transaction.beneficiary.reportField))</td>"
-            body += "<td class=\"description\">\(escape((transaction.description ?? "").reportField))</td>"
-            body += "<td class=\"reference\">\(escape((transaction.reference ?? "").reportField))</td>"
+            body +=
+                "<td class=\"description\">\(escape((transaction.description ?? "").reportField))</td>"
+            body +=
+                "<td class=\"reference\">\(escape((transaction.reference ?? "").reportField))</td>"
             body += HTMLDocument.moneyCell(transaction.amount, money)
             body += HTMLDocument.moneyCell(entry.balance, money) + "</tr>\n"
         }

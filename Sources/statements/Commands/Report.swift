@@ -70,7 +70,8 @@ enum Report: Command {
             throw .usage("--out - needs exactly one account, month and format")
         }
         var standardOutput = console.output
-        let controller = ReportController(folder: "-", formats: report.formats, locale: report.locale)
+        let controller = ReportController(
+            folder: "-", formats: report.formats, locale: report.locale)
         standardOutput.write(controller.render(statements[0], as: report.formats[0]))
         return ExitCode.success
     }

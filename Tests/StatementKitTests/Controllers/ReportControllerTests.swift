@@ -67,8 +67,9 @@ struct ReportControllerTests {
                 "DE89370400440532013000.html", "DE89370400440532013000.txt", "index.html",
             ])
         for name in names {
-            let size = try FileManager.default.attributesOfItem(
-                atPath: folder.path + "/2026-10/" + name)[.size] as? Int
+            let size =
+                try FileManager.default.attributesOfItem(
+                    atPath: folder.path + "/2026-10/" + name)[.size] as? Int
             #expect((size ?? 0) > 0, "\(name)")
         }
         let reader = ReportController(

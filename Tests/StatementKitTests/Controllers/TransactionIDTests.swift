@@ -80,7 +80,8 @@ struct TransactionIDTests {
                 text + rows.prefix(extra).joined(), name: "again\(round).csv")
             #expect(
                 again.files.map(\.outcome)
-                    == [extra == 0 ? .alreadyPresent(count) : .imported(new: extra, present: count)])
+                    == [extra == 0 ? .alreadyPresent(count) : .imported(new: extra, present: count)]
+            )
         }
     }
 }
@@ -201,9 +202,14 @@ struct LedgerUpgradeTests {
 struct ImportGenerationTests {
     @Test func `reports the generations before and after, read under the lock`() throws {
         let ledger = try TestLedger()
-        let text = "date,account_iban,amount,beneficiary\n2026-10-01,\(StateControllerTests.de),-1.00,A\n"
+        let text =
+            "date,account_iban,amount,beneficiary\n2026-10-01,\(StateControllerTests.de),-1.00,A\n"
         #expect(try ledger.importText(text).generations == (0, 1))
         #expect(try ledger.importText(text, name: "again.csv").generations == (1, 1))
-        #expect(try ledger.importText(text + "2026-10-02,\(StateControllerTests.de),-2.00,B\n", name: "more.csv", dryRun: true).generations == (1, 1))
+        #expect(
+            try ledger.importText(
+                text + "2026-10-02,\(StateControllerTests.de),-2.00,B\n", name: "more.csv",
+                dryRun: true
+            ).generations == (1, 1))
     }
 }

@@ -140,10 +140,12 @@ struct TransactionIdentityTests {
 
     @Test func `counts a shared payment reference as content, not identity`() {
         let salary = TransactionIdentity(
-            account: Self.iban, transaction: Self.transaction(reference: "REF-1", minorUnits: 150_000),
+            account: Self.iban,
+            transaction: Self.transaction(reference: "REF-1", minorUnits: 150_000),
             occurrence: 1)
         let rent = TransactionIdentity(
-            account: Self.iban, transaction: Self.transaction(reference: "REF-1", minorUnits: -50_000),
+            account: Self.iban,
+            transaction: Self.transaction(reference: "REF-1", minorUnits: -50_000),
             occurrence: 1)
         #expect(salary != rent)
         #expect(!salary.isTransactionID)

@@ -126,7 +126,8 @@ struct LinearTimeTests {
     @Test func `locates every problem of one long CSV line in one scan`() {
         // 20,000 NUL bytes in one field: one error each, located from the one before.
         for count in [10_000, 20_000] {
-            let row = "2026-10-03,\(Self.account),-1.00,\"" + String(repeating: "\u{0}", count: count)
+            let row =
+                "2026-10-03,\(Self.account),-1.00,\"" + String(repeating: "\u{0}", count: count)
             let bytes = Array(("date,account_iban,amount,beneficiary\n" + row + "\"\n").utf8)
             var collector = DiagnosticCollector(file: "t")
             _ = StatementCSVParser().parse(MemoryByteSource(bytes), diagnostics: &collector) {

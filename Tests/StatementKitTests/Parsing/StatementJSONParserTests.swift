@@ -103,13 +103,15 @@ struct StatementJSONParserTests {
     @Test func `reports syntax errors at their position`() {
         #expect(parseJSON("{\n  \"account\": ,\n}").places == ["2:14 JSON_SYNTAX"])
         // Read in one pass, a file reports what came before its syntax error too.
-        #expect(parseJSON("[1, 2,]").places == ["1:2 JSON_TYPE", "1:5 JSON_TYPE", "1:7 JSON_SYNTAX"])
+        #expect(
+            parseJSON("[1, 2,]").places == ["1:2 JSON_TYPE", "1:5 JSON_TYPE", "1:7 JSON_SYNTAX"])
         #expect(parseJSON("{\"a\": \"\u{01}\"}").codes.last == .jsonSyntax)
         #expect(
             parseJSON(Array("{\"a\": \"".utf8) + [0xFF] + Array("\"}".utf8)).places.last
                 == "1:8 JSON_SYNTAX")
         #expect(parseJSON("\"\\uD800\"").codes == [.jsonSyntax])
-        #expect(parseJSON("{} {}").places == ["1:1 KEY_MISSING", "1:1 KEY_MISSING", "1:4 JSON_SYNTAX"])
+        #expect(
+            parseJSON("{} {}").places == ["1:1 KEY_MISSING", "1:1 KEY_MISSING", "1:4 JSON_SYNTAX"])
         #expect(parseJSON("").codes == [.fileEmpty])
     }
 
