@@ -109,7 +109,7 @@ public final class StateController {
                     files.append(
                         FileImport(
                             outcome: .rejected,
-                            validation: ValidationController.unreadable(path, code, reason)))
+                            validation: FileValidation.unreadable(path, code, reason)))
                 }
             }
         } catch {
@@ -511,6 +511,15 @@ public final class StateController {
     /// How many runs have committed to the ledger so far.
     public func generation() throws(StorageError) -> Int {
         try storage.loadManifest().generation
+    }
+
+    /// The months whose reports must be written after an import: the months it changed, when
+    /// the reports reflected the ledger as it was just before it; otherwise every month (a new
+    /// output folder, a run killed before its reports were all written, another run's import).
+    public func monthsToReport(after report: ImportReport, reportedGeneration: Int?)
+        throws(StorageError) -> Set<Month>
+    {
+        reportedGeneration == report.generations.before ? report.changedMonths : try allMonths()
     }
 
     /// Every month with transactions in the ledger.

@@ -81,7 +81,7 @@ public final class ValidationController {
             }
             return FileValidation(path: path, rowCount: summary.rowCount, collector: collector)
         case .problem(let path, let code, let reason):
-            return unreadable(path, code, reason, isStrict: isStrict, limit: limit)
+            return FileValidation.unreadable(path, code, reason, isStrict: isStrict, limit: limit)
         }
     }
 
@@ -90,16 +90,6 @@ public final class ValidationController {
         DialectSniffer.sniff(try FileByteSource(path: path).readAll())
     }
 
-    /// The outcome of a path that could not be read at all.
-    static func unreadable(
-        _ path: String, _ code: DiagnosticCode, _ reason: String, isStrict: Bool = false,
-        limit: Int = 100
-    ) -> FileValidation {
-        var collector = DiagnosticCollector(file: path, isStrict: isStrict, limit: limit)
-        collector.report(
-            code, line: 0, column: 0, "cannot read \(Diagnostic.quote(path)): \(reason)")
-        return FileValidation(path: path, rowCount: 0, collector: collector)
-    }
 }
 
 /// Opens a statement file and runs the parser for its format and dialect over it.

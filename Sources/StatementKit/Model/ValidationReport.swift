@@ -14,6 +14,17 @@ public struct FileValidation: Hashable, Sendable {
     public let hasEnvironmentError: Bool
 
     /// Creates the outcome of one file from its collected diagnostics.
+    /// The outcome of a path that could not be read at all.
+    static func unreadable(
+        _ path: String, _ code: DiagnosticCode, _ reason: String, isStrict: Bool = false,
+        limit: Int = 100
+    ) -> FileValidation {
+        var collector = DiagnosticCollector(file: path, isStrict: isStrict, limit: limit)
+        collector.report(
+            code, line: 0, column: 0, "cannot read \(Diagnostic.quote(path)): \(reason)")
+        return FileValidation(path: path, rowCount: 0, collector: collector)
+    }
+
     public init(path: String, rowCount: Int, collector: DiagnosticCollector) {
         self.path = path
         self.rowCount = rowCount

@@ -9,14 +9,7 @@ package struct ImportReportRenderer: Sendable {
         results: inout some TextOutputStream
     ) {
         for file in report.files {
-            for diagnostic in file.validation.diagnostics {
-                diagnostics.write(diagnostic.textLine + "\n")
-            }
-            if file.validation.omittedCount > 0 {
-                diagnostics.write(
-                    "\(file.validation.path): note: \(file.validation.omittedCount.counted("more diagnostic")) not shown\n"
-                )
-            }
+            ValidationReportRenderer.writeDiagnostics(of: file.validation, to: &diagnostics)
             results.write(line(file, isDryRun: report.isDryRun) + "\n")
         }
         results.write(summary(report) + "\n")

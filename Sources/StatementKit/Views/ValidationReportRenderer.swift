@@ -21,14 +21,7 @@ package struct ValidationReportRenderer: Sendable {
     ) {
         switch format {
         case .text:
-            for file in report.files {
-                for diagnostic in file.diagnostics { diagnostics.write(diagnostic.textLine + "\n") }
-                if file.omittedCount > 0 {
-                    diagnostics.write(
-                        "\(file.path): note: \(file.omittedCount.counted("more diagnostic")) not shown\n"
-                    )
-                }
-            }
+            for file in report.files { Self.writeDiagnostics(of: file, to: &diagnostics) }
             results.write(summary(report) + "\n")
         case .github:
             for file in report.files {
@@ -39,6 +32,19 @@ package struct ValidationReportRenderer: Sendable {
             results.write(summary(report) + "\n")
         case .json:
             results.write(json(report))
+        }
+    }
+
+    /// Writes a file's diagnostics as compiler-style lines, and a note counting those not
+    /// kept: the one way every command prints diagnostics as text.
+    package static func writeDiagnostics(
+        of file: FileValidation, to out: inout some TextOutputStream
+    ) {
+        for diagnostic in file.diagnostics { out.write(diagnostic.textLine + "\n") }
+        if file.omittedCount > 0 {
+            out.write(
+                "\(Diagnostic.sanitized(file.path)): note: \(file.omittedCount.counted("more diagnostic")) not shown\n"
+            )
         }
     }
 

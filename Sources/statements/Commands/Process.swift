@@ -39,25 +39,24 @@ enum Process: Command {
         var standardOutput = console.output
         let state = StateController(storage: StorageController(folder: StateFolder.path(options)))
         let imported: ImportReport
-        let statements: [MonthlyStatement]
-        let generation: Int
-        do {
-            // Reports that reflect the ledger as it was before this run's import need only the
-            // months it changes; after a run that died before its reports were written, or an
-            // import by another run, every month is redone. Both generations are read under
-            // the import's lock, so that no other run's import can slip between them.
+        do throws(StorageError) {
             imported = try state.importFiles(files)
-            let reportsAreCurrent =
-                report.controller.reportedGeneration() == imported.generations.before
-            generation = imported.generations.after
-            let months = reportsAreCurrent ? imported.changedMonths : try state.allMonths()
+        } catch {
+            throw .environment("\(error)")
+        }
+        // What the import did is said before anything else can fail.
+        ImportReportRenderer().render(
+            imported, diagnostics: &standardError, results: &standardOutput)
+        let statements: [MonthlyStatement]
+        do throws(StorageError) {
+            let months = try state.monthsToReport(
+                after: imported, reportedGeneration: report.controller.reportedGeneration())
             statements = try state.monthlyStatements(months: months)
         } catch {
             throw .environment("\(error)")
         }
-        ImportReportRenderer().render(
-            imported, diagnostics: &standardError, results: &standardOutput)
-        _ = try report.publish(statements, generation: generation, console: console)
+        _ = try report.publish(
+            statements, generation: imported.generations.after, console: console)
         if imported.hasEnvironmentError { return ExitCode.environment }
         return imported.rejectedCount > 0 ? ExitCode.dataError : ExitCode.success
     }

@@ -39,9 +39,8 @@ enum Profile: Command {
         }
         var diagnostics = DiagnosticCollector(file: path)
         let dialect = result.report(into: &diagnostics, refusingNoHeader: true)
-        for diagnostic in diagnostics.diagnostics {
-            print(diagnostic.textLine, to: &standardError)
-        }
+        ValidationReportRenderer.writeDiagnostics(
+            of: FileValidation(path: path, rowCount: 0, collector: diagnostics), to: &standardError)
         if case .lacksAccount(let partial, _, _) = result {
             // All but the account was found: print it, for the user to fill in one value.
             print(
