@@ -84,7 +84,7 @@ struct HostileInputTests {
     func `answers every hostile file with exit 0 or 1 and bounded, safe output`(command: String)
         throws
     {
-        let workspace = try ImportCommandTests.Workspace()
+        let workspace = try Workspace()
         for (name, bytes) in Self.corpus {
             let path = workspace.path + "/" + name
             try Data(bytes).write(to: URL(fileURLWithPath: path))
@@ -115,7 +115,7 @@ struct HostileInputTests {
     }
 
     @Test func `leaves the ledger before or after an import killed at any moment`() throws {
-        let workspace = try ImportCommandTests.Workspace()
+        let workspace = try Workspace()
         var lines = ["date,account_iban,amount,beneficiary,reference"]
         for index in 0..<20_000 {
             lines.append(

@@ -8,25 +8,6 @@ import Testing
 /// End-to-end tests of `statements import` and `statements accounts`.
 struct ImportCommandTests {
     /// A temporary folder for a ledger and input files, removed afterwards.
-    final class Workspace {
-        let path: String
-        var state: String { path + "/ledger" }
-
-        init() throws {
-            path =
-                FileManager.default.temporaryDirectory.appendingPathComponent(
-                    "import-\(UUID().uuidString)"
-                ).path
-            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        }
-
-        deinit { try? FileManager.default.removeItem(atPath: path) }
-
-        func write(_ name: String, _ text: String) throws -> String {
-            try text.write(toFile: path + "/" + name, atomically: false, encoding: .utf8)
-            return path + "/" + name
-        }
-    }
 
     @Test func `imports the sample data once and lists the accounts`() throws {
         let workspace = try Workspace()

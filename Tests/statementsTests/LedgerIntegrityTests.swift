@@ -3,7 +3,6 @@ import Testing
 
 /// End to end: a ledger notices damage and survives misuse (each case once broke `main`).
 struct LedgerIntegrityTests {
-    typealias Workspace = ImportCommandTests.Workspace
     static let month = "/accounts/DE89370400440532013000/2026-10"
 
     /// A ledger with the sample data, and the bytes of its files.

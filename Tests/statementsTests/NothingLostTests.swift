@@ -4,8 +4,6 @@ import Testing
 /// End to end: nothing a real export holds is lost or guessed (shared references, files
 /// without header row, the sniffer's guesses).
 struct NothingLostTests {
-    typealias Workspace = ImportCommandTests.Workspace
-
     @Test func `imports both rows that share a payment reference`() throws {
         let workspace = try Workspace()
         let file = try workspace.write(

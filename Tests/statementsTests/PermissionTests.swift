@@ -9,7 +9,7 @@ import Testing
 /// (as CI does) the tool runs as `nobody` through util-linux's `setpriv`.
 struct PermissionTests {
     /// Runs `statements` as an unprivileged user, from a copy any user may execute.
-    static func runUnprivileged(_ arguments: [String], in workspace: ImportCommandTests.Workspace)
+    static func runUnprivileged(_ arguments: [String], in workspace: Workspace)
         throws -> StatementsRunner.Output
     {
         guard getuid() == 0 else { return try StatementsRunner.run(arguments) }
@@ -28,8 +28,8 @@ struct PermissionTests {
             executable: URL(fileURLWithPath: setpriv))
     }
 
-    static func workspace() throws -> ImportCommandTests.Workspace {
-        let workspace = try ImportCommandTests.Workspace()
+    static func workspace() throws -> Workspace {
+        let workspace = try Workspace()
         chmod(workspace.path, 0o777)
         return workspace
     }

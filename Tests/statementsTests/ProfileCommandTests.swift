@@ -4,8 +4,6 @@ import Testing
 /// End-to-end tests of bank dialects: sample profiles, sniffing, `statements profile`, and
 /// the misreads the issue names.
 struct ProfileCommandTests {
-    typealias Workspace = ImportCommandTests.Workspace
-
     /// Each sample profile's account: IBAN, currency, transaction count and balance, worked
     /// out by hand from the sample export.
     static let sampleAccounts: [(iban: String, currency: String, count: Int, balance: String)] = [

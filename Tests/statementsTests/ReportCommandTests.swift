@@ -3,8 +3,6 @@ import Testing
 
 /// End-to-end tests of `statements report` and `statements process`.
 struct ReportCommandTests {
-    typealias Workspace = ImportCommandTests.Workspace
-
     static func modificationDates(_ folder: String) throws -> [String: Date] {
         var dates: [String: Date] = [:]
         for name in try FileManager.default.subpathsOfDirectory(atPath: folder) {

@@ -3,56 +3,6 @@ import Testing
 
 @testable import StatementKit
 
-/// A ledger in a temporary folder, with helpers to import text and read the result.
-final class TestLedger {
-    let files: TemporaryFolder
-    let state: String
-
-    init() throws {
-        files = try TemporaryFolder()
-        state = files.path + "/ledger"
-    }
-
-    /// A controller; a small `stagingLimit` makes it write a file out in many steps.
-    func controller(_ storage: StorageController? = nil, stagingLimit: Int = 16 << 20)
-        -> StateController
-    {
-        StateController(
-            storage: storage ?? StorageController(folder: state), clock: { "2026-11-01T00:00:00Z" },
-            stagingLimit: stagingLimit)
-    }
-
-    @discardableResult
-    func importText(_ text: String, name: String = "in.csv", dryRun: Bool = false) throws
-        -> ImportReport
-    {
-        let path = try files.write(name, text)
-        return try controller().importFiles(at: [path], dryRun: dryRun)
-    }
-
-    func accounts() throws -> [AccountSummary] {
-        try controller().accountSummaries()
-    }
-
-    func account(_ iban: String) throws -> AccountSummary {
-        try #require(try accounts().first { $0.account.iban.electronic == iban })
-    }
-
-    /// Every file of the state folder but the lock, with its bytes.
-    func snapshot() throws -> [String: Data] {
-        var result: [String: Data] = [:]
-        let enumerator = FileManager.default.enumerator(atPath: state)
-        while let name = enumerator?.nextObject() as? String {
-            var isFolder: ObjCBool = false
-            FileManager.default.fileExists(atPath: state + "/" + name, isDirectory: &isFolder)
-            if !isFolder.boolValue && name != "lock" {
-                result[name] = FileManager.default.contents(atPath: state + "/" + name)
-            }
-        }
-        return result
-    }
-}
-
 struct StateControllerTests {
     static let header = "date,account_iban,amount,beneficiary,description,transaction_id\n"
     static let de = "DE89370400440532013000"
@@ -356,20 +306,5 @@ struct StateControllerTests {
             try ledger.importText(Self.header + Self.row("01", "-1.00"))
         }
         #expect(throws: StorageError.self) { try ledger.accounts() }
-    }
-}
-
-/// A deterministic random number generator (SplitMix64) for generated test data.
-struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

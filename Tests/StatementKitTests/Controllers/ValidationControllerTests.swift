@@ -3,30 +3,6 @@ import Testing
 
 @testable import StatementKit
 
-/// A fresh temporary folder, removed when the test is done.
-final class TemporaryFolder {
-    let path: String
-
-    init() throws {
-        path =
-            FileManager.default.temporaryDirectory.appendingPathComponent(
-                "statements-\(UUID().uuidString)"
-            ).path
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-    }
-
-    deinit { try? FileManager.default.removeItem(atPath: path) }
-
-    @discardableResult
-    func write(_ name: String, _ text: String) throws -> String {
-        let file = path + "/" + name
-        try FileManager.default.createDirectory(
-            atPath: (file as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-        try text.write(toFile: file, atomically: false, encoding: .utf8)
-        return file
-    }
-}
-
 struct ValidationControllerTests {
     static let good =
         "date,account_iban,amount,beneficiary\n2026-10-01,DE89370400440532013000,1.00,K\n"
@@ -112,12 +88,5 @@ extension ValidationController {
     /// Validates the files at or below `paths`, which hold no profiles.
     func validate(paths: [String]) -> ValidationReport {
         validate(try! StatementFiles.find(paths))
-    }
-}
-
-extension StateController {
-    /// Imports the files at or below `paths`, which hold no profiles.
-    func importFiles(at paths: [String], dryRun: Bool = false) throws -> ImportReport {
-        try importFiles(StatementFiles.find(paths), dryRun: dryRun)
     }
 }

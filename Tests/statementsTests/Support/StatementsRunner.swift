@@ -10,7 +10,7 @@ struct StatementsRunner {
 
     /// The package root, where `SampleData/` is.
     static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        .deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
     /// The executable beside the test bundle in the build folder.
     static let executable: URL = {

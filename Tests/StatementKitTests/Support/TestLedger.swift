@@ -1,0 +1,61 @@
+import Foundation
+import Testing
+
+@testable import StatementKit
+
+/// A ledger in a temporary folder, with helpers to import text and read the result.
+final class TestLedger {
+    let files: TemporaryFolder
+    let state: String
+
+    init() throws {
+        files = try TemporaryFolder()
+        state = files.path + "/ledger"
+    }
+
+    /// A controller; a small `stagingLimit` makes it write a file out in many steps.
+    func controller(_ storage: StorageController? = nil, stagingLimit: Int = 16 << 20)
+        -> StateController
+    {
+        StateController(
+            storage: storage ?? StorageController(folder: state), clock: { "2026-11-01T00:00:00Z" },
+            stagingLimit: stagingLimit)
+    }
+
+    @discardableResult
+    func importText(_ text: String, name: String = "in.csv", dryRun: Bool = false) throws
+        -> ImportReport
+    {
+        let path = try files.write(name, text)
+        return try controller().importFiles(at: [path], dryRun: dryRun)
+    }
+
+    func accounts() throws -> [AccountSummary] {
+        try controller().accountSummaries()
+    }
+
+    func account(_ iban: String) throws -> AccountSummary {
+        try #require(try accounts().first { $0.account.iban.electronic == iban })
+    }
+
+    /// Every file of the state folder but the lock, with its bytes.
+    func snapshot() throws -> [String: Data] {
+        var result: [String: Data] = [:]
+        let enumerator = FileManager.default.enumerator(atPath: state)
+        while let name = enumerator?.nextObject() as? String {
+            var isFolder: ObjCBool = false
+            FileManager.default.fileExists(atPath: state + "/" + name, isDirectory: &isFolder)
+            if !isFolder.boolValue && name != "lock" {
+                result[name] = FileManager.default.contents(atPath: state + "/" + name)
+            }
+        }
+        return result
+    }
+}
+
+extension StateController {
+    /// Imports the files at or below `paths`, which hold no profiles.
+    func importFiles(at paths: [String], dryRun: Bool = false) throws -> ImportReport {
+        try importFiles(StatementFiles.find(paths), dryRun: dryRun)
+    }
+}
