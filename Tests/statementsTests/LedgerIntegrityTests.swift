@@ -126,6 +126,25 @@ struct LedgerIntegrityTests {
         #expect(try Self.snapshot(workspace.state) == before)
     }
 
+    @Test func `never reads or writes a month file through a symbolic link`() throws {
+        let (workspace, _) = try Self.ledger()
+        let month = workspace.state + Self.month + ".tsv"
+        let elsewhere = try workspace.write(
+            "elsewhere.tsv", try String(contentsOfFile: month, encoding: .utf8))
+        try FileManager.default.removeItem(atPath: month)
+        try FileManager.default.createSymbolicLink(atPath: month, withDestinationPath: elsewhere)
+        let before = try String(contentsOfFile: elsewhere, encoding: .utf8)
+        let extra = try workspace.write(
+            "new.csv",
+            "date,account_iban,amount,beneficiary\n2026-10-30,DE89370400440532013000,-1.00,X\n")
+        for arguments in [["accounts"], ["import", extra], ["check"]] {
+            let output = try StatementsRunner.run(arguments + ["--state", workspace.state])
+            #expect(output.status == 3, "\(arguments)")
+            #expect(output.stderr.contains("2026-10.tsv"), "\(arguments): \(output.stderr)")
+        }
+        #expect(try String(contentsOfFile: elsewhere, encoding: .utf8) == before)
+    }
+
     @Test func `rejects an amount that would take a balance out of range, at import`() throws {
         let workspace = try Workspace()
         let header = "date,account_iban,amount,beneficiary\n"
