@@ -1,0 +1,87 @@
+/// Opens a statement file and runs the reader of its format and dialect over it: the one
+/// place where a file's format is decided (`StatementFormat`).
+///
+/// JSON files are read as SPEC 2.2. A CSV file is read in the dialect of its profile. Without
+/// one, a file whose first line is a canonical header is streamed as canonical CSV; any
+/// other is sniffed (`DialectSniffer`): what sniffing had to assume is reported as
+/// `DIALECT_ASSUMED`, a bank export it cannot make out as `DIALECT_UNKNOWN`, and a file in
+/// which it finds no header at all is read as canonical CSV, which then says what is wrong.
+enum StatementFileReader {
+    /// Reads a file, reporting problems into `diagnostics` and each valid row to `onRow`.
+    ///
+    /// - Parameters:
+    ///   - buildsRows: `false` when only the diagnostics matter: CSV rows are then checked
+    ///     without building their transactions.
+    ///   - sniffing: sniff a file without profile even when it starts with a canonical header,
+    ///     as after a streamed read found it to be Windows-1252 (`ParseSummary.needsSniffing`).
+    static func read(
+        path: String, dialect: Dialect? = nil, buildsRows: Bool = true, sniffing: Bool = false,
+        diagnostics: inout DiagnosticCollector, onRow: (ParsedRow) -> Void
+    ) -> ParseSummary {
+        do {
+            let source = try FileByteSource(path: path)
+            if StatementFormat(path: path, head: try source.readHead(64)) == .json {
+                return StatementJSONParser().parse(
+                    source, diagnostics: &diagnostics, onRow: onRow)
+            }
+            if !sniffing, let streamed = try streamedDialect(source, profile: dialect) {
+                var summary = StatementCSVParser(dialect: streamed, buildsRows: buildsRows).parse(
+                    source, diagnostics: &diagnostics, onRow: onRow)
+                // Invalid UTF-8 in a file without profile: Windows-1252 is sniffed, as in any
+                // other export, unless the file holds valid UTF-8 too.
+                if dialect == nil,
+                    diagnostics.diagnostics.contains(where: { $0.code == .encodingInvalidUTF8 }),
+                    DialectSniffer.isWindows1252(try source.readAll(from: 0))
+                {
+                    summary.needsSniffing = true
+                }
+                return summary
+            }
+            let bytes = try source.readAll()
+            var chosen = dialect ?? Dialect()
+            var text: [UInt8]?
+            if dialect == nil {
+                let (sniffed, decoded) = DialectSniffer.sniffDecoding(bytes)
+                let found = sniffed.report(into: &diagnostics)
+                if case .unknown = sniffed { return ParseSummary() }
+                if case .lacksAccount = sniffed { return ParseSummary() }
+                if let found { (chosen, text) = (found, found.withoutFooter(decoded)) }
+            }
+            return StatementCSVParser(dialect: chosen, buildsRows: buildsRows).parse(
+                MemoryByteSource(text ?? chosen.text(of: bytes)), diagnostics: &diagnostics,
+                onRow: onRow)
+        } catch {
+            diagnostics.report(
+                .pathUnreadable, line: 0, column: 0,
+                "cannot read \(Diagnostic.quote(path)): \(error)")
+            return ParseSummary()
+        }
+    }
+
+    /// The dialect in which a CSV file is streamed: its profile's when that is UTF-8 without
+    /// footer lines, canonical CSV when there is no profile and the file starts with a
+    /// canonical header; `nil` when the file must be read whole, to be decoded, cut or sniffed.
+    static func streamedDialect(_ source: FileByteSource, profile: Dialect?) throws -> Dialect? {
+        if let profile {
+            return profile.encoding == .utf8 && profile.footerLines == 0 ? profile : nil
+        }
+        return try startsWithCanonicalHeader(source) ? Dialect() : nil
+    }
+
+    /// Whether the file's first record names every required canonical column (an empty file
+    /// counts, so that the canonical parser reports it); leaves the file at its start.
+    private static func startsWithCanonicalHeader(_ source: FileByteSource) throws -> Bool {
+        let head = try source.readHead(64 << 10)
+        var reader = CSVReader(source: MemoryByteSource(head), chunkSize: max(1, head.count))
+        guard (try? reader.nextRecord()) == true else { return true }
+        let columns = reader.withRecord { record in
+            Set(
+                record.fields.indices.compactMap { field in
+                    record.withField(field) {
+                        StatementCSVParser.Column(header: String(decoding: $0, as: UTF8.self))
+                    }
+                })
+        }
+        return columns.isSuperset(of: StatementCSVParser.Column.required)
+    }
+}
