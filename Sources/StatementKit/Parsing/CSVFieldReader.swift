@@ -1,0 +1,282 @@
+/// Reads the fields of one CSV record into model values, reporting each problem.
+struct CSVFieldReader {
+    let record: CSVRecord
+    var diagnostics: DiagnosticCollector
+    private(set) var isValid = true
+
+    /// Whether text fields become `String`s; when not, a valid required text reads as "".
+    let buildsText: Bool
+    /// The amount layout of a dialect; `nil` for the canonical one.
+    let amountFormat: AmountFormat?
+
+    init(
+        record: CSVRecord, diagnostics: DiagnosticCollector, buildsText: Bool,
+        amountFormat: AmountFormat?
+    ) {
+        self.record = record
+        self.diagnostics = diagnostics
+        self.buildsText = buildsText
+        self.amountFormat = amountFormat
+    }
+
+    mutating func report(_ code: DiagnosticCode, at field: Int, _ message: String) {
+        let place = record.place(
+            ofOffset: record.offset(ofField: field), scanned: &diagnostics.locationWork)
+        diagnostics.report(code, line: place.line, column: place.column, message)
+        if code.defaultSeverity == .error || diagnostics.isStrict { isValid = false }
+    }
+
+    private mutating func report(
+        _ code: DiagnosticCode, at field: Int, name: String, reason: String
+    ) {
+        let value = record.withField(field) { Diagnostic.quote(bytes: $0) }
+        report(code, at: field, "\(name) \(value): \(reason)")
+    }
+
+    /// Runs a byte parser over a field, keeping its typed error.
+    private func parse<T, E: Error>(
+        _ field: Int, _ parser: (UnsafeRawBufferPointer) throws(E) -> T
+    ) -> Result<T, E> {
+        record.withField(field) { bytes in Result { () throws(E) in try parser(bytes) } }
+    }
+
+    private func isBlank(_ field: Int) -> Bool {
+        record.withField(field) {
+            $0.allSatisfy { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }
+        }
+    }
+
+    /// Reads a date in a dialect's layout, or the canonical one when `format` is `nil`.
+    mutating func day(_ field: Int, _ name: String, format dateFormat: DateFormat?) -> Day? {
+        let result = parse(field) { (bytes) throws(DayError) in
+            guard let format = dateFormat else { return try Day(parsing: bytes) }
+            return try format.day(parsing: bytes.trimmingSpaces)
+        }
+        switch result {
+        case .success(let day): return day
+        case .failure(let error):
+            if isBlank(field) {
+                report(.fieldEmpty, at: field, "\(name) is required")
+            } else if let format = dateFormat, error == .malformed {
+                report(error.code, at: field, name: name, reason: "is not a date in \(format) form")
+            } else {
+                report(error.code, at: field, name: name, reason: error.description)
+            }
+            return nil
+        }
+    }
+
+    /// The currency of a row: its cell, or `fallback` when the cell is blank; `nil` when the
+    /// cell names no active currency or is blank without fallback (reported).
+    mutating func currency(_ field: Int, _ name: String, default fallback: Currency?)
+        -> Currency?
+    {
+        guard !isBlank(field) else {
+            if fallback == nil {
+                report(
+                    .fieldEmpty, at: field,
+                    "\(name) is blank and the profile gives no default (account.currency)")
+            }
+            return fallback
+        }
+        if let currency = record.withField(field, { Currency(codeBytes: $0) }) { return currency }
+        report(
+            .currencyUnknown, at: field, name: name,
+            reason: "is not an active ISO 4217 currency code")
+        return nil
+    }
+
+    mutating func money(_ field: Int, _ name: String, currency: Currency) -> Money? {
+        // A local, so that the closure does not capture (and copy) the whole record.
+        let amountFormat = amountFormat
+        let result = parse(field) { (bytes) throws(AmountError) in
+            guard let format = amountFormat else {
+                return try Money(parsing: bytes, currency: currency)
+            }
+            return try format.money(parsing: bytes, currency: currency)
+        }
+        switch result {
+        case .success(let money): return money
+        case .failure(.empty): report(.fieldEmpty, at: field, "\(name) is required")
+        case .failure(.malformed) where amountFormat != nil:
+            report(
+                .amountFormat, at: field, name: name,
+                reason: "is not an amount like \(amountFormat!.example)")
+        case .failure(let error):
+            report(error.code, at: field, name: name, reason: error.reason(currency: currency))
+        }
+        return nil
+    }
+
+    /// Reads an amount split into a debit and a credit column, one of them filled (a zero in
+    /// the other is allowed). Signs in either column are ignored: a debit always takes money out.
+    mutating func debitCredit(_ debitField: Int, _ creditField: Int, currency: Currency) -> Money? {
+        guard !isBlank(debitField) || !isBlank(creditField) else {
+            report(.fieldEmpty, at: debitField, "debit or credit is required")
+            return nil
+        }
+        let debit = optionalMoney(debitField, "debit", currency: currency)
+        let credit = optionalMoney(creditField, "credit", currency: currency)
+        guard isValid else { return nil }
+        let out = debit?.minorUnits.magnitude ?? 0
+        let into = credit?.minorUnits.magnitude ?? 0
+        guard out == 0 || into == 0 else {
+            report(
+                .amountSign, at: creditField,
+                "both debit and credit hold an amount; one must be empty or zero")
+            return nil
+        }
+        return Money(minorUnits: into > 0 ? Int64(into) : -Int64(out), currency: currency)
+    }
+
+    /// Reads an unsigned amount whose sign an indicator column gives, such as `D`/`C`.
+    mutating func indicated(
+        _ amountField: Int, _ indicatorField: Int, currency: Currency, debit: [[UInt8]],
+        credit: [[UInt8]]
+    ) -> Money? {
+        let text = record.withField(indicatorField) { Array($0.trimmingSpaces) }.map {
+            $0 >= UInt8(ascii: "a") && $0 <= UInt8(ascii: "z") ? $0 - 32 : $0
+        }
+        let isDebit = debit.contains(text)
+        if !isDebit && !credit.contains(text) {
+            let allowed = (debit + credit).map {
+                Diagnostic.quote(String(decoding: $0, as: UTF8.self))
+            }
+            report(
+                .amountSign, at: indicatorField, name: "indicator",
+                reason: "must be one of \(allowed.joined(separator: ", "))")
+        }
+        guard let amount = money(amountField, "amount", currency: currency), isValid else {
+            return nil
+        }
+        if amount.minorUnits < 0 && !isDebit {
+            report(
+                .amountSign, at: amountField,
+                "amount is negative but the indicator says credit; the two disagree")
+            return nil
+        }
+        let magnitude = Int64(amount.minorUnits.magnitude)
+        return Money(minorUnits: isDebit ? -magnitude : magnitude, currency: currency)
+    }
+
+    mutating func optionalMoney(_ field: Int, _ name: String, currency: Currency) -> Money? {
+        isBlank(field) ? nil : money(field, name, currency: currency)
+    }
+
+    /// Reads the account IBAN; see `knownOrValidatedIBAN`.
+    mutating func accountIBAN(_ field: Int, _ state: inout StatementCSVParser.RowState) -> IBAN? {
+        knownOrValidatedIBAN(
+            field, StatementCSVParser.Column.accountIBAN.rawValue, required: true, &state)
+    }
+
+    /// Reads an optional IBAN such as the beneficiary's; see `knownOrValidatedIBAN`.
+    mutating func optionalIBAN(
+        _ field: Int, _ name: String, _ state: inout StatementCSVParser.RowState
+    ) -> IBAN? {
+        isBlank(field) ? nil : knownOrValidatedIBAN(field, name, required: false, &state)
+    }
+
+    /// Reads an IBAN: one already validated in this file and written in electronic form is
+    /// found by its bytes without validating it again (so a national check warning is given
+    /// once per file and IBAN, not once per row).
+    private mutating func knownOrValidatedIBAN(
+        _ field: Int, _ name: String, required: Bool, _ state: inout StatementCSVParser.RowState
+    ) -> IBAN? {
+        if let known = record.withField(field, { IBAN(electronicBytes: $0) }),
+            state.validIBANs.contains(known)
+        {
+            return known
+        }
+        guard let iban = iban(field, name, required: required) else { return nil }
+        if !iban.nationalCheckDigitsAreValid {
+            report(.ibanNationalCheck, at: field, name: name, reason: nationalCheckReason)
+            state.nationalCheckWarnings.insert(iban)
+        }
+        state.validIBANs.insert(iban)
+        return iban
+    }
+
+    private mutating func iban(_ field: Int, _ name: String, required: Bool) -> IBAN? {
+        if required && isBlank(field) {
+            report(.fieldEmpty, at: field, "\(name) is required")
+            return nil
+        }
+        let result = parse(field) { (bytes) throws(IBANError) in try IBAN(parsing: bytes) }
+        switch result {
+        case .success(let iban):
+            return iban
+        case .failure(let error):
+            report(error.code, at: field, name: name, reason: error.description)
+            return nil
+        }
+    }
+
+    /// Reads a required text; blank means only white space of any kind, as `Transaction` has it.
+    mutating func requiredText(_ field: Int, _ name: String) -> String? {
+        // Printable ASCII other than a space is never white space: no need to decode first.
+        let isSurelyText = record.withField(field) { $0.contains { $0 > 0x20 && $0 < 0x7F } }
+        if isSurelyText && !buildsText { return "" }
+        let text = record.withField(field) { String(decoding: $0, as: UTF8.self) }
+        guard isSurelyText || !text.allSatisfy(\.isWhitespace) else {
+            report(.fieldEmpty, at: field, "\(name) is required and must not be blank")
+            return nil
+        }
+        return text
+    }
+
+    /// Joins the non-blank texts of several fields, without their surrounding spaces, with a
+    /// space; `nil` when all are blank. When texts are not built, a non-blank one reads as "".
+    func joinedText(_ fields: [Int]) -> String? {
+        // Printable ASCII other than a space is never white space: no need to decode first.
+        let isSurelyText = fields.contains { field in
+            record.withField(field) { $0.contains { $0 > 0x20 && $0 < 0x7F } }
+        }
+        if isSurelyText && !buildsText { return "" }
+        var text = ""
+        for field in fields {
+            record.withField(field) { bytes in
+                let part = bytes.trimmingSpaces
+                guard !part.isEmpty else { return }
+                if !text.isEmpty { text += " " }
+                text += String(decoding: part, as: UTF8.self)
+            }
+        }
+        return text.isEmpty || (!isSurelyText && text.allSatisfy(\.isWhitespace)) ? nil : text
+    }
+
+    /// Reads a required text joined from `fields`, or from `fallback` when those are blank.
+    mutating func joinedText(_ fields: [Int], else fallback: [Int], _ name: String) -> String? {
+        if let text = joinedText(fields) ?? joinedText(fallback) { return text }
+        report(.fieldEmpty, at: (fields + fallback)[0], "\(name) is required and must not be blank")
+        return nil
+    }
+
+    func optionalText(_ field: Int) -> String? {
+        isBlank(field) ? nil : record.withField(field) { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// A transaction id: the field without surrounding spaces, `nil` when blank. Read even
+    /// when rows are not built, to find an id given to two bookings.
+    func identifier(_ field: Int) -> String? {
+        isBlank(field)
+            ? nil : record.withField(field) { String(decoding: $0.trimmingSpaces, as: UTF8.self) }
+    }
+
+    mutating func accountKind(_ field: Int, _ name: String) -> Account.Kind? {
+        guard let text = optionalText(field) else { return nil }
+        if let kind = Account.Kind(parsing: text) { return kind }
+        report(
+            .accountKind, at: field, name: name, reason: "must be checking, savings or investment")
+        return nil
+    }
+}
+
+extension UnsafeRawBufferPointer {
+    /// The bytes without leading and trailing ASCII spaces.
+    var trimmingSpaces: UnsafeRawBufferPointer {
+        var (start, end) = (0, count)
+        while start < end && self[start] == UInt8(ascii: " ") { start += 1 }
+        while end > start && self[end - 1] == UInt8(ascii: " ") { end -= 1 }
+        return UnsafeRawBufferPointer(rebasing: self[start..<end])
+    }
+}

@@ -1,0 +1,200 @@
+/// The head of a CSV file: its preamble and its header row, and the column layout they give.
+extension StatementCSVParser {
+    /// The column layout found in the header.
+    struct Columns: Sendable {
+        let count: Int
+        /// The field index of each column by its ordinal; -1 when absent.
+        private let fieldIndex: [Int]
+        /// The fields joined into the beneficiary and the description, in order.
+        let beneficiaryFields: [Int]
+        let descriptionFields: [Int]
+        /// The fields of a dialect that splits the amount.
+        let debit: Int?
+        let credit: Int?
+        let indicator: Int?
+
+        /// The layout of canonical CSV: one field per column.
+        init(count: Int, index: [Column: Int]) {
+            self.init(
+                count: count, fields: index.mapValues { [$0] }, debit: nil, credit: nil,
+                indicator: nil)
+        }
+
+        init(count: Int, fields: [Column: [Int]], debit: Int?, credit: Int?, indicator: Int?) {
+            self.count = count
+            fieldIndex = Column.allCases.map { fields[$0]?.first ?? -1 }
+            beneficiaryFields = fields[.beneficiary] ?? []
+            descriptionFields = fields[.description] ?? []
+            self.debit = debit
+            self.credit = credit
+            self.indicator = indicator
+        }
+
+        subscript(column: Column) -> Int? {
+            let field = fieldIndex[column.ordinal]
+            return field >= 0 ? field : nil
+        }
+
+        /// The field a problem with the amount is reported at.
+        var amountField: Int { self[.amount] ?? debit ?? 0 }
+    }
+
+    func readHeader(_ record: CSVRecord, _ diagnostics: inout DiagnosticCollector)
+        -> Columns?
+    {
+        guard reportIssues(record, &diagnostics) else { return nil }
+        if !dialect.columns.isEmpty { return mappedColumns(record, &diagnostics) }
+        var index: [Column: Int] = [:]
+        var unknown: [(name: String, field: Int)] = []
+        for field in record.fields.indices {
+            let name = record.withField(field) { String(decoding: $0, as: UTF8.self) }
+            guard let column = Column(header: name) else {
+                unknown.append((name, field))
+                continue
+            }
+            if index[column] != nil {
+                let (line, col) = record.location(ofField: field)
+                diagnostics.report(
+                    .columnDuplicate, line: line, column: col,
+                    "column \(Diagnostic.quote(name)) appears twice in the header")
+                return nil
+            }
+            index[column] = field
+        }
+        let missing = Column.required.filter { index[$0] == nil }
+        if !missing.isEmpty {
+            let names = missing.map(\.rawValue).joined(separator: ", ")
+            diagnostics.report(
+                .columnMissing, line: record.line, column: 1,
+                "the header lacks required column\(missing.count == 1 ? "" : "s") \(names)")
+            return nil
+        }
+        if let first = unknown.first {
+            let (line, col) = record.location(ofField: first.field)
+            // Name a few; a hostile header can have 100,000 columns.
+            var names = unknown.prefix(5).map { Diagnostic.quote($0.name) }.joined(separator: ", ")
+            if unknown.count > 5 { names += " and \(unknown.count - 5) more" }
+            diagnostics.report(
+                .columnUnknown, line: line, column: col,
+                "ignoring unknown column\(unknown.count == 1 ? "" : "s") \(names)")
+        }
+        return Columns(count: record.fields.count, index: index)
+    }
+
+    /// Finds the columns a dialect maps, by header text or position.
+    func mappedColumns(
+        _ record: CSVRecord, _ diagnostics: inout DiagnosticCollector
+    ) -> Columns? {
+        let names = record.fields.indices.map { field in
+            record.withField(field) { Self.normalizedHeader(String(decoding: $0, as: UTF8.self)) }
+        }
+        var fields: [Dialect.Field: [Int]] = [:]
+        var missing: [String] = []
+        for (field, references) in dialect.columns.sorted(by: { $0.key < $1.key }) {
+            for reference in references {
+                switch reference {
+                case .name(let name):
+                    let matches = names.indices.filter { names[$0] == Self.normalizedHeader(name) }
+                    if matches.count > 1 {
+                        diagnostics.report(
+                            .columnDuplicate, line: record.line, column: 1,
+                            "the profile's column \(Diagnostic.quote(name)) is the name of columns \(matches.map { String($0 + 1) }.joined(separator: " and ")); map \(field.rawValue) to one of them by number"
+                        )
+                        return nil
+                    }
+                    if let index = matches.first {
+                        fields[field, default: []].append(index)
+                    } else {
+                        missing.append(Diagnostic.quote(name))
+                    }
+                case .number(let number):
+                    if number <= names.count {
+                        fields[field, default: []].append(number - 1)
+                    } else {
+                        missing.append("number \(number)")
+                    }
+                }
+            }
+        }
+        guard missing.isEmpty else {
+            diagnostics.report(
+                .columnMissing, line: record.line, column: 1,
+                dialect.hasNoHeader
+                    ? "the first row has \(names.count.counted("field")); the profile maps column\(missing.count == 1 ? "" : "s") \(missing.joined(separator: ", "))"
+                    : "the header lacks the profile's column\(missing.count == 1 ? "" : "s") \(missing.joined(separator: ", "))"
+            )
+            return nil
+        }
+        var canonical: [Column: [Int]] = [:]
+        for (field, indices) in fields {
+            if let column = Column(rawValue: field.rawValue) { canonical[column] = indices }
+        }
+        return Columns(
+            count: names.count, fields: canonical, debit: fields[.debit]?.first,
+            credit: fields[.credit]?.first, indicator: fields[.indicator]?.first)
+    }
+
+    /// A header text as profiles match it: without surrounding spaces, in lower case.
+    static func normalizedHeader(_ text: String) -> String {
+        text.trimmingCharacters(in: .whitespaces).lowercased()
+    }
+
+    /// Reads what the dialect takes from a preamble line; `pending` keeps the items not found.
+    func readPreamble(
+        _ record: CSVRecord, _ pending: inout Set<Dialect.PreambleItem>, _ state: inout RowState,
+        _ diagnostics: inout DiagnosticCollector
+    ) {
+        for (item, position) in dialect.preamble
+        where position.line == record.line && pending.contains(item) {
+            guard position.field <= record.fields.count else { continue }
+            pending.remove(item)
+            let field = position.field - 1
+            let text = record.withField(field) { String(decoding: $0, as: UTF8.self) }
+                .trimmingCharacters(in: .whitespaces)
+            let (line, column) = record.location(ofField: field)
+            let name = "preamble \(item.rawValue)"
+            switch item {
+            case .name:
+                state.fixedName = text.isEmpty ? nil : text
+            case .currency:
+                state.fixedCurrency = Currency(code: text)
+                if state.fixedCurrency == nil {
+                    diagnostics.report(
+                        .currencyUnknown, line: line, column: column,
+                        "\(name) \(Diagnostic.quote(text)): is not an active ISO 4217 currency code"
+                    )
+                }
+            case .iban:
+                // The IBAN may follow a label in the same field, as in "IBAN: DE89 …".
+                if let iban = HeaderVocabulary.iban(in: text) {
+                    state.fixedIBAN = iban
+                    continue
+                }
+                do throws(IBANError) {
+                    state.fixedIBAN = try IBAN(parsing: text)
+                } catch {
+                    diagnostics.report(
+                        text.isEmpty ? .fieldEmpty : error.code, line: line, column: column,
+                        "\(name) \(Diagnostic.quote(text)): \(text.isEmpty ? "is required" : error.description)"
+                    )
+                }
+            }
+        }
+    }
+
+    /// Reports the preamble items that were never found; returns whether the account is known.
+    func preambleIsComplete(
+        _ pending: Set<Dialect.PreambleItem>, _ state: RowState,
+        _ diagnostics: inout DiagnosticCollector
+    ) -> Bool {
+        for item in pending.sorted(by: { $0.rawValue < $1.rawValue }) {
+            let position = dialect.preamble[item]!
+            diagnostics.report(
+                .fieldEmpty, line: position.line, column: 1,
+                "the preamble has no field \(position.field) on line \(position.line) for the account \(item.rawValue)"
+            )
+        }
+        return pending.isEmpty && (dialect.preamble[.iban] == nil || state.fixedIBAN != nil)
+            && (dialect.preamble[.currency] == nil || state.fixedCurrency != nil)
+    }
+}

@@ -1,0 +1,48 @@
+extension StatementCSVParser {
+    /// What the parser remembers between rows: the accounts seen so far in the file.
+    struct RowState: Sendable {
+        struct AccountState: Sendable {
+            var account: Account
+            var firstLine: Int
+            var balance: RunningBalance
+            /// How the account's rows began in the part of the file read with this state.
+            var start: RunningBalance.Start
+            /// Whether a row named another currency than the account's.
+            var hasCurrencyConflicts = false
+        }
+
+        var accounts: [AccountState] = []
+        var accountSlots = IBANTable<Int>()
+        /// What the dialect or the preamble says of the account of every row.
+        var fixedIBAN: IBAN?
+        var fixedName: String?
+        var fixedCurrency: Currency?
+
+        init(dialect: Dialect) {
+            fixedIBAN = dialect.accountIBAN
+            fixedName = dialect.accountName
+            fixedCurrency = dialect.accountCurrency
+        }
+
+        /// The IBANs of the file validated so far, to skip validating them again.
+        var validIBANs = IBANTable<Void>()
+        /// The slot of the account of the previous valid row.
+        var lastSlot: (iban: IBAN, slot: Int)?
+
+        /// The IBANs of unreadable rows before their account's first valid row.
+        var skippedBeforeFirstRow = IBANTable<Void>()
+        /// The IBANs warned about for their national check digits.
+        var nationalCheckWarnings = IBANTable<Void>()
+        /// The transaction ids seen, to find one given to two bookings.
+        var transactionIDs = TransactionIDChecker()
+
+        /// Forgets an account's balance after one of its rows could not be read.
+        mutating func skipUnreadableRow(of iban: IBAN) {
+            if let slot = accountSlots[iban] {
+                accounts[slot].balance.skipUnreadableRow()
+            } else {
+                skippedBeforeFirstRow.insert(iban)
+            }
+        }
+    }
+}
