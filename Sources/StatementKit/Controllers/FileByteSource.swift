@@ -5,9 +5,9 @@
 #endif
 
 /// Why a file could not be opened or read.
-public struct FileReadError: Error, Hashable, Sendable, CustomStringConvertible {
+package struct FileReadError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The operating system's explanation, such as `Permission denied`.
-    public let reason: String
+    package let reason: String
 
     init(errno code: Int32) {
         reason = String(cString: strerror(code))
@@ -17,7 +17,7 @@ public struct FileReadError: Error, Hashable, Sendable, CustomStringConvertible 
         self.reason = reason
     }
 
-    public var description: String { reason }
+    package var description: String { reason }
 }
 
 /// Reads a regular file, or a range of one, with plain `pread(2)` calls, for the streaming

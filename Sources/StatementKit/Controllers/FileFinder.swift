@@ -102,7 +102,7 @@ enum FileFinder {
 }
 
 /// The statement files named on a command line, each with the dialect of its profile.
-public struct StatementFiles {
+package struct StatementFiles {
     /// A file (or a path problem) and the dialect its profile gives; `nil` without one.
     let entries: [(entry: FileFinder.Entry, dialect: Dialect?)]
 
@@ -113,7 +113,7 @@ public struct StatementFiles {
     ///
     /// - Parameter profile: a profile for every CSV file, over any folder profile.
     /// - Throws: `ProfileError` when a profile cannot be read or is invalid.
-    public static func find(_ paths: [String], profile: String? = nil) throws(ProfileError)
+    package static func find(_ paths: [String], profile: String? = nil) throws(ProfileError)
         -> StatementFiles
     {
         var loaded: [String: Dialect] = [:]

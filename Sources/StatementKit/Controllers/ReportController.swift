@@ -7,30 +7,30 @@ import Foundation
 #endif
 
 /// The report formats.
-public enum ReportFormat: String, CaseIterable, Hashable, Sendable {
+package enum ReportFormat: String, CaseIterable, Hashable, Sendable {
     case text, csv, html
 
     /// The file extension of the format.
-    public var fileExtension: String { self == .text ? "txt" : rawValue }
+    package var fileExtension: String { self == .text ? "txt" : rawValue }
 }
 
 /// What happened to one report file.
-public struct PublishedFile: Hashable, Sendable {
-    public let path: String
+package struct PublishedFile: Hashable, Sendable {
+    package let path: String
     /// Whether the file was written; `false` when it already held exactly this content.
-    public let isWritten: Bool
+    package let isWritten: Bool
 }
 
 /// Renders monthly statements and writes them as `OUT/YYYY-MM/IBAN.txt|.csv|.html` plus
 /// `OUT/YYYY-MM/index.html`, rewriting only files whose content changes.
-public final class ReportController {
+package final class ReportController {
     private let folder: String
     private let formats: [ReportFormat]
     private let locale: Locale
     private let job: PublishJob
 
     /// Creates a controller writing below `folder`.
-    public init(folder: String, formats: [ReportFormat], locale: Locale) {
+    package init(folder: String, formats: [ReportFormat], locale: Locale) {
         self.folder = folder
         self.formats = ReportFormat.allCases.filter(formats.contains)
         self.locale = locale
@@ -40,7 +40,7 @@ public final class ReportController {
     }
 
     /// Renders one statement in one format.
-    public func render(_ statement: MonthlyStatement, as format: ReportFormat) -> String {
+    package func render(_ statement: MonthlyStatement, as format: ReportFormat) -> String {
         job.render(statement, as: format)
     }
 
@@ -51,7 +51,7 @@ public final class ReportController {
     /// changed one is replaced atomically (written beside under a name of this process, then
     /// renamed). Runs writing one output folder take turns (`flock` on the folder), so each
     /// month's files and index come from one run; the recorded generation never moves back.
-    public func publish(_ statements: [MonthlyStatement], generation: Int? = nil)
+    package func publish(_ statements: [MonthlyStatement], generation: Int? = nil)
         throws(StorageError) -> [PublishedFile]
     {
         try Self.makeFolder(folder)
@@ -130,7 +130,7 @@ public final class ReportController {
     private var markerPath: String { "\(folder)/.statements-generation" }
 
     /// The ledger generation the reports in the folder reflect, if recorded.
-    public func reportedGeneration() -> Int? {
+    package func reportedGeneration() -> Int? {
         guard let data = FileManager.default.contents(atPath: markerPath) else { return nil }
         return Int(String(decoding: data, as: UTF8.self).filter(\.isNumber))
     }

@@ -10,7 +10,7 @@ import Foundation
 /// run reads only the account-months it touches, never the whole history. A file's new rows
 /// are written out every `stagingLimit` bytes as uncommitted tails of their month files, so
 /// memory does not grow with the file; a rejected file's tails are cut back.
-public final class StateController {
+package final class StateController {
     private let storage: StorageController
     private let clock: () -> String
     /// The manifest as committed on disk when the run started.
@@ -58,7 +58,7 @@ public final class StateController {
     /// Creates a controller over a storage controller.
     ///
     /// - Parameter clock: the time recorded as an account's last import.
-    public convenience init(
+    package convenience init(
         storage: StorageController, clock: @escaping () -> String = StateController.currentTime
     ) {
         self.init(storage: storage, clock: clock, stagingLimit: 16 << 20)
@@ -73,7 +73,7 @@ public final class StateController {
     }
 
     /// The current time as ISO 8601 in UTC, such as `2026-11-22T22:58:00Z`.
-    public static func currentTime() -> String {
+    package static func currentTime() -> String {
         Date().formatted(.iso8601)
     }
 
@@ -85,7 +85,7 @@ public final class StateController {
     /// - Parameter dryRun: report what would happen, take no lock and write nothing.
     /// - Throws: `StorageError` when the state folder cannot be locked, read or written;
     ///   nothing of the run is then visible.
-    public func importFiles(_ statementFiles: StatementFiles, dryRun: Bool = false)
+    package func importFiles(_ statementFiles: StatementFiles, dryRun: Bool = false)
         throws(StorageError) -> ImportReport
     {
         if !dryRun { try storage.lockForWriting() }
@@ -509,26 +509,26 @@ public final class StateController {
     // MARK: Reading
 
     /// How many runs have committed to the ledger so far.
-    public func generation() throws(StorageError) -> Int {
+    package func generation() throws(StorageError) -> Int {
         try storage.loadManifest().generation
     }
 
     /// The months whose reports must be written after an import: the months it changed, when
     /// the reports reflected the ledger as it was just before it; otherwise every month (a new
     /// output folder, a run killed before its reports were all written, another run's import).
-    public func monthsToReport(after report: ImportReport, reportedGeneration: Int?)
+    package func monthsToReport(after report: ImportReport, reportedGeneration: Int?)
         throws(StorageError) -> Set<Month>
     {
         reportedGeneration == report.generations.before ? report.changedMonths : try allMonths()
     }
 
     /// Every month with transactions in the ledger.
-    public func allMonths() throws(StorageError) -> Set<Month> {
+    package func allMonths() throws(StorageError) -> Set<Month> {
         Set(try storage.loadManifest().accounts.values.flatMap(\.months.keys))
     }
 
     /// The latest month with transactions in the ledger, if any.
-    public func latestMonth() throws(StorageError) -> Month? {
+    package func latestMonth() throws(StorageError) -> Month? {
         try storage.loadManifest().accounts.values.compactMap { $0.months.keys.max() }.max()
     }
 
@@ -537,7 +537,7 @@ public final class StateController {
     /// An account gets a statement for each requested month in which it has transactions.
     /// Opening balances are computed from the account's opening balance and every earlier
     /// month, read once in order.
-    public func monthlyStatements(months: Set<Month>, accounts: Set<IBAN>? = nil)
+    package func monthlyStatements(months: Set<Month>, accounts: Set<IBAN>? = nil)
         throws(StorageError) -> [MonthlyStatement]
     {
         let manifest = try storage.loadManifest()
@@ -577,7 +577,7 @@ public final class StateController {
     }
 
     /// Every account of the ledger with its figures, computed from the stored transactions.
-    public func accountSummaries() throws(StorageError) -> [AccountSummary] {
+    package func accountSummaries() throws(StorageError) -> [AccountSummary] {
         let manifest = try storage.loadManifest()
         var summaries: [AccountSummary] = []
         for iban in manifest.accounts.keys.sorted() {

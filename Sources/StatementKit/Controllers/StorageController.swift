@@ -5,7 +5,7 @@
 #endif
 
 /// Why the ledger's state folder could not be read or written; the command exits 3.
-public enum StorageError: Error, Hashable, Sendable, CustomStringConvertible {
+package enum StorageError: Error, Hashable, Sendable, CustomStringConvertible {
     /// Another run holds the writer lock.
     case inUse(folder: String, pid: Int?)
     /// A system call failed on a path.
@@ -16,7 +16,7 @@ public enum StorageError: Error, Hashable, Sendable, CustomStringConvertible {
     /// match what the manifest committed. No command writes to such a ledger.
     case damaged(folder: String, path: String, reason: String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .inUse(let folder, let pid):
             "state folder \(folder) is in use by process \(pid.map(String.init) ?? "(unknown)")"
@@ -77,15 +77,15 @@ struct MonthTail: Sendable {
 ///   deleted from under it, as a lock file can); `lock` holds the writer's process id, for
 ///   the message a second writer gives.
 /// Readers take no lock: a manifest names only bytes that are already durable.
-public final class StorageController {
+package final class StorageController {
     /// The state folder.
-    public let folder: String
+    package let folder: String
     private var lockDescriptor: Int32 = -1
     /// Called before each commit step; a test makes it throw to simulate a failure there.
     var faultInjection: (@Sendable (CommitStep) throws(StorageError) -> Void)?
 
     /// Creates a controller for a state folder; nothing is touched until a call needs it.
-    public init(folder: String) {
+    package init(folder: String) {
         self.folder = folder.count > 1 && folder.hasSuffix("/") ? String(folder.dropLast()) : folder
     }
 
@@ -109,7 +109,7 @@ public final class StorageController {
     // MARK: Reading
 
     /// Reads the committed manifest; a missing folder or manifest is an empty ledger.
-    public func loadManifest() throws(StorageError) -> LedgerManifest {
+    package func loadManifest() throws(StorageError) -> LedgerManifest {
         var info = stat()
         if stat(folder, &info) != 0 {
             guard errno == ENOENT else { throw error("read", folder) }
@@ -140,7 +140,7 @@ public final class StorageController {
     }
 
     /// Reads the committed transactions of an account-month.
-    public func transactions(
+    package func transactions(
         of account: Account, in month: Month, length: LedgerManifest.MonthLength
     ) throws(StorageError) -> [Transaction] {
         try decodeMonth(of: account, in: month, length: length, LedgerRecord.decode)
@@ -249,7 +249,7 @@ public final class StorageController {
     /// left behind.
     ///
     /// - Throws: `StorageError.inUse` at once when another run holds the lock.
-    public func lockForWriting() throws(StorageError) {
+    package func lockForWriting() throws(StorageError) {
         guard lockDescriptor < 0 else { return }
         try makeDirectories(folder)
         // The folder itself is locked: unlike a lock file, it cannot be deleted and made anew
@@ -284,7 +284,7 @@ public final class StorageController {
     }
 
     /// Releases the writer lock.
-    public func unlock() {
+    package func unlock() {
         guard lockDescriptor >= 0 else { return }
         close(lockDescriptor)
         lockDescriptor = -1
@@ -402,7 +402,7 @@ public final class StorageController {
     /// Reads everything; writes nothing.
     ///
     /// - Throws: `StorageError` when the manifest itself is missing, damaged or unreadable.
-    public func check() throws(StorageError) -> (problems: [StorageError], months: Int) {
+    package func check() throws(StorageError) -> (problems: [StorageError], months: Int) {
         let manifest = try loadManifest()
         var problems: [StorageError] = []
         var months = 0

@@ -2,7 +2,7 @@ import Foundation
 
 /// Validates statement files: finds them, reads each with the parser for its format and
 /// collects the diagnostics.
-public final class ValidationController {
+package final class ValidationController {
     private let isStrict: Bool
     private let diagnosticLimit: Int
     private let jobs: Int
@@ -13,7 +13,7 @@ public final class ValidationController {
     ///   - isStrict: whether warnings count as errors.
     ///   - diagnosticLimit: how many diagnostics to keep per file; all are counted.
     ///   - jobs: how many files to validate at once (default: one per core).
-    public init(
+    package init(
         isStrict: Bool = false, diagnosticLimit: Int = 100,
         jobs: Int = ProcessInfo.processInfo.activeProcessorCount
     ) {
@@ -25,7 +25,7 @@ public final class ValidationController {
     /// Validates every file, `jobs` files at a time, or, with fewer files than jobs, one
     /// after another with each large one read in `jobs` parts at once; the report lists them
     /// in the order they were found, whatever order they finish in.
-    public func validate(_ files: StatementFiles) -> ValidationReport {
+    package func validate(_ files: StatementFiles) -> ValidationReport {
         let entries = files.entries
         if entries.count < jobs {
             return ValidationReport(
@@ -53,7 +53,7 @@ public final class ValidationController {
     ///
     /// - Parameter dialect: the dialect of a CSV file; sniffed when `nil` (see
     ///   `StatementFileReader`).
-    public func validateFile(at path: String, dialect: Dialect? = nil) -> FileValidation {
+    package func validateFile(at path: String, dialect: Dialect? = nil) -> FileValidation {
         Self.validate(
             .file(path, profile: nil), dialect: dialect, isStrict: isStrict, limit: diagnosticLimit)
     }
@@ -86,7 +86,7 @@ public final class ValidationController {
     }
 
     /// Sniffs how a CSV file is written, for `statements profile`.
-    public static func sniff(path: String) throws -> SniffResult {
+    package static func sniff(path: String) throws -> SniffResult {
         DialectSniffer.sniff(try FileByteSource(path: path).readAll())
     }
 

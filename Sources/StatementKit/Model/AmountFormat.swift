@@ -1,31 +1,31 @@
 /// How a bank writes amounts: its decimal mark and its thousands separator, such as
 /// `1.234,56` (decimal comma, `.` between thousands) or `1'234.56`.
-public struct AmountFormat: Hashable, Sendable {
+package struct AmountFormat: Hashable, Sendable {
     /// The decimal mark: `.` or `,`.
-    public let decimalMark: UInt8
+    package let decimalMark: UInt8
     /// The character between groups of three digits: `.`, `,`, `'` or a space (which also
     /// matches a no-break or narrow no-break space); `nil` when digits are never grouped.
-    public let thousandsSeparator: UInt8?
+    package let thousandsSeparator: UInt8?
 
     /// The canonical amounts of SPEC 2.1: `-1234.56`.
-    public static let canonical = AmountFormat(
+    package static let canonical = AmountFormat(
         decimalMark: UInt8(ascii: "."), thousandsSeparator: nil)
 
     /// The decimal marks a format may have.
-    public static let decimalMarks: [UInt8] = [UInt8(ascii: "."), UInt8(ascii: ",")]
+    package static let decimalMarks: [UInt8] = [UInt8(ascii: "."), UInt8(ascii: ",")]
     /// The thousands separators a format may have.
-    public static let thousandsSeparators: [UInt8] = [
+    package static let thousandsSeparators: [UInt8] = [
         UInt8(ascii: "."), UInt8(ascii: ","), UInt8(ascii: "'"), UInt8(ascii: " "),
     ]
 
     /// Creates a format; the caller ensures the marks are among the allowed ones and differ.
-    public init(decimalMark: UInt8, thousandsSeparator: UInt8?) {
+    package init(decimalMark: UInt8, thousandsSeparator: UInt8?) {
         self.decimalMark = decimalMark
         self.thousandsSeparator = thousandsSeparator
     }
 
     /// An example amount in this format, for messages: `-1.234,56`.
-    public var example: String {
+    package var example: String {
         let grouping = thousandsSeparator.map { String(UnicodeScalar($0)) } ?? ""
         return "-1\(grouping)234\(String(UnicodeScalar(decimalMark)))56"
     }
@@ -36,7 +36,8 @@ public struct AmountFormat: Hashable, Sendable {
     /// are grouped, the first group has one to three digits and every later group three.
     ///
     /// - Complexity: O(n) over the bytes; no allocation for amounts up to 64 bytes.
-    public func money(parsing bytes: UnsafeRawBufferPointer, currency: Currency) throws(AmountError)
+    package func money(parsing bytes: UnsafeRawBufferPointer, currency: Currency)
+        throws(AmountError)
         -> Money
     {
         if self == .canonical { return try Money(parsing: bytes, currency: currency) }

@@ -2,14 +2,14 @@
 ///
 /// The code is packed into an integer so that a currency is two words, compares in one
 /// instruction and is looked up from raw bytes without allocating.
-public struct Currency: Hashable, Sendable {
+package struct Currency: Hashable, Sendable {
     /// The three ASCII letters of the code, packed big-endian into the low 24 bits.
     let packedCode: UInt32
     /// How many decimal digits the minor unit has: 2 for EUR, 0 for JPY, 3 for BHD.
-    public let minorUnitDigits: Int
+    package let minorUnitDigits: Int
 
     /// The alphabetic ISO 4217 code, such as `EUR`.
-    public var code: String {
+    package var code: String {
         let bytes = [
             UInt8(packedCode >> 16), UInt8((packedCode >> 8) & 0xFF), UInt8(packedCode & 0xFF),
         ]
@@ -17,12 +17,12 @@ public struct Currency: Hashable, Sendable {
     }
 
     /// The euro.
-    public static let eur = Currency(packedCode: pack("EUR"), minorUnitDigits: 2)
+    package static let eur = Currency(packedCode: pack("EUR"), minorUnitDigits: 2)
 
     /// Looks up an active ISO 4217 code given as text, such as `"EUR"`.
     ///
     /// - Returns: `nil` when the code is not an active ISO 4217 code (lower case is not accepted).
-    public init?(code: String) {
+    package init?(code: String) {
         var text = code
         let found = text.withUTF8 { Currency(codeBytes: UnsafeRawBufferPointer($0)) }
         guard let found else { return nil }
@@ -46,7 +46,7 @@ public struct Currency: Hashable, Sendable {
     }
 
     /// All active currencies, sorted by code.
-    public static var all: [Currency] {
+    package static var all: [Currency] {
         activeCodes.map { Currency(code: $0.code)! }.sorted { $0.packedCode < $1.packedCode }
     }
 
@@ -104,5 +104,5 @@ public struct Currency: Hashable, Sendable {
 }
 
 extension Currency: CustomStringConvertible {
-    public var description: String { code }
+    package var description: String { code }
 }

@@ -3,7 +3,7 @@
 /// Letters: `yyyy` a four-digit year, `yy` a two-digit year of 2000–2099, `MM` and `dd` a
 /// two-digit month and day, `M` and `d` a month and day of one or two digits. Every other
 /// character stands for itself. A layout names the year, the month and the day once each.
-public struct DateFormat: Hashable, Sendable, CustomStringConvertible {
+package struct DateFormat: Hashable, Sendable, CustomStringConvertible {
     enum Part: Hashable, Sendable {
         case year(digits: Int)
         case month(padded: Bool)
@@ -12,17 +12,17 @@ public struct DateFormat: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// The layout as written, such as `dd.MM.yyyy`.
-    public let pattern: String
+    package let pattern: String
     let parts: [Part]
 
     /// The canonical layout of SPEC 2.1.
-    public static let iso = DateFormat(validPattern: "yyyy-MM-dd")
+    package static let iso = DateFormat(validPattern: "yyyy-MM-dd")
 
     /// Reads a layout.
     ///
     /// - Throws: a reason when the layout has another letter, misses the year, month or day,
     ///   or names one twice.
-    public init(_ pattern: String) throws(DateFormatError) {
+    package init(_ pattern: String) throws(DateFormatError) {
         var parts: [Part] = []
         var bytes = Array(pattern.utf8)[...]
         while let first = bytes.first {
@@ -54,12 +54,12 @@ public struct DateFormat: Hashable, Sendable, CustomStringConvertible {
         (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte | 0x20)
     }
 
-    public var description: String { pattern }
+    package var description: String { pattern }
 
     /// Reads a day laid out this way from ASCII bytes.
     ///
     /// - Complexity: O(n), no allocation.
-    public func day(parsing bytes: UnsafeRawBufferPointer) throws(DayError) -> Day {
+    package func day(parsing bytes: UnsafeRawBufferPointer) throws(DayError) -> Day {
         var index = 0
         var (year, month, day) = (0, 0, 0)
         /// Reads `minimum` to `maximum` digits.
@@ -93,10 +93,10 @@ public struct DateFormat: Hashable, Sendable, CustomStringConvertible {
 }
 
 /// A date layout that `DateFormat` cannot read.
-public struct DateFormatError: Error, Hashable, Sendable, CustomStringConvertible {
-    public let pattern: String
+package struct DateFormatError: Error, Hashable, Sendable, CustomStringConvertible {
+    package let pattern: String
 
-    public var description: String {
+    package var description: String {
         "date format \"\(pattern)\" must name yyyy or yy, MM or M, and dd or d once each; other letters are not allowed"
     }
 }

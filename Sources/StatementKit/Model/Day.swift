@@ -1,13 +1,13 @@
 /// A calendar day without time zone, in the proleptic Gregorian calendar, years 1 to 9999.
-public struct Day: Hashable, Comparable, Sendable {
-    public let year: Int
-    public let month: Int
-    public let day: Int
+package struct Day: Hashable, Comparable, Sendable {
+    package let year: Int
+    package let month: Int
+    package let day: Int
 
     /// Creates a day after checking that it exists in the calendar.
     ///
     /// - Throws: `DayError.invalid` for 2025-02-29, month 13, year 0 and the like.
-    public init(year: Int, month: Int, day: Int) throws(DayError) {
+    package init(year: Int, month: Int, day: Int) throws(DayError) {
         guard (1...9999).contains(year), (1...12).contains(month),
             day >= 1, day <= Day.daysIn(month: month, year: year)
         else { throw .invalid }
@@ -17,7 +17,7 @@ public struct Day: Hashable, Comparable, Sendable {
     }
 
     /// Returns the number of days of a month, with February's leap days.
-    public static func daysIn(month: Int, year: Int) -> Int {
+    package static func daysIn(month: Int, year: Int) -> Int {
         switch month {
         case 2: isLeap(year) ? 29 : 28
         case 4, 6, 9, 11: 30
@@ -26,16 +26,16 @@ public struct Day: Hashable, Comparable, Sendable {
     }
 
     /// Tells whether a Gregorian year has 366 days.
-    public static func isLeap(_ year: Int) -> Bool {
+    package static func isLeap(_ year: Int) -> Bool {
         (year % 4 == 0 && year % 100 != 0) || year % 400 == 0
     }
 
-    public static func < (lhs: Day, rhs: Day) -> Bool {
+    package static func < (lhs: Day, rhs: Day) -> Bool {
         (lhs.year, lhs.month, lhs.day) < (rhs.year, rhs.month, rhs.day)
     }
 
     /// The number of days since 0001-01-01, so that two days' distance is a subtraction.
-    public var ordinal: Int {
+    package var ordinal: Int {
         // Days before March 1 of the year counted from March (Howard Hinnant's days_from_civil).
         let shifted = month <= 2 ? year - 1 : year
         let era = shifted / 400
@@ -47,13 +47,13 @@ public struct Day: Hashable, Comparable, Sendable {
 }
 
 /// Why a date text is not a calendar day.
-public enum DayError: Error, Hashable, Sendable, CustomStringConvertible {
+package enum DayError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The text is not in `YYYY-MM-DD` form.
     case malformed
     /// The text has the form but names no day (2026-02-30, month 13, year 0).
     case invalid
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .malformed: "is not a date in YYYY-MM-DD form"
         case .invalid: "is not a day of the calendar"
@@ -65,7 +65,7 @@ extension Day {
     /// Reads an ISO 8601 calendar date `YYYY-MM-DD` from ASCII bytes.
     ///
     /// - Complexity: O(1), no allocation.
-    public init(parsing bytes: UnsafeRawBufferPointer) throws(DayError) {
+    package init(parsing bytes: UnsafeRawBufferPointer) throws(DayError) {
         guard bytes.count == 10, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-")
         else { throw .malformed }
         func number(_ range: Range<Int>) throws(DayError) -> Int {
@@ -81,12 +81,12 @@ extension Day {
     }
 
     /// Reads an ISO 8601 calendar date `YYYY-MM-DD` from text.
-    public init(parsing text: String) throws(DayError) {
+    package init(parsing text: String) throws(DayError) {
         self = try text.parsingUTF8 { (bytes) throws(DayError) in try Day(parsing: bytes) }
     }
 
     /// The day as `YYYY-MM-DD`.
-    public var isoText: String {
+    package var isoText: String {
         func pad(_ value: Int, _ width: Int) -> String {
             let digits = String(value)
             return String(repeating: "0", count: max(0, width - digits.count)) + digits
@@ -96,5 +96,5 @@ extension Day {
 }
 
 extension Day: CustomStringConvertible {
-    public var description: String { isoText }
+    package var description: String { isoText }
 }

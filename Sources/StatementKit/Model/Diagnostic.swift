@@ -1,10 +1,10 @@
 /// How serious a diagnostic is.
-public enum Severity: String, Hashable, Sendable, Codable {
+package enum Severity: String, Hashable, Sendable, Codable {
     case error, warning
 }
 
 /// The stable identifier of each kind of problem, printed as `[CODE]`.
-public enum DiagnosticCode: String, Hashable, Sendable, CaseIterable, Codable {
+package enum DiagnosticCode: String, Hashable, Sendable, CaseIterable, Codable {
     case fileEmpty = "FILE_EMPTY"
     case fileNoTransactions = "FILE_NO_TRANSACTIONS"
     case pathNotFound = "PATH_NOT_FOUND"
@@ -48,7 +48,7 @@ public enum DiagnosticCode: String, Hashable, Sendable, CaseIterable, Codable {
     case transactionIDConflict = "TRANSACTION_ID_CONFLICT"
 
     /// The severity the code has unless `--strict` raises warnings to errors.
-    public var defaultSeverity: Severity {
+    package var defaultSeverity: Severity {
         switch self {
         case .columnUnknown, .keyUnknown, .ibanNationalCheck, .fileNoTransactions,
             .dialectAssumed:
@@ -58,26 +58,26 @@ public enum DiagnosticCode: String, Hashable, Sendable, CaseIterable, Codable {
     }
 
     /// Tells whether the problem lies in the environment (exit 3), not in the data (exit 1).
-    public var isEnvironmental: Bool {
+    package var isEnvironmental: Bool {
         self == .pathNotFound || self == .pathUnreadable
     }
 }
 
 /// One problem found in an input file, located at a line and column.
-public struct Diagnostic: Hashable, Sendable, Codable {
+package struct Diagnostic: Hashable, Sendable, Codable {
     /// The path of the file as the user named it.
-    public let file: String
+    package let file: String
     /// The 1-based line; 0 when the problem concerns the whole file.
-    public let line: Int
+    package let line: Int
     /// The 1-based column, counted in Unicode scalars; 0 when the problem has no column.
-    public let column: Int
-    public let severity: Severity
-    public let code: DiagnosticCode
+    package let column: Int
+    package let severity: Severity
+    package let code: DiagnosticCode
     /// The message, with any text from the input already made safe for a terminal.
-    public let message: String
+    package let message: String
 
     /// Creates a diagnostic.
-    public init(
+    package init(
         file: String, line: Int, column: Int, severity: Severity, code: DiagnosticCode,
         message: String
     ) {
@@ -91,35 +91,36 @@ public struct Diagnostic: Hashable, Sendable, Codable {
 }
 
 /// Collects the diagnostics of one file: counts them all, keeps the first `limit`.
-public struct DiagnosticCollector: Sendable {
+package struct DiagnosticCollector: Sendable {
     /// The file the diagnostics are about.
-    public let file: String
+    package let file: String
     /// Whether warnings count as errors.
-    public let isStrict: Bool
+    package let isStrict: Bool
     /// How many diagnostics are kept; the rest are only counted.
-    public let limit: Int
+    package let limit: Int
     /// The first `limit` diagnostics, in the order reported.
-    public private(set) var diagnostics: [Diagnostic] = []
-    public private(set) var errorCount = 0
-    public private(set) var warningCount = 0
+    package private(set) var diagnostics: [Diagnostic] = []
+    package private(set) var errorCount = 0
+    package private(set) var warningCount = 0
     /// Whether an environment problem (unreadable file) was reported.
-    public private(set) var hasEnvironmentError = false
+    package private(set) var hasEnvironmentError = false
     /// How many bytes the parsers scanned to find the lines and columns of diagnostics: the
     /// measure by which tests show that locating stays linear in the input.
     var locationWork = 0
 
     /// Creates an empty collector for a file.
-    public init(file: String, isStrict: Bool = false, limit: Int = 100) {
+    package init(file: String, isStrict: Bool = false, limit: Int = 100) {
         self.file = file
         self.isStrict = isStrict
         self.limit = limit
     }
 
     /// The number of diagnostics reported but not kept.
-    public var omittedCount: Int { errorCount + warningCount - diagnostics.count }
+    package var omittedCount: Int { errorCount + warningCount - diagnostics.count }
 
     /// Records a problem at a line and column.
-    public mutating func report(_ code: DiagnosticCode, line: Int, column: Int, _ message: String) {
+    package mutating func report(_ code: DiagnosticCode, line: Int, column: Int, _ message: String)
+    {
         let severity: Severity = isStrict ? .error : code.defaultSeverity
         if severity == .error { errorCount += 1 } else { warningCount += 1 }
         hasEnvironmentError = hasEnvironmentError || code.isEnvironmental
@@ -131,7 +132,7 @@ public struct DiagnosticCollector: Sendable {
     }
 
     /// Adds what another collector of the same file found later on, as if reported here.
-    public mutating func append(contentsOf later: DiagnosticCollector) {
+    package mutating func append(contentsOf later: DiagnosticCollector) {
         errorCount += later.errorCount
         warningCount += later.warningCount
         hasEnvironmentError = hasEnvironmentError || later.hasEnvironmentError
@@ -147,7 +148,7 @@ extension Diagnostic {
     /// Quotes input text for a message: control characters, bidi controls and other
     /// invisible format characters become `\u{…}` escapes, so that a file can never send
     /// escape sequences to a terminal, and long text is cut with `…`.
-    public static func quote<S: StringProtocol>(_ text: S) -> String {
+    package static func quote<S: StringProtocol>(_ text: S) -> String {
         var result = "\""
         var count = 0
         for scalar in text.unicodeScalars {
@@ -162,7 +163,7 @@ extension Diagnostic {
     }
 
     /// Quotes raw input bytes, replacing invalid UTF-8 with U+FFFD; see `quote(_:)`.
-    public static func quote(bytes: UnsafeRawBufferPointer) -> String {
+    package static func quote(bytes: UnsafeRawBufferPointer) -> String {
         let prefix = UnsafeRawBufferPointer(rebasing: bytes.prefix(quotedLimit * 4 + 4))
         let text = String(decoding: prefix, as: UTF8.self)
         return prefix.count < bytes.count && text.unicodeScalars.count <= quotedLimit
@@ -180,7 +181,7 @@ extension Diagnostic {
 
     /// Returns text with control, format and separator characters escaped as `\u{…}` (tab,
     /// line feed and carriage return as `\t`, `\n`, `\r`), so that it is safe on a terminal.
-    public static func sanitized(_ text: String) -> String {
+    package static func sanitized(_ text: String) -> String {
         text.unicodeScalars.map(escapedIfInvisible).joined()
     }
 

@@ -5,7 +5,7 @@ extension IBAN {
     /// (the Belgian mod-97, the French RIB key, the Italian CIN, …) is wrong: the number was
     /// mistyped before the IBAN was computed. Countries without a verified national check
     /// always pass.
-    public var nationalCheckDigitsAreValid: Bool {
+    package var nationalCheckDigitsAreValid: Bool {
         withBytes { iban in
             let bban = UnsafeRawBufferPointer(rebasing: iban[4...])
             switch (iban[0], iban[1]) {

@@ -2,13 +2,13 @@
 ///
 /// Stored in its electronic form (upper case, no spaces) inline, without a heap allocation,
 /// so that millions of rows can be parsed without allocating per row.
-public struct IBAN: Sendable {
+package struct IBAN: Sendable {
     /// The maximum length of any IBAN.
-    public static let maximumLength = 34
+    package static let maximumLength = 34
 
     private var storage: (UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0)
     /// The number of characters of the electronic form.
-    public let count: Int
+    package let count: Int
 
     /// Creates an IBAN from an electronic form that already passed validation.
     init(validatedBytes bytes: UnsafeRawBufferPointer) {
@@ -26,29 +26,29 @@ public struct IBAN: Sendable {
     }
 
     /// Calls `body` with the ASCII bytes of the electronic form.
-    public func withBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+    package func withBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
         try withUnsafeBytes(of: storage) {
             try body(UnsafeRawBufferPointer(rebasing: $0[0..<count]))
         }
     }
 
     /// The electronic form: upper case, no spaces, such as `DE89370400440532013000`.
-    public var electronic: String {
+    package var electronic: String {
         withBytes { String(decoding: $0, as: UTF8.self) }
     }
 
     /// The ISO 3166 country code, such as `DE`.
-    public var countryCode: String { String(electronic.prefix(2)) }
+    package var countryCode: String { String(electronic.prefix(2)) }
 }
 
 extension IBAN: Hashable {
-    public static func == (lhs: IBAN, rhs: IBAN) -> Bool {
+    package static func == (lhs: IBAN, rhs: IBAN) -> Bool {
         lhs.count == rhs.count && lhs.storage.0 == rhs.storage.0 && lhs.storage.1 == rhs.storage.1
             && lhs.storage.2 == rhs.storage.2 && lhs.storage.3 == rhs.storage.3
             && lhs.storage.4 == rhs.storage.4
     }
 
-    public func hash(into hasher: inout Hasher) {
+    package func hash(into hasher: inout Hasher) {
         hasher.combine(storage.0)
         hasher.combine(storage.1)
         hasher.combine(storage.2)
@@ -70,17 +70,17 @@ extension IBAN {
 }
 
 extension IBAN: Comparable {
-    public static func < (lhs: IBAN, rhs: IBAN) -> Bool {
+    package static func < (lhs: IBAN, rhs: IBAN) -> Bool {
         lhs.withBytes { l in rhs.withBytes { r in l.lexicographicallyPrecedes(r) } }
     }
 }
 
 extension IBAN: CustomStringConvertible {
-    public var description: String { electronic }
+    package var description: String { electronic }
 }
 
 /// Why a text is not a valid IBAN; each case has its own diagnostic code.
-public enum IBANError: Error, Hashable, Sendable, CustomStringConvertible {
+package enum IBANError: Error, Hashable, Sendable, CustomStringConvertible {
     /// A character other than an ASCII letter, digit, space or no-break space.
     case illegalCharacter(String, position: Int)
     /// The first two letters are not a country of the IBAN registry.
@@ -92,7 +92,7 @@ public enum IBANError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The ISO 7064 mod-97-10 check digits are wrong.
     case checksumMismatch(actual: String, expected: String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .illegalCharacter(let character, let position):
             "character \(character) at position \(position) is not a letter, digit or space"
@@ -118,7 +118,7 @@ extension IBAN {
     /// digits. National check digits are not checked here: see `nationalCheckDigitsAreValid`.
     ///
     /// - Complexity: O(n), no allocation unless it throws.
-    public init(parsing bytes: UnsafeRawBufferPointer) throws(IBANError) {
+    package init(parsing bytes: UnsafeRawBufferPointer) throws(IBANError) {
         var compact = (UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0))
         var count = 0
         var index = 0
@@ -156,7 +156,7 @@ extension IBAN {
     }
 
     /// Reads and validates an IBAN from text; see `init(parsing:)` for the bytes.
-    public init(parsing text: String) throws(IBANError) {
+    package init(parsing text: String) throws(IBANError) {
         self = try text.parsingUTF8 { (bytes) throws(IBANError) in try IBAN(parsing: bytes) }
     }
 

@@ -17,49 +17,49 @@
 /// in the `end` line of every byte before it, so that a manifest cut short or changed is
 /// known for what it is. Format 1 (no turnover, no checksums, no end line, 8-byte identity
 /// files) is still read; a writer upgrades it to format 2 first.
-public struct LedgerManifest: Hashable, Sendable {
+package struct LedgerManifest: Hashable, Sendable {
     /// The format version this build writes.
-    public static let formatVersion = 2
+    package static let formatVersion = 2
     static let magic = "statements-ledger"
 
     /// What the ledger records about one account.
-    public struct AccountEntry: Hashable, Sendable {
-        public var account: Account
+    package struct AccountEntry: Hashable, Sendable {
+        package var account: Account
         /// The opening balance of the first statement that declared one.
-        public var openingBalance: Money?
+        package var openingBalance: Money?
         /// When a run last added transactions to the account (ISO 8601, UTC).
-        public var lastImport: String?
+        package var lastImport: String?
         /// The sum of the magnitudes of the opening balance and of every transaction, in minor
         /// units: while it fits in 64 bits, no running balance in any order can overflow.
         /// `nil` in a format 1 manifest.
-        public var turnover: Int64?
+        package var turnover: Int64?
         /// The committed lengths of the account's month files.
-        public var months: [Month: MonthLength]
+        package var months: [Month: MonthLength]
     }
 
     /// The committed sizes and checksums of one account-month's files.
-    public struct MonthLength: Hashable, Sendable {
+    package struct MonthLength: Hashable, Sendable {
         /// Bytes of the transaction lines.
-        public var dataBytes: Int
+        package var dataBytes: Int
         /// Bytes of the identity index: 16 per transaction (8 in format 1).
-        public var idBytes: Int
+        package var idBytes: Int
         /// The checksums of the committed bytes; `nil` in a format 1 manifest.
-        public var dataChecksum: Checksum?
-        public var idChecksum: Checksum?
+        package var dataChecksum: Checksum?
+        package var idChecksum: Checksum?
 
         /// The lengths and checksums of files with nothing committed.
-        public static let empty = MonthLength(
+        package static let empty = MonthLength(
             dataBytes: 0, idBytes: 0, dataChecksum: .empty, idChecksum: .empty)
 
         /// Extends the lengths and checksums by bytes appended to the two files.
-        public mutating func advance(data: [UInt8], ids: [UInt8]) {
+        package mutating func advance(data: [UInt8], ids: [UInt8]) {
             dataBytes += data.count
             idBytes += ids.count
             dataChecksum?.feed(data)
             idChecksum?.feed(ids)
         }
 
-        public init(
+        package init(
             dataBytes: Int, idBytes: Int, dataChecksum: Checksum? = nil, idChecksum: Checksum? = nil
         ) {
             self.dataBytes = dataBytes
@@ -70,21 +70,21 @@ public struct LedgerManifest: Hashable, Sendable {
     }
 
     /// The accounts by IBAN.
-    public var accounts: [IBAN: AccountEntry] = [:]
+    package var accounts: [IBAN: AccountEntry] = [:]
     /// How many runs have committed to the ledger; each commit adds one.
-    public var generation = 0
+    package var generation = 0
     /// The format version the manifest was read in (`formatVersion` when made here).
-    public internal(set) var version = LedgerManifest.formatVersion
+    package internal(set) var version = LedgerManifest.formatVersion
 
     /// Creates an empty ledger's manifest.
-    public init() {}
+    package init() {}
 
     /// Why a manifest could not be read.
-    public enum DecodingError: Error, Hashable, Sendable, CustomStringConvertible {
+    package enum DecodingError: Error, Hashable, Sendable, CustomStringConvertible {
         case newerVersion(Int)
         case malformed(line: Int, String)
 
-        public var description: String {
+        package var description: String {
             switch self {
             case .newerVersion(let version):
                 "the ledger has format version \(version), newer than this statements reads (\(LedgerManifest.formatVersion)); upgrade statements"
@@ -98,7 +98,7 @@ public struct LedgerManifest: Hashable, Sendable {
     ///
     /// - Precondition: every account has its turnover and every month its checksums (a
     ///   format 1 manifest is upgraded before it is written).
-    public var encoded: String {
+    package var encoded: String {
         var lines = [
             "\(LedgerManifest.magic) \(LedgerManifest.formatVersion)", "generation\t\(generation)",
         ]
@@ -126,7 +126,7 @@ public struct LedgerManifest: Hashable, Sendable {
     }
 
     /// Reads a manifest written by `encoded`.
-    public init(decoding text: String) throws(DecodingError) {
+    package init(decoding text: String) throws(DecodingError) {
         var lines = text.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
         guard let header = lines.first, header.hasPrefix(LedgerManifest.magic + " "),
             let version = Int(header.dropFirst(LedgerManifest.magic.count + 1)), version >= 1

@@ -5,14 +5,14 @@
 /// inside text are written `\\`, `\t`, `\n`, `\r`, so a line never breaks. The account and
 /// currency are those of the file's account. Lines of ledger format 1 have six fields, no
 /// transaction id, and are read as such.
-public enum LedgerRecord {
+package enum LedgerRecord {
     /// Why a stored line could not be read back.
-    public struct DecodingError: Error, Hashable, Sendable, CustomStringConvertible {
-        public let description: String
+    package struct DecodingError: Error, Hashable, Sendable, CustomStringConvertible {
+        package let description: String
     }
 
     /// Appends the line of a transaction to `bytes`.
-    public static func encode(_ transaction: Transaction, into bytes: inout [UInt8]) {
+    package static func encode(_ transaction: Transaction, into bytes: inout [UInt8]) {
         bytes += transaction.date.isoText.utf8
         bytes.append(9)
         bytes += String(transaction.amount.minorUnits).utf8
@@ -75,7 +75,7 @@ public enum LedgerRecord {
     /// Reads every line of a month file of an account in `currency`.
     ///
     /// - Complexity: O(n) over the bytes; fields are read in place, text is copied once.
-    public static func decode(_ bytes: [UInt8], currency: Currency) throws(DecodingError)
+    package static func decode(_ bytes: [UInt8], currency: Currency) throws(DecodingError)
         -> [Transaction]
     {
         var transactions: [Transaction] = []
@@ -111,7 +111,7 @@ public enum LedgerRecord {
     }
 
     /// The sum of the amounts of a month file, read without decoding the rest of each line.
-    public static func sum(_ bytes: [UInt8], currency: Currency) throws(DecodingError) -> Money {
+    package static func sum(_ bytes: [UInt8], currency: Currency) throws(DecodingError) -> Money {
         var total = Money.zero(currency)
         try forEachRecord(bytes) { (index, fields) throws(DecodingError) in
             guard fields.count == 6 || fields.count == 7, let minorUnits = integer(fields[1]) else {

@@ -1,5 +1,5 @@
 /// Why a decimal amount text could not be read.
-public enum AmountError: Error, Hashable, Sendable, CustomStringConvertible {
+package enum AmountError: Error, Hashable, Sendable, CustomStringConvertible {
     case empty
     case malformed
     /// Thousands separators that do not split the digits into groups of three.
@@ -7,7 +7,7 @@ public enum AmountError: Error, Hashable, Sendable, CustomStringConvertible {
     case tooManyDecimals(allowed: Int)
     case overflow
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .empty: "is empty"
         case .malformed: "is not a decimal number like -1234.56"
@@ -27,13 +27,13 @@ extension Money {
     /// bare `.5` or `5.` are malformed. The magnitude must stay within `Int64.max`.
     ///
     /// - Complexity: O(n) over the bytes, no allocation.
-    public init(parsing bytes: UnsafeRawBufferPointer, currency: Currency) throws(AmountError) {
+    package init(parsing bytes: UnsafeRawBufferPointer, currency: Currency) throws(AmountError) {
         let minorUnits = try Money.parseMinorUnits(bytes, scale: currency.minorUnitDigits)
         self.init(minorUnits: minorUnits, currency: currency)
     }
 
     /// Reads an exact decimal amount from text; see `init(parsing:currency:)` for the bytes.
-    public init(parsing text: String, currency: Currency) throws(AmountError) {
+    package init(parsing text: String, currency: Currency) throws(AmountError) {
         let minorUnits = try text.parsingUTF8 { (bytes) throws(AmountError) in
             try Money.parseMinorUnits(bytes, scale: currency.minorUnitDigits)
         }
@@ -86,7 +86,7 @@ extension Money {
 
 extension Money {
     /// The amount as a plain decimal with `.` and no grouping, such as `-1234.56`.
-    public var decimalText: String {
+    package var decimalText: String {
         let digits = currency.minorUnitDigits
         var text = String(minorUnits.magnitude)
         if digits > 0 {

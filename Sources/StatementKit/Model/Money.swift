@@ -2,27 +2,27 @@
 ///
 /// Amounts never pass through floating point: they are parsed from decimal text digit by
 /// digit and added with overflow checks.
-public struct Money: Hashable, Sendable {
+package struct Money: Hashable, Sendable {
     /// The amount in minor units of `currency`: cents for EUR, yen for JPY.
-    public let minorUnits: Int64
+    package let minorUnits: Int64
     /// The currency of the amount.
-    public let currency: Currency
+    package let currency: Currency
 
     /// Creates an amount from a count of minor units.
-    public init(minorUnits: Int64, currency: Currency) {
+    package init(minorUnits: Int64, currency: Currency) {
         self.minorUnits = minorUnits
         self.currency = currency
     }
 
     /// Returns zero in `currency`.
-    public static func zero(_ currency: Currency) -> Money {
+    package static func zero(_ currency: Currency) -> Money {
         Money(minorUnits: 0, currency: currency)
     }
 
     /// Returns the sum of two amounts in the same currency.
     ///
     /// - Throws: `MoneyError.currencyMismatch` or `MoneyError.overflow`.
-    public func adding(_ other: Money) throws(MoneyError) -> Money {
+    package func adding(_ other: Money) throws(MoneyError) -> Money {
         guard currency == other.currency else {
             throw .currencyMismatch(currency.code, other.currency.code)
         }
@@ -32,17 +32,17 @@ public struct Money: Hashable, Sendable {
     }
 
     /// Returns this amount minus another in the same currency.
-    public func subtracting(_ other: Money) throws(MoneyError) -> Money {
+    package func subtracting(_ other: Money) throws(MoneyError) -> Money {
         try adding(Money(minorUnits: -other.minorUnits, currency: other.currency))
     }
 }
 
 /// Why two amounts could not be combined.
-public enum MoneyError: Error, Hashable, Sendable, CustomStringConvertible {
+package enum MoneyError: Error, Hashable, Sendable, CustomStringConvertible {
     case currencyMismatch(String, String)
     case overflow
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .currencyMismatch(let a, let b): "cannot combine \(a) with \(b)"
         case .overflow: "the sum exceeds the range of a 64-bit amount"

@@ -1,23 +1,23 @@
 /// A calendar month, such as 2026-10: the unit of statements and of ledger storage.
-public struct Month: Hashable, Comparable, Sendable {
-    public let year: Int
-    public let month: Int
+package struct Month: Hashable, Comparable, Sendable {
+    package let year: Int
+    package let month: Int
 
     /// Creates a month after checking its range.
-    public init?(year: Int, month: Int) {
+    package init?(year: Int, month: Int) {
         guard (1...9999).contains(year), (1...12).contains(month) else { return nil }
         self.year = year
         self.month = month
     }
 
     /// The month a day falls in.
-    public init(_ day: Day) {
+    package init(_ day: Day) {
         year = day.year
         month = day.month
     }
 
     /// Reads `YYYY-MM`.
-    public init?(parsing text: String) {
+    package init?(parsing text: String) {
         let parts = text.split(separator: "-", omittingEmptySubsequences: false)
         guard parts.count == 2, parts[0].count == 4, parts[1].count == 2,
             parts.allSatisfy({ $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) }),
@@ -27,27 +27,27 @@ public struct Month: Hashable, Comparable, Sendable {
     }
 
     /// The month before.
-    public var previous: Month? {
+    package var previous: Month? {
         month == 1 ? Month(year: year - 1, month: 12) : Month(year: year, month: month - 1)
     }
 
     /// The month after.
-    public var next: Month? {
+    package var next: Month? {
         month == 12 ? Month(year: year + 1, month: 1) : Month(year: year, month: month + 1)
     }
 
     /// `YYYY-MM`.
-    public var isoText: String {
+    package var isoText: String {
         let y = String(year)
         return String(repeating: "0", count: 4 - y.count) + y + (month < 10 ? "-0" : "-")
             + String(month)
     }
 
-    public static func < (lhs: Month, rhs: Month) -> Bool {
+    package static func < (lhs: Month, rhs: Month) -> Bool {
         (lhs.year, lhs.month) < (rhs.year, rhs.month)
     }
 }
 
 extension Month: CustomStringConvertible {
-    public var description: String { isoText }
+    package var description: String { isoText }
 }

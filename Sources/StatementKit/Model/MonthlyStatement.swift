@@ -1,31 +1,31 @@
 /// One account's statement for one month: the value all three report renderers draw.
-public struct MonthlyStatement: Hashable, Sendable {
+package struct MonthlyStatement: Hashable, Sendable {
     /// One transaction with the balance after it.
-    public struct Entry: Hashable, Sendable {
-        public let transaction: Transaction
-        public let balance: Money
+    package struct Entry: Hashable, Sendable {
+        package let transaction: Transaction
+        package let balance: Money
     }
 
-    public let account: Account
-    public let month: Month
+    package let account: Account
+    package let month: Month
     /// The balance before the month's first transaction.
-    public let openingBalance: Money
+    package let openingBalance: Money
     /// The month's transactions in booking-day order (the ledger's order within a day).
-    public let entries: [Entry]
+    package let entries: [Entry]
     /// The sum of the credits.
-    public let totalIn: Money
+    package let totalIn: Money
     /// The sum of the debits, negative or zero.
-    public let totalOut: Money
+    package let totalOut: Money
 
     /// The balance after the month's last transaction.
-    public var closingBalance: Money { entries.last?.balance ?? openingBalance }
+    package var closingBalance: Money { entries.last?.balance ?? openingBalance }
 
     /// Builds a month's statement from its opening balance and transactions.
     ///
     /// - Parameter transactions: the month's transactions in ledger order; they are sorted by
     ///   day, keeping that order within a day.
     /// - Throws: `MoneyError` when a sum leaves the 64-bit range or a currency differs.
-    public init(account: Account, month: Month, openingBalance: Money, transactions: [Transaction])
+    package init(account: Account, month: Month, openingBalance: Money, transactions: [Transaction])
         throws(MoneyError)
     {
         let ordered = transactions.enumerated().sorted {
@@ -54,7 +54,7 @@ public struct MonthlyStatement: Hashable, Sendable {
     }
 
     /// The balance at the end of each day that has transactions, in day order.
-    public var dailyBalances: [(day: Day, balance: Money)] {
+    package var dailyBalances: [(day: Day, balance: Money)] {
         var result: [(Day, Money)] = []
         for entry in entries {
             if result.last?.0 == entry.transaction.date {

@@ -6,32 +6,32 @@
 ///
 /// Statements listed newest first are followed backwards: each row's declared balance must
 /// equal the next newer row's balance minus that row's amount.
-public struct RunningBalance: Hashable, Sendable {
+package struct RunningBalance: Hashable, Sendable {
     private var current: Money?
     private var hasRows = false
     /// Whether rows come newest first; `current` is then the balance before the last row.
     private var isNewestFirst = false
     private var anchored = false
     /// Whether a mismatch has been found.
-    public private(set) var isBroken = false
+    package private(set) var isBroken = false
     /// The balance before the first row, when the first row declares its balance and no
     /// opening balance was given: that balance minus the row's amount.
-    public private(set) var impliedOpening: Money?
+    package private(set) var impliedOpening: Money?
 
     /// Starts a chain, from an opening balance when the statement declares one.
-    public init(opening: Money? = nil) {
+    package init(opening: Money? = nil) {
         current = opening
     }
 
     /// Starts a chain over rows listed newest first.
-    public init(newestFirst: Bool) {
+    package init(newestFirst: Bool) {
         isNewestFirst = newestFirst
     }
 
     /// Adds a row and checks its declared balance, if any.
     ///
     /// - Returns: the mismatch, the first time the chain breaks; `nil` otherwise.
-    public mutating func add(_ amount: Money, declared: Money?) -> ReconciliationError? {
+    package mutating func add(_ amount: Money, declared: Money?) -> ReconciliationError? {
         defer { hasRows = true }
         guard !isBroken else { return nil }
         if isNewestFirst { return addGoingBack(amount, declared: declared) }
@@ -74,7 +74,7 @@ public struct RunningBalance: Hashable, Sendable {
 
     /// How a chain begun afresh on part of the rows started, for joining it to the chain of
     /// the rows before them (see `followed(by:start:)`).
-    public enum Start: Hashable, Sendable {
+    package enum Start: Hashable, Sendable {
         /// With a row of the account that could not be read.
         case unreadableRow
         /// With a row of this amount and declared balance.
@@ -85,7 +85,7 @@ public struct RunningBalance: Hashable, Sendable {
     /// follow; `nil` when continuing this chain would have checked those rows differently:
     /// when the first row's declared balance does not follow from this chain's, or the later
     /// chain found a break that this broken chain would not report again.
-    public func followed(by later: RunningBalance, start: Start) -> RunningBalance? {
+    package func followed(by later: RunningBalance, start: Start) -> RunningBalance? {
         guard !isNewestFirst else { return nil }
         if isBroken { return later.isBroken ? nil : self }
         if case .row(let amount, let declared) = start, let current {
@@ -100,7 +100,7 @@ public struct RunningBalance: Hashable, Sendable {
 
     /// Forgets the balance after a row that could not be read; the next declared balance
     /// anchors the chain again.
-    public mutating func skipUnreadableRow() {
+    package mutating func skipUnreadableRow() {
         hasRows = true
         current = nil
         if isNewestFirst {

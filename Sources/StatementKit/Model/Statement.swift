@@ -1,21 +1,21 @@
 /// One account's statement as a file delivers it: its transactions and, when declared,
 /// the balances before and after them.
-public struct Statement: Hashable, Sendable {
+package struct Statement: Hashable, Sendable {
     /// The account the statement is for.
-    public let account: Account
+    package let account: Account
     /// The balance before the first transaction, when the file declares it.
-    public let openingBalance: Money?
+    package let openingBalance: Money?
     /// The balance after the last transaction, when the file declares it.
-    public let closingBalance: Money?
+    package let closingBalance: Money?
     /// The transactions in the order of the file.
-    public let transactions: [Transaction]
+    package let transactions: [Transaction]
 
     /// Creates a statement after checking it against its declared balances.
     ///
     /// - Throws: `ReconciliationError` when a currency differs from the account's, the sum
     ///   overflows, or, when both balances are declared, opening balance plus the
     ///   transactions is not the closing balance.
-    public init(
+    package init(
         account: Account, openingBalance: Money? = nil, closingBalance: Money? = nil,
         transactions: [Transaction]
     ) throws(ReconciliationError) {
@@ -44,14 +44,14 @@ public struct Statement: Hashable, Sendable {
     }
 
     /// The sum of all transaction amounts.
-    public var total: Money {
+    package var total: Money {
         // The initializer proved the sum fits.
         transactions.reduce(.zero(account.currency)) { try! $0.adding($1.amount) }
     }
 }
 
 /// Why a statement's numbers do not add up.
-public enum ReconciliationError: Error, Hashable, Sendable, CustomStringConvertible {
+package enum ReconciliationError: Error, Hashable, Sendable, CustomStringConvertible {
     /// A running sum overflowed or mixed currencies; `row` is the 0-based transaction.
     case arithmetic(row: Int?, MoneyError)
     /// Opening balance plus the transactions differs from the declared closing balance.
@@ -59,7 +59,7 @@ public enum ReconciliationError: Error, Hashable, Sendable, CustomStringConverti
     /// A row's running balance differs from the previous balance plus its amount.
     case runningBalanceMismatch(declared: Money, computed: Money)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .arithmetic(_, let error): "\(error)"
         case .closingBalanceMismatch(let declared, let computed):

@@ -1,5 +1,5 @@
 /// A character encoding that bank exports are written in.
-public enum TextEncoding: String, CaseIterable, Hashable, Sendable {
+package enum TextEncoding: String, CaseIterable, Hashable, Sendable {
     case utf8 = "utf-8"
     case utf16LE = "utf-16le"
     case utf16BE = "utf-16be"

@@ -7,12 +7,12 @@
 /// a stable 64-bit FNV-1a hash of those fields (never Swift's per-process seeded `Hasher`), so
 /// it can be stored; the chance that two of an account-month's transactions collide is below
 /// 10⁻¹².
-public struct TransactionIdentity: Hashable, Sendable {
+package struct TransactionIdentity: Hashable, Sendable {
     /// The stored hash.
-    public let hash: UInt64
+    package let hash: UInt64
 
     /// Whether the identity is the bank's transaction id (it then does not depend on the date).
-    public let isTransactionID: Bool
+    package let isTransactionID: Bool
 
     init(hash: UInt64, isTransactionID: Bool) {
         self.hash = hash
@@ -21,7 +21,7 @@ public struct TransactionIdentity: Hashable, Sendable {
 
     /// The identity of a transaction; `occurrence` is `n`, counted from 1, and only matters
     /// when the transaction has no transaction id.
-    public init(account: IBAN, transaction: Transaction, occurrence: Int) {
+    package init(account: IBAN, transaction: Transaction, occurrence: Int) {
         if let id = transaction.transactionID {
             self.init(account: account, transactionID: id)
         } else {
@@ -51,7 +51,7 @@ public struct TransactionIdentity: Hashable, Sendable {
     }
 
     /// A hash of the fields that make two rows without transaction id identical.
-    public static func contentHash(_ transaction: Transaction) -> UInt64 {
+    package static func contentHash(_ transaction: Transaction) -> UInt64 {
         var hasher = StableHasher()
         hasher.combine(
             UInt64(
@@ -69,7 +69,7 @@ public struct TransactionIdentity: Hashable, Sendable {
 
     /// A hash of what must agree when a transaction id is found again: amount and currency;
     /// never 0, which an identity entry without transaction id stores instead.
-    public static func amountCheck(_ amount: Money) -> UInt64 {
+    package static func amountCheck(_ amount: Money) -> UInt64 {
         var hasher = StableHasher()
         hasher.combine(UInt64(bitPattern: amount.minorUnits))
         hasher.combine(UInt64(amount.currency.packedCode))
@@ -104,37 +104,37 @@ struct StableHasher {
 
 /// A running 64-bit FNV-1a checksum of a byte stream, continued as the stream grows: the
 /// checksum of a file's committed bytes after an append is the old checksum fed the new bytes.
-public struct Checksum: Hashable, Sendable {
+package struct Checksum: Hashable, Sendable {
     /// The checksum of no bytes.
-    public static let empty = Checksum(value: 0xCBF2_9CE4_8422_2325)
+    package static let empty = Checksum(value: 0xCBF2_9CE4_8422_2325)
 
-    public private(set) var value: UInt64
+    package private(set) var value: UInt64
 
-    public init(value: UInt64) {
+    package init(value: UInt64) {
         self.value = value
     }
 
     /// Continues the checksum over more bytes.
-    public mutating func feed(_ bytes: UnsafeRawBufferPointer) {
+    package mutating func feed(_ bytes: UnsafeRawBufferPointer) {
         var value = self.value
         for byte in bytes { value = (value ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
         self.value = value
     }
 
     /// Continues the checksum over more bytes.
-    public mutating func feed(_ bytes: [UInt8]) {
+    package mutating func feed(_ bytes: [UInt8]) {
         bytes.withUnsafeBytes { feed($0) }
     }
 
     /// The checksum of some bytes.
-    public static func of(_ bytes: [UInt8]) -> Checksum {
+    package static func of(_ bytes: [UInt8]) -> Checksum {
         var checksum = Checksum.empty
         checksum.feed(bytes)
         return checksum
     }
 
     /// The checksum of a text's UTF-8.
-    public static func of(_ text: Substring.UTF8View) -> Checksum {
+    package static func of(_ text: Substring.UTF8View) -> Checksum {
         var checksum = Checksum.empty
         for byte in text {
             checksum.value = (checksum.value ^ UInt64(byte)) &* 0x0000_0100_0000_01B3
@@ -143,13 +143,13 @@ public struct Checksum: Hashable, Sendable {
     }
 
     /// The checksum as 16 hexadecimal digits.
-    public var hexText: String {
+    package var hexText: String {
         let digits = String(value, radix: 16)
         return String(repeating: "0", count: 16 - digits.count) + digits
     }
 
     /// Reads 16 hexadecimal digits.
-    public init?(hexText: some StringProtocol) {
+    package init?(hexText: some StringProtocol) {
         guard hexText.utf8.count == 16, let value = UInt64(hexText, radix: 16) else { return nil }
         self.value = value
     }

@@ -1,5 +1,5 @@
 /// Something that hands out bytes in order, such as an open file or a buffer in memory.
-public protocol ByteSource {
+package protocol ByteSource {
     /// Copies up to `buffer.count` next bytes into `buffer`.
     ///
     /// - Returns: the number of bytes copied; 0 only at the end.
@@ -7,21 +7,21 @@ public protocol ByteSource {
 }
 
 /// Bytes held in memory, handed out in order.
-public struct MemoryByteSource: ByteSource {
+package struct MemoryByteSource: ByteSource {
     private let bytes: [UInt8]
     private var offset = 0
 
     /// Creates a source over the given bytes.
-    public init<C: Collection>(_ bytes: C) where C.Element == UInt8 {
+    package init<C: Collection>(_ bytes: C) where C.Element == UInt8 {
         self.bytes = Array(bytes)
     }
 
     /// Creates a source over the UTF-8 of a text.
-    public init(_ text: String) {
+    package init(_ text: String) {
         self.bytes = Array(text.utf8)
     }
 
-    public mutating func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+    package mutating func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
         let count = min(buffer.count, bytes.count - offset)
         bytes.withUnsafeBytes { source in
             buffer.copyMemory(

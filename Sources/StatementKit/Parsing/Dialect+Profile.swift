@@ -1,10 +1,10 @@
 /// Why a profile file cannot be used: a usage error (exit 2) naming the key.
-public struct ProfileError: Error, Hashable, Sendable, CustomStringConvertible {
+package struct ProfileError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The profile's path as the user named it.
-    public let path: String
-    public let message: String
+    package let path: String
+    package let message: String
 
-    public var description: String { "profile '\(Diagnostic.sanitized(path))': \(message)" }
+    package var description: String { "profile '\(Diagnostic.sanitized(path))': \(message)" }
 }
 
 extension Dialect {
@@ -13,7 +13,7 @@ extension Dialect {
     /// - Throws: `ProfileError` for invalid JSON, an unknown key, a value of the wrong type
     ///   or range, or a mapping that cannot describe a statement (no date, no amount, no
     ///   account).
-    public init(profile bytes: UnsafeRawBufferPointer, path: String) throws(ProfileError) {
+    package init(profile bytes: UnsafeRawBufferPointer, path: String) throws(ProfileError) {
         let root: JSONNode
         do {
             root = try JSONReader.parse(bytes)

@@ -1,5 +1,5 @@
 /// What sniffing a file without a profile found.
-public enum SniffResult: Sendable {
+package enum SniffResult: Sendable {
     /// The dialect, and what had to be assumed where the file left a choice open.
     case dialect(Dialect, assumptions: [Diagnostic.Finding])
     /// A bank export whose header was recognised, but that cannot be read without a profile.
@@ -16,7 +16,7 @@ extension SniffResult {
     /// `DIALECT_UNKNOWN`, and, when `refusingNoHeader`, a file without a header too.
     ///
     /// - Returns: the dialect to read the file in, if sniffing arrived at one.
-    public func report(into diagnostics: inout DiagnosticCollector, refusingNoHeader: Bool = false)
+    package func report(into diagnostics: inout DiagnosticCollector, refusingNoHeader: Bool = false)
         -> Dialect?
     {
         switch self {
@@ -43,10 +43,10 @@ extension SniffResult {
 
 extension Diagnostic {
     /// A located message that does not yet belong to a file.
-    public struct Finding: Hashable, Sendable {
-        public let line: Int
-        public let column: Int
-        public let message: String
+    package struct Finding: Hashable, Sendable {
+        package let line: Int
+        package let column: Int
+        package let message: String
     }
 }
 
@@ -56,13 +56,13 @@ extension Diagnostic {
 /// It never guesses silently: when the evidence leaves a choice open (all days 12 or less,
 /// only amounts like `1.000`, no currency named) it says what it assumed, and when the
 /// evidence contradicts itself it refuses.
-public enum DialectSniffer {
+package enum DialectSniffer {
     /// How many records are searched for the header.
     static let headerSearchLimit = 50
     static let separators: [UInt8] = Array(",;\t|".utf8)
 
     /// Sniffs the raw bytes of a CSV file.
-    public static func sniff(_ bytes: [UInt8]) -> SniffResult {
+    package static func sniff(_ bytes: [UInt8]) -> SniffResult {
         sniffDecoding(bytes).result
     }
 

@@ -1,22 +1,22 @@
 /// One valid transaction read from a file, with its account and where it stands.
-public struct ParsedRow: Sendable {
+package struct ParsedRow: Sendable {
     /// The account the transaction belongs to, as the file describes it.
-    public let account: Account
+    package let account: Account
     /// The transaction.
-    public let transaction: Transaction
+    package let transaction: Transaction
     /// The 1-based line on which the row starts.
-    public let line: Int
+    package let line: Int
 }
 
 /// What a parser found in one file besides its rows.
-public struct ParseSummary: Hashable, Sendable {
+package struct ParseSummary: Hashable, Sendable {
     /// How many transaction rows the file holds, valid or not.
-    public var rowCount = 0
+    package var rowCount = 0
     /// The opening balances by account: declared, or implied by a first row's running balance.
-    public var openingBalances: [IBAN: Money] = [:]
+    package var openingBalances: [IBAN: Money] = [:]
     /// Whether a file streamed as canonical UTF-8 CSV turned out to be Windows-1252 text: its
     /// findings are void, and it is read again through the sniffer (`sniffing: true`).
-    public var needsSniffing = false
+    package var needsSniffing = false
 }
 
 /// The diagnostic code and reason of each field-level error of the model.

@@ -8,7 +8,7 @@
 /// Every row is checked completely and every problem becomes a diagnostic; rows with an
 /// error produce no transaction. Memory does not grow with the file, only with the number of
 /// accounts in it.
-public struct StatementCSVParser: Sendable {
+package struct StatementCSVParser: Sendable {
     /// The canonical columns.
     enum Column: String, CaseIterable, Sendable {
         case date
@@ -76,7 +76,7 @@ public struct StatementCSVParser: Sendable {
     ///   - dialect: how the file is written; canonical CSV by default.
     ///   - buildsRows: `false` to check every row without building its transaction (`onRow`
     ///     is then never called), as validation alone needs.
-    public init(dialect: Dialect = Dialect(), buildsRows: Bool = true) {
+    package init(dialect: Dialect = Dialect(), buildsRows: Bool = true) {
         self.init(
             maximumRecordLength: CSVReader<MemoryByteSource>.defaultMaximumRecordLength,
             dialect: dialect, buildsRows: buildsRows)
@@ -101,7 +101,7 @@ public struct StatementCSVParser: Sendable {
     /// `onRow`.
     ///
     /// - Returns: the row count and other findings of the file.
-    public func parse<Source: ByteSource>(
+    package func parse<Source: ByteSource>(
         _ source: Source, diagnostics: inout DiagnosticCollector, onRow: (ParsedRow) -> Void
     ) -> ParseSummary {
         var reader = makeReader(source)

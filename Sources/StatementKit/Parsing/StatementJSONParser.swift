@@ -9,12 +9,12 @@
 /// handed on before the next is read, so memory does not grow with the file, and time is
 /// linear in it whatever its line structure (a minified file is one long line). Only when a
 /// statement lists its transactions before its account are they held until the account comes.
-public struct StatementJSONParser: Sendable {
+package struct StatementJSONParser: Sendable {
     /// Creates a parser.
-    public init() {}
+    package init() {}
 
     /// Reads a whole JSON document held in memory; see `parse(_:diagnostics:onRow:)`.
-    public func parse(
+    package func parse(
         _ bytes: UnsafeRawBufferPointer, diagnostics: inout DiagnosticCollector,
         onRow: (ParsedRow) -> Void
     ) -> ParseSummary {
@@ -25,7 +25,7 @@ public struct StatementJSONParser: Sendable {
     /// to `onRow` as soon as it is read.
     ///
     /// - Complexity: O(n) in the size of the document.
-    public func parse<Source: ByteSource>(
+    package func parse<Source: ByteSource>(
         _ source: Source, diagnostics: inout DiagnosticCollector, onRow: (ParsedRow) -> Void
     ) -> ParseSummary {
         var reader = JSONReader(source: source)

@@ -1,11 +1,11 @@
 /// Writes a dialect as the JSON of a profile, in the schema `Dialect(profile:path:)` reads,
 /// with keys in a fixed order so that the output is stable and diffs well.
-public struct ProfileRenderer {
-    public init() {}
+package struct ProfileRenderer {
+    package init() {}
 
     /// The profile's JSON; with `lacksAccount`, `account.iban` holds a placeholder that the
     /// user must replace (a profile with it cannot be used as it is).
-    public func render(_ dialect: Dialect, lacksAccount: Bool = false) -> String {
+    package func render(_ dialect: Dialect, lacksAccount: Bool = false) -> String {
         var lines: [String] = []
         func character(_ byte: UInt8) -> String { jsonString(String(UnicodeScalar(byte))) }
         lines.append("\"encoding\": \(jsonString(dialect.encoding.rawValue))")
