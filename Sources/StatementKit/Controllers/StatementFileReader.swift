@@ -31,7 +31,7 @@ enum StatementFileReader {
                 // other export, unless the file holds valid UTF-8 too.
                 if dialect == nil,
                     diagnostics.diagnostics.contains(where: { $0.code == .encodingInvalidUTF8 }),
-                    DialectSniffer.isWindows1252(try source.readAll(from: 0))
+                    TextEncoding.isWindows1252(try source.readAll(from: 0))
                 {
                     summary.needsSniffing = true
                 }

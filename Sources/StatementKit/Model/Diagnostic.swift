@@ -201,3 +201,12 @@ extension Diagnostic {
         }
     }
 }
+
+extension Diagnostic {
+    /// A located message that does not yet belong to a file.
+    package struct Finding: Hashable, Sendable {
+        package let line: Int
+        package let column: Int
+        package let message: String
+    }
+}

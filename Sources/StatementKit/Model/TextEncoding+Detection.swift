@@ -1,0 +1,75 @@
+/// Telling a file's encoding from its bytes, for files without a profile.
+extension TextEncoding {
+    /// UTF-8 (or UTF-16) when a byte order mark or the bytes say so, else Windows-1252.
+    static func detected(in bytes: [UInt8], _ assumptions: inout [Diagnostic.Finding])
+        -> TextEncoding
+    {
+        if let (encoding, _) = byteOrderMark(of: bytes) { return encoding }
+        // Text in UTF-16 without a mark has a NUL in every other byte of its ASCII.
+        let sample = bytes.prefix(4096)
+        let evenNULs = stride(from: 0, to: sample.count, by: 2).filter { sample[$0] == 0 }.count
+        let oddNULs = stride(from: 1, to: sample.count, by: 2).filter { sample[$0] == 0 }.count
+        if sample.count >= 8 && max(evenNULs, oddNULs) * 4 >= sample.count
+            && min(evenNULs, oddNULs) * 8 < max(evenNULs, oddNULs)
+        {
+            let encoding: TextEncoding = oddNULs > evenNULs ? .utf16LE : .utf16BE
+            assumptions.append(
+                Diagnostic.Finding(
+                    line: 1, column: 1,
+                    message:
+                        "the file has no byte order mark but looks like UTF-16; read it as \(encoding.rawValue)"
+                ))
+            return encoding
+        }
+        guard let invalid = firstInvalidUTF8(bytes) else { return .utf8 }
+        // Text with valid multi-byte UTF-8 as well is UTF-8 with damage, which the parser
+        // reports line by line: Windows-1252 text practically never forms such sequences.
+        guard !hasMultibyteUTF8(bytes) else { return .utf8 }
+        let lineStart = bytes[..<invalid].lastIndex(of: UInt8(ascii: "\n")).map { $0 + 1 } ?? 0
+        let line = bytes[..<invalid].filter { $0 == UInt8(ascii: "\n") }.count + 1
+        assumptions.append(
+            Diagnostic.Finding(
+                line: line, column: invalid - lineStart + 1,
+                message: "the file is not valid UTF-8; read it as windows-1252"))
+        return .windows1252
+    }
+
+    /// Whether the bytes hold at least one valid UTF-8 sequence of two or more bytes.
+    static func hasMultibyteUTF8(_ bytes: [UInt8]) -> Bool {
+        var index = 0
+        while index < bytes.count {
+            let lead = bytes[index]
+            index += 1
+            guard lead >= 0xC2, lead <= 0xF4 else { continue }
+            let width = lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : 2
+            guard index + width - 1 <= bytes.count else { return false }
+            let tail = bytes[index..<index + width - 1]
+            if tail.allSatisfy({ $0 & 0xC0 == 0x80 }) {
+                var iterator = bytes[(index - 1)..<(index + width - 1)].makeIterator()
+                var decoder = UTF8()
+                if case .scalarValue = decoder.decode(&iterator) { return true }
+            }
+        }
+        return false
+    }
+
+    /// Whether a file that is not valid UTF-8 is Windows-1252 text: it then holds no valid
+    /// multi-byte UTF-8 sequence either.
+    static func isWindows1252(_ bytes: [UInt8]) -> Bool {
+        firstInvalidUTF8(bytes) != nil && !hasMultibyteUTF8(bytes)
+    }
+
+    /// The offset of the first byte that is not valid UTF-8.
+    static func firstInvalidUTF8(_ bytes: [UInt8]) -> Int? {
+        var iterator = bytes.makeIterator()
+        var decoder = UTF8()
+        var offset = 0
+        while true {
+            switch decoder.decode(&iterator) {
+            case .scalarValue(let scalar): offset += UTF8.width(scalar)
+            case .emptyInput: return nil
+            case .error: return offset
+            }
+        }
+    }
+}
