@@ -67,6 +67,32 @@ package struct TransactionIdentity: Hashable, Sendable {
         return hasher.value
     }
 
+    /// The identity entries of an account-month's stored transactions, in order: identical
+    /// rows without transaction id are numbered in the order the ledger holds them, as one
+    /// file would number them; the amount check is 0 for them, as no conflict concerns them.
+    static func entries(of transactions: [Transaction], account: IBAN)
+        -> [(hash: UInt64, amountCheck: UInt64)]
+    {
+        var occurrences: [UInt64: Int] = [:]
+        return transactions.map { transaction in
+            let occurrence: Int
+            if transaction.transactionID == nil {
+                let content = TransactionIdentity.contentHash(transaction)
+                occurrence = occurrences[content, default: 0] + 1
+                occurrences[content] = occurrence
+            } else {
+                occurrence = 1
+            }
+            return (
+                TransactionIdentity(
+                    account: account, transaction: transaction, occurrence: occurrence
+                ).hash,
+                transaction.transactionID == nil
+                    ? 0 : TransactionIdentity.amountCheck(transaction.amount)
+            )
+        }
+    }
+
     /// A hash of what must agree when a transaction id is found again: amount and currency;
     /// never 0, which an identity entry without transaction id stores instead.
     package static func amountCheck(_ amount: Money) -> UInt64 {
