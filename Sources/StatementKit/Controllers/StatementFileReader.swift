@@ -78,10 +78,10 @@ enum StatementFileReader {
             Set(
                 record.fields.indices.compactMap { field in
                     record.withField(field) {
-                        StatementCSVParser.Column(header: String(decoding: $0, as: UTF8.self))
+                        Dialect.Field(canonicalHeader: String(decoding: $0, as: UTF8.self))
                     }
                 })
         }
-        return columns.isSuperset(of: StatementCSVParser.Column.required)
+        return columns.isSuperset(of: Dialect.Field.canonicalRequired)
     }
 }

@@ -6,7 +6,9 @@
 /// canonical field, how the sign of an amount is written, and an account that the file names
 /// only once (fixed in the profile or read from the preamble).
 package struct Dialect: Hashable, Sendable {
-    /// A canonical field, or one of the fields a bank may split an amount into.
+    /// A field of a row: the one column vocabulary of canonical CSV and of profiles. Canonical
+    /// CSV names its columns by the raw values; a profile maps its own columns to them, and
+    /// may split an amount into `debit` and `credit` or give its sign in an `indicator`.
     package enum Field: String, CaseIterable, Hashable, Sendable, Comparable {
         case date
         case accountIBAN = "account_iban"
@@ -15,14 +17,67 @@ package struct Dialect: Hashable, Sendable {
         case beneficiaryIBAN = "beneficiary_iban"
         case description, reference, balance
         case transactionID = "transaction_id"
+        case accountKind = "account_kind"
+
+        /// The columns a canonical CSV header must name.
+        package static let canonicalRequired: [Field] = [
+            .date, .accountIBAN, .amount, .beneficiary,
+        ]
 
         /// Whether several source columns may be joined into this field (with a space).
         package var isJoinable: Bool { self == .beneficiary || self == .description }
 
+        /// Whether canonical CSV has a column of this name (it has no split amounts).
+        package var isCanonicalColumn: Bool {
+            self != .debit && self != .credit && self != .indicator
+        }
+
+        /// The field's place in `allCases`, for array lookups on the parser's hot path.
+        var ordinal: Int {
+            switch self {
+            case .date: 0
+            case .accountIBAN: 1
+            case .accountName: 2
+            case .amount: 3
+            case .debit: 4
+            case .credit: 5
+            case .indicator: 6
+            case .currency: 7
+            case .beneficiary: 8
+            case .beneficiaryIBAN: 9
+            case .description: 10
+            case .reference: 11
+            case .balance: 12
+            case .transactionID: 13
+            case .accountKind: 14
+            }
+        }
+
+        /// Finds the canonical column a header cell names, ignoring case, surrounding spaces
+        /// and the choice of space, `-` or `_` between words; `counterparty` and
+        /// `counterparty_iban` stand for `beneficiary` and `beneficiary_iban`.
+        package init?(canonicalHeader header: String) {
+            let key = header.trimmingCharacters(in: .whitespaces).lowercased()
+                .replacingOccurrences(of: " ", with: "_").replacingOccurrences(of: "-", with: "_")
+            switch key {
+            case "counterparty": self = .beneficiary
+            case "counterparty_iban": self = .beneficiaryIBAN
+            default:
+                guard let field = Field(rawValue: key), field.isCanonicalColumn else { return nil }
+                self = field
+            }
+        }
+
         package static func < (lhs: Field, rhs: Field) -> Bool {
-            allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!
+            lhs.ordinal < rhs.ordinal
         }
     }
+
+    /// Whether the dialect maps its own columns: texts are then trimmed and may be joined
+    /// from several columns, and a row whose beneficiary is blank takes its description (bank
+    /// fees often have none). Canonical CSV keeps each text exactly and requires a
+    /// beneficiary.
+    package var joinsTexts: Bool { !columns.isEmpty }
 
     /// A source column, by its header text (compared ignoring case and surrounding spaces)
     /// or by its 1-based position.

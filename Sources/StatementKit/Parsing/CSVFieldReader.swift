@@ -166,7 +166,7 @@ struct CSVFieldReader {
     /// Reads the account IBAN; see `knownOrValidatedIBAN`.
     mutating func accountIBAN(_ field: Int, _ state: inout StatementCSVParser.RowState) -> IBAN? {
         knownOrValidatedIBAN(
-            field, StatementCSVParser.Column.accountIBAN.rawValue, required: true, &state)
+            field, Dialect.Field.accountIBAN.rawValue, required: true, &state)
     }
 
     /// Reads an optional IBAN such as the beneficiary's; see `knownOrValidatedIBAN`.

@@ -121,11 +121,9 @@ enum HeaderVocabulary {
         for (field, names) in words {
             for name in names { table[name] = field }
         }
-        for column in StatementCSVParser.Column.allCases {
-            if let field = Dialect.Field(rawValue: column.rawValue) {
-                table[column.rawValue] = field
-                table[column.rawValue.replacingOccurrences(of: "_", with: " ")] = field
-            }
+        for field in Dialect.Field.allCases where field.isCanonicalColumn {
+            table[field.rawValue] = field
+            table[field.rawValue.replacingOccurrences(of: "_", with: " ")] = field
         }
         table["counterparty_iban"] = .beneficiaryIBAN
         return table

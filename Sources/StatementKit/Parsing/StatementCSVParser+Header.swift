@@ -1,39 +1,30 @@
 /// The head of a CSV file: its preamble and its header row, and the column layout they give.
 extension StatementCSVParser {
-    /// The column layout found in the header.
+    /// The column layout found in the header: the source field of each row field.
     struct Columns: Sendable {
         let count: Int
-        /// The field index of each column by its ordinal; -1 when absent.
+        /// The first source field of each row field, by its ordinal; -1 when absent.
         private let fieldIndex: [Int]
         /// The fields joined into the beneficiary and the description, in order.
         let beneficiaryFields: [Int]
         let descriptionFields: [Int]
-        /// The fields of a dialect that splits the amount.
-        let debit: Int?
-        let credit: Int?
-        let indicator: Int?
 
-        /// The layout of canonical CSV: one field per column.
-        init(count: Int, index: [Column: Int]) {
-            self.init(
-                count: count, fields: index.mapValues { [$0] }, debit: nil, credit: nil,
-                indicator: nil)
-        }
-
-        init(count: Int, fields: [Column: [Int]], debit: Int?, credit: Int?, indicator: Int?) {
+        init(count: Int, fields: [Dialect.Field: [Int]]) {
             self.count = count
-            fieldIndex = Column.allCases.map { fields[$0]?.first ?? -1 }
+            fieldIndex = Dialect.Field.allCases.map { fields[$0]?.first ?? -1 }
             beneficiaryFields = fields[.beneficiary] ?? []
             descriptionFields = fields[.description] ?? []
-            self.debit = debit
-            self.credit = credit
-            self.indicator = indicator
         }
 
-        subscript(column: Column) -> Int? {
-            let field = fieldIndex[column.ordinal]
-            return field >= 0 ? field : nil
+        subscript(field: Dialect.Field) -> Int? {
+            let index = fieldIndex[field.ordinal]
+            return index >= 0 ? index : nil
         }
+
+        /// The fields of a dialect that splits the amount.
+        var debit: Int? { self[.debit] }
+        var credit: Int? { self[.credit] }
+        var indicator: Int? { self[.indicator] }
 
         /// The field a problem with the amount is reported at.
         var amountField: Int { self[.amount] ?? debit ?? 0 }
@@ -44,11 +35,11 @@ extension StatementCSVParser {
     {
         guard reportIssues(record, &diagnostics) else { return nil }
         if !dialect.columns.isEmpty { return mappedColumns(record, &diagnostics) }
-        var index: [Column: Int] = [:]
+        var index: [Dialect.Field: Int] = [:]
         var unknown: [(name: String, field: Int)] = []
         for field in record.fields.indices {
             let name = record.withField(field) { String(decoding: $0, as: UTF8.self) }
-            guard let column = Column(header: name) else {
+            guard let column = Dialect.Field(canonicalHeader: name) else {
                 unknown.append((name, field))
                 continue
             }
@@ -61,7 +52,7 @@ extension StatementCSVParser {
             }
             index[column] = field
         }
-        let missing = Column.required.filter { index[$0] == nil }
+        let missing = Dialect.Field.canonicalRequired.filter { index[$0] == nil }
         if !missing.isEmpty {
             let names = missing.map(\.rawValue).joined(separator: ", ")
             diagnostics.report(
@@ -78,7 +69,7 @@ extension StatementCSVParser {
                 .columnUnknown, line: line, column: col,
                 "ignoring unknown column\(unknown.count == 1 ? "" : "s") \(names)")
         }
-        return Columns(count: record.fields.count, index: index)
+        return Columns(count: record.fields.count, fields: index.mapValues { [$0] })
     }
 
     /// Finds the columns a dialect maps, by header text or position.
@@ -125,13 +116,7 @@ extension StatementCSVParser {
             )
             return nil
         }
-        var canonical: [Column: [Int]] = [:]
-        for (field, indices) in fields {
-            if let column = Column(rawValue: field.rawValue) { canonical[column] = indices }
-        }
-        return Columns(
-            count: names.count, fields: canonical, debit: fields[.debit]?.first,
-            credit: fields[.credit]?.first, indicator: fields[.indicator]?.first)
+        return Columns(count: names.count, fields: fields)
     }
 
     /// A header text as profiles match it: without surrounding spaces, in lower case.

@@ -9,50 +9,6 @@
 /// error produce no transaction. Memory does not grow with the file, only with the number of
 /// accounts in it.
 package struct StatementCSVParser: Sendable {
-    /// The canonical columns.
-    enum Column: String, CaseIterable, Sendable {
-        case date
-        case accountIBAN = "account_iban"
-        case amount, currency, beneficiary
-        case beneficiaryIBAN = "beneficiary_iban"
-        case description, reference, balance
-        case accountName = "account_name"
-        case accountKind = "account_kind"
-        case transactionID = "transaction_id"
-
-        static let required: [Column] = [.date, .accountIBAN, .amount, .beneficiary]
-
-        /// The column's place in `allCases`, for array lookups on the hot path.
-        var ordinal: Int {
-            switch self {
-            case .date: 0
-            case .accountIBAN: 1
-            case .amount: 2
-            case .currency: 3
-            case .beneficiary: 4
-            case .beneficiaryIBAN: 5
-            case .description: 6
-            case .reference: 7
-            case .balance: 8
-            case .accountName: 9
-            case .accountKind: 10
-            case .transactionID: 11
-            }
-        }
-
-        /// Finds the column a header cell names, ignoring case, surrounding spaces and the
-        /// choice of space, `-` or `_` between words.
-        init?(header: String) {
-            let key = header.trimmingCharacters(in: .whitespaces).lowercased()
-                .replacingOccurrences(of: " ", with: "_").replacingOccurrences(of: "-", with: "_")
-            switch key {
-            case "counterparty": self = .beneficiary
-            case "counterparty_iban": self = .beneficiaryIBAN
-            default: self.init(rawValue: key)
-            }
-        }
-    }
-
     /// The longest record accepted; longer ones stop the file with `CSV_RECORD_TOO_LONG`.
     let maximumRecordLength: Int
     /// Whether valid rows are built and handed to `onRow`; `validate` checks them only.
@@ -66,9 +22,8 @@ package struct StatementCSVParser: Sendable {
     /// the model's own fast parsers.
     private let dateFormat: DateFormat?
     private let amountFormat: AmountFormat?
-    /// Whether the dialect maps columns itself (joining texts, a beneficiary falling back to
-    /// the description) rather than by canonical names.
-    private let isMapped: Bool
+    /// The dialect's `joinsTexts`, kept for the row loop.
+    private let joinsTexts: Bool
 
     /// Creates a parser.
     ///
@@ -94,7 +49,7 @@ package struct StatementCSVParser: Sendable {
         creditIndicators = dialect.creditIndicators.map(normalized)
         dateFormat = dialect.dateFormat == .iso ? nil : dialect.dateFormat
         amountFormat = dialect.amountFormat == .canonical ? nil : dialect.amountFormat
-        isMapped = !dialect.columns.isEmpty
+        joinsTexts = dialect.joinsTexts
     }
 
     /// Reads a whole CSV source, reporting problems into `diagnostics` and each valid row to
@@ -269,12 +224,12 @@ package struct StatementCSVParser: Sendable {
         swap(&fields.diagnostics, &diagnostics)
         defer { swap(&fields.diagnostics, &diagnostics) }
 
-        let date = fields.day(columns[.date]!, Column.date.rawValue, format: dateFormat)
+        let date = fields.day(columns[.date]!, Dialect.Field.date.rawValue, format: dateFormat)
         // A blank currency cell takes the profile's default; canonical CSV's is EUR.
         let fallback = state.fixedCurrency ?? (dialect.columns.isEmpty ? .eur : nil)
         let currency: Currency? =
             if let field = columns[.currency] {
-                fields.currency(field, Column.currency.rawValue, default: fallback)
+                fields.currency(field, Dialect.Field.currency.rawValue, default: fallback)
             } else {
                 state.fixedCurrency ?? .eur
             }
@@ -290,7 +245,8 @@ package struct StatementCSVParser: Sendable {
             amount =
                 switch dialect.sign {
                 case .signed:
-                    fields.money(columns[.amount]!, Column.amount.rawValue, currency: currency)
+                    fields.money(
+                        columns[.amount]!, Dialect.Field.amount.rawValue, currency: currency)
                 case .debitCredit:
                     fields.debitCredit(columns.debit!, columns.credit!, currency: currency)
                 case .indicator:
@@ -300,19 +256,23 @@ package struct StatementCSVParser: Sendable {
                 }
         }
         let beneficiary =
-            !isMapped
-            ? fields.requiredText(columns[.beneficiary]!, Column.beneficiary.rawValue)
+            !joinsTexts
+            ? fields.requiredText(columns[.beneficiary]!, Dialect.Field.beneficiary.rawValue)
             : fields.joinedText(
                 columns.beneficiaryFields, else: columns.descriptionFields,
-                Column.beneficiary.rawValue)
+                Dialect.Field.beneficiary.rawValue)
         let beneficiaryIBAN = columns[.beneficiaryIBAN].flatMap {
-            fields.optionalIBAN($0, Column.beneficiaryIBAN.rawValue, &state)
+            fields.optionalIBAN($0, Dialect.Field.beneficiaryIBAN.rawValue, &state)
         }
         let declaredBalance = columns[.balance].flatMap { field in
-            currency.flatMap { fields.optionalMoney(field, Column.balance.rawValue, currency: $0) }
+            currency.flatMap {
+                fields.optionalMoney(field, Dialect.Field.balance.rawValue, currency: $0)
+            }
         }
         let kind =
-            columns[.accountKind].flatMap { fields.accountKind($0, Column.accountKind.rawValue) }
+            columns[.accountKind].flatMap {
+                fields.accountKind($0, Dialect.Field.accountKind.rawValue)
+            }
             ?? dialect.accountKind
         guard fields.isValid, let date, let currency, let amount, let beneficiary, let accountIBAN
         else {
@@ -362,7 +322,7 @@ package struct StatementCSVParser: Sendable {
         guard buildsRows else { return nil }
         let transaction = Transaction(
             date: date, amount: amount, beneficiary: beneficiary, beneficiaryIBAN: beneficiaryIBAN,
-            description: !isMapped
+            description: !joinsTexts
                 ? columns[.description].flatMap { fields.optionalText($0) }
                 : fields.joinedText(columns.descriptionFields),
             reference: columns[.reference].flatMap { fields.optionalText($0) },
