@@ -26,9 +26,8 @@ struct SniffEvidence {
     var indicators: [String: Sample] = [:]
     /// The values of a column named like a transaction type, upper case, at most 20.
     var typeValues: [String: Sample] = [:]
-    /// The first value of the account column, and whether any value is an IBAN or shaped
-    /// like one (two letters, two digits, letters and digits).
-    var firstAccountValue: Sample?
+    /// Whether any value of the account column is an IBAN or shaped like one (two letters,
+    /// two digits, letters and digits).
     var accountColumnHoldsIBANs = false
     /// Records at the end of the file without a date: footer lines.
     var trailingNonData = 0
@@ -53,14 +52,21 @@ struct SniffEvidence {
     }
 
     private mutating func scanRecord(_ record: CSVRecord) {
-        func sample(_ key: Dialect.Field) -> Sample? {
-            guard let index = header.indices[key], index < record.fields.count else { return nil }
+        func sample(at index: Int?) -> Sample? {
+            guard let index, index < record.fields.count else { return nil }
             let text = record.withField(index) {
                 String(decoding: $0.trimmingSpaces, as: UTF8.self)
             }
             guard !text.isEmpty else { return nil }
             let (line, column) = record.location(ofField: index)
             return Sample(text: text, line: line, column: column)
+        }
+        func sample(_ key: Dialect.Field) -> Sample? { sample(at: header.indices[key]) }
+        /// Keeps the first 20 distinct texts of a column, upper case, with where each stood.
+        func collect(_ sample: Sample?, into values: inout [String: Sample]) {
+            guard let sample, values.count < 20 else { return }
+            let key = sample.text.uppercased()
+            if values[key] == nil { values[key] = sample }
         }
         // A footer line has no date where the date column is, such as "Kontostand am …";
         // a row with a missing or extra separator still starts with its date.
@@ -73,21 +79,9 @@ struct SniffEvidence {
         for key in [Dialect.Field.amount, .debit, .credit, .balance] {
             if let amount = sample(key) { observeAmount(amount) }
         }
-        if let indicator = sample(.indicator), indicators.count < 20 {
-            let key = indicator.text.uppercased()
-            if indicators[key] == nil { indicators[key] = indicator }
-        }
-        if let type = header.typeColumn, type.index < record.fields.count, typeValues.count < 20 {
-            let text = record.withField(type.index) {
-                String(decoding: $0.trimmingSpaces, as: UTF8.self)
-            }
-            let (line, column) = record.location(ofField: type.index)
-            if !text.isEmpty && typeValues[text.uppercased()] == nil {
-                typeValues[text.uppercased()] = Sample(text: text, line: line, column: column)
-            }
-        }
+        collect(sample(.indicator), into: &indicators)
+        collect(sample(at: header.typeColumn?.index), into: &typeValues)
         if !accountColumnHoldsIBANs, let account = sample(.accountIBAN) {
-            if firstAccountValue == nil { firstAccountValue = account }
             accountColumnHoldsIBANs = Self.isIBANShaped(account.text)
         }
     }
