@@ -34,7 +34,23 @@ package struct Day: Hashable, Comparable, Sendable {
         (lhs.year, lhs.month, lhs.day) < (rhs.year, rhs.month, rhs.day)
     }
 
-    /// The number of days since 0001-01-01, so that two days' distance is a subtraction.
+    /// The day of an `ordinal` (its inverse), for days of years 1 to 9999.
+    init(ordinal: Int) {
+        // Howard Hinnant's civil_from_days, over the same shifted epoch as `ordinal`.
+        let shifted = ordinal + 306
+        let era = (shifted >= 0 ? shifted : shifted - 146_096) / 146_097
+        let dayOfEra = shifted - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let monthIndex = (5 * dayOfYear + 2) / 153
+        let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
+        self.year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
+        self.month = month
+        self.day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
+    }
+
+    /// A count of days from a fixed day before year 1, so that two days' distance is a
+    /// subtraction.
     package var ordinal: Int {
         // Days before March 1 of the year counted from March (Howard Hinnant's days_from_civil).
         let shifted = month <= 2 ? year - 1 : year

@@ -5,18 +5,25 @@
 /// amount and currency agree and their dates are at most `sameBookingDays` apart (banks re-date
 /// a booking across a month end); any other pair means the column is not unique, and reading on
 /// would drop a booking, so it is an error naming both lines.
+///
+/// Every id of the file is remembered, in 24 bytes: an open-addressing table keyed by the
+/// stable hash of account and id (no per-entry allocation, no seeded hashing). A row's
+/// currency is its account's within a file (another is `CURRENCY_CONFLICT` first), so only
+/// the minor units are kept.
 struct TransactionIDChecker: Sendable {
     /// How far apart two listings of one booking may be dated.
     static let sameBookingDays = 31
 
     private struct FirstListing: Sendable {
-        let line: Int
-        let amount: Money
-        let date: Day
+        var key: UInt64 = 0
+        var line: UInt32 = 0
+        var dayOrdinal: Int32 = 0
+        var minorUnits: Int64 = 0
     }
 
-    /// The first listing of each id, by a stable hash of the account and the id.
-    private var first: [UInt64: FirstListing] = [:]
+    /// The first listing of each id; a key of 0 marks an empty slot.
+    private var slots = [FirstListing](repeating: FirstListing(), count: 64)
+    private var count = 0
 
     /// Records a row; returns the reason when its id was given to another booking before.
     mutating func check(_ transaction: Transaction, account: IBAN, line: Int) -> String? {
@@ -31,26 +38,60 @@ struct TransactionIDChecker: Sendable {
     mutating func check(id: String, amount: Money, date: Day, account: IBAN, line: Int)
         -> String?
     {
-        let key = TransactionIdentity(account: account, transactionID: id).hash
-        guard let earlier = first[key] else {
-            first[key] = FirstListing(line: line, amount: amount, date: date)
+        let key = max(1, TransactionIdentity(account: account, transactionID: id).hash)
+        let listing = FirstListing(
+            key: key, line: UInt32(clamping: line), dayOrdinal: Int32(date.ordinal),
+            minorUnits: amount.minorUnits)
+        guard let earlier = insert(listing) else { return nil }
+        let days = abs(date.ordinal - Int(earlier.dayOrdinal))
+        guard earlier.minorUnits != amount.minorUnits || days > Self.sameBookingDays else {
             return nil
         }
-        let days = abs(date.ordinal - earlier.date.ordinal)
-        guard earlier.amount != amount || days > Self.sameBookingDays else { return nil }
+        let earlierAmount = Money(minorUnits: earlier.minorUnits, currency: amount.currency)
+        let earlierDay = Day(ordinal: Int(earlier.dayOrdinal))
         return
-            "transaction id \(Diagnostic.quote(id)) is also on line \(earlier.line), for \(earlier.amount.decimalText) \(earlier.amount.currency.code) on \(earlier.date); here \(amount.decimalText) \(amount.currency.code) on \(date). If the bank does not keep this column unique, map it as reference instead"
+            "transaction id \(Diagnostic.quote(id)) is also on line \(earlier.line), for \(earlierAmount.decimalText) \(amount.currency.code) on \(earlierDay); here \(amount.decimalText) \(amount.currency.code) on \(date). If the bank does not keep this column unique, map it as reference instead"
+    }
+
+    /// Stores a first listing; returns the one already stored under its key instead, if any.
+    private mutating func insert(_ listing: FirstListing) -> FirstListing? {
+        if (count + 1) * 2 > slots.count { grow() }
+        let mask = slots.count - 1
+        var index = Int(truncatingIfNeeded: listing.key) & mask
+        while slots[index].key != 0 {
+            if slots[index].key == listing.key { return slots[index] }
+            index = (index + 1) & mask
+        }
+        slots[index] = listing
+        count += 1
+        return nil
+    }
+
+    private mutating func grow() {
+        let old = slots
+        slots = [FirstListing](repeating: FirstListing(), count: old.count * 2)
+        count = 0
+        for listing in old where listing.key != 0 { _ = insert(listing) }
     }
 
     /// Whether another checker of a later part of the same file saw an id this one saw.
     func sharesAnID(with other: TransactionIDChecker) -> Bool {
-        let (smaller, larger) =
-            first.count <= other.first.count ? (first, other.first) : (other.first, first)
-        return smaller.keys.contains { larger[$0] != nil }
+        let (smaller, larger) = count <= other.count ? (self, other) : (other, self)
+        return smaller.slots.contains { $0.key != 0 && larger.contains($0.key) }
+    }
+
+    private func contains(_ key: UInt64) -> Bool {
+        let mask = slots.count - 1
+        var index = Int(truncatingIfNeeded: key) & mask
+        while slots[index].key != 0 {
+            if slots[index].key == key { return true }
+            index = (index + 1) & mask
+        }
+        return false
     }
 
     /// Takes in the ids of a later part of the same file that shares none with this one.
     mutating func absorb(_ later: TransactionIDChecker) {
-        first.merge(later.first) { earlier, _ in earlier }
+        for listing in later.slots where listing.key != 0 { _ = insert(listing) }
     }
 }

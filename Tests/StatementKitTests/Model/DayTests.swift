@@ -31,3 +31,29 @@ struct DayTests {
         #expect(try !(Day(parsing: "2027-01-01") < Day(parsing: "2026-12-31")))
     }
 }
+
+struct DayOrdinalTests {
+    @Test func `counts days across months, leap days and centuries, and back`() throws {
+        let first = try Day(year: 1, month: 1, day: 1)
+        var day = first
+        var ordinal = first.ordinal
+        // Every day of the years 1900 to 2100 and a few around year 1 and 9999.
+        for (year, years) in [(1, 2), (1896, 208), (9998, 2)] {
+            day = try Day(year: year, month: 1, day: 1)
+            ordinal = day.ordinal
+            for _ in 0..<(years * 366) {
+                #expect(Day(ordinal: ordinal) == day)
+                guard day.year < 10000 else { break }
+                let next: Day? =
+                    (try? Day(year: day.year, month: day.month, day: day.day + 1))
+                    ?? (try? Day(year: day.year, month: day.month + 1, day: 1))
+                    ?? (try? Day(year: day.year + 1, month: 1, day: 1))
+                guard let next else { break }
+                #expect(next.ordinal == ordinal + 1, "\(next)")
+                (day, ordinal) = (next, ordinal + 1)
+            }
+        }
+        #expect(
+            try Day(parsing: "2026-11-02").ordinal - Day(parsing: "2026-10-31").ordinal == 2)
+    }
+}
