@@ -226,6 +226,25 @@ struct PartedValidationTests {
         #expect(parted.places == whole.places && parted.rereads == 1)
     }
 
+    @Test func `reads a part again when it repeats a transaction id of an earlier part`() {
+        let text = """
+            date,account_iban,amount,beneficiary,transaction_id
+            2026-10-01,DE89370400440532013000,-1.00,K,T-1
+            2026-10-02,DE89370400440532013000,-2.00,K,T-2
+            2026-10-03,DE89370400440532013000,-3.00,K,T-1
+            2026-10-04,DE89370400440532013000,-4.00,K,T-4
+
+            """
+        let whole = parseCSV(text)
+        #expect(whole.places == ["4:43 TRANSACTION_ID_CONFLICT"])
+        let parted = readInParts(text, cuts: [offset(of: "2026-10-03", in: text)])
+        #expect(parted.places == whole.places && parted.rereads == 1)
+        // Ids that no earlier part has seen leave the parts trusted.
+        let distinct = text.replacingOccurrences(of: "-3.00,K,T-1", with: "-3.00,K,T-3")
+        let clean = readInParts(distinct, cuts: [offset(of: "2026-10-03", in: distinct)])
+        #expect(clean.places.isEmpty && clean.rereads == 0)
+    }
+
     @Test func `forgets the balance of an account whose only row in a part is unreadable`() {
         let text = """
             date,account_iban,amount,beneficiary,balance
