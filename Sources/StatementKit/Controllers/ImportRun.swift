@@ -122,7 +122,7 @@ final class ImportRun {
         var rows: [StagedRow] = []
 
         /// Stages a row; returns how many bytes its encoding took.
-        mutating func append(_ row: ParsedRow) -> Int {
+        mutating func append(_ row: borrowing ParsedRow) -> Int {
             let start = bytes.count
             LedgerRecord.encode(row.transaction, into: &bytes)
             rows.append(StagedRow(row, end: bytes.count))
@@ -157,7 +157,7 @@ final class ImportRun {
         let amount: Int64
         let line: Int
 
-        init(_ row: ParsedRow, end: Int) {
+        init(_ row: borrowing ParsedRow, end: Int) {
             let transaction = row.transaction
             if let id = transaction.transactionID {
                 hash = TransactionIdentity(account: row.account.iban, transactionID: id).hash
