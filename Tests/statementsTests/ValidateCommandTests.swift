@@ -167,6 +167,26 @@ struct ValidateCommandTests {
         #expect(one.status == 1)
     }
 
+    @Test func `sniffs a large Windows-1252 file the same on one core and on two`() throws {
+        // Over 16 MB, so that two cores would read it in parts; "ü" as Windows-1252's 0xFC.
+        var bytes = Array("date,account_iban,amount,beneficiary,description\n".utf8)
+        let row =
+            Array("2026-10-01,DE89370400440532013000,-1.00,M".utf8) + [0xFC]
+            + Array("ller,text to pad the row and pad it some more to a hundred bytes\n".utf8)
+        for _ in 0..<180_000 { bytes += row }
+        #expect(bytes.count > 16 << 20)
+        let workspace = try Workspace()
+        let file = workspace.path + "/cp1252.csv"
+        FileManager.default.createFile(atPath: file, contents: Data(bytes))
+        let one = try StatementsRunner.run(["validate", "--jobs", "1", file])
+        let two = try StatementsRunner.run(["validate", "--jobs", "2", file])
+        #expect(one.status == 0)
+        #expect(
+            one.stderr.contains(
+                "[DIALECT_ASSUMED] the file is not valid UTF-8; read it as windows-1252"))
+        #expect(two.status == one.status && two.stdout == one.stdout && two.stderr == one.stderr)
+    }
+
     @Test func `exits 2 on usage errors with the usage`() throws {
         for arguments in [
             ["validate"], ["validate", "--bogus", "x"], ["validate", "--format", "xml", "x"],

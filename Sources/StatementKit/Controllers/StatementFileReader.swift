@@ -27,14 +27,8 @@ enum StatementFileReader {
             if !sniffing, let streamed = try streamedDialect(source, profile: dialect) {
                 var summary = StatementCSVParser(dialect: streamed, buildsRows: buildsRows).parse(
                     source, diagnostics: &diagnostics, onRow: onRow)
-                // Invalid UTF-8 in a file without profile: Windows-1252 is sniffed, as in any
-                // other export, unless the file holds valid UTF-8 too.
-                if dialect == nil,
-                    diagnostics.diagnostics.contains(where: { $0.code == .encodingInvalidUTF8 }),
-                    TextEncoding.isWindows1252(try source.readAll(from: 0))
-                {
-                    summary.needsSniffing = true
-                }
+                summary.needsSniffing = try isWindows1252(
+                    source, profile: dialect, diagnostics: diagnostics.diagnostics)
                 return summary
             }
             let bytes = try source.readAll()
@@ -56,6 +50,17 @@ enum StatementFileReader {
                 "cannot read \(Diagnostic.quote(path)): \(error)")
             return ParseSummary()
         }
+    }
+
+    /// Whether a file streamed as canonical CSV is Windows-1252 text, to be sniffed instead:
+    /// it has no profile, gave invalid UTF-8, and holds no valid multi-byte UTF-8 either (as
+    /// in any other export; UTF-8 with damage stays an error).
+    static func isWindows1252(
+        _ source: FileByteSource, profile: Dialect?, diagnostics: [Diagnostic]
+    ) throws -> Bool {
+        guard profile == nil, diagnostics.contains(where: { $0.code == .encodingInvalidUTF8 })
+        else { return false }
+        return TextEncoding.isWindows1252(try source.readAll(from: 0))
     }
 
     /// The dialect in which a CSV file is streamed: its profile's when that is UTF-8 without

@@ -64,7 +64,8 @@ package final class ValidationController {
         switch entry {
         case .file(let path, _):
             if let validation = validateInParts(
-                path: path, dialect: dialect, parts: parts, isStrict: isStrict, limit: limit)
+                path: path, dialect: dialect, parts: parts, isStrict: isStrict, limit: limit),
+                !isWindows1252(validation, dialect: dialect)
             {
                 return validation
             }
@@ -83,6 +84,15 @@ package final class ValidationController {
         case .problem(let path, let code, let reason):
             return FileValidation.unreadable(path, code, reason, isStrict: isStrict, limit: limit)
         }
+    }
+
+    /// Whether a file read in parts turned out to be Windows-1252 text: it is then read again
+    /// whole, through the sniffer, as reading it in one go does.
+    private static func isWindows1252(_ validation: FileValidation, dialect: Dialect?) -> Bool {
+        guard let source = try? FileByteSource(path: validation.path) else { return false }
+        return
+            (try? StatementFileReader.isWindows1252(
+                source, profile: dialect, diagnostics: validation.diagnostics)) == true
     }
 
     /// Sniffs how a CSV file is written, for `statements profile`.
