@@ -191,3 +191,37 @@ struct JSONNullTests {
         #expect(result.errorCount == 1)
     }
 }
+
+struct JSONReaderWindowTests {
+    /// A statement with escapes, surrogate pairs, multi-byte UTF-8, numbers and literals, and
+    /// a syntax error at the end, so that every token can straddle a refill of the window.
+    static let text = """
+        {"account": {"iban": "DE89 3704 0044 0532 0130 00", "name": "Caf\\u00e9 \\ud83d\\ude00 Müller"},
+         "openingBalance": 10.50, "closingBalance": "7.50",\r\n "transactions": [
+          {"date": "2026-10-01", "amount": -1.00, "beneficiary": "Bäckerei \\"Zum Löwen\\"",
+           "description": "a\\tb\\nc", "reference": null, "balance": "9.50"},
+          {"date": "2026-10-02", "amount": "-2.00", "beneficiary": "€ shop", "x": [true, false, null, 1e5]}
+         ]} trailing
+        """
+
+    @Test(arguments: 1...9)
+    func `reads the same when the window refills anywhere`(step: Int) {
+        var whole = DiagnosticCollector(file: "t.json")
+        var wholeRows: [ParsedRow] = []
+        _ = StatementJSONParser().parse(MemoryByteSource(Self.text), diagnostics: &whole) {
+            wholeRows.append($0)
+        }
+        var trickled = DiagnosticCollector(file: "t.json")
+        var trickledRows: [ParsedRow] = []
+        let source = TrickleByteSource(inner: MemoryByteSource(Self.text), step: step)
+        _ = StatementJSONParser().parse(source, diagnostics: &trickled) { trickledRows.append($0) }
+        #expect(trickled.diagnostics == whole.diagnostics)
+        #expect(trickledRows.map(\.transaction) == wholeRows.map(\.transaction))
+        #expect(
+            whole.diagnostics.map { "\($0.line):\($0.column) \($0.code.rawValue)" } == [
+                "6:70 KEY_UNKNOWN", "7:5 JSON_SYNTAX",
+            ])
+        #expect(wholeRows.map(\.transaction.beneficiary) == ["Bäckerei \"Zum Löwen\"", "€ shop"])
+        #expect(wholeRows.first?.account.name == "Café 😀 Müller")
+    }
+}
