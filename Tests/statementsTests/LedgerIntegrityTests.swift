@@ -92,6 +92,30 @@ struct LedgerIntegrityTests {
             }, naming: "2026-10.tsv")
     }
 
+    @Test func `takes a first import stopped before its commit for no ledger, not a damaged one`()
+        throws
+    {
+        // What a first import killed after writing tails leaves: a journal and month files,
+        // no manifest.
+        let workspace = try Workspace()
+        let folder = workspace.state + "/accounts/DE89370400440532013000"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        try "2026-10-01\t-100\tKiosk\t\t\t\t\n".write(
+            toFile: folder + "/2026-10.tsv", atomically: false, encoding: .utf8)
+        try "DE89370400440532013000\t2026-10\n".write(
+            toFile: workspace.state + "/pending", atomically: false, encoding: .utf8)
+        let accounts = try StatementsRunner.run(["accounts", "--state", workspace.state])
+        #expect(accounts.status == 0, "\(accounts.stderr)")
+        let output = try StatementsRunner.run([
+            "import", "SampleData/good", "--state", workspace.state,
+        ])
+        #expect(output.status == 0, "\(output.stderr)")
+        #expect(output.stdout.contains("added 25 new transactions"))
+        let check = try StatementsRunner.run(["check", "--state", workspace.state])
+        #expect(check.status == 0)
+        #expect(!FileManager.default.fileExists(atPath: workspace.state + "/pending"))
+    }
+
     @Test func `checks a sound ledger`() throws {
         let (workspace, _) = try Self.ledger()
         let output = try StatementsRunner.run(["check", "--state", workspace.state])

@@ -1,3 +1,5 @@
+import Foundation
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
@@ -121,8 +123,11 @@ package final class StorageController {
                 reason: String(cString: strerror(ENOTDIR)))
         }
         guard let bytes = try readFile(manifestPath, upTo: nil, missingIsEmpty: true) else {
-            // No manifest but account files: the manifest was lost, not never written.
-            if stat(folder + "/accounts", &info) == 0 {
+            // No manifest but account files, and no journal of a first run that was stopped
+            // before its commit: the manifest was lost, not never written.
+            let accounts =
+                (try? FileManager.default.contentsOfDirectory(atPath: folder + "/accounts"))
+            if let accounts, !accounts.isEmpty, stat(journalPath, &info) != 0 {
                 throw .damaged(
                     folder: folder, path: manifestPath,
                     reason: "is missing while the ledger holds account files")
