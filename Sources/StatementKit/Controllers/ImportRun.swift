@@ -362,8 +362,7 @@ final class ImportRun {
                 known.insert(hash, amountCheck: check)
                 added.append(hash)
                 newRanges.append(start..<end)
-                withUnsafeBytes(of: hash.littleEndian) { ids += $0 }
-                withUnsafeBytes(of: check.littleEndian) { ids += $0 }
+                TransactionIdentity.appendEntry(hash: hash, amountCheck: check, to: &ids)
             }
             guard !newRanges.isEmpty else { continue }
             progress.new += newRanges.count

@@ -64,12 +64,12 @@ package final class StateController {
         for (iban, entry) in committed.accounts {
             var turnover = Int64(entry.openingBalance?.minorUnits.magnitude ?? 0)
             for (month, length) in entry.months {
-                let transactions = try storage.transactions(
+                // Read once: its lines give the identities, its bytes the checksum.
+                let (transactions, dataChecksum) = try storage.transactionsAndChecksum(
                     of: entry.account, in: month, length: length)
                 var index: [UInt8] = []
                 for (hash, check) in TransactionIdentity.entries(of: transactions, account: iban) {
-                    withUnsafeBytes(of: hash.littleEndian) { index += $0 }
-                    withUnsafeBytes(of: check.littleEndian) { index += $0 }
+                    TransactionIdentity.appendEntry(hash: hash, amountCheck: check, to: &index)
                 }
                 for transaction in transactions {
                     let (sum, overflow) = turnover.addingReportingOverflow(
@@ -79,7 +79,7 @@ package final class StateController {
                 try storage.writeUpgradedIndex(index, of: iban, in: month)
                 upgraded.accounts[iban]!.months[month] = LedgerManifest.MonthLength(
                     dataBytes: length.dataBytes, idBytes: index.count,
-                    dataChecksum: try storage.checksum(of: iban, in: month, length: length),
+                    dataChecksum: dataChecksum,
                     idChecksum: .of(index))
             }
             upgraded.accounts[iban]!.turnover = turnover

@@ -186,11 +186,15 @@ package final class StorageController {
         return bytes
     }
 
-    /// The checksum of an account-month's committed transaction bytes, for an upgrade.
-    func checksum(of iban: IBAN, in month: Month, length: LedgerManifest.MonthLength)
-        throws(StorageError) -> Checksum
-    {
-        .of(try readCommitted(dataPath(iban, month), length.dataBytes, length.dataChecksum))
+    /// Reads the committed transactions of an account-month with the checksum of their
+    /// bytes, for an upgrade, which records the checksum.
+    func transactionsAndChecksum(
+        of account: Account, in month: Month, length: LedgerManifest.MonthLength
+    ) throws(StorageError) -> ([Transaction], Checksum) {
+        try decodeMonth(of: account, in: month, length: length) {
+            (bytes, currency) throws(LedgerRecord.DecodingError) in
+            (try LedgerRecord.decode(bytes, currency: currency), Checksum.of(bytes))
+        }
     }
 
     /// Checks that an account-month's transaction file is as committed, without decoding it.

@@ -67,6 +67,13 @@ package struct TransactionIdentity: Hashable, Sendable {
         return hasher.value
     }
 
+    /// Appends one entry of an identity index (`.idx`): the identity hash and the amount
+    /// check, 8 bytes each, little-endian.
+    static func appendEntry(hash: UInt64, amountCheck: UInt64, to bytes: inout [UInt8]) {
+        withUnsafeBytes(of: hash.littleEndian) { bytes += $0 }
+        withUnsafeBytes(of: amountCheck.littleEndian) { bytes += $0 }
+    }
+
     /// The identity entries of an account-month's stored transactions, in order: identical
     /// rows without transaction id are numbered in the order the ledger holds them, as one
     /// file would number them; the amount check is 0 for them, as no conflict concerns them.
