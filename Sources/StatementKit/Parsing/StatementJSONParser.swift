@@ -102,6 +102,9 @@ private struct Decoder {
         var hasStartedRows = false
         /// Whether the opening balance came after the rows, so that the chain began without it.
         var isOpeningLate = false
+        /// Whether each balance has been read (once, and reported once if wrong).
+        var isOpeningResolved = false
+        var isClosingResolved = false
         var balance = RunningBalance()
         /// The sum of the amounts; `nil` once it overflowed.
         var total: Money?
@@ -182,7 +185,7 @@ private struct Decoder {
         guard case .some(let account?) = state.account else { return }
         for fields in state.pending { row(fields, account: account, &state, onRow: onRow) }
         state.pending = []
-        if !state.hasStartedRows || state.isOpeningLate { resolveBalances(account, &state) }
+        resolveBalances(account, &state)
         if state.isOpeningLate, let opening = state.opening, let first = state.firstDeclared,
             !state.hasUnreadableRowBeforeDeclared,
             (try? opening.adding(first.sum)) != first.declared
@@ -217,16 +220,28 @@ private struct Decoder {
     }
 
     /// Reads the balances that have been seen, in the account's currency.
+    /// Reads, each once, the balances that have been seen and not yet read, in the account's
+    /// currency: the ones before the rows when the rows begin, any later one at the end.
     private mutating func resolveBalances(_ account: Account, _ state: inout StatementState) {
-        for (node, isOpening) in [(state.openingNode, true), (state.closingNode, false)] {
-            guard let node else { continue }
-            let key = isOpening ? "openingBalance" : "closingBalance"
-            switch money(node, key, currency: account.currency) {
-            case .some(let value):
-                if isOpening { state.opening = value } else { state.closing = value }
-            case .none: state.balancesAreValid = false
-            }
+        if let node = state.openingNode, !state.isOpeningResolved {
+            state.isOpeningResolved = true
+            state.opening = balance(node, "openingBalance", account, &state)
         }
+        if let node = state.closingNode, !state.isClosingResolved {
+            state.isClosingResolved = true
+            state.closing = balance(node, "closingBalance", account, &state)
+        }
+    }
+
+    /// A declared balance; `nil` (and the statement's balances invalid) when it cannot be read.
+    private mutating func balance(
+        _ node: JSONNode, _ key: String, _ account: Account, _ state: inout StatementState
+    ) -> Money? {
+        guard case .some(let value) = money(node, key, currency: account.currency) else {
+            state.balancesAreValid = false
+            return nil
+        }
+        return value
     }
 
     /// Checks one transaction of a statement whose account is known.

@@ -225,3 +225,27 @@ struct JSONReaderWindowTests {
         #expect(wholeRows.first?.account.name == "Café 😀 Müller")
     }
 }
+
+struct JSONBalanceOrderTests {
+    static let rows =
+        #""transactions": [{"date": "2026-10-01", "amount": "-1.00", "beneficiary": "A"}]"#
+    static let account = #""account": {"iban": "DE89370400440532013000"}"#
+
+    @Test func `reconciles a closing balance that comes after the transactions`() {
+        let result = parseJSON(
+            "{\(Self.account), \"openingBalance\": \"10.00\", \(Self.rows), \"closingBalance\": \"8.00\"}"
+        )
+        #expect(result.codes == [.balanceClosing])
+        let matching = parseJSON(
+            "{\(Self.account), \"openingBalance\": \"10.00\", \(Self.rows), \"closingBalance\": \"9.00\"}"
+        )
+        #expect(matching.codes.isEmpty)
+    }
+
+    @Test func `reports a wrong balance once, whenever it comes`() {
+        let result = parseJSON(
+            "{\(Self.account), \"closingBalance\": \"x\", \(Self.rows), \"openingBalance\": \"10.00\"}"
+        )
+        #expect(result.codes == [.amountFormat])
+    }
+}
