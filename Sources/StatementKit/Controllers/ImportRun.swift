@@ -186,7 +186,7 @@ final class ImportRun {
         var turnover: [IBAN: Int64] = [:]
         /// Rows that cannot join the ledger: a transaction id already there with another
         /// amount, or an amount that would take the account's balance out of range.
-        var conflicts: [(line: Int, code: DiagnosticCode, message: String)] = []
+        var conflicts: [(line: Int, message: DiagnosticMessage)] = []
         var new = 0
         var present = 0
     }
@@ -197,7 +197,7 @@ final class ImportRun {
         var progress = FileProgress()
         var writeError: StorageError?
         var fileAccounts: [IBAN: Account] = [:]
-        var conflicts: [(line: Int, message: String)] = []
+        var conflicts: [(line: Int, message: DiagnosticMessage)] = []
         // The file is parsed on another core while its rows are staged and written here.
         var (summary, collector) = produceConcurrently { yield in
             var collector = DiagnosticCollector(file: path)
@@ -215,7 +215,9 @@ final class ImportRun {
                     conflicts.append(
                         (
                             row.line,
-                            "account \(iban.electronic) is kept in \(known.currency.code) in the ledger; this file has it in \(row.account.currency.code)"
+                            .ledgerCurrency(
+                                account: iban, ledger: known.currency,
+                                file: row.account.currency)
                         ))
                 }
             }
@@ -230,7 +232,7 @@ final class ImportRun {
         }
         if let writeError { throw writeError }
         for conflict in conflicts {
-            collector.report(.currencyConflict, line: conflict.line, column: 1, conflict.message)
+            collector.report(conflict.message, line: conflict.line, column: 1)
         }
         if collector.errorCount == 0 {
             // The last rows, and what only the ledger can tell about them.
@@ -240,11 +242,11 @@ final class ImportRun {
                 // never Int64.min, so its magnitude fits).
                 let opening = Int64(summary.openingBalances[iban]?.minorUnits.magnitude ?? 0)
                 if opening.addingReportingOverflow(progress.turnover[iban] ?? 0).overflow {
-                    progress.conflicts.append((1, .amountOverflow, Self.rangeMessage(iban)))
+                    progress.conflicts.append((1, .balanceOutOfRange(account: iban)))
                 }
             }
             for conflict in progress.conflicts.sorted(by: { $0.line < $1.line }) {
-                collector.report(conflict.code, line: conflict.line, column: 1, conflict.message)
+                collector.report(conflict.message, line: conflict.line, column: 1)
             }
         }
         let validation = FileValidation(
@@ -282,11 +284,6 @@ final class ImportRun {
         return FileImport(
             outcome: new == 0 ? .alreadyPresent(present) : .imported(new: new, present: present),
             validation: validation)
-    }
-
-    /// The message of a row that would take an account's balance out of range.
-    private static func rangeMessage(_ iban: IBAN) -> String {
-        "importing this amount could take the balance of account \(iban.electronic) beyond ±9,223,372,036,854,775,807 minor units; the file is rejected"
     }
 
     /// Sorts the staged rows into present and new, and writes the new ones out as tails of
@@ -343,10 +340,7 @@ final class ImportRun {
                         : neighbours.first { $0.0 == foundMonth }?.1.amountChecks[hash]
                     if identity.isTransactionID && stored != check {
                         progress.conflicts.append(
-                            (
-                                row.line, .transactionIDConflict,
-                                "the transaction id of this row is already in the ledger (account \(key.iban.electronic), \(foundMonth)) with another amount or currency; a transaction id names one booking"
-                            ))
+                            (row.line, .ledgerTransactionID(account: key.iban, month: foundMonth)))
                     }
                     progress.present += 1
                     continue
@@ -354,8 +348,7 @@ final class ImportRun {
                 let (sum, overflow) = turnover.addingReportingOverflow(
                     Int64(exactly: row.amount.magnitude) ?? .max)
                 guard !overflow else {
-                    progress.conflicts.append(
-                        (row.line, .amountOverflow, Self.rangeMessage(key.iban)))
+                    progress.conflicts.append((row.line, .balanceOutOfRange(account: key.iban)))
                     continue
                 }
                 turnover = sum

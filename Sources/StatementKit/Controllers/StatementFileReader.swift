@@ -46,8 +46,7 @@ enum StatementFileReader {
                 onRow: onRow)
         } catch {
             diagnostics.report(
-                .pathUnreadable, line: 0, column: 0,
-                "cannot read \(Diagnostic.quote(path)): \(error)")
+                .unreadable(path, .pathUnreadable, reason: "\(error)"), line: 0, column: 0)
             return ParseSummary()
         }
     }

@@ -63,18 +63,11 @@ package struct Day: Hashable, Comparable, Sendable {
 }
 
 /// Why a date text is not a calendar day.
-package enum DayError: Error, Hashable, Sendable, CustomStringConvertible {
+package enum DayError: Error, Hashable, Sendable {
     /// The text is not in `YYYY-MM-DD` form.
     case malformed
     /// The text has the form but names no day (2026-02-30, month 13, year 0).
     case invalid
-
-    package var description: String {
-        switch self {
-        case .malformed: "is not a date in YYYY-MM-DD form"
-        case .invalid: "is not a day of the calendar"
-        }
-    }
 }
 
 extension Day {

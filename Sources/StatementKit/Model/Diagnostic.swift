@@ -119,8 +119,8 @@ package struct DiagnosticCollector: Sendable {
     package var omittedCount: Int { errorCount + warningCount - diagnostics.count }
 
     /// Records a problem at a line and column.
-    package mutating func report(_ code: DiagnosticCode, line: Int, column: Int, _ message: String)
-    {
+    package mutating func report(_ message: DiagnosticMessage, line: Int, column: Int) {
+        let code = message.code
         let severity: Severity = isStrict ? .error : code.defaultSeverity
         if severity == .error { errorCount += 1 } else { warningCount += 1 }
         hasEnvironmentError = hasEnvironmentError || code.isEnvironmental
@@ -128,7 +128,12 @@ package struct DiagnosticCollector: Sendable {
         diagnostics.append(
             Diagnostic(
                 file: file, line: line, column: column, severity: severity, code: code,
-                message: message))
+                message: message.text))
+    }
+
+    /// Records a finding of the file as a whole, such as a sniffer's assumption.
+    package mutating func report(_ finding: Diagnostic.Finding) {
+        report(finding.message, line: finding.line, column: finding.column)
     }
 
     /// Adds what another collector of the same file found later on, as if reported here.
@@ -207,6 +212,6 @@ extension Diagnostic {
     package struct Finding: Hashable, Sendable {
         package let line: Int
         package let column: Int
-        package let message: String
+        package let message: DiagnosticMessage
     }
 }

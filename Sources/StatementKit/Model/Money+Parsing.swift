@@ -1,22 +1,11 @@
 /// Why a decimal amount text could not be read.
-package enum AmountError: Error, Hashable, Sendable, CustomStringConvertible {
+package enum AmountError: Error, Hashable, Sendable {
     case empty
     case malformed
     /// Thousands separators that do not split the digits into groups of three.
     case grouping
     case tooManyDecimals(allowed: Int)
     case overflow
-
-    package var description: String {
-        switch self {
-        case .empty: "is empty"
-        case .malformed: "is not a decimal number like -1234.56"
-        case .grouping: "has thousands separators that do not split the digits into groups of three"
-        case .tooManyDecimals(let allowed) where allowed == 0: "has no decimal places"
-        case .tooManyDecimals(let allowed): "has \(allowed) decimal place\(allowed == 1 ? "" : "s")"
-        case .overflow: "exceeds the range of a 64-bit amount"
-        }
-    }
 }
 
 extension Money {

@@ -109,3 +109,13 @@ package struct RunningBalance: Hashable, Sendable {
         }
     }
 }
+
+/// Why a statement's numbers do not add up.
+package enum ReconciliationError: Error, Hashable, Sendable {
+    /// A running sum overflowed or mixed currencies; `row` is the 0-based transaction.
+    case arithmetic(row: Int?, MoneyError)
+    /// Opening balance plus the transactions differs from the declared closing balance.
+    case closingBalanceMismatch(declared: Money, computed: Money)
+    /// A row's running balance differs from the previous balance plus its amount.
+    case runningBalanceMismatch(declared: Money, computed: Money)
+}

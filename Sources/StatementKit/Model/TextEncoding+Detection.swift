@@ -14,11 +14,7 @@ extension TextEncoding {
         {
             let encoding: TextEncoding = oddNULs > evenNULs ? .utf16LE : .utf16BE
             assumptions.append(
-                Diagnostic.Finding(
-                    line: 1, column: 1,
-                    message:
-                        "the file has no byte order mark but looks like UTF-16; read it as \(encoding.rawValue)"
-                ))
+                Diagnostic.Finding(line: 1, column: 1, message: .assumedUTF16(encoding)))
             return encoding
         }
         guard let invalid = firstInvalidUTF8(bytes) else { return .utf8 }
@@ -30,7 +26,7 @@ extension TextEncoding {
         assumptions.append(
             Diagnostic.Finding(
                 line: line, column: invalid - lineStart + 1,
-                message: "the file is not valid UTF-8; read it as windows-1252"))
+                message: .assumedWindows1252))
         return .windows1252
     }
 

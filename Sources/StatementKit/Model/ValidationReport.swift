@@ -20,8 +20,7 @@ package struct FileValidation: Hashable, Sendable {
         limit: Int = 100
     ) -> FileValidation {
         var collector = DiagnosticCollector(file: path, isStrict: isStrict, limit: limit)
-        collector.report(
-            code, line: 0, column: 0, "cannot read \(Diagnostic.quote(path)): \(reason)")
+        collector.report(.unreadable(path, code, reason: reason), line: 0, column: 0)
         return FileValidation(path: path, rowCount: 0, collector: collector)
     }
 

@@ -19,18 +19,16 @@ struct CSVFieldReader {
         self.amountFormat = amountFormat
     }
 
-    mutating func report(_ code: DiagnosticCode, at field: Int, _ message: String) {
+    mutating func report(_ message: DiagnosticMessage, at field: Int) {
         let place = record.place(
             ofOffset: record.offset(ofField: field), scanned: &diagnostics.locationWork)
-        diagnostics.report(code, line: place.line, column: place.column, message)
-        if code.defaultSeverity == .error || diagnostics.isStrict { isValid = false }
+        diagnostics.report(message, line: place.line, column: place.column)
+        if message.code.defaultSeverity == .error || diagnostics.isStrict { isValid = false }
     }
 
-    private mutating func report(
-        _ code: DiagnosticCode, at field: Int, name: String, reason: String
-    ) {
-        let value = record.withField(field) { Diagnostic.quote(bytes: $0) }
-        report(code, at: field, "\(name) \(value): \(reason)")
+    /// The field's text, quoted for a message.
+    private func quoted(_ field: Int) -> String {
+        record.withField(field) { Diagnostic.quote(bytes: $0) }
     }
 
     /// Runs a byte parser over a field, keeping its typed error.
@@ -55,13 +53,10 @@ struct CSVFieldReader {
         switch result {
         case .success(let day): return day
         case .failure(let error):
-            if isBlank(field) {
-                report(.fieldEmpty, at: field, "\(name) is required")
-            } else if let format = dateFormat, error == .malformed {
-                report(error.code, at: field, name: name, reason: "is not a date in \(format) form")
-            } else {
-                report(error.code, at: field, name: name, reason: error.description)
-            }
+            report(
+                isBlank(field)
+                    ? .required(name) : .date(name, quoted(field), error, format: dateFormat),
+                at: field)
             return nil
         }
     }
@@ -73,16 +68,12 @@ struct CSVFieldReader {
     {
         guard !isBlank(field) else {
             if fallback == nil {
-                report(
-                    .fieldEmpty, at: field,
-                    "\(name) is blank and the profile gives no default (account.currency)")
+                report(.blankCurrencyWithoutDefault(name), at: field)
             }
             return fallback
         }
         if let currency = record.withField(field, { Currency(codeBytes: $0) }) { return currency }
-        report(
-            .currencyUnknown, at: field, name: name,
-            reason: "is not an active ISO 4217 currency code")
+        report(.currency(name, quoted(field)), at: field)
         return nil
     }
 
@@ -97,22 +88,20 @@ struct CSVFieldReader {
         }
         switch result {
         case .success(let money): return money
-        case .failure(.empty): report(.fieldEmpty, at: field, "\(name) is required")
-        case .failure(.malformed) where amountFormat != nil:
-            report(
-                .amountFormat, at: field, name: name,
-                reason: "is not an amount like \(amountFormat!.example)")
         case .failure(let error):
-            report(error.code, at: field, name: name, reason: error.reason(currency: currency))
+            report(
+                .amount(
+                    name, quoted(field), error, currency: currency,
+                    example: amountFormat?.example), at: field)
+            return nil
         }
-        return nil
     }
 
     /// Reads an amount split into a debit and a credit column, one of them filled (a zero in
     /// the other is allowed). Signs in either column are ignored: a debit always takes money out.
     mutating func debitCredit(_ debitField: Int, _ creditField: Int, currency: Currency) -> Money? {
         guard !isBlank(debitField) || !isBlank(creditField) else {
-            report(.fieldEmpty, at: debitField, "debit or credit is required")
+            report(.debitOrCreditRequired, at: debitField)
             return nil
         }
         let debit = optionalMoney(debitField, "debit", currency: currency)
@@ -121,9 +110,7 @@ struct CSVFieldReader {
         let out = debit?.minorUnits.magnitude ?? 0
         let into = credit?.minorUnits.magnitude ?? 0
         guard out == 0 || into == 0 else {
-            report(
-                .amountSign, at: creditField,
-                "both debit and credit hold an amount; one must be empty or zero")
+            report(.debitAndCredit, at: creditField)
             return nil
         }
         return Money(minorUnits: into > 0 ? Int64(into) : -Int64(out), currency: currency)
@@ -139,20 +126,14 @@ struct CSVFieldReader {
         }
         let isDebit = debit.contains(text)
         if !isDebit && !credit.contains(text) {
-            let allowed = (debit + credit).map {
-                Diagnostic.quote(String(decoding: $0, as: UTF8.self))
-            }
-            report(
-                .amountSign, at: indicatorField, name: "indicator",
-                reason: "must be one of \(allowed.joined(separator: ", "))")
+            let allowed = (debit + credit).map { String(decoding: $0, as: UTF8.self) }
+            report(.indicator(quoted(indicatorField), allowed: allowed), at: indicatorField)
         }
         guard let amount = money(amountField, "amount", currency: currency), isValid else {
             return nil
         }
         if amount.minorUnits < 0 && !isDebit {
-            report(
-                .amountSign, at: amountField,
-                "amount is negative but the indicator says credit; the two disagree")
+            report(.negativeCredit, at: amountField)
             return nil
         }
         let magnitude = Int64(amount.minorUnits.magnitude)
@@ -189,7 +170,7 @@ struct CSVFieldReader {
         }
         guard let iban = iban(field, name, required: required) else { return nil }
         if !iban.nationalCheckDigitsAreValid {
-            report(.ibanNationalCheck, at: field, name: name, reason: nationalCheckReason)
+            report(.nationalCheck(name, quoted(field)), at: field)
             state.nationalCheckWarnings.insert(iban)
         }
         state.validIBANs.insert(iban)
@@ -198,7 +179,7 @@ struct CSVFieldReader {
 
     private mutating func iban(_ field: Int, _ name: String, required: Bool) -> IBAN? {
         if required && isBlank(field) {
-            report(.fieldEmpty, at: field, "\(name) is required")
+            report(.required(name), at: field)
             return nil
         }
         let result = parse(field) { (bytes) throws(IBANError) in try IBAN(parsing: bytes) }
@@ -206,7 +187,7 @@ struct CSVFieldReader {
         case .success(let iban):
             return iban
         case .failure(let error):
-            report(error.code, at: field, name: name, reason: error.description)
+            report(.iban(name, quoted(field), error), at: field)
             return nil
         }
     }
@@ -218,7 +199,7 @@ struct CSVFieldReader {
         if isSurelyText && !buildsText { return "" }
         let text = record.withField(field) { String(decoding: $0, as: UTF8.self) }
         guard isSurelyText || !text.allSatisfy(\.isWhitespace) else {
-            report(.fieldEmpty, at: field, "\(name) is required and must not be blank")
+            report(.required(name), at: field)
             return nil
         }
         return text
@@ -247,7 +228,7 @@ struct CSVFieldReader {
     /// Reads a required text joined from `fields`, or from `fallback` when those are blank.
     mutating func joinedText(_ fields: [Int], else fallback: [Int], _ name: String) -> String? {
         if let text = joinedText(fields) ?? joinedText(fallback) { return text }
-        report(.fieldEmpty, at: (fields + fallback)[0], "\(name) is required and must not be blank")
+        report(.required(name), at: (fields + fallback)[0])
         return nil
     }
 
@@ -265,8 +246,7 @@ struct CSVFieldReader {
     mutating func accountKind(_ field: Int, _ name: String) -> Account.Kind? {
         guard let text = optionalText(field) else { return nil }
         if let kind = Account.Kind(parsing: text) { return kind }
-        report(
-            .accountKind, at: field, name: name, reason: "must be checking, savings or investment")
+        report(.accountKind(name, quoted(field)), at: field)
         return nil
     }
 }

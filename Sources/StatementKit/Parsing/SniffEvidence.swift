@@ -189,11 +189,10 @@ struct SniffEvidence {
         }
     }
 
-    func refuse(_ sample: Sample?, _ message: String) -> DialectSniffer.Refusal {
+    func refuse(_ sample: Sample?, _ message: DiagnosticMessage) -> DialectSniffer.Refusal {
         DialectSniffer.Refusal(
             finding: Diagnostic.Finding(
-                line: sample?.line ?? header.line, column: sample?.column ?? 1,
-                message: message + "; write a profile for it (see statements profile)"))
+                line: sample?.line ?? header.line, column: sample?.column ?? 1, message: message))
     }
 
     func quoted(_ sample: Sample) -> String {
@@ -204,7 +203,7 @@ struct SniffEvidence {
         throws(DialectSniffer.Refusal)
     {
         guard let firstDate, let dateLayout else {
-            throw refuse(nil, "no row under the header has a date in a known layout")
+            throw refuse(nil, .noDateInKnownLayout)
         }
         dialect.dateFormat = try dateFormat(dateLayout, firstDate, &assumptions)
         let format = dialect.dateFormat
@@ -238,10 +237,7 @@ struct SniffEvidence {
                 })
             else {
                 let example = indicators.values.min { $0.line < $1.line }
-                throw refuse(
-                    example,
-                    "the indicator column holds \(seen.sorted().map { Diagnostic.quote($0) }.joined(separator: ", ")), not a known debit/credit pair"
-                )
+                throw refuse(example, .unknownIndicatorPair(Array(seen)))
             }
             (dialect.debitIndicators, dialect.creditIndicators) = (debit, credit)
         } else if dialect.columns[.amount] == nil {
@@ -274,7 +270,7 @@ struct SniffEvidence {
             let monthFirst = "\(m)\(s)\(d)\(s)\(year)"
             switch (largestFirst > 12, largestSecond > 12) {
             case (true, true):
-                throw refuse(first, "the dates are neither day-first nor month-first")
+                throw refuse(first, .datesInNoOrder)
             case (true, false): pattern = dayFirst
             case (false, true): pattern = monthFirst
             case (false, false):
@@ -284,14 +280,14 @@ struct SniffEvidence {
                     assumptions.append(
                         Diagnostic.Finding(
                             line: first.line, column: first.column,
-                            message:
-                                "every date has a day and a month of 12 or less, such as \(quoted(first)); assumed \(dayFirst), not \(monthFirst)"
+                            message: .assumedDayFirst(
+                                example: quoted(first), dayFirst: dayFirst, monthFirst: monthFirst)
                         ))
                 }
             }
         }
         guard let format = try? DateFormat(pattern) else {
-            throw refuse(first, "dates such as \(quoted(first)) have no known layout")
+            throw refuse(first, .datesInNoLayout(example: quoted(first)))
         }
         return format
     }
@@ -304,8 +300,7 @@ struct SniffEvidence {
         if let comma = decimalComma, let point = decimalPoint {
             throw refuse(
                 commaVotes < pointVotes ? comma : point,
-                "amounts have decimal commas, such as \(quoted(comma)), and decimal points, such as \(quoted(point))"
-            )
+                .mixedDecimalMarks(comma: quoted(comma), point: quoted(point)))
         }
         let comma = UInt8(ascii: ",")
         let point = UInt8(ascii: ".")
@@ -317,14 +312,11 @@ struct SniffEvidence {
         } else {
             decimal = dialect.separator == UInt8(ascii: ";") ? comma : point
             if let ambiguous {
-                let mark = decimal == comma ? "\",\"" : "\".\""
-                let thousands = decimal == comma ? "\".\"" : "\",\""
                 assumptions.append(
                     Diagnostic.Finding(
                         line: ambiguous.line, column: ambiguous.column,
-                        message:
-                            "no amount shows the decimal mark, and \(quoted(ambiguous)) reads either way; assumed \(mark) is the decimal mark and \(thousands) separates thousands"
-                    ))
+                        message: .assumedDecimalMark(
+                            example: quoted(ambiguous), isComma: decimal == comma)))
             }
         }
         let thousands: UInt8 =
@@ -345,10 +337,7 @@ struct SniffEvidence {
             }
         }.first
         guard let found else {
-            var refusal = refuse(
-                nil,
-                "no account IBAN: no column holds it and no line above the header names it; the profile lacks only \"account\": {\"iban\": …}"
-            )
+            var refusal = refuse(nil, .noAccountIBAN)
             refusal.lacksOnlyAccount = true
             throw refusal
         }
@@ -372,10 +361,7 @@ struct SniffEvidence {
             dialect.accountCurrency = .eur
             assumptions.append(
                 Diagnostic.Finding(
-                    line: header.line, column: 1,
-                    message:
-                        "no currency column, and neither the header nor the preamble names a currency; assumed EUR"
-                ))
+                    line: header.line, column: 1, message: .assumedCurrency(.eur)))
         }
     }
 }

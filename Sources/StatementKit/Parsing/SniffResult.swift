@@ -21,19 +21,13 @@ extension SniffResult {
     {
         switch self {
         case .dialect(let dialect, let assumptions):
-            for finding in assumptions {
-                diagnostics.report(
-                    .dialectAssumed, line: finding.line, column: finding.column, finding.message)
-            }
+            for finding in assumptions { diagnostics.report(finding) }
             return dialect
         case .unknown(let finding), .lacksAccount(_, _, let finding):
-            diagnostics.report(
-                .dialectUnknown, line: finding.line, column: finding.column, finding.message)
+            diagnostics.report(finding)
         case .noHeader where refusingNoHeader:
             diagnostics.report(
-                .dialectUnknown, line: 0, column: 0,
-                "no line in the first \(DialectSniffer.headerSearchLimit) names a date column and an amount column (or debit and credit columns), with a beneficiary or a description"
-            )
+                .noHeaderFound(searched: DialectSniffer.headerSearchLimit), line: 0, column: 0)
         case .noHeader:
             break
         }

@@ -45,29 +45,24 @@ extension StatementCSVParser {
             }
             if index[column] != nil {
                 let (line, col) = record.location(ofField: field)
-                diagnostics.report(
-                    .columnDuplicate, line: line, column: col,
-                    "column \(Diagnostic.quote(name)) appears twice in the header")
+                diagnostics.report(.columnTwice(name), line: line, column: col)
                 return nil
             }
             index[column] = field
         }
         let missing = Dialect.Field.canonicalRequired.filter { index[$0] == nil }
         if !missing.isEmpty {
-            let names = missing.map(\.rawValue).joined(separator: ", ")
             diagnostics.report(
-                .columnMissing, line: record.line, column: 1,
-                "the header lacks required column\(missing.count == 1 ? "" : "s") \(names)")
+                .headerLacks(missing.map(\.rawValue)), line: record.line, column: 1)
             return nil
         }
         if let first = unknown.first {
             let (line, col) = record.location(ofField: first.field)
             // Name a few; a hostile header can have 100,000 columns.
-            var names = unknown.prefix(5).map { Diagnostic.quote($0.name) }.joined(separator: ", ")
-            if unknown.count > 5 { names += " and \(unknown.count - 5) more" }
+            let names = unknown.prefix(5).map { Diagnostic.quote($0.name) }
             diagnostics.report(
-                .columnUnknown, line: line, column: col,
-                "ignoring unknown column\(unknown.count == 1 ? "" : "s") \(names)")
+                .ignoringColumns(names, more: unknown.count - names.count), line: line,
+                column: col)
         }
         return Columns(count: record.fields.count, fields: index.mapValues { [$0] })
     }
@@ -88,9 +83,9 @@ extension StatementCSVParser {
                     let matches = names.indices.filter { names[$0] == Self.normalizedHeader(name) }
                     if matches.count > 1 {
                         diagnostics.report(
-                            .columnDuplicate, line: record.line, column: 1,
-                            "the profile's column \(Diagnostic.quote(name)) is the name of columns \(matches.map { String($0 + 1) }.joined(separator: " and ")); map \(field.rawValue) to one of them by number"
-                        )
+                            .profileColumnAmbiguous(
+                                name, columns: matches.map { $0 + 1 }, field: field.rawValue),
+                            line: record.line, column: 1)
                         return nil
                     }
                     if let index = matches.first {
@@ -109,11 +104,9 @@ extension StatementCSVParser {
         }
         guard missing.isEmpty else {
             diagnostics.report(
-                .columnMissing, line: record.line, column: 1,
                 dialect.hasNoHeader
-                    ? "the first row has \(names.count.counted("field")); the profile maps column\(missing.count == 1 ? "" : "s") \(missing.joined(separator: ", "))"
-                    : "the header lacks the profile's column\(missing.count == 1 ? "" : "s") \(missing.joined(separator: ", "))"
-            )
+                    ? .firstRowLacksProfileColumns(missing, fieldCount: names.count)
+                    : .headerLacksProfileColumns(missing), line: record.line, column: 1)
             return nil
         }
         return Columns(count: names.count, fields: fields)
@@ -145,9 +138,7 @@ extension StatementCSVParser {
                 state.fixedCurrency = Currency(code: text)
                 if state.fixedCurrency == nil {
                     diagnostics.report(
-                        .currencyUnknown, line: line, column: column,
-                        "\(name) \(Diagnostic.quote(text)): is not an active ISO 4217 currency code"
-                    )
+                        .currency(name, Diagnostic.quote(text)), line: line, column: column)
                 }
             case .iban:
                 // The IBAN may follow a label in the same field, as in "IBAN: DE89 …".
@@ -159,9 +150,8 @@ extension StatementCSVParser {
                     state.fixedIBAN = try IBAN(parsing: text)
                 } catch {
                     diagnostics.report(
-                        text.isEmpty ? .fieldEmpty : error.code, line: line, column: column,
-                        "\(name) \(Diagnostic.quote(text)): \(text.isEmpty ? "is required" : error.description)"
-                    )
+                        text.isEmpty ? .required(name) : .iban(name, Diagnostic.quote(text), error),
+                        line: line, column: column)
                 }
             }
         }
@@ -175,9 +165,8 @@ extension StatementCSVParser {
         for item in pending.sorted(by: { $0.rawValue < $1.rawValue }) {
             let position = dialect.preamble[item]!
             diagnostics.report(
-                .fieldEmpty, line: position.line, column: 1,
-                "the preamble has no field \(position.field) on line \(position.line) for the account \(item.rawValue)"
-            )
+                .preambleLacksField(position.field, line: position.line, for: item.rawValue),
+                line: position.line, column: 1)
         }
         return pending.isEmpty && (dialect.preamble[.iban] == nil || state.fixedIBAN != nil)
             && (dialect.preamble[.currency] == nil || state.fixedCurrency != nil)

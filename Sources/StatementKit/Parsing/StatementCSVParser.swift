@@ -95,9 +95,8 @@ package struct StatementCSVParser: Sendable {
         var state = RowState(dialect: dialect)
         guard try reader.nextRecord() else {
             diagnostics.report(
-                .fileEmpty, line: 1, column: 1,
-                dialect.hasNoHeader
-                    ? "the file is empty" : "the file is empty; a header row is required")
+                .fileEmpty(requiring: dialect.hasNoHeader ? nil : "a header row"), line: 1,
+                column: 1)
             return nil
         }
         if dialect.hasNoHeader {
@@ -111,8 +110,7 @@ package struct StatementCSVParser: Sendable {
             reader.withRecord { readPreamble($0, &preamble, &state, &diagnostics) }
             guard try reader.nextRecord() else {
                 diagnostics.report(
-                    .fileEmpty, line: 1, column: 1,
-                    "the file ends before its header on line \(dialect.headerLine)")
+                    .fileEndsBeforeHeader(line: dialect.headerLine), line: 1, column: 1)
                 return nil
             }
         }
@@ -140,8 +138,7 @@ package struct StatementCSVParser: Sendable {
         _ summary: inout ParseSummary, _ state: RowState, _ diagnostics: inout DiagnosticCollector
     ) {
         if summary.rowCount == 0 {
-            diagnostics.report(
-                .fileNoTransactions, line: 1, column: 1, "the file has a header but no rows")
+            diagnostics.report(.noRowsUnderHeader, line: 1, column: 1)
         }
         for account in state.accounts {
             summary.openingBalances[account.account.iban] = account.balance.impliedOpening
@@ -152,16 +149,12 @@ package struct StatementCSVParser: Sendable {
     static func report(_ error: CSVReadError, into diagnostics: inout DiagnosticCollector) {
         switch error {
         case .unterminatedQuote(let line, let column):
-            diagnostics.report(
-                .csvUnterminatedQuote, line: line, column: column,
-                "quoted field is never closed: the file ends inside it")
+            diagnostics.report(.unterminatedQuote, line: line, column: column)
         case .recordTooLong(let line, let limit):
-            diagnostics.report(
-                .csvRecordTooLong, line: line, column: 1,
-                "record is longer than \(limit.counted("byte")); reading stopped here")
+            diagnostics.report(.recordTooLong(limit: limit), line: line, column: 1)
         case .readFailed(let reason):
             diagnostics.report(
-                .pathUnreadable, line: 0, column: 0, "cannot read the file: \(reason)")
+                .unreadable(nil, .pathUnreadable, reason: reason), line: 0, column: 0)
         }
     }
 
@@ -177,19 +170,14 @@ package struct StatementCSVParser: Sendable {
             let (line, column) = (place!.line, place!.column)
             switch issue.kind {
             case .nul:
-                diagnostics.report(.encodingNUL, line: line, column: column, "NUL byte in text")
+                diagnostics.report(.nulByte, line: line, column: column)
             case .invalidUTF8 where dialect.encoding == .utf8:
-                diagnostics.report(
-                    .encodingInvalidUTF8, line: line, column: column, "invalid UTF-8 byte sequence")
+                diagnostics.report(.invalidUTF8, line: line, column: column)
             case .invalidUTF8:
                 diagnostics.report(
-                    .encodingInvalid, line: line, column: column,
-                    "byte sequence that is not valid \(dialect.encoding.rawValue)")
+                    .invalidBytes(in: dialect.encoding), line: line, column: column)
             case .strayQuote:
-                diagnostics.report(
-                    .csvStrayQuote, line: line, column: column,
-                    "quote inside an unquoted field or after a closing quote; quote the whole field and double inner quotes"
-                )
+                diagnostics.report(.strayQuote, line: line, column: column)
             }
         }
         return record.issues.isEmpty
@@ -212,9 +200,8 @@ package struct StatementCSVParser: Sendable {
             let (errorLine, column) = record.location(
                 ofField: min(record.fields.count, columns.count))
             diagnostics.report(
-                .csvFieldCount, line: errorLine, column: column,
-                "row has \(record.fields.count) field\(record.fields.count == 1 ? "" : "s"), the header has \(columns.count)"
-            )
+                .fieldCount(record.fields.count, header: columns.count), line: errorLine,
+                column: column)
             return nil
         }
         // Move the collector in and out, so that reporting never copies its storage.
@@ -289,9 +276,9 @@ package struct StatementCSVParser: Sendable {
                 let field = columns[.currency] ?? columns.amountField
                 state.accounts[slot].hasCurrencyConflicts = true
                 fields.report(
-                    .currencyConflict, at: field,
-                    "currency \(currency.code) differs from \(account.account.currency.code), the currency of account \(accountIBAN.electronic) on line \(account.firstLine)"
-                )
+                    .rowCurrency(
+                        currency, account: accountIBAN, accountCurrency: account.account.currency,
+                        line: account.firstLine), at: field)
                 return nil
             }
         } else {
@@ -309,15 +296,14 @@ package struct StatementCSVParser: Sendable {
         state.lastSlot = (accountIBAN, slot)
         if let mismatch = state.accounts[slot].balance.add(amount, declared: declaredBalance) {
             fields.report(
-                mismatch.code, at: columns[.balance] ?? columns.amountField,
-                "\(mismatch); the balance chain breaks on this row")
+                .balance("balance", mismatch), at: columns[.balance] ?? columns.amountField)
         }
         let transactionID = columns[.transactionID].flatMap { fields.identifier($0) }
         if let transactionID,
             let conflict = state.transactionIDs.check(
                 id: transactionID, amount: amount, date: date, account: accountIBAN, line: line)
         {
-            fields.report(.transactionIDConflict, at: columns[.transactionID]!, conflict)
+            fields.report(conflict, at: columns[.transactionID]!)
         }
         guard buildsRows else { return nil }
         let transaction = Transaction(

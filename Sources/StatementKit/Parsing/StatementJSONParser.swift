@@ -35,8 +35,7 @@ package struct StatementJSONParser: Sendable {
         do throws(JSONSyntaxError) {
             guard let first = try reader.peekValue() else {
                 decoder.diagnostics.report(
-                    .fileEmpty, line: 1, column: 1,
-                    "the file is empty; a statement object is required")
+                    .fileEmpty(requiring: "a statement object"), line: 1, column: 1)
                 return decoder.summary
             }
             if first == UInt8(ascii: "[") {
@@ -51,13 +50,12 @@ package struct StatementJSONParser: Sendable {
             try reader.expectEnd()
         } catch {
             decoder.diagnostics.report(
-                error.isTooDeep ? .jsonTooDeep : .jsonSyntax, line: error.position.line,
-                column: error.position.column, error.message)
+                .jsonSyntax(error.message, isTooDeep: error.isTooDeep), line: error.position.line,
+                column: error.position.column)
             return decoder.summary
         }
         if decoder.summary.rowCount == 0 {
-            decoder.diagnostics.report(
-                .fileNoTransactions, line: 1, column: 1, "the file holds no transactions")
+            decoder.diagnostics.report(.noTransactions, line: 1, column: 1)
         }
         return decoder.summary
     }
@@ -74,18 +72,15 @@ private struct Decoder {
         self.diagnostics = diagnostics
     }
 
-    private mutating func report(
-        _ code: DiagnosticCode, at position: SourcePosition, _ message: String
-    ) {
-        diagnostics.report(code, line: position.line, column: position.column, message)
+    private mutating func report(_ message: DiagnosticMessage, at position: SourcePosition) {
+        diagnostics.report(message, line: position.line, column: position.column)
     }
 
     private mutating func reportUnknownKey(
         _ key: String, in path: String, at position: SourcePosition
     ) {
         guard reportedUnknownKeys.insert("\(path).\(key)").inserted else { return }
-        report(
-            .keyUnknown, at: position, "ignoring unknown key \(Diagnostic.quote(key)) in \(path)")
+        report(.ignoringKey(key, in: path), at: position)
     }
 
     /// What is known of the statement being read.
@@ -125,8 +120,8 @@ private struct Decoder {
         guard try reader.peekValue() == UInt8(ascii: "{") else {
             let node = try reader.readValue()
             report(
-                .jsonType, at: node.position,
-                "statement must be an object, not \(node.value.kindName)")
+                .jsonType("statement", expected: "an object", found: node.value.kindName),
+                at: node.position)
             return
         }
         let start = reader.position
@@ -137,9 +132,7 @@ private struct Decoder {
         var isFirst = true
         while let (key, keyPosition) = try reader.nextMember(isFirst: &isFirst) {
             guard seen.insert(key).inserted else {
-                report(
-                    .jsonDuplicateKey, at: keyPosition,
-                    "key \(Diagnostic.quote(key)) appears twice in statement")
+                report(.keyTwice(key, in: "statement"), at: keyPosition)
                 state.isValid = false
                 try reader.skipValue()
                 continue
@@ -156,8 +149,8 @@ private struct Decoder {
                 guard try reader.peekValue() == UInt8(ascii: "[") else {
                     let node = try reader.readValue()
                     report(
-                        .jsonType, at: node.position,
-                        "transactions must be an array, not \(node.value.kindName)")
+                        .jsonType("transactions", expected: "an array", found: node.value.kindName),
+                        at: node.position)
                     state.isValid = false
                     continue
                 }
@@ -179,7 +172,7 @@ private struct Decoder {
             }
         }
         for key in ["account", "transactions"] where !seen.contains(key) {
-            report(.keyMissing, at: start, "statement lacks required key \"\(key)\"")
+            report(.keyMissing(key, in: "statement"), at: start)
             state.isValid = false
         }
         guard case .some(let account?) = state.account else { return }
@@ -192,9 +185,10 @@ private struct Decoder {
         {
             let computed = (try? opening.adding(first.sum)) ?? opening
             report(
-                .balanceRunning, at: first.position,
-                "balance: \(ReconciliationError.runningBalanceMismatch(declared: first.declared, computed: computed)); the balance chain breaks here"
-            )
+                .balance(
+                    "balance",
+                    .runningBalanceMismatch(declared: first.declared, computed: computed)),
+                at: first.position)
         }
         if let known = state.opening ?? state.balance.impliedOpening {
             summary.openingBalances[account.iban] = known
@@ -203,19 +197,20 @@ private struct Decoder {
         let position = state.closingNode?.position ?? start
         guard let total = state.total ?? (state.rowIndex == 0 ? .zero(account.currency) : nil)
         else {
-            report(.amountOverflow, at: position, "\(MoneyError.overflow)")
+            report(.sumOverflow, at: position)
             return
         }
         guard let opening = state.opening, let closing = state.closing else { return }
         guard let computed = try? opening.adding(total) else {
-            report(.amountOverflow, at: position, "\(MoneyError.overflow)")
+            report(.sumOverflow, at: position)
             return
         }
         if computed != closing {
             report(
-                .balanceClosing, at: position,
-                "\(ReconciliationError.closingBalanceMismatch(declared: closing, computed: computed))"
-            )
+                .balance(
+                    "closingBalance",
+                    .closingBalanceMismatch(declared: closing, computed: computed)),
+                at: position)
         }
     }
 
@@ -270,12 +265,12 @@ private struct Decoder {
         }
         if let mismatch = state.balance.add(transaction.amount, declared: declared) {
             report(
-                mismatch.code, at: fields.balance?.position ?? amountPosition(fields),
-                "transactions[\(index)].balance: \(mismatch); the balance chain breaks here")
+                .balance("transactions[\(index)].balance", mismatch),
+                at: fields.balance?.position ?? amountPosition(fields))
         }
         let line = fields.position.line
         if let conflict = transactionIDs.check(transaction, account: account.iban, line: line) {
-            report(.transactionIDConflict, at: fields.position, conflict)
+            report(conflict, at: fields.position)
         }
         onRow(ParsedRow(account: account, transaction: transaction, line: line))
     }
@@ -352,8 +347,9 @@ private struct Decoder {
         guard try reader.peekValue() == UInt8(ascii: "{") else {
             let node = try reader.readValue()
             report(
-                .jsonType, at: node.position,
-                "transactions[\(index)] must be an object, not \(node.value.kindName)")
+                .jsonType(
+                    "transactions[\(index)]", expected: "an object", found: node.value.kindName),
+                at: node.position)
             var fields = TransactionFields(position: node.position)
             fields.isComplete = false
             return fields
@@ -369,9 +365,7 @@ private struct Decoder {
             }
             guard fields.isComplete, fields[slot] == nil else {
                 if fields.isComplete {
-                    report(
-                        .jsonDuplicateKey, at: keyPosition,
-                        "key \(Diagnostic.quote(key)) appears twice in transactions[\(index)]")
+                    report(.keyTwice(key, in: "transactions[\(index)]"), at: keyPosition)
                 }
                 fields.isComplete = false
                 try reader.skipValue()
@@ -383,9 +377,7 @@ private struct Decoder {
         for (key, node) in [
             ("date", fields.date), ("amount", fields.amount), ("beneficiary", fields.beneficiary),
         ] where node == nil {
-            report(
-                .keyMissing, at: fields.position,
-                "transactions[\(index)] lacks required key \"\(key)\"")
+            report(.keyMissing(key, in: "transactions[\(index)]"), at: fields.position)
             fields.isComplete = false
         }
         return fields
@@ -397,16 +389,14 @@ private struct Decoder {
     ) -> [String: JSONMember]? {
         guard case .object(let list) = node.value else {
             report(
-                .jsonType, at: node.position,
-                "\(path) must be an object, not \(node.value.kindName)")
+                .jsonType(path, expected: "an object", found: node.value.kindName),
+                at: node.position)
             return nil
         }
         var result: [String: JSONMember] = [:]
         for member in list {
             guard result[member.key] == nil else {
-                report(
-                    .jsonDuplicateKey, at: member.keyPosition,
-                    "key \(Diagnostic.quote(member.key)) appears twice in \(path)")
+                report(.keyTwice(member.key, in: path), at: member.keyPosition)
                 return nil
             }
             result[member.key] = member
@@ -416,7 +406,7 @@ private struct Decoder {
         }
         var isComplete = true
         for key in required where result[key] == nil {
-            report(.keyMissing, at: node.position, "\(path) lacks required key \"\(key)\"")
+            report(.keyMissing(key, in: path), at: node.position)
             isComplete = false
         }
         return isComplete ? result : nil
@@ -432,8 +422,8 @@ private struct Decoder {
         case .null: return .some(nil)
         default:
             report(
-                .jsonType, at: node.position,
-                "\(path()) must be a string, not \(node.value.kindName)")
+                .jsonType(path(), expected: "a string", found: node.value.kindName),
+                at: node.position)
             return .none
         }
     }
@@ -444,7 +434,7 @@ private struct Decoder {
     {
         guard case .some(let text) = string(node, path()) else { return nil }
         guard let text, !text.isBlank else {
-            report(.fieldEmpty, at: node.position, "\(path()) is required and must not be blank")
+            report(.required(path()), at: node.position)
             return nil
         }
         return text
@@ -460,16 +450,17 @@ private struct Decoder {
         case .null: return .some(nil)
         default:
             report(
-                .jsonType, at: node.position,
-                "\(path()) must be a string or a number, not \(node.value.kindName)")
+                .jsonType(path(), expected: "a string or a number", found: node.value.kindName),
+                at: node.position)
             return .none
         }
         do throws(AmountError) {
             return .some(try Money(parsing: text, currency: currency))
         } catch {
             report(
-                error.code, at: node.position,
-                "\(path()) \(Diagnostic.quote(text)): \(error.reason(currency: currency))")
+                .amount(
+                    path(), Diagnostic.quote(text), error, currency: currency, example: nil),
+                at: node.position)
             return .none
         }
     }
@@ -480,13 +471,11 @@ private struct Decoder {
         do throws(IBANError) {
             let iban = try IBAN(parsing: text)
             if !iban.nationalCheckDigitsAreValid {
-                report(
-                    .ibanNationalCheck, at: node.position,
-                    "\(path()) \(Diagnostic.quote(text)): \(nationalCheckReason)")
+                report(.nationalCheck(path(), Diagnostic.quote(text)), at: node.position)
             }
             return .some(iban)
         } catch {
-            report(error.code, at: node.position, "\(path()) \(Diagnostic.quote(text)): \(error)")
+            report(.iban(path(), Diagnostic.quote(text), error), at: node.position)
             return .none
         }
     }
@@ -502,9 +491,8 @@ private struct Decoder {
             kind = Account.Kind(parsing: text)
             if kind == nil {
                 report(
-                    .accountKind, at: members["kind"]!.node.position,
-                    "account.kind \(Diagnostic.quote(text)): must be checking, savings or investment"
-                )
+                    .accountKind("account.kind", Diagnostic.quote(text)),
+                    at: members["kind"]!.node.position)
             }
         }
         var currency: Currency? = .eur
@@ -512,13 +500,12 @@ private struct Decoder {
             currency = Currency(code: code)
             if currency == nil {
                 report(
-                    .currencyUnknown, at: members["currency"]!.node.position,
-                    "account.currency \(Diagnostic.quote(code)): is not an active ISO 4217 currency code"
-                )
+                    .currency("account.currency", Diagnostic.quote(code)),
+                    at: members["currency"]!.node.position)
             }
         }
         if case .some(nil) = iban {
-            report(.fieldEmpty, at: members["iban"]!.node.position, "account.iban is required")
+            report(.required("account.iban"), at: members["iban"]!.node.position)
         }
         guard case .some(let iban?) = iban, case .some(let name) = name, let kind, let currency
         else { return nil }
@@ -542,25 +529,25 @@ private struct Decoder {
         case .some(let text?):
             do throws(DayError) { date = try Day(parsing: text) } catch {
                 report(
-                    error.code, at: dateNode.position,
-                    "\(path("date")) \(Diagnostic.quote(text)): \(error)")
+                    .date(path("date"), Diagnostic.quote(text), error, format: nil),
+                    at: dateNode.position)
             }
         case .some(nil):
-            report(.fieldEmpty, at: dateNode.position, "\(path("date")) is required")
+            report(.required(path("date")), at: dateNode.position)
         case .none: break
         }
         if let node = fields.currency, case .some(let code?) = string(node, path("currency")),
             code != account.currency.code
         {
             report(
-                .currencyConflict, at: node.position,
-                "\(path("currency")) \(Diagnostic.quote(code)) differs from the account's currency \(account.currency.code)"
-            )
+                .rowCurrency(
+                    path("currency"), Diagnostic.quote(code), accountCurrency: account.currency),
+                at: node.position)
             isValid = false
         }
         let amount = money(amountNode, path("amount"), currency: account.currency)
         if case .some(nil) = amount {
-            report(.fieldEmpty, at: amountNode.position, "\(path("amount")) is required")
+            report(.required(path("amount")), at: amountNode.position)
         }
         let beneficiary = requiredText(beneficiaryNode, path("beneficiary"))
         let beneficiaryIBAN = iban(fields.beneficiaryIBAN, path("beneficiaryIban"))

@@ -25,18 +25,20 @@ struct TransactionIDChecker: Sendable {
     private var slots = [FirstListing](repeating: FirstListing(), count: 64)
     private var count = 0
 
-    /// Records a row; returns the reason when its id was given to another booking before.
-    mutating func check(_ transaction: Transaction, account: IBAN, line: Int) -> String? {
+    /// Records a row; returns the conflict when its id was given to another booking before.
+    mutating func check(_ transaction: Transaction, account: IBAN, line: Int)
+        -> DiagnosticMessage?
+    {
         guard let id = transaction.transactionID else { return nil }
         return check(
             id: id, amount: transaction.amount, date: transaction.date, account: account,
             line: line)
     }
 
-    /// Records a row's id, amount and date; returns the reason when the id was given to
+    /// Records a row's id, amount and date; returns the conflict when the id was given to
     /// another booking before.
     mutating func check(id: String, amount: Money, date: Day, account: IBAN, line: Int)
-        -> String?
+        -> DiagnosticMessage?
     {
         let key = max(1, TransactionIdentity(account: account, transactionID: id).hash)
         let listing = FirstListing(
@@ -47,10 +49,10 @@ struct TransactionIDChecker: Sendable {
         guard earlier.minorUnits != amount.minorUnits || days > Self.sameBookingDays else {
             return nil
         }
-        let earlierAmount = Money(minorUnits: earlier.minorUnits, currency: amount.currency)
-        let earlierDay = Day(ordinal: Int(earlier.dayOrdinal))
-        return
-            "transaction id \(Diagnostic.quote(id)) is also on line \(earlier.line), for \(earlierAmount.decimalText) \(amount.currency.code) on \(earlierDay); here \(amount.decimalText) \(amount.currency.code) on \(date). If the bank does not keep this column unique, map it as reference instead"
+        return .transactionID(
+            id, earlierLine: Int(earlier.line),
+            earlier: Money(minorUnits: earlier.minorUnits, currency: amount.currency),
+            earlierDay: Day(ordinal: Int(earlier.dayOrdinal)), here: amount, day: date)
     }
 
     /// Stores a first listing; returns the one already stored under its key instead, if any.

@@ -21,8 +21,8 @@ struct DiagnosticTests {
 
     @Test func `counts every diagnostic but keeps only the limit`() {
         var collector = DiagnosticCollector(file: "f", limit: 2)
-        for _ in 0..<5 { collector.report(.amountFormat, line: 1, column: 1, "m") }
-        collector.report(.columnUnknown, line: 1, column: 1, "m")
+        for _ in 0..<5 { collector.report(.noDateInKnownLayout, line: 1, column: 1) }
+        collector.report(.ignoringKey("k", in: "statement"), line: 1, column: 1)
         #expect(collector.diagnostics.count == 2)
         #expect(collector.errorCount == 5)
         #expect(collector.warningCount == 1)
@@ -31,7 +31,7 @@ struct DiagnosticTests {
 
     @Test func `raises warnings to errors under strict`() {
         var collector = DiagnosticCollector(file: "f", isStrict: true)
-        collector.report(.ibanNationalCheck, line: 1, column: 1, "m")
+        collector.report(.nationalCheck("iban", "\"x\""), line: 1, column: 1)
         #expect(collector.errorCount == 1)
         #expect(collector.diagnostics.first?.severity == .error)
     }

@@ -7,12 +7,12 @@ struct ValidationReportRendererTests {
     static func report() -> ValidationReport {
         var bad = DiagnosticCollector(file: "in/oct.csv")
         bad.report(
-            .ibanChecksum, line: 14, column: 23,
-            "account_iban \"DE89 3704 0044 0532 0130 01\": check digits 89 do not match (expected 62)"
-        )
-        bad.report(.columnUnknown, line: 1, column: 9, "ignoring unknown column \"x, y\"")
+            .iban(
+                "account_iban", "\"DE89 3704 0044 0532 0130 01\"",
+                .checksumMismatch(actual: "89", expected: "62")), line: 14, column: 23)
+        bad.report(.ignoringColumns(["\"x, y\""], more: 0), line: 1, column: 9)
         var good = DiagnosticCollector(file: "in/nov.csv")
-        good.report(.fileNoTransactions, line: 1, column: 1, "the file has a header but no rows")
+        good.report(.noRowsUnderHeader, line: 1, column: 1)
         return ValidationReport(files: [
             FileValidation(path: "in/oct.csv", rowCount: 41_199, collector: bad),
             FileValidation(path: "in/nov.csv", rowCount: 1, collector: good),
@@ -50,8 +50,8 @@ struct ValidationReportRendererTests {
 
     @Test func `notes how many diagnostics were not shown`() {
         var collector = DiagnosticCollector(file: "f.csv", limit: 1)
-        collector.report(.dateInvalid, line: 2, column: 1, "a")
-        collector.report(.dateInvalid, line: 3, column: 1, "b")
+        collector.report(.date("date", "\"a\"", .invalid, format: nil), line: 2, column: 1)
+        collector.report(.date("date", "\"b\"", .invalid, format: nil), line: 3, column: 1)
         let (diagnostics, _) = Self.render(
             .text,
             ValidationReport(files: [

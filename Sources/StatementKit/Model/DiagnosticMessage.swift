@@ -1,0 +1,390 @@
+/// What a diagnostic says: its code and its wording.
+///
+/// Every wording lives in this file, one function per kind of problem, in the order of
+/// `DiagnosticCode`, so that a code reads the same wherever it is found (as swift-format keeps
+/// its `Finding.Message`s). Input text reaches a message only through `Diagnostic.quote`.
+package struct DiagnosticMessage: Hashable, Sendable {
+    package let code: DiagnosticCode
+    package let text: String
+
+    private init(_ code: DiagnosticCode, _ text: String) {
+        self.code = code
+        self.text = text
+    }
+}
+
+// MARK: - Files and paths
+
+extension DiagnosticMessage {
+    /// An empty file; `requirement` is what it must at least hold ("a header row").
+    static func fileEmpty(requiring requirement: String?) -> Self {
+        .init(.fileEmpty, "the file is empty" + (requirement.map { "; \($0) is required" } ?? ""))
+    }
+
+    static func fileEndsBeforeHeader(line: Int) -> Self {
+        .init(.fileEmpty, "the file ends before its header on line \(line)")
+    }
+
+    static let noRowsUnderHeader = Self(
+        .fileNoTransactions, "the file has a header but no rows")
+
+    static let noTransactions = Self(.fileNoTransactions, "the file holds no transactions")
+
+    /// A path that cannot be read; `code` is `.pathNotFound` or `.pathUnreadable`.
+    static func unreadable(_ path: String?, _ code: DiagnosticCode, reason: String) -> Self {
+        .init(code, "cannot read \(path.map(Diagnostic.quote) ?? "the file"): \(reason)")
+    }
+}
+
+// MARK: - Encodings
+
+extension DiagnosticMessage {
+    static let nulByte = Self(.encodingNUL, "NUL byte in text")
+
+    static let invalidUTF8 = Self(.encodingInvalidUTF8, "invalid UTF-8 byte sequence")
+
+    static func invalidBytes(in encoding: TextEncoding) -> Self {
+        .init(.encodingInvalid, "byte sequence that is not valid \(encoding.rawValue)")
+    }
+}
+
+// MARK: - Sniffing
+
+extension DiagnosticMessage {
+    /// The sniffer cannot tell the layout; `reason` says what it lacks.
+    private static func dialectUnknown(_ reason: String) -> Self {
+        .init(.dialectUnknown, reason + "; write a profile for it (see statements profile)")
+    }
+
+    static func noHeaderFound(searched lines: Int) -> Self {
+        .init(
+            .dialectUnknown,
+            "no line in the first \(lines) names a date column and an amount column (or debit and credit columns), with a beneficiary or a description"
+        )
+    }
+
+    static let noDateInKnownLayout = dialectUnknown(
+        "no row under the header has a date in a known layout")
+
+    static func unknownIndicatorPair(_ seen: [String]) -> Self {
+        dialectUnknown(
+            "the indicator column holds \(seen.sorted().map { Diagnostic.quote($0) }.joined(separator: ", ")), not a known debit/credit pair"
+        )
+    }
+
+    static let datesInNoOrder = dialectUnknown("the dates are neither day-first nor month-first")
+
+    // The sniffer's examples come quoted, with their line: `"12/13/26" (line 4)`.
+
+    static func datesInNoLayout(example: String) -> Self {
+        dialectUnknown("dates such as \(example) have no known layout")
+    }
+
+    static func mixedDecimalMarks(comma: String, point: String) -> Self {
+        dialectUnknown(
+            "amounts have decimal commas, such as \(comma), and decimal points, such as \(point)")
+    }
+
+    static let noAccountIBAN = dialectUnknown(
+        "no account IBAN: no column holds it and no line above the header names it; the profile lacks only \"account\": {\"iban\": …}"
+    )
+
+    static func assumedUTF16(_ encoding: TextEncoding) -> Self {
+        .init(
+            .dialectAssumed,
+            "the file has no byte order mark but looks like UTF-16; read it as \(encoding.rawValue)"
+        )
+    }
+
+    static let assumedWindows1252 = Self(
+        .dialectAssumed, "the file is not valid UTF-8; read it as windows-1252")
+
+    static func assumedDayFirst(example: String, dayFirst: String, monthFirst: String) -> Self {
+        .init(
+            .dialectAssumed,
+            "every date has a day and a month of 12 or less, such as \(example); assumed \(dayFirst), not \(monthFirst)"
+        )
+    }
+
+    static func assumedDecimalMark(example: String, isComma: Bool) -> Self {
+        let (mark, thousands) = isComma ? ("\",\"", "\".\"") : ("\".\"", "\",\"")
+        return .init(
+            .dialectAssumed,
+            "no amount shows the decimal mark, and \(example) reads either way; assumed \(mark) is the decimal mark and \(thousands) separates thousands"
+        )
+    }
+
+    static func assumedCurrency(_ currency: Currency) -> Self {
+        .init(
+            .dialectAssumed,
+            "no currency column, and neither the header nor the preamble names a currency; assumed \(currency.code)"
+        )
+    }
+}
+
+// MARK: - CSV records and columns
+
+extension DiagnosticMessage {
+    static func fieldCount(_ count: Int, header: Int) -> Self {
+        .init(.csvFieldCount, "row has \(count.counted("field")), the header has \(header)")
+    }
+
+    static let unterminatedQuote = Self(
+        .csvUnterminatedQuote, "quoted field is never closed: the file ends inside it")
+
+    static let strayQuote = Self(
+        .csvStrayQuote,
+        "quote inside an unquoted field or after a closing quote; quote the whole field and double inner quotes"
+    )
+
+    static func recordTooLong(limit: Int) -> Self {
+        .init(
+            .csvRecordTooLong,
+            "record is longer than \(limit.counted("byte")); reading stopped here")
+    }
+
+    static func headerLacks(_ names: [String]) -> Self {
+        .init(
+            .columnMissing,
+            "the header lacks required \(names.count == 1 ? "column" : "columns") \(names.joined(separator: ", "))"
+        )
+    }
+
+    static func headerLacksProfileColumns(_ names: [String]) -> Self {
+        .init(
+            .columnMissing,
+            "the header lacks the profile's \(names.count == 1 ? "column" : "columns") \(names.joined(separator: ", "))"
+        )
+    }
+
+    static func firstRowLacksProfileColumns(_ names: [String], fieldCount: Int) -> Self {
+        .init(
+            .columnMissing,
+            "the first row has \(fieldCount.counted("field")); the profile maps \(names.count == 1 ? "column" : "columns") \(names.joined(separator: ", "))"
+        )
+    }
+
+    static func columnTwice(_ name: String) -> Self {
+        .init(.columnDuplicate, "column \(Diagnostic.quote(name)) appears twice in the header")
+    }
+
+    static func profileColumnAmbiguous(_ name: String, columns: [Int], field: String) -> Self {
+        .init(
+            .columnDuplicate,
+            "the profile's column \(Diagnostic.quote(name)) is the name of columns \(columns.map(String.init).joined(separator: " and ")); map \(field) to one of them by number"
+        )
+    }
+
+    /// Unknown columns: a few `names` (quoted), and how many `more` there are.
+    static func ignoringColumns(_ names: [String], more: Int) -> Self {
+        .init(
+            .columnUnknown,
+            "ignoring unknown \(names.count + more == 1 ? "column" : "columns") \(names.joined(separator: ", "))\(more > 0 ? " and \(more) more" : "")"
+        )
+    }
+}
+
+// MARK: - JSON structure
+
+extension DiagnosticMessage {
+    /// A syntax error; the JSON reader words each one (`expected ':' after an object key`).
+    static func jsonSyntax(_ message: String, isTooDeep: Bool) -> Self {
+        .init(isTooDeep ? .jsonTooDeep : .jsonSyntax, message)
+    }
+
+    /// A value of the wrong kind: `expected` is "an object", "a string or a number", …
+    static func jsonType(_ path: String, expected: String, found: String) -> Self {
+        .init(.jsonType, "\(path) must be \(expected), not \(found)")
+    }
+
+    static func keyTwice(_ key: String, in path: String) -> Self {
+        .init(.jsonDuplicateKey, "key \(Diagnostic.quote(key)) appears twice in \(path)")
+    }
+
+    static func keyMissing(_ key: String, in path: String) -> Self {
+        .init(.keyMissing, "\(path) lacks required key \"\(key)\"")
+    }
+
+    static func ignoringKey(_ key: String, in path: String) -> Self {
+        .init(.keyUnknown, "ignoring unknown key \(Diagnostic.quote(key)) in \(path)")
+    }
+}
+
+// MARK: - Fields
+
+extension DiagnosticMessage {
+    /// A required field that is missing, empty or only white space.
+    static func required(_ name: String) -> Self {
+        .init(.fieldEmpty, "\(name) is required and must not be blank")
+    }
+
+    static let debitOrCreditRequired = required("debit or credit")
+
+    static func blankCurrencyWithoutDefault(_ name: String) -> Self {
+        .init(
+            .fieldEmpty, "\(name) is blank and the profile gives no default (account.currency)")
+    }
+
+    static func preambleLacksField(_ field: Int, line: Int, for item: String) -> Self {
+        .init(
+            .fieldEmpty,
+            "the preamble has no field \(field) on line \(line) for the account \(item)")
+    }
+
+    /// A value the model refused: `name` and the quoted `value`, then why.
+    private static func invalid(
+        _ code: DiagnosticCode, _ name: String, _ value: String, _ reason: String
+    )
+        -> Self
+    {
+        .init(code, "\(name) \(value): \(reason)")
+    }
+
+    /// A date that is not a day; `format` is a dialect's layout, `nil` for ISO 8601.
+    static func date(_ name: String, _ value: String, _ error: DayError, format: DateFormat?)
+        -> Self
+    {
+        switch (error, format) {
+        case (.malformed, let format?):
+            invalid(.dateFormat, name, value, "is not a date in \(format) form")
+        case (.malformed, nil):
+            invalid(.dateFormat, name, value, "is not a date in YYYY-MM-DD form")
+        case (.invalid, _): invalid(.dateInvalid, name, value, "is not a day of the calendar")
+        }
+    }
+
+    /// An amount that cannot be read; `example` is a dialect's layout, `nil` for the canonical.
+    static func amount(
+        _ name: String, _ value: String, _ error: AmountError, currency: Currency,
+        example: String?
+    ) -> Self {
+        switch error {
+        case .empty: required(name)
+        case .malformed:
+            invalid(
+                .amountFormat, name, value,
+                "is not \(example.map { "an amount like \($0)" } ?? "a decimal number like -1234.56")"
+            )
+        case .grouping:
+            invalid(
+                .amountFormat, name, value,
+                "has thousands separators that do not split the digits into groups of three")
+        case .tooManyDecimals(let allowed):
+            invalid(
+                .amountPrecision, name, value,
+                "\(currency.code) has \(allowed == 0 ? "no decimal places" : allowed.counted("decimal place"))"
+            )
+        case .overflow:
+            invalid(.amountOverflow, name, value, "exceeds the range of a 64-bit amount")
+        }
+    }
+
+    static func iban(_ name: String, _ value: String, _ error: IBANError) -> Self {
+        let code: DiagnosticCode =
+            switch error {
+            case .illegalCharacter: .ibanCharacters
+            case .unknownCountry: .ibanCountry
+            case .wrongLength: .ibanLength
+            case .invalidStructure: .ibanStructure
+            case .checksumMismatch: .ibanChecksum
+            }
+        return invalid(code, name, value, error.description)
+    }
+
+    static func nationalCheck(_ name: String, _ value: String) -> Self {
+        invalid(
+            .ibanNationalCheck, name, value,
+            "national check digits inside the account number are wrong")
+    }
+
+    static func currency(_ name: String, _ value: String) -> Self {
+        invalid(.currencyUnknown, name, value, "is not an active ISO 4217 currency code")
+    }
+
+    static func accountKind(_ name: String, _ value: String) -> Self {
+        invalid(.accountKind, name, value, "must be checking, savings or investment")
+    }
+}
+
+// MARK: - Amounts, currencies and balances
+
+extension DiagnosticMessage {
+    static func indicator(_ value: String, allowed: [String]) -> Self {
+        invalid(
+            .amountSign, "indicator", value,
+            "must be one of \(allowed.map { Diagnostic.quote($0) }.joined(separator: ", "))")
+    }
+
+    static let debitAndCredit = Self(
+        .amountSign, "both debit and credit hold an amount; one must be empty or zero")
+
+    static let negativeCredit = Self(
+        .amountSign, "amount is negative but the indicator says credit; the two disagree")
+
+    static let sumOverflow = Self(.amountOverflow, "\(MoneyError.overflow)")
+
+    static func balanceOutOfRange(account: IBAN) -> Self {
+        .init(
+            .amountOverflow,
+            "importing this amount could take the balance of account \(account.electronic) beyond ±9,223,372,036,854,775,807 minor units; the file is rejected"
+        )
+    }
+
+    /// A row's currency that is not its account's, as the file itself gives the account.
+    static func rowCurrency(_ found: Currency, account: IBAN, accountCurrency: Currency, line: Int)
+        -> Self
+    {
+        .init(
+            .currencyConflict,
+            "currency \(found.code) differs from \(accountCurrency.code), the currency of account \(account.electronic) on line \(line)"
+        )
+    }
+
+    static func rowCurrency(_ name: String, _ value: String, accountCurrency: Currency) -> Self {
+        .init(
+            .currencyConflict,
+            "\(name) \(value) differs from the account's currency \(accountCurrency.code)")
+    }
+
+    static func ledgerCurrency(account: IBAN, ledger: Currency, file: Currency) -> Self {
+        .init(
+            .currencyConflict,
+            "account \(account.electronic) is kept in \(ledger.code) in the ledger; this file has it in \(file.code)"
+        )
+    }
+
+    /// A balance that breaks the chain; `name` is the balance's field.
+    static func balance(_ name: String, _ error: ReconciliationError) -> Self {
+        switch error {
+        case .arithmetic(_, .overflow): sumOverflow
+        case .arithmetic(_, .currencyMismatch(let a, let b)):
+            .init(.currencyConflict, "\(name): cannot combine \(a) with \(b)")
+        case .closingBalanceMismatch(let declared, let computed):
+            .init(
+                .balanceClosing,
+                "closing balance \(declared.decimalText) differs from opening balance plus transactions, \(computed.decimalText)"
+            )
+        case .runningBalanceMismatch(let declared, let computed):
+            .init(
+                .balanceRunning,
+                "\(name) \(declared.decimalText) differs from the previous balance plus this amount, \(computed.decimalText); the balance chain breaks here"
+            )
+        }
+    }
+
+    static func transactionID(
+        _ id: String, earlierLine: Int, earlier: Money, earlierDay: Day, here: Money, day: Day
+    ) -> Self {
+        .init(
+            .transactionIDConflict,
+            "transaction id \(Diagnostic.quote(id)) is also on line \(earlierLine), for \(earlier.decimalText) \(earlier.currency.code) on \(earlierDay); here \(here.decimalText) \(here.currency.code) on \(day). If the bank does not keep this column unique, map it as reference instead"
+        )
+    }
+
+    static func ledgerTransactionID(account: IBAN, month: Month) -> Self {
+        .init(
+            .transactionIDConflict,
+            "the transaction id of this row is already in the ledger (account \(account.electronic), \(month)) with another amount or currency; a transaction id names one booking"
+        )
+    }
+}
