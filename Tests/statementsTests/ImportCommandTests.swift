@@ -170,3 +170,51 @@ struct ImportCommandTests {
         #expect(try StatementsRunner.run(["import", "--help"]).stdout.contains("--dry-run"))
     }
 }
+
+struct AccountIDCommandTests {
+    @Test func `keeps accounts without IBAN through import, accounts and reports`() throws {
+        let workspace = try Workspace()
+        let file = try workspace.write(
+            "us.csv",
+            """
+            date,account_id,amount,beneficiary,account_kind
+            2026-10-01,aba:021000021/123456789,-12.50,Corner Deli,checking
+            2026-10-02,card:AMEX 1004,-40.00,Airline,credit-card
+            2026-10-03,card:amex/1004,25.00,Payment,credit-card
+            2026-10-04,sort-code:60-16-13 31926819,100.00,Salary,
+
+            """)
+        let run = try StatementsRunner.run([
+            "process", file, "--state", workspace.state, "--out", workspace.path + "/reports",
+        ])
+        #expect(run.status == 0, "\(run.stderr)")
+        let again = try StatementsRunner.run(["import", file, "--state", workspace.state])
+        #expect(
+            again.stdout.contains("added 0 new transactions from 1 file, 4 already present"),
+            "\(again.stdout)")
+        let listed = try StatementsRunner.run([
+            "accounts", "--state", workspace.state, "--format", "json",
+        ])
+        #expect(listed.stdout.contains(#""id": "card:amex/1004""#), "\(listed.stdout)")
+        #expect(listed.stdout.contains(#""balance": {"minorUnits": -1500"#), "\(listed.stdout)")
+        #expect(listed.stdout.contains(#""kind": "credit-card""#))
+        let reports = try FileManager.default.contentsOfDirectory(
+            atPath: workspace.path + "/reports/2026-10")
+        #expect(reports.contains("card_amex_1004.txt"))
+        #expect(reports.contains("sort-code_601613_31926819.html"))
+        let text = try String(
+            contentsOfFile: workspace.path + "/reports/2026-10/card_amex_1004.txt", encoding: .utf8)
+        #expect(text.contains("Account card:amex/1004\n"))
+        let one = try StatementsRunner.run([
+            "report", "--state", workspace.state, "--account", "aba:021000021 123456789",
+            "--format", "csv", "--out", "-",
+        ])
+        #expect(one.status == 0)
+        #expect(one.stdout.contains("Corner Deli"))
+        let bad = try StatementsRunner.run([
+            "report", "--state", workspace.state, "--account", "name:../x", "--out", "-",
+        ])
+        #expect(bad.status == 2)
+        #expect(bad.stderr.contains("a name id is"), "\(bad.stderr)")
+    }
+}

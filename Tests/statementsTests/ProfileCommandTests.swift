@@ -6,7 +6,7 @@ import Testing
 struct ProfileCommandTests {
     /// Each sample profile's account: IBAN, currency, transaction count and balance, worked
     /// out by hand from the sample export.
-    static let sampleAccounts: [(iban: String, currency: String, count: Int, balance: String)] = [
+    static let sampleAccounts: [(id: String, currency: String, count: Int, balance: String)] = [
         ("BE68539007547034", "EUR", 3, "911.55"),
         ("CH9300762011623852957", "CHF", 3, "5175.25"),
         ("DE44500105175407324931", "EUR", 4, "2657.42"),
@@ -14,7 +14,8 @@ struct ProfileCommandTests {
         ("ES9121000418450200051332", "EUR", 3, "1702.10"),
         ("FR1420041010050500013M02606", "EUR", 4, "1004.50"),
         ("GB29NWBK60161331926819", "GBP", 4, "4656.15"),
-        ("GB33BUKB20201555555555", "USD", 4, "3203.01"),
+        ("aba:021000021/123456789", "USD", 4, "3203.01"),
+        ("card:amex/1004", "USD", 4, "-1194.04"),
         ("NL18RABO0123459876", "EUR", 3, "1504.40"),
         ("NL91ABNA0417164300", "EUR", 4, "2336.33"),
     ]
@@ -35,7 +36,7 @@ struct ProfileCommandTests {
         let validation = try StatementsRunner.run(["validate", "--strict", "SampleData/profiles"])
         #expect(validation.status == 0, "\(validation.stderr)")
         #expect(validation.stderr == "")
-        #expect(validation.stdout == "no errors in 10 files (37 rows checked)\n")
+        #expect(validation.stdout == "no errors in 11 files (41 rows checked)\n")
         let workspace = try Workspace()
         let imported = try StatementsRunner.run([
             "import", "SampleData/profiles", "--state", workspace.state,
@@ -44,10 +45,10 @@ struct ProfileCommandTests {
         let accounts = try Self.accounts(workspace.state)
         #expect(accounts.count == Self.sampleAccounts.count)
         for expected in Self.sampleAccounts {
-            let account = accounts.first { $0["iban"] as? String == expected.iban }
-            #expect(account?["currency"] as? String == expected.currency, "\(expected.iban)")
-            #expect(account?["transactionCount"] as? Int == expected.count, "\(expected.iban)")
-            #expect(account.flatMap(Self.balance) == expected.balance, "\(expected.iban)")
+            let account = accounts.first { $0["id"] as? String == expected.id }
+            #expect(account?["currency"] as? String == expected.currency, "\(expected.id)")
+            #expect(account?["transactionCount"] as? Int == expected.count, "\(expected.id)")
+            #expect(account.flatMap(Self.balance) == expected.balance, "\(expected.id)")
         }
     }
 
@@ -87,7 +88,10 @@ struct ProfileCommandTests {
             (#"{"headerLine": -1}"#, "headerLine: must be a whole number of at least 0"),
             (#"{"headerLine": 0}"#, "columns: a file without header row (headerLine 0) needs"),
             (#"{"encoding": "ebcdic"}"#, "encoding: must be one of"),
-            (#"{"account": {"iban": "DE89370400440532013001"}}"#, "account.iban:"),
+            (
+                #"{"account": {"iban": "DE89370400440532013001"}}"#,
+                "account.iban \"DE89370400440532013001\": check digits"
+            ),
             (
                 #"{"sign": "debit-credit", "columns": {"date": "D", "amount": "A", "description": "T", "account_iban": "K"}}"#,
                 "columns: needs debit"

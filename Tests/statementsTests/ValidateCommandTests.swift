@@ -13,6 +13,7 @@ struct ValidateCommandTests {
 
     /// Each bad sample file, the first diagnostic it must produce, and the exit status alone.
     static let badFiles: [(file: String, place: String, code: String, status: Int32)] = [
+        ("account-id.csv", "3:12", "ACCOUNT_ID", 1),
         ("account-kind.csv", "2:48", "ACCOUNT_KIND", 1),
         ("amount-format.csv", "3:35", "AMOUNT_FORMAT", 1),
         ("amount-overflow.csv", "3:35", "AMOUNT_OVERFLOW", 1),
@@ -90,7 +91,7 @@ struct ValidateCommandTests {
         let codes = Set(
             output.stderr.split(separator: "[").dropFirst().map { $0.prefix { $0 != "]" } })
         #expect(codes.count >= 30)
-        #expect(output.stdout == "33 errors, 5 warnings in 33 of 38 files (55 rows checked)\n")
+        #expect(output.stdout == "34 errors, 5 warnings in 34 of 39 files (57 rows checked)\n")
     }
 
     @Test func `prints the example diagnostic of the issue`() throws {

@@ -46,11 +46,11 @@ final class ImportRun {
 
     /// One account's month: the unit of storage.
     struct AccountMonth: Hashable, Comparable {
-        let iban: IBAN
+        let accountID: AccountID
         let month: Month
 
         static func < (lhs: AccountMonth, rhs: AccountMonth) -> Bool {
-            (lhs.iban, lhs.month) < (rhs.iban, rhs.month)
+            (lhs.accountID, lhs.month) < (rhs.accountID, rhs.month)
         }
     }
 
@@ -69,7 +69,7 @@ final class ImportRun {
         -> ImportReport
     {
         var files: [FileImport] = []
-        var touched: Set<IBAN> = []
+        var touched: Set<AccountID> = []
         do throws(StorageError) {
             for (entry, dialect) in statementFiles.entries {
                 switch entry {
@@ -87,27 +87,27 @@ final class ImportRun {
             throw error
         }
         let grown = tails.values.filter(\.hasAcceptedRows)
-            .sorted { ($0.iban, $0.month) < ($1.iban, $1.month) }
+            .sorted { ($0.accountID, $0.month) < ($1.accountID, $1.month) }
         if !isDryRun && !grown.isEmpty {
             let now = clock()
             for tail in grown {
-                manifest.accounts[tail.iban]!.months[tail.month] = tail.accepted
+                manifest.accounts[tail.accountID]!.months[tail.month] = tail.accepted
             }
-            for iban in touched { manifest.accounts[iban]!.lastImport = now }
+            for accountID in touched { manifest.accounts[accountID]!.lastImport = now }
             manifest.generation += 1
             try storage.commit(grown, manifest: manifest)
         } else if !isDryRun && !tails.isEmpty {
             try storage.rollBack()  // only rejected files were written
         }
-        var earliest: [IBAN: Month] = [:]
+        var earliest: [AccountID: Month] = [:]
         for tail in grown {
-            earliest[tail.iban] = min(earliest[tail.iban] ?? tail.month, tail.month)
+            earliest[tail.accountID] = min(earliest[tail.accountID] ?? tail.month, tail.month)
         }
         // The grown months (not yet in the manifest of a dry run), and every later month of
         // the same accounts.
         var changed = Set(grown.map(\.month))
-        for (iban, first) in earliest {
-            for month in manifest.accounts[iban]!.months.keys where month >= first {
+        for (accountID, first) in earliest {
+            for month in manifest.accounts[accountID]!.months.keys where month >= first {
                 changed.insert(month)
             }
         }
@@ -132,7 +132,7 @@ final class ImportRun {
         /// The identities of the rows in order. Rows without transaction id are numbered by
         /// `occurrences`, the counts of content hashes seen earlier in the file: identical rows
         /// share a date, so they share a month.
-        func identities(of account: IBAN, occurrences: inout [UInt64: Int])
+        func identities(of account: AccountID, occurrences: inout [UInt64: Int])
             -> [TransactionIdentity]
         {
             rows.map { row in
@@ -160,7 +160,7 @@ final class ImportRun {
         init(_ row: borrowing ParsedRow, end: Int) {
             let transaction = row.transaction
             if let id = transaction.transactionID {
-                hash = TransactionIdentity(account: row.account.iban, transactionID: id).hash
+                hash = TransactionIdentity(account: row.account.id, transactionID: id).hash
                 packedEnd = UInt64(end) | 1 << 63
             } else {
                 hash = TransactionIdentity.contentHash(transaction)
@@ -183,7 +183,7 @@ final class ImportRun {
         /// Per account-month, the identities the file added, to forget if it is rejected.
         var added: [AccountMonth: [UInt64]] = [:]
         /// Per account, the magnitudes of the new rows' amounts, added up.
-        var turnover: [IBAN: Int64] = [:]
+        var turnover: [AccountID: Int64] = [:]
         /// Rows that cannot join the ledger: a transaction id already there with another
         /// amount, or an amount that would take the account's balance out of range.
         var conflicts: [(line: Int, message: DiagnosticMessage)] = []
@@ -192,11 +192,11 @@ final class ImportRun {
     }
 
     private func importFile(
-        at path: String, dialect: Dialect?, sniffing: Bool = false, touched: inout Set<IBAN>
+        at path: String, dialect: Dialect?, sniffing: Bool = false, touched: inout Set<AccountID>
     ) throws(StorageError) -> FileImport {
         var progress = FileProgress()
         var writeError: StorageError?
-        var fileAccounts: [IBAN: Account] = [:]
+        var fileAccounts: [AccountID: Account] = [:]
         var conflicts: [(line: Int, message: DiagnosticMessage)] = []
         // The file is parsed on another core while its rows are staged and written here.
         var (summary, collector) = produceConcurrently { yield in
@@ -206,23 +206,23 @@ final class ImportRun {
                 onRow: yield)
             return (summary, collector)
         } consume: { (row: ParsedRow) in
-            let iban = row.account.iban
-            if fileAccounts[iban] == nil {
-                fileAccounts[iban] = row.account
-                if let known = manifest.accounts[iban]?.account,
+            let accountID = row.account.id
+            if fileAccounts[accountID] == nil {
+                fileAccounts[accountID] = row.account
+                if let known = manifest.accounts[accountID]?.account,
                     known.currency != row.account.currency
                 {
                     conflicts.append(
                         (
                             row.line,
                             .ledgerCurrency(
-                                account: iban, ledger: known.currency,
+                                account: accountID, ledger: known.currency,
                                 file: row.account.currency)
                         ))
                 }
             }
             guard writeError == nil else { return }
-            let key = AccountMonth(iban: iban, month: Month(row.transaction.date))
+            let key = AccountMonth(accountID: accountID, month: Month(row.transaction.date))
             progress.stagedBytes += progress.staged[key, default: StagedMonth()].append(row)
             if progress.stagedBytes >= stagingLimit {
                 do throws(StorageError) {
@@ -237,12 +237,12 @@ final class ImportRun {
         if collector.errorCount == 0 {
             // The last rows, and what only the ledger can tell about them.
             try writeStaged(&progress, accounts: fileAccounts)
-            for iban in fileAccounts.keys where manifest.accounts[iban] == nil {
+            for accountID in fileAccounts.keys where manifest.accounts[accountID] == nil {
                 // A new account's opening balance counts toward its turnover too (money is
                 // never Int64.min, so its magnitude fits).
-                let opening = Int64(summary.openingBalances[iban]?.minorUnits.magnitude ?? 0)
-                if opening.addingReportingOverflow(progress.turnover[iban] ?? 0).overflow {
-                    progress.conflicts.append((1, .balanceOutOfRange(account: iban)))
+                let opening = Int64(summary.openingBalances[accountID]?.minorUnits.magnitude ?? 0)
+                if opening.addingReportingOverflow(progress.turnover[accountID] ?? 0).overflow {
+                    progress.conflicts.append((1, .balanceOutOfRange(account: accountID)))
                 }
             }
             for conflict in progress.conflicts.sorted(by: { $0.line < $1.line }) {
@@ -266,19 +266,20 @@ final class ImportRun {
             }
             return FileImport(outcome: .rejected, validation: validation)
         }
-        for (iban, account) in fileAccounts where manifest.accounts[iban] == nil {
-            let opening = summary.openingBalances[iban]
-            manifest.accounts[iban] = LedgerManifest.AccountEntry(
+        for (accountID, account) in fileAccounts where manifest.accounts[accountID] == nil {
+            let opening = summary.openingBalances[accountID]
+            manifest.accounts[accountID] = LedgerManifest.AccountEntry(
                 account: account, openingBalance: opening, lastImport: nil,
                 turnover: Int64(opening?.minorUnits.magnitude ?? 0), months: [:])
         }
-        for (iban, added) in progress.turnover {
+        for (accountID, added) in progress.turnover {
             // Proven to fit while staging; a dry run over a format 1 ledger starts from 0.
-            manifest.accounts[iban]!.turnover = (manifest.accounts[iban]!.turnover ?? 0) + added
+            manifest.accounts[accountID]!.turnover =
+                (manifest.accounts[accountID]!.turnover ?? 0) + added
         }
         for key in progress.added.keys {
             tails[key]!.accepted = tails[key]!.written
-            touched.insert(key.iban)
+            touched.insert(key.accountID)
         }
         let (new, present) = (progress.new, progress.present)
         return FileImport(
@@ -289,32 +290,36 @@ final class ImportRun {
     /// Sorts the staged rows into present and new, and writes the new ones out as tails of
     /// their month files (only counted in a dry run). A transaction id found with another
     /// amount, and an amount the account's balance could not hold, become conflicts.
-    private func writeStaged(_ progress: inout FileProgress, accounts: [IBAN: Account])
+    private func writeStaged(_ progress: inout FileProgress, accounts: [AccountID: Account])
         throws(StorageError)
     {
         for key in progress.staged.keys.sorted() {
             let month = progress.staged.removeValue(forKey: key)!
-            let currency = accounts[key.iban]!.currency
+            let currency = accounts[key.accountID]!.currency
             let rowIdentities = month.identities(
-                of: key.iban, occurrences: &progress.occurrences[key, default: [:]])
+                of: key.accountID, occurrences: &progress.occurrences[key, default: [:]])
             // A row with a transaction id is looked for in the months beside its own too.
             let neighbours =
                 month.rows.contains(where: \.hasTransactionID)
                 ? try [key.month.previous, key.month.next].compactMap { $0 }.map {
                     (month) throws(StorageError) in
-                    (month, try identities(of: AccountMonth(iban: key.iban, month: month)))
+                    (
+                        month,
+                        try identities(of: AccountMonth(accountID: key.accountID, month: month))
+                    )
                 } : []
             // Taken out of the dictionaries while they grow, so that they are not copied.
             var known = try identities(of: key)
             knownIdentities[key] = nil
             var added = progress.added.removeValue(forKey: key) ?? []
             var turnover =
-                (manifest.accounts[key.iban]?.turnover ?? 0) + (progress.turnover[key.iban] ?? 0)
+                (manifest.accounts[key.accountID]?.turnover ?? 0)
+                + (progress.turnover[key.accountID] ?? 0)
             defer {
                 knownIdentities[key] = known
                 if !added.isEmpty { progress.added[key] = added }
-                let base = manifest.accounts[key.iban]?.turnover ?? 0
-                progress.turnover[key.iban] = turnover - base
+                let base = manifest.accounts[key.accountID]?.turnover ?? 0
+                progress.turnover[key.accountID] = turnover - base
             }
             var newRanges: [Range<Int>] = []
             var ids: [UInt8] = []
@@ -340,7 +345,10 @@ final class ImportRun {
                         : neighbours.first { $0.0 == foundMonth }?.1.amountChecks[hash]
                     if identity.isTransactionID && stored != check {
                         progress.conflicts.append(
-                            (row.line, .ledgerTransactionID(account: key.iban, month: foundMonth)))
+                            (
+                                row.line,
+                                .ledgerTransactionID(account: key.accountID, month: foundMonth)
+                            ))
                     }
                     progress.present += 1
                     continue
@@ -348,7 +356,8 @@ final class ImportRun {
                 let (sum, overflow) = turnover.addingReportingOverflow(
                     Int64(exactly: row.amount.magnitude) ?? .max)
                 guard !overflow else {
-                    progress.conflicts.append((row.line, .balanceOutOfRange(account: key.iban)))
+                    progress.conflicts.append(
+                        (row.line, .balanceOutOfRange(account: key.accountID)))
                     continue
                 }
                 turnover = sum
@@ -366,8 +375,8 @@ final class ImportRun {
             var tail =
                 tails[key]
                 ?? MonthTail(
-                    iban: key.iban, month: key.month,
-                    committed: committed.accounts[key.iban]?.months[key.month])
+                    accountID: key.accountID, month: key.month,
+                    committed: committed.accounts[key.accountID]?.months[key.month])
             if isDryRun {
                 tail.written.advance(data: data, ids: ids)
             } else {
@@ -384,20 +393,20 @@ final class ImportRun {
     private func identities(of key: AccountMonth) throws(StorageError) -> KnownIdentities {
         if let known = knownIdentities[key] { return known }
         var known = KnownIdentities()
-        if let length = committed.accounts[key.iban]?.months[key.month] {
+        if let length = committed.accounts[key.accountID]?.months[key.month] {
             if committed.version < 2 {
                 // A dry run over a format 1 ledger: the identities as an upgrade computes them.
-                let account = committed.accounts[key.iban]!.account
+                let account = committed.accounts[key.accountID]!.account
                 for (hash, check) in TransactionIdentity.entries(
                     of: try storage.transactions(of: account, in: key.month, length: length),
-                    account: key.iban)
+                    account: key.accountID)
                 {
                     known.insert(hash, amountCheck: check)
                 }
             } else {
-                try storage.verifyData(of: key.iban, in: key.month, length: length)
+                try storage.verifyData(of: key.accountID, in: key.month, length: length)
                 for (hash, check) in try storage.identities(
-                    of: key.iban, in: key.month, length: length)
+                    of: key.accountID, in: key.month, length: length)
                 {
                     known.insert(hash, amountCheck: check)
                 }

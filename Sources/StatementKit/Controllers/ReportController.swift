@@ -21,7 +21,7 @@ package struct PublishedFile: Hashable, Sendable {
     package let isWritten: Bool
 }
 
-/// Renders monthly statements and writes them as `OUT/YYYY-MM/IBAN.txt|.csv|.html` plus
+/// Renders monthly statements and writes them as `OUT/YYYY-MM/AccountID.txt|.csv|.html` plus
 /// `OUT/YYYY-MM/index.html`, rewriting only files whose content changes.
 package final class ReportController {
     private let folder: String
@@ -69,7 +69,7 @@ package final class ReportController {
         for month in byMonth.keys { Self.removeStaleTemporaries(in: "\(folder)/\(month.isoText)") }
         Self.removeStaleTemporaries(in: folder)
         let ordered = byMonth.keys.sorted().flatMap { month in
-            byMonth[month]!.sorted(by: { $0.account.iban < $1.account.iban })
+            byMonth[month]!.sorted(by: { $0.account.id < $1.account.id })
         }
         // Render and write the statements on every core; each has files of its own, and the
         // results are put back in order.
@@ -119,7 +119,7 @@ package final class ReportController {
             for format in formats {
                 let output = render(statement, as: format)
                 let path =
-                    "\(folder)/\(statement.month.isoText)/\(statement.account.iban.electronic).\(format.fileExtension)"
+                    "\(folder)/\(statement.month.isoText)/\(statement.account.id.fileName).\(format.fileExtension)"
                 published.append(try ReportController.write(output, to: path))
             }
             return published

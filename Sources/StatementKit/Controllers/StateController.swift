@@ -61,14 +61,16 @@ package final class StateController {
     private func upgrade(_ committed: LedgerManifest) throws(StorageError) -> LedgerManifest {
         var upgraded = committed
         upgraded.version = LedgerManifest.formatVersion
-        for (iban, entry) in committed.accounts {
+        for (accountID, entry) in committed.accounts {
             var turnover = Int64(entry.openingBalance?.minorUnits.magnitude ?? 0)
             for (month, length) in entry.months {
                 // Read once: its lines give the identities, its bytes the checksum.
                 let (transactions, dataChecksum) = try storage.transactionsAndChecksum(
                     of: entry.account, in: month, length: length)
                 var index: [UInt8] = []
-                for (hash, check) in TransactionIdentity.entries(of: transactions, account: iban) {
+                for (hash, check) in TransactionIdentity.entries(
+                    of: transactions, account: accountID)
+                {
                     TransactionIdentity.appendEntry(hash: hash, amountCheck: check, to: &index)
                 }
                 for transaction in transactions {
@@ -76,13 +78,13 @@ package final class StateController {
                         Int64(exactly: transaction.amount.minorUnits.magnitude) ?? .max)
                     turnover = overflow ? .max : sum
                 }
-                try storage.writeUpgradedIndex(index, of: iban, in: month)
-                upgraded.accounts[iban]!.months[month] = LedgerManifest.MonthLength(
+                try storage.writeUpgradedIndex(index, of: accountID, in: month)
+                upgraded.accounts[accountID]!.months[month] = LedgerManifest.MonthLength(
                     dataBytes: length.dataBytes, idBytes: index.count,
                     dataChecksum: dataChecksum,
                     idChecksum: .of(index))
             }
-            upgraded.accounts[iban]!.turnover = turnover
+            upgraded.accounts[accountID]!.turnover = turnover
         }
         try storage.commit([], manifest: upgraded)
         storage.removeLegacyIndexes(of: committed)
@@ -120,14 +122,15 @@ package final class StateController {
     /// An account gets a statement for each requested month in which it has transactions.
     /// Opening balances are computed from the account's opening balance and every earlier
     /// month, read once in order.
-    package func monthlyStatements(months: Set<Month>, accounts: Set<IBAN>? = nil)
+    package func monthlyStatements(months: Set<Month>, accounts: Set<AccountID>? = nil)
         throws(StorageError) -> [MonthlyStatement]
     {
         let manifest = try storage.loadManifest()
         guard let lastRequested = months.max() else { return [] }
         var statements: [MonthlyStatement] = []
-        for iban in manifest.accounts.keys.sorted() where accounts?.contains(iban) ?? true {
-            let entry = manifest.accounts[iban]!
+        for accountID in manifest.accounts.keys.sorted() where accounts?.contains(accountID) ?? true
+        {
+            let entry = manifest.accounts[accountID]!
             var balance = entry.openingBalance ?? .zero(entry.account.currency)
             for month in entry.months.keys.sorted() where month <= lastRequested {
                 let length = entry.months[month]!
@@ -137,7 +140,7 @@ package final class StateController {
                     do throws(MoneyError) { balance = try balance.adding(total) } catch {
                         throw .unreadable(
                             folder: storage.folder,
-                            reason: "the balance of \(iban.electronic) in \(month) \(error)")
+                            reason: "the balance of \(accountID.text) in \(month) \(error)")
                     }
                     continue
                 }
@@ -152,7 +155,7 @@ package final class StateController {
                 } catch {
                     throw .unreadable(
                         folder: storage.folder,
-                        reason: "the balance of \(iban.electronic) in \(month) \(error)")
+                        reason: "the balance of \(accountID.text) in \(month) \(error)")
                 }
             }
         }
@@ -163,8 +166,8 @@ package final class StateController {
     package func accountSummaries() throws(StorageError) -> [AccountSummary] {
         let manifest = try storage.loadManifest()
         var summaries: [AccountSummary] = []
-        for iban in manifest.accounts.keys.sorted() {
-            let entry = manifest.accounts[iban]!
+        for accountID in manifest.accounts.keys.sorted() {
+            let entry = manifest.accounts[accountID]!
             var balance = entry.openingBalance ?? .zero(entry.account.currency)
             var count = 0
             var first: Day?
@@ -178,7 +181,7 @@ package final class StateController {
                     } catch {
                         throw .unreadable(
                             folder: storage.folder,
-                            reason: "the balance of \(iban.electronic) \(error)")
+                            reason: "the balance of \(accountID.text) \(error)")
                     }
                     count += 1
                     first = min(first ?? transaction.date, transaction.date)

@@ -37,7 +37,7 @@ enum CommitStep: Hashable, Sendable, CaseIterable {
 
 /// How far a run has written one account-month's files past their committed lengths.
 struct MonthTail: Sendable {
-    let iban: IBAN
+    let accountID: AccountID
     let month: Month
     /// The lengths in the manifest when the run started; `nil` for a month new to the ledger.
     let committed: LedgerManifest.MonthLength?
@@ -53,8 +53,8 @@ struct MonthTail: Sendable {
         accepted != committed ?? .empty
     }
 
-    init(iban: IBAN, month: Month, committed: LedgerManifest.MonthLength?) {
-        self.iban = iban
+    init(accountID: AccountID, month: Month, committed: LedgerManifest.MonthLength?) {
+        self.accountID = accountID
         self.month = month
         self.committed = committed
         accepted = committed ?? .empty
@@ -66,7 +66,7 @@ struct MonthTail: Sendable {
 ///
 /// Layout of the state folder:
 /// - `manifest`: the commit record (`LedgerManifest`), replaced atomically by rename.
-/// - `accounts/IBAN/YYYY-MM.tsv` and `.idx`: append-only transaction lines and 16-byte
+/// - `accounts/AccountID/YYYY-MM.tsv` and `.idx`: append-only transaction lines and 16-byte
 ///   identity entries (identity hash, amount check of a transaction id or 0); only the committed prefix (per the
 ///   manifest) is ever read, and only after its checksum matched the manifest's.
 ///   (Format 1 kept 8-byte hashes in `.ids` files; an upgrade writes `.idx` files beside them.)
@@ -96,16 +96,18 @@ package final class StorageController {
     private var manifestPath: String { folder + "/manifest" }
     private var journalPath: String { folder + "/pending" }
 
-    func dataPath(_ iban: IBAN, _ month: Month) -> String {
-        "\(folder)/accounts/\(iban.electronic)/\(month.isoText).tsv"
+    func dataPath(_ accountID: AccountID, _ month: Month) -> String {
+        "\(folder)/accounts/\(accountID.fileName)/\(month.isoText).tsv"
     }
 
     /// The identity index of an account-month: `.idx` (16-byte entries), or in a format 1
     /// ledger `.ids` (8-byte hashes).
-    func idsPath(_ iban: IBAN, _ month: Month, version: Int = LedgerManifest.formatVersion)
+    func idsPath(
+        _ accountID: AccountID, _ month: Month, version: Int = LedgerManifest.formatVersion
+    )
         -> String
     {
-        "\(folder)/accounts/\(iban.electronic)/\(month.isoText).\(version >= 2 ? "idx" : "ids")"
+        "\(folder)/accounts/\(accountID.fileName)/\(month.isoText).\(version >= 2 ? "idx" : "ids")"
     }
 
     // MARK: Reading
@@ -163,7 +165,7 @@ package final class StorageController {
         of account: Account, in month: Month, length: LedgerManifest.MonthLength,
         _ decode: ([UInt8], Currency) throws(LedgerRecord.DecodingError) -> T
     ) throws(StorageError) -> T {
-        let path = dataPath(account.iban, month)
+        let path = dataPath(account.id, month)
         let bytes = try readCommitted(path, length.dataBytes, length.dataChecksum)
         do throws(LedgerRecord.DecodingError) {
             return try decode(bytes, account.currency)
@@ -198,18 +200,18 @@ package final class StorageController {
     }
 
     /// Checks that an account-month's transaction file is as committed, without decoding it.
-    func verifyData(of iban: IBAN, in month: Month, length: LedgerManifest.MonthLength)
+    func verifyData(of accountID: AccountID, in month: Month, length: LedgerManifest.MonthLength)
         throws(StorageError)
     {
-        _ = try readCommitted(dataPath(iban, month), length.dataBytes, length.dataChecksum)
+        _ = try readCommitted(dataPath(accountID, month), length.dataBytes, length.dataChecksum)
     }
 
     /// Reads the committed identity entries of an account-month: each identity hash with the
     /// check of the amount it was imported with (0 for an identity without transaction id).
-    func identities(of iban: IBAN, in month: Month, length: LedgerManifest.MonthLength)
+    func identities(of accountID: AccountID, in month: Month, length: LedgerManifest.MonthLength)
         throws(StorageError) -> [(hash: UInt64, amountCheck: UInt64)]
     {
-        let bytes = try readCommitted(idsPath(iban, month), length.idBytes, length.idChecksum)
+        let bytes = try readCommitted(idsPath(accountID, month), length.idBytes, length.idChecksum)
         func word(_ offset: Int) -> UInt64 {
             (0..<8).reduce(UInt64(0)) { $0 | UInt64(bytes[offset + $1]) << UInt64(8 * $1) }
         }
@@ -308,12 +310,13 @@ package final class StorageController {
         let manifest = try loadManifest()
         for line in String(decoding: journal, as: UTF8.self).split(separator: "\n") {
             let parts = line.split(separator: "\t")
-            guard parts.count == 2, let iban = try? IBAN(parsing: String(parts[0])),
+            guard parts.count == 2, let accountID = try? AccountID(parsing: String(parts[0])),
                 let month = Month(parsing: String(parts[1]))
             else { continue }
-            let length = manifest.accounts[iban]?.months[month]
+            let length = manifest.accounts[accountID]?.months[month]
             for (path, committed) in [
-                (dataPath(iban, month), length?.dataBytes), (idsPath(iban, month), length?.idBytes),
+                (dataPath(accountID, month), length?.dataBytes),
+                (idsPath(accountID, month), length?.idBytes),
             ] {
                 if let committed {
                     if truncate(path, off_t(committed)) != 0 && errno != ENOENT {
@@ -323,9 +326,9 @@ package final class StorageController {
                     throw error("repair", path)
                 }
             }
-            if manifest.accounts[iban] == nil {
+            if manifest.accounts[accountID] == nil {
                 // An account the run created: remove its folder (this fails while it is not empty).
-                _ = rmdir("\(folder)/accounts/\(iban.electronic)")
+                _ = rmdir("\(folder)/accounts/\(accountID.fileName)")
             }
         }
         guard unlink(journalPath) == 0 else { throw error("remove", journalPath) }
@@ -338,13 +341,13 @@ package final class StorageController {
         precondition(lockDescriptor >= 0, "writing needs the writer lock")
         if !tail.isJournaled {
             try faultInjection?(.journal)
-            try appendToJournal("\(tail.iban.electronic)\t\(tail.month.isoText)\n")
-            try makeDirectories("\(folder)/accounts/\(tail.iban.electronic)")
+            try appendToJournal("\(tail.accountID.text)\t\(tail.month.isoText)\n")
+            try makeDirectories("\(folder)/accounts/\(tail.accountID.fileName)")
             tail.isJournaled = true
         }
         try faultInjection?(.append)
-        try writeBytes(data, to: dataPath(tail.iban, tail.month), at: tail.written.dataBytes)
-        try writeBytes(ids, to: idsPath(tail.iban, tail.month), at: tail.written.idBytes)
+        try writeBytes(data, to: dataPath(tail.accountID, tail.month), at: tail.written.dataBytes)
+        try writeBytes(ids, to: idsPath(tail.accountID, tail.month), at: tail.written.idBytes)
         tail.written.advance(data: data, ids: ids)
     }
 
@@ -353,8 +356,8 @@ package final class StorageController {
     func cutBack(_ tail: inout MonthTail) throws(StorageError) {
         let length = tail.accepted
         for (path, bytes) in [
-            (dataPath(tail.iban, tail.month), length.dataBytes),
-            (idsPath(tail.iban, tail.month), length.idBytes),
+            (dataPath(tail.accountID, tail.month), length.dataBytes),
+            (idsPath(tail.accountID, tail.month), length.idBytes),
         ] {
             let result =
                 bytes == 0 && tail.committed == nil ? unlink(path) : truncate(path, off_t(bytes))
@@ -391,18 +394,18 @@ package final class StorageController {
 
     /// Writes the identity index of an account-month anew, for an upgrade of the ledger's
     /// format: a new file that no committed manifest names until the upgrade commits.
-    func writeUpgradedIndex(_ bytes: [UInt8], of iban: IBAN, in month: Month)
+    func writeUpgradedIndex(_ bytes: [UInt8], of accountID: AccountID, in month: Month)
         throws(StorageError)
     {
         precondition(lockDescriptor >= 0, "writing needs the writer lock")
-        try writeNewFile(idsPath(iban, month), bytes)
+        try writeNewFile(idsPath(accountID, month), bytes)
     }
 
     /// Removes the identity files of format 1 after an upgrade committed; what is left by a
     /// crash here is never read again.
     func removeLegacyIndexes(of manifest: LedgerManifest) {
-        for (iban, entry) in manifest.accounts {
-            for month in entry.months.keys { _ = unlink(idsPath(iban, month, version: 1)) }
+        for (accountID, entry) in manifest.accounts {
+            for month in entry.months.keys { _ = unlink(idsPath(accountID, month, version: 1)) }
         }
     }
 
@@ -415,8 +418,8 @@ package final class StorageController {
         let manifest = try loadManifest()
         var problems: [StorageError] = []
         var months = 0
-        for iban in manifest.accounts.keys.sorted() {
-            let entry = manifest.accounts[iban]!
+        for accountID in manifest.accounts.keys.sorted() {
+            let entry = manifest.accounts[accountID]!
             for month in entry.months.keys.sorted() {
                 let length = entry.months[month]!
                 months += 1
@@ -427,7 +430,7 @@ package final class StorageController {
                 }
                 do throws(StorageError) {
                     _ = try readCommitted(
-                        idsPath(iban, month, version: manifest.version), length.idBytes,
+                        idsPath(accountID, month, version: manifest.version), length.idBytes,
                         length.idChecksum)
                 } catch {
                     problems.append(error)
@@ -482,15 +485,16 @@ package final class StorageController {
             }
         #endif
         for tail in tails {
-            for path in [dataPath(tail.iban, tail.month), idsPath(tail.iban, tail.month)] {
+            for path in [dataPath(tail.accountID, tail.month), idsPath(tail.accountID, tail.month)]
+            {
                 let descriptor = open(path, O_RDONLY | O_CLOEXEC)
                 guard descriptor >= 0 else { throw error("open", path) }
                 defer { close(descriptor) }
                 guard fsync(descriptor) == 0 else { throw error("sync", path) }
             }
         }
-        for iban in Set(tails.map(\.iban)).sorted() {
-            try syncDirectory("\(folder)/accounts/\(iban.electronic)")
+        for accountID in Set(tails.map(\.accountID)).sorted() {
+            try syncDirectory("\(folder)/accounts/\(accountID.fileName)")
         }
         try syncDirectory(folder + "/accounts")
     }

@@ -37,6 +37,7 @@ package enum DiagnosticCode: String, Hashable, Sendable, CaseIterable, Codable {
     case currencyUnknown = "CURRENCY_UNKNOWN"
     case currencyConflict = "CURRENCY_CONFLICT"
     case accountKind = "ACCOUNT_KIND"
+    case accountID = "ACCOUNT_ID"
     case ibanCharacters = "IBAN_CHARACTERS"
     case ibanCountry = "IBAN_COUNTRY"
     case ibanLength = "IBAN_LENGTH"

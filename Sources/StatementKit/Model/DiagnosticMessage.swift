@@ -291,6 +291,24 @@ extension DiagnosticMessage {
         return invalid(code, name, value, error.description)
     }
 
+    /// An account id that is neither a valid IBAN nor a valid id of another scheme.
+    package static func accountID(_ name: String, _ value: String, _ error: AccountIDParseError)
+        -> Self
+    {
+        switch error {
+        case .iban(let error): iban(name, value, error)
+        case .accountID(.unknownScheme(let scheme)):
+            invalid(
+                .accountID, name, value,
+                "scheme \(Diagnostic.quote(scheme)) is not one of \(AccountID.Scheme.allCases.map(\.rawValue).joined(separator: ", ")); without a scheme, an IBAN"
+            )
+        case .accountID(.malformed(let scheme)):
+            invalid(.accountID, name, value, "a \(scheme.rawValue) id is \(scheme.form)")
+        case .accountID(.routingCheckDigit):
+            invalid(.accountID, name, value, "the routing number's check digit is wrong")
+        }
+    }
+
     static func nationalCheck(_ name: String, _ value: String) -> Self {
         invalid(
             .ibanNationalCheck, name, value,
@@ -302,7 +320,7 @@ extension DiagnosticMessage {
     }
 
     static func accountKind(_ name: String, _ value: String) -> Self {
-        invalid(.accountKind, name, value, "must be checking, savings or investment")
+        invalid(.accountKind, name, value, "must be checking, savings, investment or credit-card")
     }
 }
 
@@ -323,20 +341,22 @@ extension DiagnosticMessage {
 
     static let sumOverflow = Self(.amountOverflow, "\(MoneyError.overflow)")
 
-    static func balanceOutOfRange(account: IBAN) -> Self {
+    static func balanceOutOfRange(account: AccountID) -> Self {
         .init(
             .amountOverflow,
-            "importing this amount could take the balance of account \(account.electronic) beyond ±9,223,372,036,854,775,807 minor units; the file is rejected"
+            "importing this amount could take the balance of account \(account.text) beyond ±9,223,372,036,854,775,807 minor units; the file is rejected"
         )
     }
 
     /// A row's currency that is not its account's, as the file itself gives the account.
-    static func rowCurrency(_ found: Currency, account: IBAN, accountCurrency: Currency, line: Int)
+    static func rowCurrency(
+        _ found: Currency, account: AccountID, accountCurrency: Currency, line: Int
+    )
         -> Self
     {
         .init(
             .currencyConflict,
-            "currency \(found.code) differs from \(accountCurrency.code), the currency of account \(account.electronic) on line \(line)"
+            "currency \(found.code) differs from \(accountCurrency.code), the currency of account \(account.text) on line \(line)"
         )
     }
 
@@ -346,10 +366,10 @@ extension DiagnosticMessage {
             "\(name) \(value) differs from the account's currency \(accountCurrency.code)")
     }
 
-    static func ledgerCurrency(account: IBAN, ledger: Currency, file: Currency) -> Self {
+    static func ledgerCurrency(account: AccountID, ledger: Currency, file: Currency) -> Self {
         .init(
             .currencyConflict,
-            "account \(account.electronic) is kept in \(ledger.code) in the ledger; this file has it in \(file.code)"
+            "account \(account.text) is kept in \(ledger.code) in the ledger; this file has it in \(file.code)"
         )
     }
 
@@ -381,10 +401,10 @@ extension DiagnosticMessage {
         )
     }
 
-    static func ledgerTransactionID(account: IBAN, month: Month) -> Self {
+    static func ledgerTransactionID(account: AccountID, month: Month) -> Self {
         .init(
             .transactionIDConflict,
-            "the transaction id of this row is already in the ledger (account \(account.electronic), \(month)) with another amount or currency; a transaction id names one booking"
+            "the transaction id of this row is already in the ledger (account \(account.text), \(month)) with another amount or currency; a transaction id names one booking"
         )
     }
 }

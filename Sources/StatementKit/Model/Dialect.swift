@@ -11,7 +11,7 @@ package struct Dialect: Hashable, Sendable {
     /// may split an amount into `debit` and `credit` or give its sign in an `indicator`.
     package enum Field: String, CaseIterable, Hashable, Sendable, Comparable {
         case date
-        case accountIBAN = "account_iban"
+        case account = "account_iban"
         case accountName = "account_name"
         case amount, debit, credit, indicator, currency, beneficiary
         case beneficiaryIBAN = "beneficiary_iban"
@@ -21,7 +21,7 @@ package struct Dialect: Hashable, Sendable {
 
         /// The columns a canonical CSV header must name.
         package static let canonicalRequired: [Field] = [
-            .date, .accountIBAN, .amount, .beneficiary,
+            .date, .account, .amount, .beneficiary,
         ]
 
         /// Whether several source columns may be joined into this field (with a space).
@@ -36,7 +36,7 @@ package struct Dialect: Hashable, Sendable {
         var ordinal: Int {
             switch self {
             case .date: 0
-            case .accountIBAN: 1
+            case .account: 1
             case .accountName: 2
             case .amount: 3
             case .debit: 4
@@ -55,13 +55,15 @@ package struct Dialect: Hashable, Sendable {
 
         /// Finds the canonical column a header cell names, ignoring case, surrounding spaces
         /// and the choice of space, `-` or `_` between words; `counterparty` and
-        /// `counterparty_iban` stand for `beneficiary` and `beneficiary_iban`.
+        /// `counterparty_iban` stand for `beneficiary` and `beneficiary_iban`, `account_id`
+        /// for `account_iban` (either holds an IBAN or another account id).
         package init?(canonicalHeader header: String) {
             let key = header.trimmingCharacters(in: .whitespaces).lowercased()
                 .replacingOccurrences(of: " ", with: "_").replacingOccurrences(of: "-", with: "_")
             switch key {
             case "counterparty": self = .beneficiary
             case "counterparty_iban": self = .beneficiaryIBAN
+            case "account_id": self = .account
             default:
                 guard let field = Field(rawValue: key), field.isCanonicalColumn else { return nil }
                 self = field
@@ -94,6 +96,9 @@ package struct Dialect: Hashable, Sendable {
         case debitCredit = "debit-credit"
         /// An unsigned `amount` and an `indicator` column saying debit or credit.
         case indicator
+        /// One `amount` column with charges positive and payments `-`, as card statements
+        /// write them; a `balance` column is then what is owed, and is negated too.
+        case chargesPositive = "charges-positive"
     }
 
     /// A field of a preamble line: 1-based line of the file and 1-based field of that line.
@@ -135,7 +140,7 @@ package struct Dialect: Hashable, Sendable {
     package var debitIndicators: [String] = []
     package var creditIndicators: [String] = []
     /// An account the profile fixes for files that do not name it in each row.
-    package var accountIBAN: IBAN?
+    package var accountID: AccountID?
     package var accountName: String?
     package var accountCurrency: Currency?
     package var accountKind: Account.Kind?

@@ -8,8 +8,8 @@
 /// ```
 /// statements-ledger 2
 /// generation N
-/// account IBAN CURRENCY KIND OPENING-MINOR-UNITS|- LAST-IMPORT|- TURNOVER NAME
-/// month IBAN YYYY-MM DATA-BYTES INDEX-BYTES DATA-CHECKSUM INDEX-CHECKSUM
+/// account AccountID CURRENCY KIND OPENING-MINOR-UNITS|- LAST-IMPORT|- TURNOVER NAME
+/// month AccountID YYYY-MM DATA-BYTES INDEX-BYTES DATA-CHECKSUM INDEX-CHECKSUM
 /// end CHECKSUM
 /// ```
 ///
@@ -69,8 +69,8 @@ package struct LedgerManifest: Hashable, Sendable {
         }
     }
 
-    /// The accounts by IBAN.
-    package var accounts: [IBAN: AccountEntry] = [:]
+    /// The accounts by AccountID.
+    package var accounts: [AccountID: AccountEntry] = [:]
     /// How many runs have committed to the ledger; each commit adds one.
     package var generation = 0
     /// The format version the manifest was read in (`formatVersion` when made here).
@@ -102,10 +102,10 @@ package struct LedgerManifest: Hashable, Sendable {
         var lines = [
             "\(LedgerManifest.magic) \(LedgerManifest.formatVersion)", "generation\t\(generation)",
         ]
-        for iban in accounts.keys.sorted() {
-            let entry = accounts[iban]!
+        for accountID in accounts.keys.sorted() {
+            let entry = accounts[accountID]!
             let fields = [
-                "account", iban.electronic, entry.account.currency.code,
+                "account", accountID.text, entry.account.currency.code,
                 entry.account.kind.rawValue,
                 entry.openingBalance.map { String($0.minorUnits) } ?? "-", entry.lastImport ?? "-",
                 String(entry.turnover!), LedgerManifest.escape(entry.account.name ?? ""),
@@ -115,7 +115,7 @@ package struct LedgerManifest: Hashable, Sendable {
                 let length = entry.months[month]!
                 lines.append(
                     [
-                        "month", iban.electronic, month.isoText, String(length.dataBytes),
+                        "month", accountID.text, month.isoText, String(length.dataBytes),
                         String(length.idBytes), length.dataChecksum!.hexText,
                         length.idChecksum!.hexText,
                     ].joined(separator: "\t"))
@@ -163,7 +163,7 @@ package struct LedgerManifest: Hashable, Sendable {
                 continue
             }
             guard let kind = fields.first, let ibanText = fields.dropFirst().first,
-                let iban = try? IBAN(parsing: ibanText)
+                let accountID = try? AccountID(parsing: ibanText)
             else { throw .malformed(line: number, "unreadable record") }
             switch kind {
             case "account" where fields.count == accountFields:
@@ -186,14 +186,14 @@ package struct LedgerManifest: Hashable, Sendable {
                     turnover = value
                 }
                 let name = LedgerManifest.unescape(fields[accountFields - 1])
-                accounts[iban] = AccountEntry(
+                accounts[accountID] = AccountEntry(
                     account: Account(
-                        iban: iban, name: name.isEmpty ? nil : name, kind: accountKind,
+                        id: accountID, name: name.isEmpty ? nil : name, kind: accountKind,
                         currency: currency),
                     openingBalance: opening, lastImport: fields[5] == "-" ? nil : fields[5],
                     turnover: turnover, months: [:])
             case "month" where fields.count == monthFields:
-                guard accounts[iban] != nil, let month = Month(parsing: fields[2]),
+                guard accounts[accountID] != nil, let month = Month(parsing: fields[2]),
                     let data = Int(fields[3]), let ids = Int(fields[4]), data >= 0, ids >= 0,
                     ids % indexEntry == 0
                 else { throw .malformed(line: number, "bad month record") }
@@ -205,7 +205,7 @@ package struct LedgerManifest: Hashable, Sendable {
                     length.dataChecksum = dataChecksum
                     length.idChecksum = idChecksum
                 }
-                accounts[iban]!.months[month] = length
+                accounts[accountID]!.months[month] = length
             default:
                 throw .malformed(line: number, "unknown record")
             }

@@ -31,6 +31,9 @@ package struct Money: Hashable, Sendable {
         return Money(minorUnits: sum, currency: currency)
     }
 
+    /// The amount with the opposite sign (money is never `Int64.min`, so this cannot overflow).
+    package var negated: Money { Money(minorUnits: -minorUnits, currency: currency) }
+
     /// Returns this amount minus another in the same currency.
     package func subtracting(_ other: Money) throws(MoneyError) -> Money {
         try adding(Money(minorUnits: -other.minorUnits, currency: other.currency))

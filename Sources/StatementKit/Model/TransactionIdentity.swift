@@ -21,7 +21,7 @@ package struct TransactionIdentity: Hashable, Sendable {
 
     /// The identity of a transaction; `occurrence` is `n`, counted from 1, and only matters
     /// when the transaction has no transaction id.
-    package init(account: IBAN, transaction: Transaction, occurrence: Int) {
+    package init(account: AccountID, transaction: Transaction, occurrence: Int) {
         if let id = transaction.transactionID {
             self.init(account: account, transactionID: id)
         } else {
@@ -32,7 +32,7 @@ package struct TransactionIdentity: Hashable, Sendable {
     }
 
     /// The identity of a transaction with the bank's transaction id.
-    init(account: IBAN, transactionID: String) {
+    init(account: AccountID, transactionID: String) {
         var hasher = StableHasher()
         account.withBytes { hasher.combine($0) }
         hasher.combine(0x54)  // "T": a transaction id identity
@@ -41,7 +41,7 @@ package struct TransactionIdentity: Hashable, Sendable {
     }
 
     /// The identity of the `occurrence`-th row of a file with the given `contentHash`.
-    init(account: IBAN, contentHash: UInt64, occurrence: Int) {
+    init(account: AccountID, contentHash: UInt64, occurrence: Int) {
         var hasher = StableHasher()
         account.withBytes { hasher.combine($0) }
         hasher.combine(0x43)  // "C": a content identity
@@ -77,7 +77,7 @@ package struct TransactionIdentity: Hashable, Sendable {
     /// The identity entries of an account-month's stored transactions, in order: identical
     /// rows without transaction id are numbered in the order the ledger holds them, as one
     /// file would number them; the amount check is 0 for them, as no conflict concerns them.
-    static func entries(of transactions: [Transaction], account: IBAN)
+    static func entries(of transactions: [Transaction], account: AccountID)
         -> [(hash: UInt64, amountCheck: UInt64)]
     {
         var occurrences: [UInt64: Int] = [:]

@@ -144,10 +144,29 @@ struct CSVFieldReader {
         isBlank(field) ? nil : money(field, name, currency: currency)
     }
 
-    /// Reads the account IBAN; see `knownOrValidatedIBAN`.
-    mutating func accountIBAN(_ field: Int, _ state: inout StatementCSVParser.RowState) -> IBAN? {
-        knownOrValidatedIBAN(
-            field, Dialect.Field.accountIBAN.rawValue, required: true, &state)
+    /// Reads the account id: an IBAN (see `knownOrValidatedIBAN`), or `scheme:value`, which
+    /// an id already validated in this file and written canonically skips validating again.
+    mutating func accountID(_ field: Int, _ state: inout StatementCSVParser.RowState)
+        -> AccountID?
+    {
+        let name = Dialect.Field.account.rawValue
+        guard record.withField(field, { $0.contains(UInt8(ascii: ":")) }) else {
+            return knownOrValidatedIBAN(field, name, required: true, &state).map(AccountID.init)
+        }
+        if let known = record.withField(field, { AccountID(knownBytes: $0) }),
+            state.validAccounts.contains(known)
+        {
+            return known
+        }
+        do throws(AccountIDParseError) {
+            let id = try AccountID(
+                parsing: record.withField(field) { String(decoding: $0, as: UTF8.self) })
+            state.validAccounts.insert(id)
+            return id
+        } catch {
+            report(.accountID(name, quoted(field), error), at: field)
+            return nil
+        }
     }
 
     /// Reads an optional IBAN such as the beneficiary's; see `knownOrValidatedIBAN`.
@@ -164,16 +183,16 @@ struct CSVFieldReader {
         _ field: Int, _ name: String, required: Bool, _ state: inout StatementCSVParser.RowState
     ) -> IBAN? {
         if let known = record.withField(field, { IBAN(electronicBytes: $0) }),
-            state.validIBANs.contains(known)
+            state.validAccounts.contains(AccountID(known))
         {
             return known
         }
         guard let iban = iban(field, name, required: required) else { return nil }
         if !iban.nationalCheckDigitsAreValid {
             report(.nationalCheck(name, quoted(field)), at: field)
-            state.nationalCheckWarnings.insert(iban)
+            state.nationalCheckWarnings.insert(AccountID(iban))
         }
-        state.validIBANs.insert(iban)
+        state.validAccounts.insert(AccountID(iban))
         return iban
     }
 

@@ -224,13 +224,28 @@ private struct ProfileReader {
     }
 
     func account(_ node: JSONNode, into dialect: inout Dialect) throws(ProfileError) {
-        let object = try members(node, "account", allowed: ["iban", "name", "currency", "kind"])
-        if let node = object["iban"] {
-            let text = try string(node, "account.iban")
-            do {
-                dialect.accountIBAN = try IBAN(parsing: text)
+        let object = try members(
+            node, "account", allowed: ["iban", "id", "name", "currency", "kind"])
+        if object["iban"] != nil && object["id"] != nil {
+            throw fail("account", "give the account's \"iban\" or its \"id\", not both")
+        }
+        for key in ["iban", "id"] {
+            guard let node = object[key] else { continue }
+            let text = try string(node, "account.\(key)")
+            do throws(AccountIDParseError) {
+                // "iban" takes only an IBAN; "id" an IBAN or an id of another scheme.
+                if key == "iban" {
+                    do throws(IBANError) {
+                        dialect.accountID = AccountID(try IBAN(parsing: text))
+                    } catch { throw .iban(error) }
+                } else {
+                    dialect.accountID = try AccountID(parsing: text)
+                }
             } catch {
-                throw fail("account.iban", "\(Diagnostic.quote(text)) \(error.description)")
+                throw fail(
+                    "",
+                    DiagnosticMessage.accountID("account.\(key)", Diagnostic.quote(text), error)
+                        .text)
             }
         }
         if let node = object["name"] { dialect.accountName = try string(node, "account.name") }
@@ -289,12 +304,12 @@ private struct ProfileReader {
         }
         let has = { (field: Dialect.Field) in dialect.columns[field] != nil }
         let ibanSources = [
-            has(.accountIBAN), dialect.accountIBAN != nil, dialect.preamble[.iban] != nil,
+            has(.account), dialect.accountID != nil, dialect.preamble[.iban] != nil,
         ]
         if ibanSources.filter({ $0 }).count > 1 {
             throw fail(
-                "account.iban",
-                "give the account IBAN one way: a column, account.iban or preamble.iban")
+                "account",
+                "give the account one way: a column, account.iban, account.id or preamble.iban")
         }
         // With a currency column, account.currency is the default for blank cells.
         if dialect.accountCurrency != nil && dialect.preamble[.currency] != nil {
@@ -317,7 +332,8 @@ private struct ProfileReader {
         var required: [Dialect.Field] = [.date]
         var excluded: [Dialect.Field] = []
         switch dialect.sign {
-        case .signed: (required, excluded) = (required + [.amount], [.debit, .credit, .indicator])
+        case .signed, .chargesPositive:
+            (required, excluded) = (required + [.amount], [.debit, .credit, .indicator])
         case .debitCredit:
             (required, excluded) = (required + [.debit, .credit], [.amount, .indicator])
         case .indicator:
@@ -337,7 +353,9 @@ private struct ProfileReader {
         }
         if !ibanSources.contains(true) {
             throw fail(
-                "columns", "needs account_iban, or the profile needs account.iban or preamble.iban")
+                "columns",
+                "needs account_iban, or the profile needs account.iban, account.id or preamble.iban"
+            )
         }
     }
 }

@@ -109,7 +109,7 @@ enum HeaderVocabulary {
                 ]
             ),
             (
-                .accountIBAN,
+                .account,
                 [
                     "account iban", "account", "konto", "rekening", "iban/bban", "iban rekening",
                     "auftragskonto",

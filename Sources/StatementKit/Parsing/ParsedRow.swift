@@ -13,7 +13,7 @@ package struct ParseSummary: Hashable, Sendable {
     /// How many transaction rows the file holds, valid or not.
     package var rowCount = 0
     /// The opening balances by account: declared, or implied by a first row's running balance.
-    package var openingBalances: [IBAN: Money] = [:]
+    package var openingBalances: [AccountID: Money] = [:]
     /// Whether a file streamed as canonical UTF-8 CSV turned out to be Windows-1252 text: its
     /// findings are void, and it is read again through the sniffer (`sniffing: true`).
     package var needsSniffing = false

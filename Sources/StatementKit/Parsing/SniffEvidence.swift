@@ -81,7 +81,7 @@ struct SniffEvidence {
         }
         collect(sample(.indicator), into: &indicators)
         collect(sample(at: header.typeColumn?.index), into: &typeValues)
-        if !accountColumnHoldsIBANs, let account = sample(.accountIBAN) {
+        if !accountColumnHoldsIBANs, let account = sample(.account) {
             accountColumnHoldsIBANs = Self.isIBANShaped(account.text)
         }
     }
@@ -223,9 +223,9 @@ struct SniffEvidence {
             dialect.columns[.indicator] = [.name(type.text)]
             indicators = typeValues
         }
-        if dialect.columns[.accountIBAN] != nil && !accountColumnHoldsIBANs {
+        if dialect.columns[.account] != nil && !accountColumnHoldsIBANs {
             // A column named like the account that holds names (Checking, Cash), not IBANs.
-            let names = dialect.columns.removeValue(forKey: .accountIBAN)
+            let names = dialect.columns.removeValue(forKey: .account)
             if dialect.columns[.accountName] == nil { dialect.columns[.accountName] = names }
         }
         if dialect.columns[.indicator] != nil {
@@ -330,7 +330,7 @@ struct SniffEvidence {
         into dialect: inout Dialect, _ assumptions: inout [Diagnostic.Finding]
     ) throws(DialectSniffer.Refusal) {
         decideCurrency(into: &dialect, &assumptions)
-        guard dialect.columns[.accountIBAN] == nil else { return }
+        guard dialect.columns[.account] == nil else { return }
         let found = header.preamble.lazy.compactMap { line, fields in
             fields.indices.first { HeaderVocabulary.iban(in: fields[$0]) != nil }.map {
                 Dialect.PreamblePosition(line: line, field: $0 + 1)

@@ -143,11 +143,11 @@ extension StatementCSVParser {
             case .iban:
                 // The IBAN may follow a label in the same field, as in "IBAN: DE89 …".
                 if let iban = HeaderVocabulary.iban(in: text) {
-                    state.fixedIBAN = iban
+                    state.fixedAccount = AccountID(iban)
                     continue
                 }
                 do throws(IBANError) {
-                    state.fixedIBAN = try IBAN(parsing: text)
+                    state.fixedAccount = AccountID(try IBAN(parsing: text))
                 } catch {
                     diagnostics.report(
                         text.isEmpty ? .required(name) : .iban(name, Diagnostic.quote(text), error),
@@ -168,7 +168,7 @@ extension StatementCSVParser {
                 .preambleLacksField(position.field, line: position.line, for: item.rawValue),
                 line: position.line, column: 1)
         }
-        return pending.isEmpty && (dialect.preamble[.iban] == nil || state.fixedIBAN != nil)
+        return pending.isEmpty && (dialect.preamble[.iban] == nil || state.fixedAccount != nil)
             && (dialect.preamble[.currency] == nil || state.fixedCurrency != nil)
     }
 }

@@ -122,7 +122,7 @@ extension StatementCSVParser.RowState {
     mutating func absorb(_ part: Self) -> Bool {
         var joined: [(slot: Int, balance: RunningBalance)] = []
         for later in part.accounts {
-            guard let slot = accountSlots[later.account.iban] else { continue }
+            guard let slot = accountSlots[later.account.id] else { continue }
             let earlier = accounts[slot]
             guard earlier.account.currency == later.account.currency,
                 !later.hasCurrencyConflicts,
@@ -130,19 +130,24 @@ extension StatementCSVParser.RowState {
             else { return false }
             joined.append((slot, balance))
         }
-        if part.nationalCheckWarnings.ibans.contains(where: validIBANs.contains) { return false }
+        if part.nationalCheckWarnings.accountIDs.contains(where: validAccounts.contains) {
+            return false
+        }
         if transactionIDs.sharesAnID(with: part.transactionIDs) { return false }
 
         for (slot, balance) in joined { accounts[slot].balance = balance }
-        for later in part.accounts where accountSlots[later.account.iban] == nil {
-            accountSlots.insert(later.account.iban, accounts.count)
+        for later in part.accounts where accountSlots[later.account.id] == nil {
+            accountSlots.insert(later.account.id, accounts.count)
             accounts.append(later)
         }
-        for iban in part.skippedBeforeFirstRow.ibans where part.accountSlots[iban] == nil {
-            skipUnreadableRow(of: iban)
+        for accountID in part.skippedBeforeFirstRow.accountIDs
+        where part.accountSlots[accountID] == nil {
+            skipUnreadableRow(of: accountID)
         }
-        for iban in part.validIBANs.ibans { validIBANs.insert(iban) }
-        for iban in part.nationalCheckWarnings.ibans { nationalCheckWarnings.insert(iban) }
+        for accountID in part.validAccounts.accountIDs { validAccounts.insert(accountID) }
+        for accountID in part.nationalCheckWarnings.accountIDs {
+            nationalCheckWarnings.insert(accountID)
+        }
         transactionIDs.absorb(part.transactionIDs)
         lastSlot = nil
         return true

@@ -12,36 +12,36 @@ extension StatementCSVParser {
         }
 
         var accounts: [AccountState] = []
-        var accountSlots = IBANTable<Int>()
+        var accountSlots = AccountTable<Int>()
         /// What the dialect or the preamble says of the account of every row.
-        var fixedIBAN: IBAN?
+        var fixedAccount: AccountID?
         var fixedName: String?
         var fixedCurrency: Currency?
 
         init(dialect: Dialect) {
-            fixedIBAN = dialect.accountIBAN
+            fixedAccount = dialect.accountID
             fixedName = dialect.accountName
             fixedCurrency = dialect.accountCurrency
         }
 
         /// The IBANs of the file validated so far, to skip validating them again.
-        var validIBANs = IBANTable<Void>()
+        var validAccounts = AccountTable<Void>()
         /// The slot of the account of the previous valid row.
-        var lastSlot: (iban: IBAN, slot: Int)?
+        var lastSlot: (accountID: AccountID, slot: Int)?
 
         /// The IBANs of unreadable rows before their account's first valid row.
-        var skippedBeforeFirstRow = IBANTable<Void>()
+        var skippedBeforeFirstRow = AccountTable<Void>()
         /// The IBANs warned about for their national check digits.
-        var nationalCheckWarnings = IBANTable<Void>()
+        var nationalCheckWarnings = AccountTable<Void>()
         /// The transaction ids seen, to find one given to two bookings.
         var transactionIDs = TransactionIDChecker()
 
         /// Forgets an account's balance after one of its rows could not be read.
-        mutating func skipUnreadableRow(of iban: IBAN) {
-            if let slot = accountSlots[iban] {
+        mutating func skipUnreadableRow(of accountID: AccountID) {
+            if let slot = accountSlots[accountID] {
                 accounts[slot].balance.skipUnreadableRow()
             } else {
-                skippedBeforeFirstRow.insert(iban)
+                skippedBeforeFirstRow.insert(accountID)
             }
         }
     }

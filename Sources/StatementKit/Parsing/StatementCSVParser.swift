@@ -141,7 +141,7 @@ package struct StatementCSVParser: Sendable {
             diagnostics.report(.noRowsUnderHeader, line: 1, column: 1)
         }
         for account in state.accounts {
-            summary.openingBalances[account.account.iban] = account.balance.impliedOpening
+            summary.openingBalances[account.account.id] = account.balance.impliedOpening
         }
     }
 
@@ -188,10 +188,14 @@ package struct StatementCSVParser: Sendable {
         _ diagnostics: inout DiagnosticCollector
     ) -> ParsedRow? {
         guard reportIssues(record, &diagnostics) else {
-            if let field = columns[.accountIBAN], field < record.fields.count,
-                let iban = record.withField(field, { try? IBAN(parsing: $0) })
+            if let field = columns[.account], field < record.fields.count,
+                let accountID = record.withField(
+                    field,
+                    {
+                        try? AccountID(parsing: String(decoding: $0, as: UTF8.self))
+                    })
             {
-                state.skipUnreadableRow(of: iban)
+                state.skipUnreadableRow(of: accountID)
             }
             return nil
         }
@@ -220,11 +224,11 @@ package struct StatementCSVParser: Sendable {
             } else {
                 state.fixedCurrency ?? .eur
             }
-        let accountIBAN: IBAN? =
-            if let field = columns[.accountIBAN] {
-                fields.accountIBAN(field, &state)
+        let accountID: AccountID? =
+            if let field = columns[.account] {
+                fields.accountID(field, &state)
             } else {
-                state.fixedIBAN
+                state.fixedAccount
             }
         // Without its currency an amount cannot be checked: the currency alone is reported.
         var amount: Money?
@@ -234,6 +238,10 @@ package struct StatementCSVParser: Sendable {
                 case .signed:
                     fields.money(
                         columns[.amount]!, Dialect.Field.amount.rawValue, currency: currency)
+                case .chargesPositive:
+                    fields.money(
+                        columns[.amount]!, Dialect.Field.amount.rawValue, currency: currency
+                    )?.negated
                 case .debitCredit:
                     fields.debitCredit(columns.debit!, columns.credit!, currency: currency)
                 case .indicator:
@@ -251,25 +259,26 @@ package struct StatementCSVParser: Sendable {
         let beneficiaryIBAN = columns[.beneficiaryIBAN].flatMap {
             fields.optionalIBAN($0, Dialect.Field.beneficiaryIBAN.rawValue, &state)
         }
-        let declaredBalance = columns[.balance].flatMap { field in
+        var declaredBalance = columns[.balance].flatMap { field in
             currency.flatMap {
                 fields.optionalMoney(field, Dialect.Field.balance.rawValue, currency: $0)
             }
         }
+        if dialect.sign == .chargesPositive { declaredBalance = declaredBalance?.negated }
         let kind =
             columns[.accountKind].flatMap {
                 fields.accountKind($0, Dialect.Field.accountKind.rawValue)
             }
             ?? dialect.accountKind
-        guard fields.isValid, let date, let currency, let amount, let beneficiary, let accountIBAN
+        guard fields.isValid, let date, let currency, let amount, let beneficiary, let accountID
         else {
-            if let accountIBAN { state.skipUnreadableRow(of: accountIBAN) }
+            if let accountID { state.skipUnreadableRow(of: accountID) }
             return nil
         }
 
         let slot: Int
-        let cached = state.lastSlot.flatMap { $0.iban == accountIBAN ? $0.slot : nil }
-        if let known = cached ?? state.accountSlots[accountIBAN] {
+        let cached = state.lastSlot.flatMap { $0.accountID == accountID ? $0.slot : nil }
+        if let known = cached ?? state.accountSlots[accountID] {
             slot = known
             guard state.accounts[slot].account.currency == currency else {
                 let account = state.accounts[slot]
@@ -277,23 +286,23 @@ package struct StatementCSVParser: Sendable {
                 state.accounts[slot].hasCurrencyConflicts = true
                 fields.report(
                     .rowCurrency(
-                        currency, account: accountIBAN, accountCurrency: account.account.currency,
+                        currency, account: accountID, accountCurrency: account.account.currency,
                         line: account.firstLine), at: field)
                 return nil
             }
         } else {
             let name = columns[.accountName].flatMap { fields.optionalText($0) } ?? state.fixedName
             slot = state.accounts.count
-            state.accountSlots.insert(accountIBAN, slot)
+            state.accountSlots.insert(accountID, slot)
             state.accounts.append(
                 RowState.AccountState(
                     account: Account(
-                        iban: accountIBAN, name: name, kind: kind ?? .checking, currency: currency),
+                        id: accountID, name: name, kind: kind ?? .checking, currency: currency),
                     firstLine: line, balance: RunningBalance(newestFirst: dialect.isNewestFirst),
-                    start: state.skippedBeforeFirstRow.contains(accountIBAN)
+                    start: state.skippedBeforeFirstRow.contains(accountID)
                         ? .unreadableRow : .row(amount: amount, declared: declaredBalance)))
         }
-        state.lastSlot = (accountIBAN, slot)
+        state.lastSlot = (accountID, slot)
         if let mismatch = state.accounts[slot].balance.add(amount, declared: declaredBalance) {
             fields.report(
                 .balance("balance", mismatch), at: columns[.balance] ?? columns.amountField)
@@ -301,7 +310,7 @@ package struct StatementCSVParser: Sendable {
         let transactionID = columns[.transactionID].flatMap { fields.identifier($0) }
         if let transactionID,
             let conflict = state.transactionIDs.check(
-                id: transactionID, amount: amount, date: date, account: accountIBAN, line: line)
+                id: transactionID, amount: amount, date: date, account: accountID, line: line)
         {
             fields.report(conflict, at: columns[.transactionID]!)
         }

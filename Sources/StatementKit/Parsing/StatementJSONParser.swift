@@ -191,7 +191,7 @@ private struct Decoder {
                 at: first.position)
         }
         if let known = state.opening ?? state.balance.impliedOpening {
-            summary.openingBalances[account.iban] = known
+            summary.openingBalances[account.id] = known
         }
         guard state.isValid && state.balancesAreValid else { return }
         let position = state.closingNode?.position ?? start
@@ -269,7 +269,7 @@ private struct Decoder {
                 at: fields.balance?.position ?? amountPosition(fields))
         }
         let line = fields.position.line
-        if let conflict = transactionIDs.check(transaction, account: account.iban, line: line) {
+        if let conflict = transactionIDs.check(transaction, account: account.id, line: line) {
             report(conflict, at: fields.position)
         }
         onRow(ParsedRow(account: account, transaction: transaction, line: line))
@@ -480,11 +480,24 @@ private struct Decoder {
         }
     }
 
+    /// The account of a statement: its `iban`, or its `id` (an IBAN or `scheme:value`).
     private mutating func account(_ node: JSONNode) -> Account? {
-        let keys: Set = ["iban", "name", "kind", "currency"]
-        guard let members = members(of: node, path: "account", known: keys, required: ["iban"])
+        let keys: Set = ["iban", "id", "name", "kind", "currency"]
+        guard let members = members(of: node, path: "account", known: keys, required: [])
         else { return nil }
-        let iban = iban(members["iban"]?.node, "account.iban")
+        var id: AccountID??
+        switch (members["iban"], members["id"]) {
+        case (let ibanMember?, nil):
+            id = iban(ibanMember.node, "account.iban").map { $0.map(AccountID.init) }
+        case (nil, let idMember?):
+            id = accountID(idMember.node)
+        case (nil, nil):
+            report(.keyMissing("iban", in: "account"), at: node.position)
+        case (_, let idMember?):
+            report(
+                .keyTwice("id", in: "account (an account has an iban or an id)"),
+                at: idMember.keyPosition)
+        }
         let name = string(members["name"]?.node, "account.name")
         var kind: Account.Kind? = .checking
         if case .some(let text?) = string(members["kind"]?.node, "account.kind") {
@@ -504,12 +517,27 @@ private struct Decoder {
                     at: members["currency"]!.node.position)
             }
         }
-        if case .some(nil) = iban {
-            report(.required("account.iban"), at: members["iban"]!.node.position)
+        if case .some(nil) = id, let member = members["iban"] ?? members["id"] {
+            report(.required("account.\(member.key)"), at: member.node.position)
         }
-        guard case .some(let iban?) = iban, case .some(let name) = name, let kind, let currency
+        guard case .some(let id?) = id, case .some(let name) = name, let kind, let currency
         else { return nil }
-        return Account(iban: iban, name: name, kind: kind, currency: currency)
+        return Account(id: id, name: name, kind: kind, currency: currency)
+    }
+
+    /// An account id of any scheme; `null` is absent.
+    private mutating func accountID(_ node: JSONNode) -> AccountID?? {
+        guard case .some(let text) = string(node, "account.id") else { return .none }
+        guard let text else { return .some(nil) }
+        guard text.contains(":") else {
+            return iban(node, "account.id").map { $0.map(AccountID.init) }
+        }
+        do throws(AccountIDParseError) {
+            return .some(try AccountID(parsing: text))
+        } catch {
+            report(.accountID("account.id", Diagnostic.quote(text), error), at: node.position)
+            return .none
+        }
     }
 
     /// Checks a transaction's fields; returns it with its declared running balance, or `nil`

@@ -26,7 +26,7 @@ struct TransactionIDChecker: Sendable {
     private var count = 0
 
     /// Records a row; returns the conflict when its id was given to another booking before.
-    mutating func check(_ transaction: Transaction, account: IBAN, line: Int)
+    mutating func check(_ transaction: Transaction, account: AccountID, line: Int)
         -> DiagnosticMessage?
     {
         guard let id = transaction.transactionID else { return nil }
@@ -37,7 +37,7 @@ struct TransactionIDChecker: Sendable {
 
     /// Records a row's id, amount and date; returns the conflict when the id was given to
     /// another booking before.
-    mutating func check(id: String, amount: Money, date: Day, account: IBAN, line: Int)
+    mutating func check(id: String, amount: Money, date: Day, account: AccountID, line: Int)
         -> DiagnosticMessage?
     {
         let key = max(1, TransactionIdentity(account: account, transactionID: id).hash)

@@ -22,11 +22,12 @@ package struct AccountsRenderer: Sendable {
     private func table(_ accounts: [AccountSummary]) -> String {
         guard !accounts.isEmpty else { return "no accounts in the ledger yet\n" }
         let header = [
-            "IBAN", "NAME", "KIND", "CUR", "TRANSACTIONS", "BALANCE", "FROM", "TO", "LAST IMPORT",
+            accounts.allSatisfy { $0.account.id.iban != nil } ? "IBAN" : "ACCOUNT", "NAME", "KIND",
+            "CUR", "TRANSACTIONS", "BALANCE", "FROM", "TO", "LAST IMPORT",
         ]
         let rows = accounts.map { summary in
             [
-                summary.account.iban.grouped, Diagnostic.sanitized(summary.account.name ?? "-"),
+                summary.account.id.grouped, Diagnostic.sanitized(summary.account.name ?? "-"),
                 summary.account.kind.rawValue, summary.account.currency.code,
                 summary.transactionCount.groupedText,
                 String(summary.balance.groupedText.dropLast(4)), summary.firstDate?.isoText ?? "-",
@@ -48,7 +49,8 @@ package struct AccountsRenderer: Sendable {
     private func json(_ accounts: [AccountSummary]) -> String {
         let objects = accounts.map { summary in
             let fields = [
-                "\"iban\": \(jsonString(summary.account.iban.electronic))",
+                "\"id\": \(jsonString(summary.account.id.text))",
+                "\"iban\": \(summary.account.id.iban.map { jsonString($0.electronic) } ?? "null")",
                 "\"name\": \(summary.account.name.map(jsonString) ?? "null")",
                 "\"kind\": \"\(summary.account.kind.rawValue)\"",
                 "\"currency\": \"\(summary.account.currency.code)\"",

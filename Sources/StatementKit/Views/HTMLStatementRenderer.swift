@@ -15,11 +15,11 @@ package struct HTMLStatementRenderer: Sendable {
         let account = statement.account
         let (money, dayTexts) = formatting.formats(for: statement)
         let period = days.monthAndYear(statement.month)
-        let name = account.name ?? account.iban.grouped
+        let name = account.name ?? account.id.grouped
         let escape = HTMLDocument.escape
         var body = "<header>\n<h1>\(escape(name)) · \(escape(period))</h1>\n<dl>\n"
         let facts = [
-            ("IBAN", "<span class=\"iban\">\(escape(account.iban.grouped))</span>"),
+            (account.id.label, "<span class=\"iban\">\(escape(account.id.grouped))</span>"),
             ("Account", escape("\(account.kind.rawValue), \(account.currency.code)")),
             ("Opening balance", escape(money.format(statement.openingBalance))),
             ("Closing balance", escape(money.format(statement.closingBalance))),

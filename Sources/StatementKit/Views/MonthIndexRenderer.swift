@@ -19,15 +19,16 @@ package struct MonthIndexRenderer: Sendable {
     ) {
         let escape = HTMLDocument.escape
         let period = days.monthAndYear(month)
+        let idLabel = statements.allSatisfy { $0.account.id.iban != nil } ? "IBAN" : "Account id"
         var body =
-            "<h1>Statements · \(escape(period))</h1>\n<table>\n<thead><tr><th>Account</th><th>IBAN</th>"
+            "<h1>Statements · \(escape(period))</h1>\n<table>\n<thead><tr><th>Account</th><th>\(idLabel)</th>"
         body += "<th class=\"num\">Closing balance</th><th>Files</th></tr></thead>\n<tbody>\n"
-        for statement in statements.sorted(by: { $0.account.iban < $1.account.iban }) {
-            let iban = statement.account.iban
-            let links = extensions.map { "<a href=\"\(iban.electronic).\($0)\">\($0)</a>" }.joined(
+        for statement in statements.sorted(by: { $0.account.id < $1.account.id }) {
+            let id = statement.account.id
+            let links = extensions.map { "<a href=\"\(id.fileName).\($0)\">\($0)</a>" }.joined(
                 separator: " ")
             body +=
-                "<tr><td>\(escape(statement.account.name ?? "–"))</td><td class=\"iban\">\(escape(iban.grouped))</td>"
+                "<tr><td>\(escape(statement.account.name ?? "–"))</td><td class=\"iban\">\(escape(id.grouped))</td>"
             body +=
                 HTMLDocument.moneyCell(
                     statement.closingBalance,

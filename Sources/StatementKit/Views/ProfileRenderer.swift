@@ -40,8 +40,10 @@ package struct ProfileRenderer {
             lines.append("\"columns\": {\n\(columns.joined(separator: ",\n"))\n  }")
         }
         var account: [String] = []
-        if let iban = dialect.accountIBAN {
-            account.append("\"iban\": \(jsonString(iban.electronic))")
+        if let id = dialect.accountID {
+            account.append(
+                id.iban.map { "\"iban\": \(jsonString($0.electronic))" }
+                    ?? "\"id\": \(jsonString(id.text))")
         } else if lacksAccount {
             account.append("\"iban\": \"FILL IN the account's IBAN\"")
         }

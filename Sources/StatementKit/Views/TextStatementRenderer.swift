@@ -23,7 +23,7 @@ package struct TextStatementRenderer: Sendable {
         let title =
             "\(account.name?.neutralized ?? "Account") · \(account.kind.rawValue) · \(account.currency.code)"
         out.write(title.truncated(toWidth: Self.maximumWidth) + "\n")
-        out.write("IBAN \(account.iban.grouped)\n")
+        out.write("\(account.id.label) \(account.id.grouped)\n")
         out.write(
             "\(days.monthAndYear(statement.month)): \(days.medium(first)) – \(days.medium(last))\n")
         let opening = money.format(statement.openingBalance)

@@ -8,7 +8,7 @@ enum Accounts: Command {
     static let usage = """
         USAGE: statements accounts [--state DIR] [--format text|json]
 
-        Lists the ledger's accounts: IBAN, name, kind, currency, transaction count, balance
+        Lists the ledger's accounts: IBAN or account id, name, kind, currency, transaction count, balance
         (opening balance plus every transaction), first and last date, last import.
         Reads the ledger without locking or writing it.
 

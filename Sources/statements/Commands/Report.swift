@@ -7,11 +7,11 @@ enum Report: Command {
 
     static let usage = """
         USAGE: statements report [--state DIR] [--month YYYY-MM | --from YYYY-MM --to YYYY-MM]
-                                 [--account IBAN]... [--format text|csv|html]... [--out DIR]
+                                 [--account ID]... [--format text|csv|html]... [--out DIR]
                                  [--locale ID]
 
         Writes one statement per account and month with transactions, as
-        OUT/YYYY-MM/IBAN.txt, .csv and .html, and OUT/YYYY-MM/index.html linking a month's
+        OUT/YYYY-MM/ACCOUNT.txt, .csv and .html, and OUT/YYYY-MM/index.html linking a month's
         statements when HTML is written. Files whose content would not change are left alone.
         Reads the ledger without locking or writing it.
 
@@ -19,7 +19,7 @@ enum Report: Command {
           --state DIR            the ledger folder (default: $STATEMENTS_STATE, else ./ledger)
           --month YYYY-MM        the month (default: the latest month with transactions)
           --from/--to YYYY-MM    a range of months, both included
-          --account IBAN         only this account; may be repeated
+          --account ID           only this account (an IBAN or scheme:value); may be repeated
           --format FORMAT        text, csv or html; may be repeated (default: all three)
           --out DIR              the output folder (default: ./reports); '-' writes the one
                                  statement of a single account and format to stdout
@@ -38,12 +38,13 @@ enum Report: Command {
             flagOptions: [])
         try options.expectNoPaths(name)
         let report = try ReportOptions(options)
-        var accounts: Set<IBAN>?
+        var accounts: Set<AccountID>?
         for text in options.values("account") {
-            do throws(IBANError) {
-                accounts = (accounts ?? []).union([try IBAN(parsing: text)])
+            do throws(AccountIDParseError) {
+                accounts = (accounts ?? []).union([try AccountID(parsing: text)])
             } catch {
-                throw .usage("--account '\(text)': \(error)")
+                throw .usage(
+                    DiagnosticMessage.accountID("--account", Diagnostic.quote(text), error).text)
             }
         }
         let requested = try months(options)

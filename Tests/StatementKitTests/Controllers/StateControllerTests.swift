@@ -104,11 +104,11 @@ struct StateControllerTests {
         #expect(first.newCount + second.newCount == 20_000)
         #expect(second.presentCount == 4_000)
         let expected = try whole.accounts().map {
-            "\($0.account.iban) \($0.transactionCount) \($0.balance.minorUnits)"
+            "\($0.account.id) \($0.transactionCount) \($0.balance.minorUnits)"
         }
         #expect(
             try parts.accounts().map {
-                "\($0.account.iban) \($0.transactionCount) \($0.balance.minorUnits)"
+                "\($0.account.id) \($0.transactionCount) \($0.balance.minorUnits)"
             } == expected)
     }
 
@@ -122,7 +122,7 @@ struct StateControllerTests {
         let report = try ledger.controller().importFiles(at: [bad, good])
         #expect(report.files.map(\.outcome) == [.rejected, .imported(new: 1, present: 0)])
         #expect(report.files[0].validation.diagnostics.map(\.code) == [.amountPrecision])
-        #expect(try ledger.accounts().map(\.account.iban.electronic) == [Self.de])
+        #expect(try ledger.accounts().map(\.account.id.text) == [Self.de])
     }
 
     /// 300 rows over two accounts and two months; a third are without reference, and those

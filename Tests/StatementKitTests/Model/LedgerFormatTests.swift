@@ -40,9 +40,9 @@ struct LedgerRecordTests {
 struct LedgerManifestTests {
     @Test func `round-trips accounts and month lengths`() throws {
         var manifest = LedgerManifest()
-        let iban = try IBAN(parsing: "DE89370400440532013000")
+        let iban = AccountID(try IBAN(parsing: "DE89370400440532013000"))
         manifest.accounts[iban] = LedgerManifest.AccountEntry(
-            account: Account(iban: iban, name: "A\tB", kind: .savings, currency: .eur),
+            account: Account(id: iban, name: "A\tB", kind: .savings, currency: .eur),
             openingBalance: Money(minorUnits: -5, currency: .eur),
             lastImport: "2026-11-01T00:00:00Z", turnover: 12,
             months: [
@@ -55,9 +55,9 @@ struct LedgerManifestTests {
 
     @Test func `refuses a manifest cut short or changed by hand`() throws {
         var manifest = LedgerManifest()
-        let iban = try IBAN(parsing: "DE89370400440532013000")
+        let iban = AccountID(try IBAN(parsing: "DE89370400440532013000"))
         manifest.accounts[iban] = LedgerManifest.AccountEntry(
-            account: Account(iban: iban, currency: .eur), turnover: 0, months: [:])
+            account: Account(id: iban, currency: .eur), turnover: 0, months: [:])
         let text = manifest.encoded
         let lines = text.split(separator: "\n")
         for damaged in [
@@ -100,7 +100,7 @@ struct LedgerManifestTests {
 }
 
 struct TransactionIdentityTests {
-    static let iban = try! IBAN(parsing: "DE89370400440532013000")
+    static let iban = AccountID(try! IBAN(parsing: "DE89370400440532013000"))
 
     static func transaction(
         reference: String? = nil, transactionID: String? = nil, description: String? = nil,

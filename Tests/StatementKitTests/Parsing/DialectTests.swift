@@ -116,7 +116,7 @@ struct DialectTests {
         #expect(try dialect(ProfileRenderer().render(german)) == german)
         var fixed = Dialect()
         fixed.columns = [.date: [.name("D")], .amount: [.name("A")], .beneficiary: [.name("B")]]
-        fixed.accountIBAN = try IBAN(parsing: "GB29NWBK60161331926819")
+        fixed.accountID = AccountID(try IBAN(parsing: "GB29NWBK60161331926819"))
         fixed.amountFormat = AmountFormat(decimalMark: UInt8(ascii: "."), thousandsSeparator: nil)
         #expect(try dialect(ProfileRenderer().render(fixed)) == fixed)
         #expect(try dialect("{}") == Dialect())
@@ -154,7 +154,7 @@ struct DialectTests {
             result.rows.map(\.transaction.description) == [
                 "Lastschrift Zeitung", "Gutschrift Zinsen", nil,
             ])
-        #expect(result.rows.first?.account.iban.electronic == "DE89370400440532013000")
+        #expect(result.rows.first?.account.id.text == "DE89370400440532013000")
         #expect(result.rows.first?.account.name == "Girokonto")
         #expect(result.rows.first?.line == 4)
     }

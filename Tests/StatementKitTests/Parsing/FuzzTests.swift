@@ -216,7 +216,7 @@ struct FuzzImportTests {
             var seen: Set<String> = []
             var expected: [String: (count: Int, total: Int64)] = [:]
             for row in parsed.rows {
-                let iban = row.account.iban.electronic
+                let iban = row.account.id.text
                 // A transaction id listed twice (same amount, close dates) is one booking.
                 if let id = row.transaction.transactionID, !seen.insert(iban + "\t" + id).inserted {
                     continue
@@ -225,8 +225,8 @@ struct FuzzImportTests {
                 expected[iban, default: (0, 0)].total += row.transaction.amount.minorUnits
             }
             for account in accounts {
-                let iban = account.account.iban.electronic
-                let opening = parsed.summary.openingBalances[account.account.iban]?.minorUnits ?? 0
+                let iban = account.account.id.text
+                let opening = parsed.summary.openingBalances[account.account.id]?.minorUnits ?? 0
                 if account.transactionCount != expected[iban]?.count
                     || account.balance.minorUnits != opening + (expected[iban]?.total ?? 0)
                 {
@@ -235,9 +235,9 @@ struct FuzzImportTests {
                     )
                 }
             }
-            if Set(accounts.map(\.account.iban.electronic)) != Set(expected.keys) {
+            if Set(accounts.map(\.account.id.text)) != Set(expected.keys) {
                 failures.append(
-                    "case \(index): accounts \(accounts.map(\.account.iban.electronic)) for \(expected.keys)"
+                    "case \(index): accounts \(accounts.map(\.account.id.text)) for \(expected.keys)"
                 )
             }
         }

@@ -17,7 +17,7 @@ struct StatementCSVParserTests {
         #expect(result.diagnostics.isEmpty)
         #expect(result.summary.rowCount == 2)
         let first = try #require(result.rows.first)
-        #expect(first.account.iban.electronic == "DE89370400440532013000")
+        #expect(first.account.id.text == "DE89370400440532013000")
         #expect(first.account.currency == .eur)
         #expect(first.transaction.amount.minorUnits == -1234)
         #expect(first.transaction.beneficiary == "Müller, GmbH")
@@ -207,8 +207,10 @@ struct IBANTableTests {
                 .appendingPathComponent("Fixtures/iban-reference.tsv"), encoding: .utf8
         ).split(separator: "\n")
         let ibans = Array(
-            Set(rows.compactMap { try? IBAN(parsing: String($0.split(separator: "\t")[0])) }))
-        var set = IBANTable<Void>()
+            Set(
+                rows.compactMap { try? IBAN(parsing: String($0.split(separator: "\t")[0])) }.map(
+                    AccountID.init)))
+        var set = AccountTable<Void>()
         for iban in ibans.prefix(1000) { set.insert(iban) }
         set.insert(ibans[0])
         #expect(set.count == 1000)
@@ -218,14 +220,14 @@ struct IBANTableTests {
 
     @Test func `maps each IBAN to its latest value through growth`() throws {
         let ibans = try ["DE89370400440532013000", "GB82WEST12345698765432", "NL91ABNA0417164300"]
-            .map { try IBAN(parsing: $0) }
-        var slots = IBANTable<Int>()
+            .map { AccountID(try IBAN(parsing: $0)) }
+        var slots = AccountTable<Int>()
         for round in 0..<100 {
             for (index, iban) in ibans.enumerated() { slots.insert(iban, round * 10 + index) }
         }
         #expect(slots.count == 3)
         #expect(ibans.map { slots[$0] } == [990, 991, 992])
-        #expect(slots[try IBAN(parsing: "FR1420041010050500013M02606")] == nil)
+        #expect(slots[AccountID(try IBAN(parsing: "FR1420041010050500013M02606"))] == nil)
     }
 
     @Test func `warns about a national check once per file and IBAN`() {

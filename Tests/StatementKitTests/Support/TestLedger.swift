@@ -35,7 +35,7 @@ final class TestLedger {
     }
 
     func account(_ iban: String) throws -> AccountSummary {
-        try #require(try accounts().first { $0.account.iban.electronic == iban })
+        try #require(try accounts().first { $0.account.id.text == iban })
     }
 
     /// Every file of the state folder but the lock, with its bytes.

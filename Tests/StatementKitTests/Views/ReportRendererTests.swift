@@ -6,7 +6,7 @@ import Testing
 /// A statement with hostile and wide text, used by the renderer tests and their golden files.
 enum SampleStatement {
     static let account = Account(
-        iban: try! IBAN(parsing: "DE89370400440532013000"), name: "Household <Main>",
+        id: AccountID(try! IBAN(parsing: "DE89370400440532013000")), name: "Household <Main>",
         kind: .checking, currency: .eur)
 
     static func transaction(

@@ -1,0 +1,217 @@
+import Foundation
+
+/// An account's identity: its IBAN, or, where the bank uses none, another identifier with its
+/// scheme, validated where the scheme defines a check.
+///
+/// The canonical text is an IBAN's electronic form, or `scheme:value`:
+///
+/// | scheme | value | example | check |
+/// |---|---|---|---|
+/// | `aba` | US ABA routing number / account number | `aba:021000021/123456789` | routing check digit |
+/// | `sort-code` | UK sort code / 8-digit account number | `sort-code:601613/31926819` | form |
+/// | `bsb` | Australian BSB / account number | `bsb:062000/12345678` | form |
+/// | `card` | issuer / last four digits of a card | `card:amex/1004` | form |
+/// | `name` | a name a profile fixes for a file | `name:paypal-eur` | form |
+///
+/// IBANs keep exactly the bytes they always had, so ledgers, identities and file names of
+/// IBAN accounts are unchanged. Stored inline (40 bytes), as `IBAN` is, so that rows are read
+/// without allocating. No id holds `/` or `_` outside the places shown, nor a space, so that
+/// `fileName` can never name another folder.
+package struct AccountID: Sendable {
+    /// The longest canonical text.
+    package static let maximumLength = 40
+
+    private var storage: (UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0)
+    private let count: Int
+
+    /// Wraps a canonical text already validated.
+    private init(canonical bytes: UnsafeRawBufferPointer) {
+        count = bytes.count
+        withUnsafeMutableBytes(of: &storage) { $0.copyMemory(from: bytes) }
+    }
+
+    /// Wraps bytes that may be a canonical text (at most 40 bytes) without validating them,
+    /// to look them up among ids validated before.
+    init?(knownBytes bytes: UnsafeRawBufferPointer) {
+        guard !bytes.isEmpty, bytes.count <= AccountID.maximumLength else { return nil }
+        self.init(canonical: bytes)
+    }
+
+    /// The id of an account known by its IBAN.
+    package init(_ iban: IBAN) {
+        self = iban.withBytes { AccountID(canonical: $0) }
+    }
+
+    /// Calls `body` with the bytes of the canonical text.
+    package func withBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+        try withUnsafeBytes(of: storage) {
+            try body(UnsafeRawBufferPointer(rebasing: $0[0..<count]))
+        }
+    }
+
+    /// The canonical text, such as `DE89370400440532013000` or `aba:021000021/123456789`.
+    package var text: String { withBytes { String(decoding: $0, as: UTF8.self) } }
+
+    /// The IBAN, when the account is known by one.
+    package var iban: IBAN? {
+        withBytes { bytes in
+            bytes.contains(UInt8(ascii: ":")) ? nil : IBAN(electronicBytes: bytes)
+        }
+    }
+
+    /// The scheme, such as `aba`; `nil` for an IBAN.
+    package var scheme: Scheme? {
+        let text = text
+        return text.firstIndex(of: ":").flatMap { Scheme(rawValue: String(text[..<$0])) }
+    }
+
+    /// The name of the account's files and folders: the text with `:` and `/` as `_`.
+    package var fileName: String {
+        String(text.map { $0 == ":" || $0 == "/" ? "_" : $0 })
+    }
+
+    /// A cheap, unseeded hash of the stored words, for tables; not for persistence.
+    var quickHash: UInt64 {
+        var hash = UInt64(count)
+        for word in [storage.0, storage.1, storage.2, storage.3, storage.4] {
+            hash = (hash ^ word) &* 0x9E37_79B9_7F4A_7C15
+            hash ^= hash >> 29
+        }
+        return hash
+    }
+}
+
+extension AccountID: Hashable {
+    package static func == (lhs: AccountID, rhs: AccountID) -> Bool {
+        lhs.count == rhs.count && lhs.storage.0 == rhs.storage.0 && lhs.storage.1 == rhs.storage.1
+            && lhs.storage.2 == rhs.storage.2 && lhs.storage.3 == rhs.storage.3
+            && lhs.storage.4 == rhs.storage.4
+    }
+
+    package func hash(into hasher: inout Hasher) {
+        hasher.combine(quickHash)
+    }
+}
+
+extension AccountID: Comparable {
+    package static func < (lhs: AccountID, rhs: AccountID) -> Bool {
+        lhs.withBytes { l in rhs.withBytes { r in l.lexicographicallyPrecedes(r) } }
+    }
+}
+
+extension AccountID: CustomStringConvertible {
+    package var description: String { text }
+}
+
+extension AccountID {
+    /// The identifier schemes other than IBAN.
+    package enum Scheme: String, Sendable, CaseIterable {
+        case aba
+        case sortCode = "sort-code"
+        case bsb
+        case card
+        case name
+
+        /// What a value of the scheme looks like, for messages.
+        package var form: String {
+            switch self {
+            case .aba: "a 9-digit routing number and an account number of up to 17 digits"
+            case .sortCode: "a 6-digit sort code and an 8-digit account number"
+            case .bsb: "a 6-digit BSB and an account number of 4 to 10 digits"
+            case .card: "an issuer (letters and digits) and the card's last 4 digits"
+            case .name: "1 to 32 letters, digits, '.' or '-'"
+            }
+        }
+    }
+}
+
+/// Why a text is not an account id.
+package enum AccountIDError: Error, Hashable, Sendable {
+    /// The text before `:` names no scheme.
+    case unknownScheme(String)
+    /// The value does not have the scheme's form.
+    case malformed(AccountID.Scheme)
+    /// A US routing number whose check digit is wrong.
+    case routingCheckDigit
+}
+
+extension AccountID {
+    /// Reads an account id: `scheme:value` (the scheme in any case), or else an IBAN.
+    ///
+    /// Values may separate their two parts with `/`, `-` or a space, and write digits in
+    /// groups (`60-16-13`); names are lower-cased, with spaces as `-`.
+    ///
+    /// - Throws: `.iban(IBANError)` for a text without scheme that is not a valid IBAN.
+    package init(parsing text: String) throws(AccountIDParseError) {
+        guard let colon = text.firstIndex(of: ":") else {
+            do throws(IBANError) {
+                self.init(try IBAN(parsing: text))
+                return
+            } catch { throw .iban(error) }
+        }
+        let schemeText = text[..<colon].trimmingCharacters(in: .whitespaces).lowercased()
+        guard let scheme = Scheme(rawValue: schemeText) else {
+            throw .accountID(.unknownScheme(String(text[..<colon])))
+        }
+        let value = text[text.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+        do throws(AccountIDError) {
+            let canonical = "\(scheme.rawValue):" + (try Self.canonicalValue(value, scheme))
+            self = Array(canonical.utf8).withUnsafeBytes { AccountID(canonical: $0) }
+        } catch { throw .accountID(error) }
+    }
+
+    private static func canonicalValue(_ value: String, _ scheme: Scheme) throws(AccountIDError)
+        -> String
+    {
+        let isSeparator = { (c: Character) in c == " " || c == "-" || c == "/" }
+        switch scheme {
+        case .aba, .sortCode, .bsb:
+            guard value.allSatisfy({ $0.isASCII && ($0.isNumber || isSeparator($0)) }) else {
+                throw .malformed(scheme)
+            }
+            let firstLength = scheme == .aba ? 9 : 6
+            // With a `/`, the parts are as given; else the first digits make the first part.
+            let parts = value.split(separator: "/", omittingEmptySubsequences: false)
+            guard parts.count <= 2 else { throw .malformed(scheme) }
+            let digits = value.filter(\.isNumber)
+            let (first, rest) =
+                parts.count == 2
+                ? (parts[0].filter(\.isNumber), parts[1].filter(\.isNumber))
+                : (String(digits.prefix(firstLength)), String(digits.dropFirst(firstLength)))
+            let restRange = scheme == .aba ? 1...17 : scheme == .sortCode ? 8...8 : 4...10
+            guard first.count == firstLength, restRange.contains(rest.count) else {
+                throw .malformed(scheme)
+            }
+            if scheme == .aba {
+                let d = first.map { Int($0.asciiValue! - 48) }
+                let sum = 3 * (d[0] + d[3] + d[6]) + 7 * (d[1] + d[4] + d[7]) + d[2] + d[5] + d[8]
+                guard sum % 10 == 0 else { throw .routingCheckDigit }
+            }
+            return "\(first)/\(rest)"
+        case .card:
+            let last = String(value.reversed().prefix { $0.isASCII && $0.isNumber }.reversed())
+            // The issuer, without a mask before the digits: "amex ****1004", "visa x1004".
+            let issuer = value.dropLast(last.count)
+                .trimmingCharacters(in: .init(charactersIn: " -/*•.")).lowercased()
+            let trimmedIssuer = issuer.hasSuffix(" x") ? String(issuer.dropLast(2)) : issuer
+            guard last.count == 4, (1...16).contains(trimmedIssuer.count),
+                trimmedIssuer.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) })
+            else { throw .malformed(scheme) }
+            return "\(trimmedIssuer)/\(last)"
+        case .name:
+            let name = value.lowercased().replacingOccurrences(of: " ", with: "-")
+            guard (1...32).contains(name.count),
+                name.allSatisfy({
+                    $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "." || $0 == "-")
+                }), name != ".", name != ".."
+            else { throw .malformed(scheme) }
+            return name
+        }
+    }
+}
+
+/// Why a text is neither an IBAN nor an account id of another scheme.
+package enum AccountIDParseError: Error, Hashable, Sendable {
+    case iban(IBANError)
+    case accountID(AccountIDError)
+}
