@@ -15,6 +15,8 @@ struct ProfileCommandTests {
         ("FR1420041010050500013M02606", "EUR", 4, "1004.50"),
         ("GB29NWBK60161331926819", "GBP", 4, "4656.15"),
         ("aba:021000021/123456789", "USD", 4, "3203.01"),
+        ("aba:111000025/4410021123", "USD", 3, "1726.43"),
+        ("aba:111000025/4410025521", "USD", 2, "501.27"),
         ("card:amex/1004", "USD", 4, "-1194.04"),
         ("NL18RABO0123459876", "EUR", 3, "1504.40"),
         ("NL91ABNA0417164300", "EUR", 4, "2336.33"),
@@ -36,7 +38,7 @@ struct ProfileCommandTests {
         let validation = try StatementsRunner.run(["validate", "--strict", "SampleData/profiles"])
         #expect(validation.status == 0, "\(validation.stderr)")
         #expect(validation.stderr == "")
-        #expect(validation.stdout == "no errors in 11 files (41 rows checked)\n")
+        #expect(validation.stdout == "no errors in 12 files (46 rows checked)\n")
         let workspace = try Workspace()
         let imported = try StatementsRunner.run([
             "import", "SampleData/profiles", "--state", workspace.state,

@@ -44,7 +44,7 @@ package struct AmountFormat: Hashable, Sendable {
         let result = withUnsafeTemporaryAllocation(byteCount: bytes.count, alignment: 1) {
             buffer -> Result<Int64, AmountError> in
             Result { () throws(AmountError) in
-                let count = try canonicalize(bytes, into: buffer)
+                let count = try canonicalize(bytes, into: buffer, currency: currency)
                 return try Money.parseMinorUnits(
                     UnsafeRawBufferPointer(rebasing: buffer[0..<count]),
                     scale: currency.minorUnitDigits)
@@ -55,18 +55,22 @@ package struct AmountFormat: Hashable, Sendable {
 
     /// Copies the amount into `output` as canonical text (`-1234.56`); returns its length.
     private func canonicalize(
-        _ bytes: UnsafeRawBufferPointer, into output: UnsafeMutableRawBufferPointer
+        _ bytes: UnsafeRawBufferPointer, into output: UnsafeMutableRawBufferPointer,
+        currency: Currency
     )
         throws(AmountError) -> Int
     {
         var start = 0
         var end = bytes.count
-        while start < end && bytes[start] == UInt8(ascii: " ") { start += 1 }
-        while end > start && bytes[end - 1] == UInt8(ascii: " ") { end -= 1 }
+        trimSpaces(bytes, &start, &end)
         guard start < end else { throw .empty }
+        let sign = try unwrap(bytes, &start, &end, currency: currency)
         var count = 0
         var index = start
-        if bytes[index] == UInt8(ascii: "-") || bytes[index] == UInt8(ascii: "+") {
+        if let sign {
+            output[0] = sign
+            count = 1
+        } else if bytes[index] == UInt8(ascii: "-") || bytes[index] == UInt8(ascii: "+") {
             output[count] = bytes[index]
             count += 1
             index += 1
@@ -107,6 +111,53 @@ package struct AmountFormat: Hashable, Sendable {
         return count
     }
 
+    private func trimSpaces(_ bytes: UnsafeRawBufferPointer, _ start: inout Int, _ end: inout Int) {
+        while start < end && bytes[start] == UInt8(ascii: " ") { start += 1 }
+        while end > start && bytes[end - 1] == UInt8(ascii: " ") { end -= 1 }
+    }
+
+    /// Strips what may surround the number: parentheses, which make it negative (`($12.00)`),
+    /// and a currency code or symbol before or after it (`-$12.00`, `1.234,56 €`,
+    /// `EUR 12.00`, `12.00 usd`), which must name `currency`. Returns the sign that stood
+    /// outside what was stripped, if any; the number left must then carry none of its own.
+    private func unwrap(
+        _ bytes: UnsafeRawBufferPointer, _ start: inout Int, _ end: inout Int,
+        currency: Currency
+    ) throws(AmountError) -> UInt8? {
+        var sign: UInt8?
+        if bytes[start] == UInt8(ascii: "("), end - start > 2,
+            bytes[end - 1] == UInt8(ascii: ")")
+        {
+            (start, end, sign) = (start + 1, end - 1, UInt8(ascii: "-"))
+            trimSpaces(bytes, &start, &end)
+        }
+        let signed = bytes[start] == UInt8(ascii: "-") || bytes[start] == UInt8(ascii: "+")
+        var markerStart = start + (signed ? 1 : 0)
+        while markerStart < end && bytes[markerStart] == UInt8(ascii: " ") { markerStart += 1 }
+        if let length = try CurrencyMarker.length(
+            in: bytes, at: markerStart, end: end, leading: true, currency: currency)
+        {
+            if signed {
+                guard sign == nil else { throw .malformed }
+                sign = bytes[start]
+            }
+            start = markerStart + length
+            trimSpaces(bytes, &start, &end)
+        }
+        if start < end,
+            let length = try CurrencyMarker.length(
+                in: bytes, at: start, end: end, leading: false, currency: currency)
+        {
+            end -= length
+            trimSpaces(bytes, &start, &end)
+        }
+        guard start < end else { throw .malformed }
+        if sign != nil && (bytes[start] == UInt8(ascii: "-") || bytes[start] == UInt8(ascii: "+")) {
+            throw .malformed
+        }
+        return sign
+    }
+
     /// The length of the thousands separator at `index`, or `nil` when there is none.
     private func separatorLength(_ bytes: UnsafeRawBufferPointer, at index: Int, end: Int) -> Int? {
         guard let separator = thousandsSeparator else { return nil }
@@ -114,5 +165,48 @@ package struct AmountFormat: Hashable, Sendable {
         guard separator == UInt8(ascii: " ") else { return nil }
         // U+00A0 NO-BREAK SPACE and U+202F NARROW NO-BREAK SPACE, as French banks group.
         return NoBreakSpace.length(in: bytes, at: index, end: end)
+    }
+}
+
+/// A currency written beside an amount: an ISO 4217 code in either case, or a symbol.
+enum CurrencyMarker {
+    /// The symbols and the currencies each may stand for.
+    static let symbols: [(bytes: [UInt8], codes: Set<String>)] = [
+        (Array("€".utf8), ["EUR"]), (Array("£".utf8), ["GBP"]), (Array("¥".utf8), ["JPY", "CNY"]),
+        (Array("₹".utf8), ["INR"]), (Array("zł".utf8), ["PLN"]),
+        (Array("kr".utf8), ["SEK", "NOK", "DKK", "ISK"]),
+        (Array("$".utf8), ["USD", "CAD", "AUD", "NZD", "SGD", "HKD", "MXN"]),
+    ]
+
+    /// The length of a marker that starts at `index` (`leading`) or ends at `end`; `nil`
+    /// when there is none. Throws when the marker names another currency than `currency`.
+    static func length(
+        in bytes: UnsafeRawBufferPointer, at index: Int, end: Int, leading: Bool,
+        currency: Currency
+    ) throws(AmountError) -> Int? {
+        let isLetter = { (byte: UInt8) in (byte | 0x20) &- UInt8(ascii: "a") < 26 }
+        // An ISO code: three letters, not part of a longer word.
+        if end - index >= 3 {
+            let first = leading ? index : end - 3
+            let code = UnsafeRawBufferPointer(rebasing: bytes[first..<first + 3])
+            let outside = leading ? first + 3 : first - 1
+            if code.allSatisfy(isLetter),
+                outside < index || outside >= end || !isLetter(bytes[outside])
+            {
+                if let named = Currency(codeBytes: code) {
+                    guard named == currency else { throw .currencyMismatch(named.code) }
+                    return 3
+                }
+            }
+        }
+        for (symbol, codes) in symbols where end - index >= symbol.count {
+            let first = leading ? index : end - symbol.count
+            guard bytes[first..<first + symbol.count].elementsEqual(symbol) else { continue }
+            guard codes.contains(currency.code) else {
+                throw .currencyMismatch(String(decoding: symbol, as: UTF8.self))
+            }
+            return symbol.count
+        }
+        return nil
     }
 }

@@ -29,14 +29,15 @@ package struct Currency: Hashable, Sendable {
         self = found
     }
 
-    /// Looks up an active ISO 4217 code from its three ASCII bytes.
+    /// Looks up an active ISO 4217 code from its three ASCII bytes, in either case (`usd`).
     init?(codeBytes bytes: UnsafeRawBufferPointer) {
-        guard bytes.count == 3,
-            let index = Currency.tableIndex(bytes[0], bytes[1], bytes[2])
-        else { return nil }
+        guard bytes.count == 3 else { return nil }
+        let upper = { (byte: UInt8) in byte &- UInt8(ascii: "a") < 26 ? byte - 32 : byte }
+        let (a, b, c) = (upper(bytes[0]), upper(bytes[1]), upper(bytes[2]))
+        guard let index = Currency.tableIndex(a, b, c) else { return nil }
         let digits = Currency.minorDigitsTable[index]
         guard digits != 0 else { return nil }
-        packedCode = UInt32(bytes[0]) << 16 | UInt32(bytes[1]) << 8 | UInt32(bytes[2])
+        packedCode = UInt32(a) << 16 | UInt32(b) << 8 | UInt32(c)
         minorUnitDigits = Int(digits) - 1
     }
 

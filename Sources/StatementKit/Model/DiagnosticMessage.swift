@@ -276,6 +276,10 @@ extension DiagnosticMessage {
             )
         case .overflow:
             invalid(.amountOverflow, name, value, "exceeds the range of a 64-bit amount")
+        case .currencyMismatch(let marker):
+            invalid(
+                .currencyConflict, name, value,
+                "is marked \(Diagnostic.quote(marker)), but the row's currency is \(currency.code)")
         }
     }
 
@@ -292,6 +296,14 @@ extension DiagnosticMessage {
     }
 
     /// An account id that is neither a valid IBAN nor a valid id of another scheme.
+    /// An account column's text that the profile's `accounts` does not map.
+    static func unmappedAccount(_ name: String, _ value: String, known: [String]) -> Self {
+        invalid(
+            .accountID, name, value,
+            "is not among the profile's accounts (\(known.map { Diagnostic.quote($0) }.joined(separator: ", ")))"
+        )
+    }
+
     package static func accountID(_ name: String, _ value: String, _ error: AccountIDParseError)
         -> Self
     {

@@ -139,6 +139,9 @@ package struct Dialect: Hashable, Sendable {
     /// case and surrounding spaces).
     package var debitIndicators: [String] = []
     package var creditIndicators: [String] = []
+    /// The accounts of a file that names several in a column (`Checking`, `Savings`): the
+    /// id of each, by `accountNameKey` of the column's text.
+    package var accountsByName: [String: AccountID] = [:]
     /// An account the profile fixes for files that do not name it in each row.
     package var accountID: AccountID?
     package var accountName: String?
@@ -149,6 +152,11 @@ package struct Dialect: Hashable, Sendable {
 
     /// The canonical CSV dialect.
     package init() {}
+
+    /// How an account column's text is matched: without surrounding spaces, in lower case.
+    package static func accountNameKey(_ text: String) -> String {
+        text.trimmingCharacters(in: .whitespaces).lowercased()
+    }
 
     /// Whether this is the canonical CSV of SPEC 2.1, read by the streaming fast path.
     package var isCanonical: Bool { self == Dialect() }

@@ -6,6 +6,8 @@ package enum AmountError: Error, Hashable, Sendable {
     case grouping
     case tooManyDecimals(allowed: Int)
     case overflow
+    /// A currency code or symbol beside the amount that names another currency.
+    case currencyMismatch(String)
 }
 
 extension Money {

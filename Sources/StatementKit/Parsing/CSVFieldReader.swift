@@ -8,15 +8,18 @@ struct CSVFieldReader {
     let buildsText: Bool
     /// The amount layout of a dialect; `nil` for the canonical one.
     let amountFormat: AmountFormat?
+    /// The ids of the accounts the account column names, when the profile maps them.
+    let accountsByName: [String: AccountID]?
 
     init(
         record: CSVRecord, diagnostics: DiagnosticCollector, buildsText: Bool,
-        amountFormat: AmountFormat?
+        amountFormat: AmountFormat?, accountsByName: [String: AccountID]? = nil
     ) {
         self.record = record
         self.diagnostics = diagnostics
         self.buildsText = buildsText
         self.amountFormat = amountFormat
+        self.accountsByName = accountsByName
     }
 
     mutating func report(_ message: DiagnosticMessage, at field: Int) {
@@ -150,13 +153,20 @@ struct CSVFieldReader {
         -> AccountID?
     {
         let name = Dialect.Field.account.rawValue
-        guard record.withField(field, { $0.contains(UInt8(ascii: ":")) }) else {
-            return knownOrValidatedIBAN(field, name, required: true, &state).map(AccountID.init)
+        if let byName = accountsByName {
+            let text = record.withField(field) { String(decoding: $0, as: UTF8.self) }
+            if let id = byName[Dialect.accountNameKey(text)] { return id }
+            report(.unmappedAccount(name, quoted(field), known: byName.keys.sorted()), at: field)
+            return nil
         }
+        // The hot path: an id already validated in this file, written canonically.
         if let known = record.withField(field, { AccountID(knownBytes: $0) }),
             state.validAccounts.contains(known)
         {
             return known
+        }
+        guard record.withField(field, { $0.contains(UInt8(ascii: ":")) }) else {
+            return knownOrValidatedIBAN(field, name, required: true, &state).map(AccountID.init)
         }
         do throws(AccountIDParseError) {
             let id = try AccountID(

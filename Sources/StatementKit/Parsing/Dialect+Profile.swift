@@ -95,8 +95,7 @@ private struct ProfileReader {
         let keys = [
             "description", "encoding", "separator", "quote", "decimalMark", "thousandsSeparator",
             "dateFormat", "headerLine", "footerLines", "rowOrder", "columns", "sign", "indicator",
-            "account",
-            "preamble",
+            "account", "accounts", "preamble",
         ]
         let object = try members(root, "", allowed: keys)
         var dialect = Dialect()
@@ -184,6 +183,7 @@ private struct ProfileReader {
         }
         if let node = object["account"] { try account(node, into: &dialect) }
         if let node = object["preamble"] { try preamble(node, into: &dialect) }
+        if let node = object["accounts"] { try accounts(node, into: &dialect) }
         try check(dialect, hasIndicator: object["indicator"] != nil)
         return dialect
     }
@@ -221,6 +221,23 @@ private struct ProfileReader {
             columns[field] = references
         }
         return columns
+    }
+
+    /// The ids of the accounts an account column names: `{"Checking": "aba:…", …}`.
+    func accounts(_ node: JSONNode, into dialect: inout Dialect) throws(ProfileError) {
+        guard case .object(let members) = node.value, !members.isEmpty else {
+            throw fail("accounts", "must map the account column's texts to account ids")
+        }
+        for member in members {
+            let key = "accounts.\(member.key)"
+            let text = try string(member.node, key)
+            do throws(AccountIDParseError) {
+                dialect.accountsByName[Dialect.accountNameKey(member.key)] = try AccountID(
+                    parsing: text)
+            } catch {
+                throw fail("", DiagnosticMessage.accountID(key, Diagnostic.quote(text), error).text)
+            }
+        }
     }
 
     func account(_ node: JSONNode, into dialect: inout Dialect) throws(ProfileError) {
@@ -306,6 +323,9 @@ private struct ProfileReader {
         let ibanSources = [
             has(.account), dialect.accountID != nil, dialect.preamble[.iban] != nil,
         ]
+        if !dialect.accountsByName.isEmpty && !has(.account) {
+            throw fail("accounts", "needs the column that names the account (account_iban)")
+        }
         if ibanSources.filter({ $0 }).count > 1 {
             throw fail(
                 "account",

@@ -22,6 +22,7 @@ package struct StatementCSVParser: Sendable {
     /// the model's own fast parsers.
     private let dateFormat: DateFormat?
     private let amountFormat: AmountFormat?
+    private let accountsByName: [String: AccountID]?
     /// The dialect's `joinsTexts`, kept for the row loop.
     private let joinsTexts: Bool
 
@@ -49,6 +50,7 @@ package struct StatementCSVParser: Sendable {
         creditIndicators = dialect.creditIndicators.map(normalized)
         dateFormat = dialect.dateFormat == .iso ? nil : dialect.dateFormat
         amountFormat = dialect.amountFormat == .canonical ? nil : dialect.amountFormat
+        accountsByName = dialect.accountsByName.isEmpty ? nil : dialect.accountsByName
         joinsTexts = dialect.joinsTexts
     }
 
@@ -200,7 +202,14 @@ package struct StatementCSVParser: Sendable {
             return nil
         }
         let line = record.line
-        guard record.fields.count == columns.count else {
+        // Empty fields after the last column are a trailing separator on data rows only.
+        guard
+            record.fields.count == columns.count
+                || (record.fields.count > columns.count
+                    && (columns.count..<record.fields.count).allSatisfy { field in
+                        record.withField(field) { $0.allSatisfy { $0 == UInt8(ascii: " ") } }
+                    })
+        else {
             let (errorLine, column) = record.location(
                 ofField: min(record.fields.count, columns.count))
             diagnostics.report(
@@ -211,7 +220,7 @@ package struct StatementCSVParser: Sendable {
         // Move the collector in and out, so that reporting never copies its storage.
         var fields = CSVFieldReader(
             record: record, diagnostics: DiagnosticCollector(file: ""), buildsText: buildsRows,
-            amountFormat: amountFormat)
+            amountFormat: amountFormat, accountsByName: accountsByName)
         swap(&fields.diagnostics, &diagnostics)
         defer { swap(&fields.diagnostics, &diagnostics) }
 

@@ -55,6 +55,12 @@ package struct ProfileRenderer {
             account.append("\"kind\": \(jsonString(kind.rawValue))")
         }
         if !account.isEmpty { lines.append("\"account\": { \(account.joined(separator: ", ")) }") }
+        if !dialect.accountsByName.isEmpty {
+            let pairs = dialect.accountsByName.sorted { $0.key < $1.key }.map {
+                "\(jsonString($0.key)): \(jsonString($0.value.text))"
+            }
+            lines.append("\"accounts\": { \(pairs.joined(separator: ", ")) }")
+        }
         if !dialect.preamble.isEmpty {
             let items = Dialect.PreambleItem.allCases.compactMap { item in
                 dialect.preamble[item].map {

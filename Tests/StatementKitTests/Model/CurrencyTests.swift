@@ -15,9 +15,14 @@ struct CurrencyTests {
         #expect(currency.code == code)
     }
 
-    @Test(arguments: ["eur", "EU", "EURO", "XAU", "XXX", "DEM", "", "€"])
+    @Test(arguments: ["EU", "EURO", "XAU", "xau", "XXX", "DEM", "", "€"])
     func `rejects codes that are not active currencies`(code: String) {
         #expect(Currency(code: code) == nil)
+    }
+
+    @Test func `reads a code in lower case as exports write it`() {
+        #expect(Currency(code: "usd")?.code == "USD")
+        #expect(Currency(code: "Eur")?.code == "EUR")
     }
 
     @Test func `covers the active ISO 4217 list`() {

@@ -304,3 +304,79 @@ struct DialectTests {
         #expect(none == "no header")
     }
 }
+
+/// What #17 lets profiles read: currency marks, card signs, trailing separators, named accounts.
+struct BankExportTests {
+    static func profile(_ json: String) throws -> Dialect {
+        try Array(json.utf8).withUnsafeBytes { buffer in
+            Result { () throws(ProfileError) in try Dialect(profile: buffer, path: "p.json") }
+        }.get()
+    }
+
+    static let usd = #"{"dateFormat": "MM/dd/yyyy", "thousandsSeparator": ",", "#
+
+    @Test func `reads amounts with currency symbols, codes and parentheses`() throws {
+        let dialect = try Self.profile(
+            Self.usd
+                + #""columns": {"date": "D", "description": "T", "amount": "A"}, "account": {"id": "name:x", "currency": "usd"}}"#
+        )
+        let result = parseCSV(
+            Array(
+                "D,T,A\n10/01/2026,a,\"$1,234.56\"\n10/02/2026,b,-$12.00\n10/03/2026,c,($7.50)\n10/04/2026,d,3.00 USD\n10/05/2026,e,usd 1.00,\n"
+                    .utf8), dialect: dialect)
+        #expect(result.diagnostics.isEmpty, "\(result.diagnostics)")
+        #expect(
+            result.rows.map(\.transaction.amount.minorUnits) == [123_456, -1200, -750, 300, 100])
+        let wrong = parseCSV(
+            Array(
+                "D,T,A\n10/01/2026,a,€12.00\n10/02/2026,b,12.00 EUR\n10/03/2026,c,(-3.00)\n".utf8),
+            dialect: dialect)
+        #expect(
+            wrong.places == [
+                "2:14 CURRENCY_CONFLICT", "3:14 CURRENCY_CONFLICT", "4:14 AMOUNT_FORMAT",
+            ])
+        #expect(wrong.rows.isEmpty)
+    }
+
+    @Test func `negates a card export whose charges are positive, balances too`() throws {
+        let dialect = try Self.profile(
+            Self.usd
+                + #""sign": "charges-positive", "columns": {"date": "D", "description": "T", "amount": "A", "balance": "B"}, "account": {"id": "card:amex/1004", "currency": "USD", "kind": "credit-card"}}"#
+        )
+        let result = parseCSV(
+            Array("D,T,A,B\n10/01/2026,a,10.00,10.00\n10/02/2026,pay,-4.00,6.00\n".utf8),
+            dialect: dialect)
+        #expect(result.diagnostics.isEmpty, "\(result.diagnostics)")
+        #expect(result.rows.map(\.transaction.amount.minorUnits) == [-1000, 400])
+        #expect(result.rows.first?.account.kind == .creditCard)
+        let broken = parseCSV(
+            Array("D,T,A,B\n10/01/2026,a,10.00,10.00\n10/02/2026,pay,-4.00,14.00\n".utf8),
+            dialect: dialect)
+        #expect(broken.places == ["3:22 BALANCE_RUNNING"])
+    }
+
+    @Test func `maps the accounts a column names, refusing one it does not know`() throws {
+        let dialect = try Self.profile(
+            Self.usd
+                + #""columns": {"date": "D", "description": "T", "amount": "A", "account_iban": "Acct"}, "accounts": {"Checking": "aba:021000021/1", "Savings": "name:savings"}, "account": {"currency": "USD"}}"#
+        )
+        let result = parseCSV(
+            Array(
+                "D,T,A,Acct\n10/01/2026,a,1.00,Checking\n10/02/2026,b,2.00, savings\n10/03/2026,c,3.00,Brokerage\n"
+                    .utf8),
+            dialect: dialect)
+        #expect(result.rows.map(\.account.id.text) == ["aba:021000021/1", "name:savings"])
+        #expect(result.places == ["4:19 ACCOUNT_ID"])
+        #expect(
+            result.diagnostics.last?.message.contains(#"not among the profile's accounts"#) == true)
+        #expect(try Self.profile(ProfileRenderer().render(dialect)) == dialect)
+    }
+
+    @Test func `refuses a profile whose accounts have no column to name them`() {
+        #expect(throws: ProfileError.self) {
+            try Self.profile(
+                #"{"columns": {"date": "D", "description": "T", "amount": "A"}, "accounts": {"A": "name:a"}}"#
+            )
+        }
+    }
+}
