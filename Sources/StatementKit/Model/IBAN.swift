@@ -57,18 +57,6 @@ extension IBAN: Hashable {
     }
 }
 
-extension IBAN {
-    /// A cheap, unseeded hash of the stored words, for `IBANTable`; not for persistence.
-    var quickHash: UInt64 {
-        var hash = UInt64(count)
-        for word in [storage.0, storage.1, storage.2, storage.3, storage.4] {
-            hash = (hash ^ word) &* 0x9E37_79B9_7F4A_7C15
-            hash ^= hash >> 29
-        }
-        return hash
-    }
-}
-
 extension IBAN: Comparable {
     package static func < (lhs: IBAN, rhs: IBAN) -> Bool {
         lhs.withBytes { l in rhs.withBytes { r in l.lexicographicallyPrecedes(r) } }
