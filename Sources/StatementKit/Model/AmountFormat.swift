@@ -124,6 +124,12 @@ package struct AmountFormat: Hashable, Sendable {
         _ bytes: UnsafeRawBufferPointer, _ start: inout Int, _ end: inout Int,
         currency: Currency
     ) throws(AmountError) -> UInt8? {
+        // Most amounts begin with a digit or a sign and a digit, and end with a digit.
+        let isDigit = { (byte: UInt8) in byte &- UInt8(ascii: "0") < 10 }
+        let first = bytes[start] == UInt8(ascii: "-") || bytes[start] == UInt8(ascii: "+") ? 1 : 0
+        if isDigit(bytes[end - 1]) && start + first < end && isDigit(bytes[start + first]) {
+            return nil
+        }
         var sign: UInt8?
         if bytes[start] == UInt8(ascii: "("), end - start > 2,
             bytes[end - 1] == UInt8(ascii: ")")
