@@ -201,6 +201,11 @@ extension DiagnosticMessage {
         .init(.jsonDuplicateKey, "key \(Diagnostic.quote(key)) appears twice in \(path)")
     }
 
+    /// An account given by both `iban` and `id`.
+    static func accountGivenTwice(in path: String) -> Self {
+        .init(.jsonDuplicateKey, "\(path) has both \"iban\" and \"id\"; give one of them")
+    }
+
     static func keyMissing(_ key: String, in path: String) -> Self {
         .init(.keyMissing, "\(path) lacks required key \"\(key)\"")
     }

@@ -494,9 +494,7 @@ private struct Decoder {
         case (nil, nil):
             report(.keyMissing("iban", in: "account"), at: node.position)
         case (_, let idMember?):
-            report(
-                .keyTwice("id", in: "account (an account has an iban or an id)"),
-                at: idMember.keyPosition)
+            report(.accountGivenTwice(in: "account"), at: idMember.keyPosition)
         }
         let name = string(members["name"]?.node, "account.name")
         var kind: Account.Kind? = .checking

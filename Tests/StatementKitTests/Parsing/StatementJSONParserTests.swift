@@ -249,3 +249,25 @@ struct JSONBalanceOrderTests {
         #expect(result.codes == [.amountFormat])
     }
 }
+
+struct JSONAccountIDTests {
+    static func statement(_ account: String) -> String {
+        #"{ "account": \#(account), "transactions": [ { "date": "2026-10-03", "amount": "-1.00", "beneficiary": "Kiosk" } ] }"#
+    }
+
+    @Test func `reads an account by its id, of any scheme`() {
+        let result = parseJSON(Self.statement(#"{ "id": "card:VISA x4242", "currency": "USD" }"#))
+        #expect(result.diagnostics.isEmpty)
+        #expect(result.rows.first?.account.id.text == "card:visa/4242")
+    }
+
+    @Test func `refuses an account given twice, a bad id and none at all`() {
+        #expect(
+            parseJSON(Self.statement(#"{ "iban": "DE89370400440532013000", "id": "name:x" }"#))
+                .places == ["1:50 JSON_DUPLICATE_KEY"])
+        #expect(
+            parseJSON(Self.statement(#"{ "id": "aba:021000022/1" }"#)).places == ["1:22 ACCOUNT_ID"]
+        )
+        #expect(parseJSON(Self.statement(#"{ "name": "x" }"#)).places == ["1:14 KEY_MISSING"])
+    }
+}
