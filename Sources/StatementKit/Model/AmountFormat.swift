@@ -40,7 +40,6 @@ package struct AmountFormat: Hashable, Sendable {
         throws(AmountError)
         -> Money
     {
-        if self == .canonical { return try Money(parsing: bytes, currency: currency) }
         let result = withUnsafeTemporaryAllocation(byteCount: bytes.count, alignment: 1) {
             buffer -> Result<Int64, AmountError> in
             Result { () throws(AmountError) in

@@ -49,7 +49,9 @@ package struct StatementCSVParser: Sendable {
         debitIndicators = dialect.debitIndicators.map(normalized)
         creditIndicators = dialect.creditIndicators.map(normalized)
         dateFormat = dialect.dateFormat == .iso ? nil : dialect.dateFormat
-        amountFormat = dialect.amountFormat == .canonical ? nil : dialect.amountFormat
+        // Only canonical CSV reads bare amounts: a profile's amounts may carry currency marks
+        // even when their layout is the canonical one.
+        amountFormat = dialect.isCanonical ? nil : dialect.amountFormat
         accountsByName = dialect.accountsByName.isEmpty ? nil : dialect.accountsByName
         joinsTexts = dialect.joinsTexts
     }

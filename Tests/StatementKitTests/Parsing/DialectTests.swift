@@ -338,6 +338,22 @@ struct BankExportTests {
         #expect(wrong.rows.isEmpty)
     }
 
+    @Test func `reads currency marks with a profile that keeps the canonical amount layout`()
+        throws
+    {
+        let dialect = try Self.profile(
+            #"{"columns": {"date": "D", "description": "T", "amount": "A"}, "account": {"id": "name:x", "currency": "USD"}}"#
+        )
+        let result = parseCSV(
+            Array("D,T,A\n2026-10-01,a,$ 3.00\n2026-10-02,b,3.00$\n2026-10-03,c,EUR 3.00\n".utf8),
+            dialect: dialect)
+        #expect(result.rows.map(\.transaction.amount.minorUnits) == [300, 300])
+        #expect(result.places == ["4:14 CURRENCY_CONFLICT"])
+        let canonical = parseCSV(
+            "date,account_iban,amount,beneficiary\n2026-10-01,DE89370400440532013000,$3.00,a\n")
+        #expect(canonical.codes == [.amountFormat])
+    }
+
     @Test func `negates a card export whose charges are positive, balances too`() throws {
         let dialect = try Self.profile(
             Self.usd
