@@ -66,10 +66,23 @@ struct Arguments {
     /// that cannot be used (`--profile` or a folder's) is a usage error.
     func statementFiles(of command: String) throws(CommandError) -> StatementFiles {
         let paths = try paths(of: command)
+        let account = try value("account").map { (text) throws(CommandError) in
+            try Self.accountID(text)
+        }
         do {
-            return try StatementFiles.find(paths, profile: value("profile"))
+            return try StatementFiles.find(paths, profile: value("profile"), account: account)
         } catch {
             throw .usage(error.description)
+        }
+    }
+
+    /// Reads the value of an `--account` option.
+    static func accountID(_ text: String) throws(CommandError) -> AccountID {
+        do throws(AccountIDParseError) {
+            return try AccountID(parsing: text)
+        } catch {
+            throw .usage(
+                DiagnosticMessage.accountID("--account", Diagnostic.quote(text), error).text)
         }
     }
 

@@ -52,22 +52,41 @@ struct NothingLostTests {
         #expect(output.stderr.contains("columns.date: a file without header row"))
     }
 
-    @Test func `refuses a column named Account that holds names, printing what it found`() throws {
+    @Test func `refuses a column named Account that holds several names, printing what it found`()
+        throws
+    {
         let workspace = try Workspace()
         let file = try workspace.write(
             "export.csv",
             "Date,Account,Description,Amount\n2026-10-01,Checking,Coffee,-3.50\n"
                 + "2026-10-02,Cash,Lunch,-12.00\n")
-        let output = try StatementsRunner.run(["validate", file])
+        // Two accounts in one column: one --account for both would merge them.
+        for arguments in [[file], [file, "--account", "name:checking"]] {
+            let output = try StatementsRunner.run(["validate"] + arguments)
+            #expect(output.status == 1)
+            #expect(
+                output.stderr
+                    == "\(file):2:12: error: [DIALECT_UNKNOWN] column \"Account\" names several accounts (\"Cash\", \"Checking\"); map each to its id with the profile's \"accounts\"; write a profile for it (see statements profile)\n"
+            )
+        }
+        // One account named in the column: all it lacks is the account's id.
+        let single = try workspace.write(
+            "single.csv",
+            "Date,Account,Description,Amount\n2026-10-01,Checking,Coffee,-3.50\n"
+                + "2026-10-02,Checking,Lunch,-12.00\n")
+        let output = try StatementsRunner.run(["validate", single])
         #expect(output.status == 1)
         #expect(
             output.stderr
-                == "\(file):1:1: error: [DIALECT_UNKNOWN] no account IBAN: no column holds it and no line above the header names it; the profile lacks only \"account\": {\"iban\": …}; write a profile for it (see statements profile)\n"
+                == "\(single):1:1: error: [DIALECT_UNKNOWN] the file does not name its account: no column holds it and no line above the header names an IBAN; give it with --account ID or a folder profile {\"account\": {\"id\": …}}\n"
         )
-        let profile = try StatementsRunner.run(["profile", file])
+        let profile = try StatementsRunner.run(["profile", single])
         #expect(profile.status == 1)
         #expect(profile.stdout.contains(#""account_name": "Account""#))
-        #expect(profile.stdout.contains(#""iban": "FILL IN the account's IBAN""#))
+        #expect(profile.stdout.contains(#""id": "FILL IN the account's IBAN or scheme:value""#))
+        let given = try StatementsRunner.run(["profile", single, "--account", "name:checking"])
+        #expect(given.status == 0)
+        #expect(given.stdout.contains(#""account": { "id": "name:checking", "currency": "EUR" }"#))
     }
 
     @Test func `applies a debit and credit type column beside unsigned amounts`() throws {

@@ -86,7 +86,20 @@ struct ProfileCommandTests {
                 "columns.payee: unknown key"
             ),
             (#"{"decimalMark": ";"}"#, "decimalMark: must be one of"),
-            (#"{"dateFormat": "dd.MM.yyyy HH"}"#, "dateFormat: date format"),
+            (#"{"dateFormat": "dd.MM.yyyy Q"}"#, "dateFormat: date format"),
+            (#"{"account": {"name": "Cash"}}"#, "account: alone needs the account's"),
+            (
+                #"{"notBooked": ["Pending"], "columns": {"date": "D", "amount": "A", "description": "T", "account_iban": "K"}}"#,
+                "notBooked: and columns.status go together"
+            ),
+            (
+                #"{"footerLines": 1, "footer": {"closingBalance": {"line": 2, "field": 2}}, "columns": {"date": "D", "amount": "A", "description": "T"}, "account": {"id": "name:cash"}}"#,
+                "footer.closingBalance.line: counts the 1 footer line from the last up"
+            ),
+            (
+                #"{"preamble": {"openingBalance": {"line": 1, "field": 2}}, "headerLine": 2, "columns": {"date": "D", "amount": "A", "description": "T", "account_iban": "K"}}"#,
+                "statement balances need a file of one account"
+            ),
             (#"{"headerLine": -1}"#, "headerLine: must be a whole number of at least 0"),
             (#"{"headerLine": 0}"#, "columns: a file without header row (headerLine 0) needs"),
             (#"{"encoding": "ebcdic"}"#, "encoding: must be one of"),

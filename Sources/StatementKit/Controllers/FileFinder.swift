@@ -111,11 +111,16 @@ package struct StatementFiles {
 
     /// Finds the files at or below `paths` and loads their profiles.
     ///
-    /// - Parameter profile: a profile for every CSV file, over any folder profile.
-    /// - Throws: `ProfileError` when a profile cannot be read or is invalid.
-    package static func find(_ paths: [String], profile: String? = nil) throws(ProfileError)
-        -> StatementFiles
-    {
+    /// - Parameters:
+    ///   - profile: a profile for every CSV file, over any folder profile.
+    ///   - account: the account of every CSV file that does not name its own (`--account`):
+    ///     it stands in a profile that fixes only the account, or that does not say where
+    ///     the account comes from; without a profile, each file's layout is sniffed.
+    /// - Throws: `ProfileError` when a profile cannot be read or is invalid, or already
+    ///   says where the account comes from when `account` is given.
+    package static func find(
+        _ paths: [String], profile: String? = nil, account: AccountID? = nil
+    ) throws(ProfileError) -> StatementFiles {
         var loaded: [String: Dialect] = [:]
         func dialect(_ path: String?) throws(ProfileError) -> Dialect? {
             guard let path else { return nil }
@@ -138,14 +143,29 @@ package struct StatementFiles {
             loaded[path] = dialect
             return dialect
         }
-        let forced = try dialect(profile)
         var entries: [(FileFinder.Entry, Dialect?)] = []
         for entry in FileFinder.entries(for: paths) {
             guard case .file(_, let folderProfile) = entry else {
                 entries.append((entry, nil))
                 continue
             }
-            entries.append((entry, forced != nil ? forced : try dialect(folderProfile)))
+            let path = profile ?? folderProfile
+            var chosen = try dialect(path)
+            if let account {
+                if var given = chosen, given.sniffsLayout || !given.namesAccount {
+                    given.accountID = account
+                    chosen = given
+                } else if chosen != nil {
+                    throw ProfileError(
+                        path: path!,
+                        message:
+                            "it says where the account comes from; --account \(account.text) cannot replace it"
+                    )
+                } else {
+                    chosen = .sniffing(account: account)
+                }
+            }
+            entries.append((entry, chosen))
         }
         return StatementFiles(entries: entries)
     }

@@ -250,7 +250,8 @@ final class ImportRun {
             }
         }
         let validation = FileValidation(
-            path: path, rowCount: summary.rowCount, collector: collector)
+            path: path, rowCount: summary.rowCount, notBookedCount: summary.notBookedCount,
+            collector: collector)
         guard collector.errorCount == 0 else {
             for (key, hashes) in progress.added {
                 for hash in hashes { knownIdentities[key]!.remove(hash) }

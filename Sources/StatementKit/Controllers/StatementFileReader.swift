@@ -2,7 +2,8 @@
 /// place where a file's format is decided (`StatementFormat`).
 ///
 /// JSON files are read as SPEC 2.2. A CSV file is read in the dialect of its profile. Without
-/// one, a file whose first line is a canonical header is streamed as canonical CSV; any
+/// one (or with one that fixes only the account, which then stands for a file that does not
+/// name its own), a file whose first line is a canonical header is streamed as canonical CSV; any
 /// other is sniffed (`DialectSniffer`): what sniffing had to assume is reported as
 /// `DIALECT_ASSUMED`, a bank export it cannot make out as `DIALECT_UNKNOWN`, and a file in
 /// which it finds no header at all is read as canonical CSV, which then says what is wrong.
@@ -33,17 +34,17 @@ enum StatementFileReader {
             }
             let bytes = try source.readAll()
             var chosen = dialect ?? Dialect()
-            var text: [UInt8]?
-            if dialect == nil {
-                let (sniffed, decoded) = DialectSniffer.sniffDecoding(bytes)
+            var text: (body: [UInt8], footer: [UInt8])?
+            if dialect?.sniffsLayout ?? true {
+                let (sniffed, decoded) = DialectSniffer.sniffDecoding(bytes, account: dialect)
                 let found = sniffed.report(into: &diagnostics)
                 if case .unknown = sniffed { return ParseSummary() }
                 if case .lacksAccount = sniffed { return ParseSummary() }
-                if let found { (chosen, text) = (found, found.withoutFooter(decoded)) }
+                if let found { (chosen, text) = (found, found.splittingFooter(decoded)) }
             }
+            let (body, footer) = text ?? chosen.text(of: bytes)
             return StatementCSVParser(dialect: chosen, buildsRows: buildsRows).parse(
-                MemoryByteSource(text ?? chosen.text(of: bytes)), diagnostics: &diagnostics,
-                onRow: onRow)
+                MemoryByteSource(body), footer: footer, diagnostics: &diagnostics, onRow: onRow)
         } catch {
             diagnostics.report(
                 .unreadable(path, .pathUnreadable, reason: "\(error)"), line: 0, column: 0)
@@ -67,7 +68,8 @@ enum StatementFileReader {
     /// canonical header; `nil` when the file must be read whole, to be decoded, cut or sniffed.
     static func streamedDialect(_ source: FileByteSource, profile: Dialect?) throws -> Dialect? {
         if let profile {
-            return profile.encoding == .utf8 && profile.footerLines == 0 ? profile : nil
+            return profile.encoding == .utf8 && profile.footerLines == 0 && !profile.sniffsLayout
+                ? profile : nil
         }
         return try startsWithCanonicalHeader(source) ? Dialect() : nil
     }

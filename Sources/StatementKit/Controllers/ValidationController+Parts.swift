@@ -46,7 +46,9 @@ extension ValidationController {
             ) { start, limit, state in
                 reader.read(from: start, to: limit, state: state, isBounded: false)
             }
-            return FileValidation(path: path, rowCount: summary.rowCount, collector: diagnostics)
+            return FileValidation(
+                path: path, rowCount: summary.rowCount, notBookedCount: summary.notBookedCount,
+                collector: diagnostics)
         } catch {
             return nil  // Read in one go, the file reports what is wrong with it.
         }

@@ -80,7 +80,9 @@ package final class ValidationController {
                     diagnostics: &collector
                 ) { _ in }
             }
-            return FileValidation(path: path, rowCount: summary.rowCount, collector: collector)
+            return FileValidation(
+                path: path, rowCount: summary.rowCount, notBookedCount: summary.notBookedCount,
+                collector: collector)
         case .problem(let path, let code, let reason):
             return FileValidation.unreadable(path, code, reason, isStrict: isStrict, limit: limit)
         }
@@ -96,8 +98,10 @@ package final class ValidationController {
     }
 
     /// Sniffs how a CSV file is written, for `statements profile`.
-    package static func sniff(path: String) throws -> SniffResult {
-        DialectSniffer.sniff(try FileByteSource(path: path).readAll())
+    ///
+    /// - Parameter account: the account, for a file that does not name its own.
+    package static func sniff(path: String, account: Dialect? = nil) throws -> SniffResult {
+        DialectSniffer.sniff(try FileByteSource(path: path).readAll(), account: account)
     }
 
 }

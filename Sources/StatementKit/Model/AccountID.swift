@@ -122,6 +122,17 @@ extension AccountID {
             case .name: "1 to 32 letters, digits, '.' or '-'"
             }
         }
+
+        /// The currency every account of the scheme is kept in: US, UK and Australian bank
+        /// accounts; `nil` for cards and names, which may be in any.
+        package var currency: Currency? {
+            switch self {
+            case .aba: Currency(code: "USD")
+            case .sortCode: Currency(code: "GBP")
+            case .bsb: Currency(code: "AUD")
+            case .card, .name: nil
+            }
+        }
     }
 }
 

@@ -85,9 +85,33 @@ extension DiagnosticMessage {
             "amounts have decimal commas, such as \(comma), and decimal points, such as \(point)")
     }
 
-    static let noAccountIBAN = dialectUnknown(
-        "no account IBAN: no column holds it and no line above the header names it; the profile lacks only \"account\": {\"iban\": …}"
+    static let noAccountIBAN = Self(
+        .dialectUnknown,
+        "the file does not name its account: no column holds it and no line above the header names an IBAN; give it with --account ID or a folder profile {\"account\": {\"id\": …}}"
     )
+
+    static func severalAccountsNamed(column: String, _ names: [String]) -> Self {
+        dialectUnknown(
+            "column \(Diagnostic.quote(column)) names several accounts (\(names.sorted().map { Diagnostic.quote($0) }.joined(separator: ", "))); map each to its id with the profile's \"accounts\""
+        )
+    }
+
+    static func unknownStatus(_ example: String) -> Self {
+        dialectUnknown(
+            "the status column holds \(example), neither a known booked status nor a known pending one"
+        )
+    }
+
+    static func givenCurrencyDiffers(given: Currency, header: Currency) -> Self {
+        dialectUnknown(
+            "the account's currency is \(given.code), but the header names \(header.code)")
+    }
+
+    static func fileNamesAccount(unused given: AccountID) -> Self {
+        .init(
+            .dialectAssumed,
+            "the file names its own account; the account given, \(given.text), is not used")
+    }
 
     static func assumedUTF16(_ encoding: TextEncoding) -> Self {
         .init(
@@ -111,6 +135,13 @@ extension DiagnosticMessage {
         return .init(
             .dialectAssumed,
             "no amount shows the decimal mark, and \(example) reads either way; assumed \(mark) is the decimal mark and \(thousands) separates thousands"
+        )
+    }
+
+    static func assumedChargesPositive(positive: Int, of count: Int) -> Self {
+        .init(
+            .dialectAssumed,
+            "a card account whose amounts are positive in \(positive) of \(count) rows: read them as charges positive and payments negative (sign charges-positive)"
         )
     }
 
@@ -230,10 +261,11 @@ extension DiagnosticMessage {
             .fieldEmpty, "\(name) is blank and the profile gives no default (account.currency)")
     }
 
-    static func preambleLacksField(_ field: Int, line: Int, for item: String) -> Self {
-        .init(
-            .fieldEmpty,
-            "the preamble has no field \(field) on line \(line) for the account \(item)")
+    /// A preamble or footer position that names no field; `part` is `preamble` or `footer`.
+    static func preambleLacksField(_ field: Int, line: Int, for item: String, in part: String)
+        -> Self
+    {
+        .init(.fieldEmpty, "the \(part) has no field \(field) on line \(line) for \(item)")
     }
 
     /// A value the model refused: `name` and the quoted `value`, then why.
@@ -391,6 +423,13 @@ extension DiagnosticMessage {
     }
 
     /// A balance that breaks the chain; `name` is the balance's field.
+    static func openingBalance(_ declared: Money, implied: Money) -> Self {
+        .init(
+            .balanceRunning,
+            "preamble openingBalance \(declared.decimalText) differs from the balance before the first row, \(implied.decimalText) (its running balance less its amount)"
+        )
+    }
+
     static func balance(_ name: String, _ error: ReconciliationError) -> Self {
         switch error {
         case .arithmetic(_, .overflow): sumOverflow

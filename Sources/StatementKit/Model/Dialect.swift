@@ -18,6 +18,8 @@ package struct Dialect: Hashable, Sendable {
         case description, reference, balance
         case transactionID = "transaction_id"
         case accountKind = "account_kind"
+        /// Whether a row is booked or not yet (`Pending`, `Vorgemerkt`): see `notBooked`.
+        case status
 
         /// The columns a canonical CSV header must name.
         package static let canonicalRequired: [Field] = [
@@ -29,7 +31,7 @@ package struct Dialect: Hashable, Sendable {
 
         /// Whether canonical CSV has a column of this name (it has no split amounts).
         package var isCanonicalColumn: Bool {
-            self != .debit && self != .credit && self != .indicator
+            self != .debit && self != .credit && self != .indicator && self != .status
         }
 
         /// The field's place in `allCases`, for array lookups on the parser's hot path.
@@ -50,6 +52,7 @@ package struct Dialect: Hashable, Sendable {
             case .balance: 12
             case .transactionID: 13
             case .accountKind: 14
+            case .status: 15
             }
         }
 
@@ -112,9 +115,10 @@ package struct Dialect: Hashable, Sendable {
         }
     }
 
-    /// What a preamble may tell about the account.
+    /// What a preamble may tell about the account: its IBAN, name and currency, and the
+    /// statement's opening and closing balances, which the rows are reconciled with.
     package enum PreambleItem: String, CaseIterable, Hashable, Sendable {
-        case iban, name, currency
+        case iban, name, currency, openingBalance, closingBalance
     }
 
     package var encoding: TextEncoding = .utf8
@@ -139,6 +143,9 @@ package struct Dialect: Hashable, Sendable {
     /// case and surrounding spaces).
     package var debitIndicators: [String] = []
     package var creditIndicators: [String] = []
+    /// The texts of a `status` column that mark a row not booked yet (compared ignoring case
+    /// and surrounding spaces): such rows are left out, and counted.
+    package var notBooked: [String] = []
     /// The accounts of a file that names several in a column (`Checking`, `Savings`): the
     /// id of each, by `accountNameKey` of the column's text.
     package var accountsByName: [String: AccountID] = [:]
@@ -149,6 +156,13 @@ package struct Dialect: Hashable, Sendable {
     package var accountKind: Account.Kind?
     /// Where the preamble names the account.
     package var preamble: [PreambleItem: PreamblePosition] = [:]
+    /// Where the footer declares the statement's balances: `line` counts the footer's
+    /// non-empty lines from the file's last (1) up.
+    package var footer: [PreambleItem: PreamblePosition] = [:]
+    /// Whether the dialect fixes only the account (a profile with `account` alone, or
+    /// `--account`): each file's layout is then sniffed, with this account for files that do
+    /// not name theirs.
+    package var sniffsLayout = false
 
     /// The canonical CSV dialect.
     package init() {}
@@ -160,4 +174,17 @@ package struct Dialect: Hashable, Sendable {
 
     /// Whether this is the canonical CSV of SPEC 2.1, read by the streaming fast path.
     package var isCanonical: Bool { self == Dialect() }
+
+    /// The dialect that fixes only `id` as the account, the layout being sniffed.
+    package static func sniffing(account id: AccountID) -> Dialect {
+        var dialect = Dialect()
+        dialect.accountID = id
+        dialect.sniffsLayout = true
+        return dialect
+    }
+
+    /// Whether a column, the profile or the preamble gives the account of each row.
+    package var namesAccount: Bool {
+        columns[.account] != nil || accountID != nil || preamble[.iban] != nil
+    }
 }

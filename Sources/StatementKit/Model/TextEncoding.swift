@@ -113,13 +113,14 @@ package enum TextEncoding: String, CaseIterable, Hashable, Sendable {
 extension Dialect {
     /// The file's text as the CSV reader takes it: transcoded to UTF-8, without the last
     /// `footerLines` non-empty lines.
-    func text(of bytes: [UInt8]) -> [UInt8] {
-        withoutFooter(encoding.utf8(from: bytes))
+    func text(of bytes: [UInt8]) -> (body: [UInt8], footer: [UInt8]) {
+        splittingFooter(encoding.utf8(from: bytes))
     }
 
-    /// Decoded text without the last `footerLines` non-empty lines, cut in place.
-    func withoutFooter(_ text: consuming [UInt8]) -> [UInt8] {
-        guard footerLines > 0 else { return text }
+    /// Decoded text cut before its last `footerLines` non-empty lines: the body, and the
+    /// footer lines.
+    func splittingFooter(_ text: consuming [UInt8]) -> (body: [UInt8], footer: [UInt8]) {
+        guard footerLines > 0 else { return (text, []) }
         var end = text.count
         let isLineEnd = { (byte: UInt8) in byte == UInt8(ascii: "\n") || byte == UInt8(ascii: "\r")
         }
@@ -127,7 +128,8 @@ extension Dialect {
             while end > 0 && isLineEnd(text[end - 1]) { end -= 1 }
             while end > 0 && !isLineEnd(text[end - 1]) { end -= 1 }
         }
+        let footer = Array(text[end...])
         text.removeSubrange(end...)
-        return text
+        return (text, footer)
     }
 }

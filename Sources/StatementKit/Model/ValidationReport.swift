@@ -4,6 +4,8 @@ package struct FileValidation: Hashable, Sendable {
     package let path: String
     /// How many transaction rows the file holds.
     package let rowCount: Int
+    /// How many of them were left out as not booked yet (a profile's `notBooked`).
+    package let notBookedCount: Int
     /// The first diagnostics of the file; see `omittedCount` for the rest.
     package let diagnostics: [Diagnostic]
     package let errorCount: Int
@@ -24,9 +26,12 @@ package struct FileValidation: Hashable, Sendable {
         return FileValidation(path: path, rowCount: 0, collector: collector)
     }
 
-    package init(path: String, rowCount: Int, collector: DiagnosticCollector) {
+    package init(
+        path: String, rowCount: Int, notBookedCount: Int = 0, collector: DiagnosticCollector
+    ) {
         self.path = path
         self.rowCount = rowCount
+        self.notBookedCount = notBookedCount
         diagnostics = collector.diagnostics
         errorCount = collector.errorCount
         warningCount = collector.warningCount
@@ -46,6 +51,7 @@ package struct ValidationReport: Hashable, Sendable {
     }
 
     package var rowCount: Int { files.reduce(0) { $0 + $1.rowCount } }
+    package var notBookedCount: Int { files.reduce(0) { $0 + $1.notBookedCount } }
     package var errorCount: Int { files.reduce(0) { $0 + $1.errorCount } }
     package var warningCount: Int { files.reduce(0) { $0 + $1.warningCount } }
     /// How many files have at least one error.

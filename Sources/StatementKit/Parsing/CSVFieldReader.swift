@@ -124,9 +124,7 @@ struct CSVFieldReader {
         _ amountField: Int, _ indicatorField: Int, currency: Currency, debit: [[UInt8]],
         credit: [[UInt8]]
     ) -> Money? {
-        let text = record.withField(indicatorField) { Array($0.trimmingSpaces) }.map {
-            $0 >= UInt8(ascii: "a") && $0 <= UInt8(ascii: "z") ? $0 - 32 : $0
-        }
+        let text = record.withField(indicatorField) { Array($0.trimmingSpaces).uppercasedASCII }
         let isDebit = debit.contains(text)
         if !isDebit && !credit.contains(text) {
             let allowed = (debit + credit).map { String(decoding: $0, as: UTF8.self) }
@@ -277,6 +275,13 @@ struct CSVFieldReader {
         if let kind = Account.Kind(parsing: text) { return kind }
         report(.accountKind(name, quoted(field)), at: field)
         return nil
+    }
+}
+
+extension [UInt8] {
+    /// The bytes with ASCII letters in upper case.
+    var uppercasedASCII: [UInt8] {
+        map { $0 >= UInt8(ascii: "a") && $0 <= UInt8(ascii: "z") ? $0 - 32 : $0 }
     }
 }
 

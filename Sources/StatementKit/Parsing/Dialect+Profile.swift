@@ -95,7 +95,7 @@ private struct ProfileReader {
         let keys = [
             "description", "encoding", "separator", "quote", "decimalMark", "thousandsSeparator",
             "dateFormat", "headerLine", "footerLines", "rowOrder", "columns", "sign", "indicator",
-            "account", "accounts", "preamble",
+            "account", "accounts", "preamble", "footer", "notBooked",
         ]
         let object = try members(root, "", allowed: keys)
         var dialect = Dialect()
@@ -181,9 +181,27 @@ private struct ProfileReader {
                     try strings(n, "indicator.credit")
                 } ?? []
         }
+        if let node = object["notBooked"] {
+            dialect.notBooked = try strings(node, "notBooked")
+        }
         if let node = object["account"] { try account(node, into: &dialect) }
-        if let node = object["preamble"] { try preamble(node, into: &dialect) }
+        if let node = object["preamble"] {
+            dialect.preamble = try positions(
+                node, "preamble", allowed: Dialect.PreambleItem.allCases)
+        }
+        if let node = object["footer"] {
+            dialect.footer = try positions(
+                node, "footer", allowed: [.openingBalance, .closingBalance])
+        }
         if let node = object["accounts"] { try accounts(node, into: &dialect) }
+        if object["account"] != nil && Set(object.keys).isSubset(of: ["account", "description"]) {
+            // The account alone: every file's layout is sniffed.
+            guard dialect.accountID != nil else {
+                throw fail("account", "alone needs the account's \"id\" or \"iban\"")
+            }
+            dialect.sniffsLayout = true
+            return dialect
+        }
         try check(dialect, hasIndicator: object["indicator"] != nil)
         return dialect
     }
@@ -276,25 +294,32 @@ private struct ProfileReader {
         if let node = object["kind"] {
             let text = try string(node, "account.kind")
             guard let kind = Account.Kind(parsing: text) else {
-                throw fail("account.kind", "must be checking, savings or investment")
+                throw fail(
+                    "account.kind",
+                    "must be one of \(Account.Kind.allCases.map(\.rawValue).joined(separator: ", "))"
+                )
             }
             dialect.accountKind = kind
         }
     }
 
-    func preamble(_ node: JSONNode, into dialect: inout Dialect) throws(ProfileError) {
-        let object = try members(
-            node, "preamble", allowed: Dialect.PreambleItem.allCases.map(\.rawValue))
+    /// The positions of a `preamble` or `footer` object: `{"iban": {"line": 2, "field": 1}}`.
+    func positions(_ node: JSONNode, _ part: String, allowed: [Dialect.PreambleItem])
+        throws(ProfileError) -> [Dialect.PreambleItem: Dialect.PreamblePosition]
+    {
+        let object = try members(node, part, allowed: allowed.map(\.rawValue))
+        var positions: [Dialect.PreambleItem: Dialect.PreamblePosition] = [:]
         for (name, value) in object {
-            let key = "preamble.\(name)"
+            let key = "\(part).\(name)"
             let position = try members(value, key, allowed: ["line", "field"])
             guard let line = position["line"], let field = position["field"] else {
                 throw fail(key, "needs line and field")
             }
-            dialect.preamble[Dialect.PreambleItem(rawValue: name)!] = Dialect.PreamblePosition(
+            positions[Dialect.PreambleItem(rawValue: name)!] = Dialect.PreamblePosition(
                 line: try integer(line, "\(key).line", minimum: 1),
                 field: try integer(field, "\(key).field", minimum: 1))
         }
+        return positions
     }
 
     /// Checks that the settings together describe statements.
@@ -334,6 +359,31 @@ private struct ProfileReader {
         // With a currency column, account.currency is the default for blank cells.
         if dialect.accountCurrency != nil && dialect.preamble[.currency] != nil {
             throw fail("account.currency", "the currency also comes from the preamble")
+        }
+        for (item, position) in dialect.footer where position.line > dialect.footerLines {
+            throw fail(
+                "footer.\(item.rawValue).line",
+                "counts the \(dialect.footerLines.counted("footer line")) from the last up")
+        }
+        let balances = [Dialect.PreambleItem.openingBalance, .closingBalance]
+        if has(.account),
+            balances.contains(where: {
+                dialect.preamble[$0] != nil || dialect.footer[$0] != nil
+            })
+        {
+            throw fail(
+                "preamble",
+                "statement balances need a file of one account: give it with account.id or preamble.iban, not a column"
+            )
+        }
+        if balances.contains(where: { dialect.preamble[$0] != nil && dialect.footer[$0] != nil }) {
+            throw fail("footer", "declares a balance that the preamble declares too")
+        }
+        if !dialect.notBooked.isEmpty != has(.status) {
+            throw fail(
+                "notBooked",
+                "and columns.status go together: the texts of the status column that mark a row not booked yet"
+            )
         }
         if hasIndicator && dialect.sign != .indicator {
             throw fail("indicator", "is only used with \"sign\": \"indicator\"")

@@ -10,15 +10,26 @@ package enum DialectSniffer {
     static let separators: [UInt8] = Array(",;\t|".utf8)
 
     /// Sniffs the raw bytes of a CSV file.
-    package static func sniff(_ bytes: [UInt8]) -> SniffResult {
-        sniffDecoding(bytes).result
+    ///
+    /// - Parameter given: the account a profile or `--account` fixes (`Dialect.sniffsLayout`),
+    ///   for a file that does not name its own; its currency stands where the file names none.
+    package static func sniff(_ bytes: [UInt8], account given: Dialect? = nil) -> SniffResult {
+        sniffDecoding(bytes, account: given).result
     }
 
     /// Sniffs the raw bytes of a CSV file; also returns them decoded in the encoding found,
     /// so that a reader does not decode them a second time.
-    static func sniffDecoding(_ bytes: [UInt8]) -> (result: SniffResult, text: [UInt8]) {
+    static func sniffDecoding(_ bytes: [UInt8], account given: Dialect? = nil)
+        -> (result: SniffResult, text: [UInt8])
+    {
         var assumptions: [Diagnostic.Finding] = []
         var dialect = Dialect()
+        if let given {
+            dialect.accountID = given.accountID
+            dialect.accountName = given.accountName
+            dialect.accountCurrency = given.accountCurrency
+            dialect.accountKind = given.accountKind
+        }
         dialect.encoding = TextEncoding.detected(in: bytes, &assumptions)
         let text = dialect.encoding.utf8(from: bytes)
         return (sniff(text, &dialect, &assumptions), text)
@@ -55,6 +66,8 @@ package enum DialectSniffer {
         let currency: Currency?
         /// The fields of each preamble line, by line.
         let preamble: [(line: Int, fields: [String])]
+        /// Whether a column names a card (`Card Member`, `Card No.`): a card statement.
+        var mentionsCard = false
         /// A column named like a transaction type, beside a signed amount column; it is the
         /// indicator when its values are a debit/credit pair.
         let typeColumn: (index: Int, text: String)?

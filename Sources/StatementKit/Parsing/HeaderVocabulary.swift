@@ -14,14 +14,17 @@ enum HeaderVocabulary {
                     "buchungstag", "buchungsdatum", "datum", "date opération", "date operation",
                     "date de l'opération", "date comptable", "fecha", "fecha operación",
                     "fecha operacion", "f. operación", "boekdatum", "transactiedatum",
-                    "data", "data operazione", "data contabile",
+                    "data", "data operazione", "data contabile", "completed date", "posted date",
+                    "dateop", "date op", "bokföringsdag", "bokføringsdato", "dato", "kirjauspäivä",
+                    "fecha de operación",
                 ]
             ),
             (
                 .amount,
                 [
                     "amount", "betrag", "umsatz", "montant", "importe", "bedrag",
-                    "transaction amount", "importo",
+                    "transaction amount", "importo", "net", "net amount", "montant operation",
+                    "montant opération", "belopp", "beløb", "beløp", "summa", "määrä",
                 ]
             ),
             (
@@ -29,7 +32,7 @@ enum HeaderVocabulary {
                 [
                     "debit", "débit", "soll", "debit amount", "paid out", "money out",
                     "withdrawals", "withdrawal", "cargo", "cargos", "ausgang", "dare",
-                    "lastschrift", "belastung", "débit euros",
+                    "lastschrift", "belastung", "débit euros", "uscite", "addebiti",
                 ]
             ),
             (
@@ -37,6 +40,7 @@ enum HeaderVocabulary {
                 [
                     "credit", "crédit", "haben", "credit amount", "paid in", "money in",
                     "deposits", "deposit", "abono", "abonos", "eingang", "avere", "gutschrift",
+                    "crédit euros", "entrate", "accrediti",
                 ]
             ),
             (
@@ -58,7 +62,8 @@ enum HeaderVocabulary {
                     "beguenstigter/zahlungspflichtiger", "name zahlungsbeteiligter",
                     "naam / omschrijving", "naam tegenpartij", "tegenpartij",
                     "bénéficiaire", "beneficiaire", "tiers", "beneficiario",
-                    "ordenante/beneficiario", "beneficiario/ordinante",
+                    "ordenante/beneficiario", "beneficiario/ordinante", "operazione", "namn",
+                    "mottagare", "modtager",
                 ]
             ),
             (
@@ -78,14 +83,16 @@ enum HeaderVocabulary {
                     "descripcion", "details", "memo", "transaction details",
                     "transaction description", "narrative", "particulars", "causale",
                     "descrizione", "buchungstext", "avisierungstext", "omschrijving-1",
-                    "omschrijving-2", "omschrijving-3",
+                    "omschrijving-2", "omschrijving-3", "label", "libelle operation",
+                    "libellé opération", "dettagli", "rubrik", "beskrivning", "tekst", "teksti",
+                    "text", "vorgang",
                 ]
             ),
             (
                 .currency,
                 [
                     "currency", "währung", "waehrung", "devise", "moneda", "divisa", "munt",
-                    "ccy",
+                    "ccy", "valuta",
                 ]
             ),
             (
@@ -105,7 +112,8 @@ enum HeaderVocabulary {
                 .balance,
                 [
                     "balance", "saldo", "kontostand", "solde", "saldo na mutatie",
-                    "running balance", "saldo nach buchung", "balance after",
+                    "running balance", "saldo nach buchung", "balance after", "running bal.",
+                    "bokfört saldo",
                 ]
             ),
             (
@@ -117,6 +125,13 @@ enum HeaderVocabulary {
                 ]
             ),
             (.accountName, ["account name", "kontoname"]),
+            (
+                .status,
+                [
+                    "status", "state", "buchungsstatus", "umsatzstatus", "stato", "estado",
+                    "statut", "contabilizzazione", "info",
+                ]
+            ),
         ]
         for (field, names) in words {
             for name in names { table[name] = field }
@@ -128,6 +143,28 @@ enum HeaderVocabulary {
         table["counterparty_iban"] = .beneficiaryIBAN
         return table
     }()
+
+    /// How banks label a statement's opening and closing balances, in a preamble or footer
+    /// line or in a row of their own (`Beginning balance as of 10/01/2026`), in lower case:
+    /// a label is matched at the start of a text.
+    static let balanceLabels: [(label: String, item: Dialect.PreambleItem)] = [
+        ("beginning balance", .openingBalance), ("opening balance", .openingBalance),
+        ("alter kontostand", .openingBalance), ("anfangssaldo", .openingBalance),
+        ("saldo alt", .openingBalance), ("solde initial", .openingBalance),
+        ("saldo inicial", .openingBalance), ("saldo iniziale", .openingBalance),
+        ("beginsaldo", .openingBalance), ("startsaldo", .openingBalance),
+        ("ending balance", .closingBalance), ("closing balance", .closingBalance),
+        ("neuer kontostand", .closingBalance), ("endsaldo", .closingBalance),
+        ("saldo neu", .closingBalance), ("solde final", .closingBalance),
+        ("saldo final", .closingBalance), ("saldo finale", .closingBalance),
+        ("eindsaldo", .closingBalance), ("slutsaldo", .closingBalance),
+    ]
+
+    /// The balance a text labels, such as `Beginning balance as of …`.
+    static func balanceLabel(_ text: String) -> Dialect.PreambleItem? {
+        let lower = text.trimmingCharacters(in: .whitespaces).lowercased()
+        return balanceLabels.first { lower.hasPrefix($0.label) }?.item
+    }
 
     /// Names of a column that may say debit or credit, or something else (`Type: Card
     /// payment`): it is taken as the indicator only when its values are a debit/credit pair.
@@ -167,6 +204,7 @@ enum HeaderVocabulary {
         var indices: [Dialect.Field: Int] = [:]
         var currency: Currency?
         var typeColumn: (index: Int, text: String)?
+        let trimmed = texts.map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
         for (index, text) in texts.enumerated() {
             let (name, named) = normalized(text)
             if typeColumn == nil && typeNames.contains(name) {
@@ -176,7 +214,11 @@ enum HeaderVocabulary {
             if let named, field == .amount || field == .debit || field == .credit {
                 currency = named
             }
-            let reference = Dialect.ColumnReference.name(text.trimmingCharacters(in: .whitespaces))
+            // A name that two columns share (`Divisa` twice) is said by number.
+            let reference =
+                trimmed.count(where: { $0 == trimmed[index] }) > 1
+                ? Dialect.ColumnReference.number(index + 1)
+                : .name(text.trimmingCharacters(in: .whitespaces))
             if indices[field] == nil {
                 indices[field] = index
                 columns[field] = [reference]
@@ -190,26 +232,38 @@ enum HeaderVocabulary {
             indices[.beneficiary] != nil || indices[.description] != nil
         else { return nil }
         if indices[.amount] != nil {
-            for field in [Dialect.Field.debit, .credit] {
-                columns[field] = nil
-                indices[field] = nil
+            // Debit and credit columns beside an amount column stay, for rows whose amount
+            // is blank (`SniffEvidence.decideAmountColumns`) .
+            if indices[.debit] == nil || indices[.credit] == nil {
+                for field in [Dialect.Field.debit, .credit] {
+                    columns[field] = nil
+                    indices[field] = nil
+                }
             }
         } else {
             columns[.indicator] = nil
             indices[.indicator] = nil
         }
-        return DialectSniffer.Header(
+        var header = DialectSniffer.Header(
             separator: separator, line: line, columns: columns,
             indices: indices, currency: currency, preamble: preamble,
             typeColumn: indices[.amount] != nil && indices[.indicator] == nil ? typeColumn : nil)
+        header.mentionsCard = trimmed.contains {
+            ["card member", "cardmember", "card no.", "card number", "card"].contains($0)
+        }
+        return header
     }
 
-    /// The IBAN a preamble field holds, alone or after a label such as `IBAN:`.
+    /// The IBAN a preamble field holds, alone or after a label such as `IBAN:` or
+    /// `Girokonto`, written in electronic form or in groups of four.
     static func iban(in text: String) -> IBAN? {
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
-        if let iban = try? IBAN(parsing: trimmed) { return iban }
-        guard let label = trimmed.lastIndex(of: ":") else { return nil }
-        return try? IBAN(
-            parsing: trimmed[trimmed.index(after: label)...].trimmingCharacters(in: .whitespaces))
+        let words = text.split(whereSeparator: { $0 == " " || $0 == ":" }).map(String.init)
+        for start in words.indices {
+            for end in stride(from: words.count, to: start, by: -1) {
+                let candidate = words[start..<end].joined(separator: " ")
+                if let iban = try? IBAN(parsing: candidate) { return iban }
+            }
+        }
+        return nil
     }
 }

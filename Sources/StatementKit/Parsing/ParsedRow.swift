@@ -12,6 +12,8 @@ package struct ParsedRow: Sendable {
 package struct ParseSummary: Hashable, Sendable {
     /// How many transaction rows the file holds, valid or not.
     package var rowCount = 0
+    /// How many of the rows were left out as not booked yet (`Dialect.notBooked`).
+    package var notBookedCount = 0
     /// The opening balances by account: declared, or implied by a first row's running balance.
     package var openingBalances: [AccountID: Money] = [:]
     /// Whether a file streamed as canonical UTF-8 CSV turned out to be Windows-1252 text: its

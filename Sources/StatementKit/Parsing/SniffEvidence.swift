@@ -9,6 +9,8 @@ struct SniffEvidence {
     }
 
     var dateLayout: DateLayout?
+    /// The layout of a time after the date, such as `'T'HH:mm:ssX`, as the first date has it.
+    var timeLayout: String?
     var firstDate: Sample?
     var lastDate: Sample?
     var largestFirst = 0
@@ -24,18 +26,30 @@ struct SniffEvidence {
     var groupsWithSpace = false
 
     var indicators: [String: Sample] = [:]
+    /// How many rows have an amount, and how many of those are negative.
+    var amountCount = 0
+    var negativeAmounts = 0
+    /// The values of a currency column, upper case, at most 20.
+    var currencies: [String: Sample] = [:]
+    /// The values of a status column, upper case, at most 20.
+    var statuses: [String: Sample] = [:]
+    /// The values of an account column, upper case, at most 20.
+    var accountTexts: [String: Sample] = [:]
     /// The values of a column named like a transaction type, upper case, at most 20.
     var typeValues: [String: Sample] = [:]
     /// Whether any value of the account column is an IBAN or shaped like one (two letters,
     /// two digits, letters and digits).
     var accountColumnHoldsIBANs = false
-    /// Records at the end of the file without a date: footer lines.
+    /// Records at the end of the file without a date: footer lines, and their fields.
     var trailingNonData = 0
+    var trailingRecords: [[String]] = []
 
     enum DateLayout: Hashable {
         case yearFirst(separator: UInt8)
         case compact
         case yearLast(separator: UInt8, yearDigits: Int)
+        /// A date with a month's name, such as `d MMM yyyy` or `MMM d, yyyy`.
+        case named(pattern: String)
     }
 
     mutating func scan(_ text: [UInt8]) {
@@ -70,19 +84,41 @@ struct SniffEvidence {
         }
         // A footer line has no date where the date column is, such as "Kontostand am …";
         // a row with a missing or extra separator still starts with its date.
-        guard let date = sample(.date), let first = date.text.utf8.first, first &- 48 < 10 else {
+        let status = sample(.status)
+        collect(status, into: &statuses)
+        if let status, Self.notBookedStatuses.contains(status.text.uppercased()) {
+            // A row not booked yet, which may lack a booking date: left out, not a footer.
+            trailingNonData = 0
+            return
+        }
+        guard let date = sample(.date), Self.startsLikeDate(date.text) else {
             trailingNonData += 1
+            if trailingRecords.count < 20 {
+                trailingRecords.append(
+                    record.fields.indices.map { field in
+                        record.withField(field) { String(decoding: $0, as: UTF8.self) }
+                    })
+            }
             return
         }
         trailingNonData = 0
+        trailingRecords = []
         observeDate(date)
         for key in [Dialect.Field.amount, .debit, .credit, .balance] {
-            if let amount = sample(key) { observeAmount(amount) }
+            if let amount = sample(key) {
+                observeAmount(amount)
+                if key == .amount { amountCount += 1 }
+                if key == .amount, amount.text.hasPrefix("-") || amount.text.hasPrefix("(") {
+                    negativeAmounts += 1
+                }
+            }
         }
+        collect(sample(.currency), into: &currencies)
         collect(sample(.indicator), into: &indicators)
         collect(sample(at: header.typeColumn?.index), into: &typeValues)
         if !accountColumnHoldsIBANs, let account = sample(.account) {
             accountColumnHoldsIBANs = Self.isIBANShaped(account.text)
+            collect(account, into: &accountTexts)
         }
     }
 
@@ -98,8 +134,136 @@ struct SniffEvidence {
         return characters.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) }
     }
 
+    /// Whether a text starts with a digit or a month's name, as a date does.
+    static func startsLikeDate(_ text: String) -> Bool {
+        guard let first = text.utf8.first else { return false }
+        return first &- 48 < 10
+            || text.parsingUTF8 { MonthNames.month(at: 0, in: $0).0 } != nil
+    }
+
+    /// The layout of a time that starts at `start` with a space or a `T`, such as
+    /// ` HH:mm` or `'T'HH:mm:ss.SX`; `nil` when the bytes from there are not a time.
+    static func timeLayout(_ bytes: [UInt8], from start: Int) -> String? {
+        var index = start
+        func digits() -> Int {
+            let begin = index
+            while index < bytes.count, bytes[index] &- 48 < 10 { index += 1 }
+            return index - begin
+        }
+        func skip(_ character: Character) -> Bool {
+            guard index < bytes.count, bytes[index] == character.asciiValue! else { return false }
+            index += 1
+            return true
+        }
+        var layout = skip(" ") ? " " : skip("T") ? "'T'" : nil
+        guard layout != nil, (1...2).contains(digits()), skip(":"), digits() == 2 else {
+            return nil
+        }
+        var minutesAndMore = ":mm"
+        if skip(":") {
+            guard digits() == 2 else { return nil }
+            minutesAndMore += ":ss"
+            if skip(".") || skip(",") {
+                let mark = bytes[index - 1] == UInt8(ascii: ".") ? "." : ","
+                guard digits() > 0 else { return nil }
+                minutesAndMore += "\(mark)S"
+            }
+        }
+        var hours = "H"
+        let space = skip(" ") ? " " : ""
+        if index + 1 < bytes.count,
+            [UInt8(ascii: "a"), UInt8(ascii: "p")].contains(bytes[index] | 0x20),
+            bytes[index + 1] | 0x20 == UInt8(ascii: "m")
+        {
+            index += 2
+            hours = "h"
+            minutesAndMore += space + "a"
+        } else if !space.isEmpty {
+            index -= 1
+        }
+        let zoneSpace = skip(" ") ? " " : ""
+        if skip("Z") {
+            minutesAndMore += zoneSpace + "X"
+        } else if skip("+") || skip("-") {
+            guard digits() == 2 else { return nil }
+            if skip(":") { guard digits() == 2 else { return nil } } else { _ = digits() }
+            minutesAndMore += zoneSpace + "X"
+        } else if !zoneSpace.isEmpty {
+            return nil
+        }
+        guard index == bytes.count else { return nil }
+        layout! += hours + minutesAndMore
+        return layout
+    }
+
+    /// The layout of a date written with a month's name (`12 Sep 2025`, `3-Okt-26`,
+    /// `04 févr. 2026`, `Sep 12, 2025`); `nil` when the text is not such a date.
+    static func namedLayout(_ bytes: ArraySlice<UInt8>) -> String? {
+        var pattern = ""
+        var numbers: [Int] = []  // digit counts, in order
+        var namePosition: Int?
+        var index = bytes.startIndex
+        while index < bytes.endIndex {
+            let byte = bytes[index]
+            if byte &- 48 < 10 {
+                let start = index
+                while index < bytes.endIndex, bytes[index] &- 48 < 10 { index += 1 }
+                numbers.append(index - start)
+                pattern += "\u{0}"  // a number, named below
+            } else if byte >= 0x80 || (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte | 0x20)
+            {
+                guard namePosition == nil else { return nil }
+                let start = index
+                while index < bytes.endIndex,
+                    bytes[index] >= 0x80
+                        || (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(bytes[index] | 0x20)
+                {
+                    index += 1
+                }
+                let word = Array(bytes[start..<index])
+                let (month, length) = word.withUnsafeBytes { MonthNames.month(at: 0, in: $0) }
+                guard month != nil, length == word.count else { return nil }
+                namePosition = numbers.count
+                pattern += "MMM"
+                // The parser takes an abbreviation's full stop with the name.
+                if index < bytes.endIndex, bytes[index] == UInt8(ascii: ".") { index += 1 }
+            } else if byte == UInt8(ascii: "'") {
+                return nil
+            } else {
+                pattern += String(UnicodeScalar(byte))
+                index += 1
+            }
+        }
+        guard let namePosition, numbers.count == 2 else { return nil }
+        // Year first only when it has four digits and comes first; else day, then year.
+        let yearFirst = namePosition > 0 && numbers[0] == 4
+        let names = (yearFirst ? ["yyyy", "d"] : ["d", numbers[1] == 4 ? "yyyy" : "yy"])
+        guard yearFirst || numbers[1] == 4 || numbers[1] == 2, numbers[yearFirst ? 1 : 0] <= 2
+        else { return nil }
+        var parts = pattern.split(separator: "\u{0}", omittingEmptySubsequences: false)
+        guard parts.count == 3 else { return nil }
+        let first = parts.removeFirst()
+        return first + names[0] + parts[0] + names[1] + parts[1]
+    }
+
     private mutating func observeDate(_ sample: Sample) {
-        let bytes = Array(sample.text.utf8)
+        var bytes = Array(sample.text.utf8)
+        // A time after the date: the date is what comes before it.
+        let time = bytes.indices.lazy.compactMap { index in
+            (bytes[index] == UInt8(ascii: " ") || bytes[index] == UInt8(ascii: "T"))
+                ? Self.timeLayout(bytes, from: index).map { (index, $0) } : nil
+        }.first
+        if let time {
+            bytes.removeSubrange(time.0...)
+        }
+        guard dateLayout == nil || time?.1 == timeLayout else { return }
+        if let pattern = Self.namedLayout(bytes[...]) {
+            if dateLayout == nil {
+                (dateLayout, timeLayout, firstDate) = (.named(pattern: pattern), time?.1, sample)
+            }
+            if dateLayout == .named(pattern: pattern) { lastDate = sample }
+            return
+        }
         var runs: [Int] = []
         var values: [Int] = []
         var separators: [UInt8] = []
@@ -137,8 +301,7 @@ struct SniffEvidence {
             return
         }
         if dateLayout == nil {
-            dateLayout = layout
-            firstDate = sample
+            (dateLayout, timeLayout, firstDate) = (layout, time?.1, sample)
         }
         guard layout == dateLayout else { return }
         lastDate = sample
@@ -212,6 +375,7 @@ struct SniffEvidence {
             dialect.isNewestFirst = first > last
         }
         try decideAmounts(into: &dialect, &assumptions)
+        decideAmountColumns(into: &dialect)
         dialect.footerLines = trailingNonData
         var indicators = self.indicators
         if let type = header.typeColumn, !typeValues.isEmpty,
@@ -223,8 +387,14 @@ struct SniffEvidence {
             dialect.columns[.indicator] = [.name(type.text)]
             indicators = typeValues
         }
-        if dialect.columns[.account] != nil && !accountColumnHoldsIBANs {
-            // A column named like the account that holds names (Checking, Cash), not IBANs.
+        if let column = dialect.columns[.account], !accountColumnHoldsIBANs {
+            // A column named like the account that holds names (Checking, Cash), not IBANs:
+            // one account's name, or several accounts that only a profile can tell apart.
+            if accountTexts.count > 1, case .name(let name) = column[0] {
+                let example = accountTexts.values.min { $0.line < $1.line }
+                throw refuse(
+                    example, .severalAccountsNamed(column: name, accountTexts.values.map(\.text)))
+            }
             let names = dialect.columns.removeValue(forKey: .account)
             if dialect.columns[.accountName] == nil { dialect.columns[.accountName] = names }
         }
@@ -243,7 +413,124 @@ struct SniffEvidence {
         } else if dialect.columns[.amount] == nil {
             dialect.sign = .debitCredit
         }
+        try decideStatus(into: &dialect)
+        dropWeakCurrency(from: &dialect)
         try decideAccount(into: &dialect, &assumptions)
+        decideCardSign(into: &dialect, &assumptions)
+        if dialect.columns[.account] == nil { decideBalances(into: &dialect) }
+    }
+
+    /// Finds the opening and closing balances that preamble and footer lines label
+    /// (`Beginning balance …`, `Neuer Kontostand`): the first field holding a digit after
+    /// the label.
+    private func decideBalances(into dialect: inout Dialect) {
+        func position(_ fields: [String], line: Int) -> (
+            Dialect.PreambleItem, Dialect.PreamblePosition
+        )? {
+            guard
+                let labelIndex = fields.firstIndex(where: {
+                    !$0.trimmingCharacters(in: .whitespaces).isEmpty
+                }),
+                let item = HeaderVocabulary.balanceLabel(fields[labelIndex]),
+                let valueIndex = fields.indices.first(where: {
+                    $0 > labelIndex && fields[$0].contains(where: \.isNumber)
+                })
+            else { return nil }
+            return (item, Dialect.PreamblePosition(line: line, field: valueIndex + 1))
+        }
+        for (line, fields) in header.preamble {
+            if let (item, found) = position(fields, line: line), dialect.preamble[item] == nil {
+                dialect.preamble[item] = found
+            }
+        }
+        guard trailingRecords.count == trailingNonData else { return }
+        for (index, fields) in trailingRecords.enumerated() {
+            if let (item, found) = position(fields, line: trailingRecords.count - index),
+                dialect.preamble[item] == nil, dialect.footer[item] == nil
+            {
+                dialect.footer[item] = found
+            }
+        }
+    }
+
+    /// Header names that may mean a field or something else (`Info`, `Valuta`: a currency in
+    /// Swedish and Italian, a value date in German): the column is the field only when its
+    /// values fit.
+    static let weakNames: Set<String> = ["info", "valuta"]
+
+    private func isWeak(_ field: Dialect.Field, in dialect: Dialect) -> Bool {
+        guard case .name(let name)? = dialect.columns[field]?.first else { return false }
+        return Self.weakNames.contains(HeaderVocabulary.normalized(name).name)
+    }
+
+    /// Keeps an amount column that rows fill, else the debit and credit columns beside it.
+    private func decideAmountColumns(into dialect: inout Dialect) {
+        guard dialect.columns[.amount] != nil, dialect.columns[.debit] != nil else { return }
+        if amountCount > 0 {
+            (dialect.columns[.debit], dialect.columns[.credit]) = (nil, nil)
+        } else {
+            dialect.columns[.amount] = nil
+        }
+    }
+
+    /// Drops a column weakly named like the currency whose values are not all currencies.
+    private func dropWeakCurrency(from dialect: inout Dialect) {
+        if isWeak(.currency, in: dialect),
+            currencies.keys.contains(where: { Currency(code: $0) == nil })
+        {
+            dialect.columns[.currency] = nil
+        }
+    }
+
+    /// Reads a card account's amounts as charges positive when most of them are positive:
+    /// card issuers write charges either way, and charges outnumber payments.
+    private func decideCardSign(
+        into dialect: inout Dialect, _ assumptions: inout [Diagnostic.Finding]
+    ) {
+        let isCard =
+            header.mentionsCard || dialect.accountKind == .creditCard
+            || dialect.accountID?.scheme == .card
+        guard isCard, dialect.sign == .signed, amountCount > 0,
+            negativeAmounts * 2 < amountCount
+        else { return }
+        dialect.sign = .chargesPositive
+        assumptions.append(
+            Diagnostic.Finding(
+                line: header.line, column: 1,
+                message: .assumedChargesPositive(
+                    positive: amountCount - negativeAmounts, of: amountCount)))
+    }
+
+    /// The status texts of booked rows and of rows not booked yet, upper case.
+    static let bookedStatuses: Set<String> = [
+        "BOOKED", "COMPLETED", "COMPLETE", "POSTED", "CLEARED", "SETTLED", "GEBUCHT",
+        "UMSATZ GEBUCHT", "CONTABILIZZATO", "EXECUTED", "DONE", "UDFØRT", "COMPTABILISÉ",
+    ]
+    static let notBookedStatuses: Set<String> = [
+        "PENDING", "VORGEMERKT", "UMSATZ VORGEMERKT", "AUTHORISED", "AUTHORIZED",
+        "NON CONTABILIZZATO", "EN ATTENTE", "EN COURS", "PENDIENTE", "IN AFWACHTING", "VENTER",
+        "REVERTED", "DECLINED", "FAILED", "CANCELLED", "CANCELED", "OFFEN",
+    ]
+
+    /// Leaves out the rows that a status column marks as not booked yet; refuses a status
+    /// that is neither known as booked nor as not booked.
+    private func decideStatus(into dialect: inout Dialect) throws(DialectSniffer.Refusal) {
+        guard dialect.columns[.status] != nil else { return }
+        if let unknown = statuses.filter({
+            !Self.bookedStatuses.contains($0.key) && !Self.notBookedStatuses.contains($0.key)
+        }).values.min(by: { $0.line < $1.line }) {
+            guard isWeak(.status, in: dialect) else {
+                throw refuse(unknown, .unknownStatus(quoted(unknown)))
+            }
+            dialect.columns[.status] = nil
+            return
+        }
+        let seen = statuses.filter { Self.notBookedStatuses.contains($0.key) }
+        guard !seen.isEmpty else {
+            dialect.columns[.status] = nil
+            return
+        }
+        dialect.notBooked = seen.values.sorted { $0.line < $1.line }.map(\.text)
     }
 
     /// The debit and credit texts that banks write in an indicator or type column.
@@ -257,8 +544,9 @@ struct SniffEvidence {
         _ layout: DateLayout, _ first: Sample, _ assumptions: inout [Diagnostic.Finding]
     ) throws(DialectSniffer.Refusal) -> DateFormat {
         let (d, m) = allPadded ? ("dd", "MM") : ("d", "M")
-        let pattern: String
+        var pattern: String
         switch layout {
+        case .named(let named): pattern = named
         case .compact: pattern = "yyyyMMdd"
         case .yearFirst(let separator):
             let s = String(UnicodeScalar(separator))
@@ -286,6 +574,7 @@ struct SniffEvidence {
                 }
             }
         }
+        pattern += timeLayout ?? ""
         guard let format = try? DateFormat(pattern) else {
             throw refuse(first, .datesInNoLayout(example: quoted(first)))
         }
@@ -329,26 +618,40 @@ struct SniffEvidence {
     private func decideAccount(
         into dialect: inout Dialect, _ assumptions: inout [Diagnostic.Finding]
     ) throws(DialectSniffer.Refusal) {
-        decideCurrency(into: &dialect, &assumptions)
-        guard dialect.columns[.account] == nil else { return }
+        try decideCurrency(into: &dialect, &assumptions)
         let found = header.preamble.lazy.compactMap { line, fields in
             fields.indices.first { HeaderVocabulary.iban(in: fields[$0]) != nil }.map {
                 Dialect.PreamblePosition(line: line, field: $0 + 1)
             }
         }.first
-        guard let found else {
+        if dialect.columns[.account] == nil, let found { dialect.preamble[.iban] = found }
+        if let given = dialect.accountID, dialect.columns[.account] != nil || found != nil {
+            // The file names its own account: the given one is not used, and says so.
+            dialect.accountID = nil
+            assumptions.append(
+                Diagnostic.Finding(
+                    line: found?.line ?? header.line, column: found?.field ?? 1,
+                    message: .fileNamesAccount(unused: given)))
+        }
+        guard dialect.namesAccount else {
             var refusal = refuse(nil, .noAccountIBAN)
             refusal.lacksOnlyAccount = true
             throw refusal
         }
-        dialect.preamble[.iban] = found
     }
 
     private func decideCurrency(
         into dialect: inout Dialect, _ assumptions: inout [Diagnostic.Finding]
-    ) {
+    ) throws(DialectSniffer.Refusal) {
         guard dialect.columns[.currency] == nil else { return }
         if let currency = header.currency {
+            if let given = dialect.accountCurrency, given != currency {
+                throw refuse(nil, .givenCurrencyDiffers(given: given, header: currency))
+            }
+            dialect.accountCurrency = currency
+        } else if dialect.accountCurrency != nil {
+            return
+        } else if let currency = dialect.accountID?.scheme?.currency {
             dialect.accountCurrency = currency
         } else if let found = header.preamble.lazy.compactMap({ line, fields in
             fields.indices.first {
@@ -358,10 +661,13 @@ struct SniffEvidence {
         }).first {
             dialect.preamble[.currency] = found
         } else {
-            dialect.accountCurrency = .eur
+            // Month-first dates are American: their exports are in dollars.
+            let currency =
+                dialect.dateFormat.pattern.hasPrefix("M") ? Currency(code: "USD")! : .eur
+            dialect.accountCurrency = currency
             assumptions.append(
                 Diagnostic.Finding(
-                    line: header.line, column: 1, message: .assumedCurrency(.eur)))
+                    line: header.line, column: 1, message: .assumedCurrency(currency)))
         }
     }
 }

@@ -132,6 +132,9 @@ extension StatementCSVParser {
             let (line, column) = record.location(ofField: field)
             let name = "preamble \(item.rawValue)"
             switch item {
+            case .openingBalance, .closingBalance:
+                state.declaredBalances[item] = RowState.DeclaredBalance(
+                    text: text, line: line, column: column)
             case .name:
                 state.fixedName = text.isEmpty ? nil : text
             case .currency:
@@ -165,7 +168,8 @@ extension StatementCSVParser {
         for item in pending.sorted(by: { $0.rawValue < $1.rawValue }) {
             let position = dialect.preamble[item]!
             diagnostics.report(
-                .preambleLacksField(position.field, line: position.line, for: item.rawValue),
+                .preambleLacksField(
+                    position.field, line: position.line, for: item.rawValue, in: "preamble"),
                 line: position.line, column: 1)
         }
         return pending.isEmpty && (dialect.preamble[.iban] == nil || state.fixedAccount != nil)

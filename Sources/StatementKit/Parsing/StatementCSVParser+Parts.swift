@@ -120,7 +120,7 @@ extension StatementCSVParser.RowState {
     /// a national check warning that this state's IBANs would not give again, or a
     /// transaction id seen in both (its conflict would name the earlier line).
     mutating func absorb(_ part: Self) -> Bool {
-        var joined: [(slot: Int, balance: RunningBalance)] = []
+        var joined: [(slot: Int, balance: RunningBalance, total: Int64?)] = []
         for later in part.accounts {
             guard let slot = accountSlots[later.account.id] else { continue }
             let earlier = accounts[slot]
@@ -128,14 +128,21 @@ extension StatementCSVParser.RowState {
                 !later.hasCurrencyConflicts,
                 let balance = earlier.balance.followed(by: later.balance, start: later.start)
             else { return false }
-            joined.append((slot, balance))
+            joined.append((slot, balance, later.total))
         }
         if part.nationalCheckWarnings.accountIDs.contains(where: validAccounts.contains) {
             return false
         }
         if transactionIDs.sharesAnID(with: part.transactionIDs) { return false }
 
-        for (slot, balance) in joined { accounts[slot].balance = balance }
+        for (slot, balance, total) in joined {
+            accounts[slot].balance = balance
+            accounts[slot].total = accounts[slot].total.flatMap { sum in
+                total.flatMap { sum.addingReportingOverflow($0) }.flatMap {
+                    $0.overflow ? nil : $0.partialValue
+                }
+            }
+        }
         for later in part.accounts where accountSlots[later.account.id] == nil {
             accountSlots.insert(later.account.id, accounts.count)
             accounts.append(later)
@@ -149,6 +156,7 @@ extension StatementCSVParser.RowState {
             nationalCheckWarnings.insert(accountID)
         }
         transactionIDs.absorb(part.transactionIDs)
+        notBookedCount += part.notBookedCount
         lastSlot = nil
         return true
     }

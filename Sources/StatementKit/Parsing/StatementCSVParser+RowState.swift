@@ -9,7 +9,19 @@ extension StatementCSVParser {
             var start: RunningBalance.Start
             /// Whether a row named another currency than the account's.
             var hasCurrencyConflicts = false
+            /// The sum of the account's rows; `nil` after it overflowed.
+            var total: Int64? = 0
         }
+
+        /// A balance the preamble declares, as written, and where.
+        struct DeclaredBalance: Sendable {
+            let text: String
+            let line: Int
+            let column: Int
+        }
+
+        /// The statement's opening and closing balances that the preamble declares.
+        var declaredBalances: [Dialect.PreambleItem: DeclaredBalance] = [:]
 
         var accounts: [AccountState] = []
         var accountSlots = AccountTable<Int>()
@@ -35,6 +47,8 @@ extension StatementCSVParser {
         var nationalCheckWarnings = AccountTable<Void>()
         /// The transaction ids seen, to find one given to two bookings.
         var transactionIDs = TransactionIDChecker()
+        /// How many rows were left out as not booked yet.
+        var notBookedCount = 0
 
         /// Forgets an account's balance after one of its rows could not be read.
         mutating func skipUnreadableRow(of accountID: AccountID) {

@@ -18,6 +18,8 @@ package struct StatementCSVParser: Sendable {
     /// The indicator texts of a debit and of a credit, trimmed and in upper case.
     private let debitIndicators: [[UInt8]]
     private let creditIndicators: [[UInt8]]
+    /// The status texts of rows not booked yet, trimmed and in upper case.
+    private let notBooked: [[UInt8]]
     /// The dialect's date and amount layouts; `nil` for the canonical ones, which are read by
     /// the model's own fast parsers.
     private let dateFormat: DateFormat?
@@ -44,10 +46,11 @@ package struct StatementCSVParser: Sendable {
         self.dialect = dialect
         self.buildsRows = buildsRows
         let normalized = { (text: String) in
-            Array(text.trimmingCharacters(in: .whitespaces).uppercased().utf8)
+            Array(text.trimmingCharacters(in: .whitespaces).utf8).uppercasedASCII
         }
         debitIndicators = dialect.debitIndicators.map(normalized)
         creditIndicators = dialect.creditIndicators.map(normalized)
+        notBooked = dialect.notBooked.map(normalized)
         dateFormat = dialect.dateFormat == .iso ? nil : dialect.dateFormat
         // Only canonical CSV reads bare amounts: a profile's amounts may carry currency marks
         // even when their layout is the canonical one.
@@ -58,10 +61,20 @@ package struct StatementCSVParser: Sendable {
 
     /// Reads a whole CSV source, reporting problems into `diagnostics` and each valid row to
     /// `onRow`.
-    ///
-    /// - Returns: the row count and other findings of the file.
     package func parse<Source: ByteSource>(
         _ source: Source, diagnostics: inout DiagnosticCollector, onRow: (ParsedRow) -> Void
+    ) -> ParseSummary {
+        parse(source, footer: [], diagnostics: &diagnostics, onRow: onRow)
+    }
+
+    /// Reads a whole CSV source cut before its footer lines.
+    ///
+    /// - Parameter footer: the footer lines cut from the end of the text, for the balances
+    ///   they declare (`Dialect.footer`).
+    /// - Returns: the row count and other findings of the file.
+    package func parse<Source: ByteSource>(
+        _ source: Source, footer: [UInt8], diagnostics: inout DiagnosticCollector,
+        onRow: (ParsedRow) -> Void
     ) -> ParseSummary {
         var reader = makeReader(source)
         var summary = ParseSummary()
@@ -74,6 +87,9 @@ package struct StatementCSVParser: Sendable {
                 if let row { onRow(row) }
             }
             try readRows(&reader, head.columns, &head.state, &summary.rowCount, &diagnostics, onRow)
+            if !dialect.footer.isEmpty {
+                readFooter(footer, firstLine: reader.resumePoint.line, &head.state, &diagnostics)
+            }
             finish(&summary, head.state, &diagnostics)
         } catch {
             Self.report(error, into: &diagnostics)
@@ -144,8 +160,12 @@ package struct StatementCSVParser: Sendable {
         if summary.rowCount == 0 {
             diagnostics.report(.noRowsUnderHeader, line: 1, column: 1)
         }
+        summary.notBookedCount = state.notBookedCount
         for account in state.accounts {
             summary.openingBalances[account.account.id] = account.balance.impliedOpening
+        }
+        if !state.declaredBalances.isEmpty, state.accounts.count == 1 {
+            reconcile(state.accounts[0], state.declaredBalances, &summary, &diagnostics)
         }
     }
 
@@ -217,6 +237,22 @@ package struct StatementCSVParser: Sendable {
             diagnostics.report(
                 .fieldCount(record.fields.count, header: columns.count), line: errorLine,
                 column: column)
+            return nil
+        }
+        if let field = columns[.status],
+            record.withField(
+                field, { notBooked.contains(Array($0.trimmingSpaces).uppercasedASCII) })
+        {
+            state.notBookedCount += 1
+            return nil
+        }
+        if joinsTexts, let balance = columns[.balance], let item = balanceRow(record, columns) {
+            // A row that only states a balance: reconciled as the preamble's would be.
+            let (balanceLine, column) = record.location(ofField: balance)
+            state.declaredBalances[item] = RowState.DeclaredBalance(
+                text: record.withField(balance) {
+                    String(decoding: $0.trimmingSpaces, as: UTF8.self)
+                }, line: balanceLine, column: column)
             return nil
         }
         // Move the collector in and out, so that reporting never copies its storage.
@@ -314,6 +350,10 @@ package struct StatementCSVParser: Sendable {
                         ? .unreadableRow : .row(amount: amount, declared: declaredBalance)))
         }
         state.lastSlot = (accountID, slot)
+        state.accounts[slot].total = state.accounts[slot].total.flatMap {
+            let (sum, overflow) = $0.addingReportingOverflow(amount.minorUnits)
+            return overflow ? nil : sum
+        }
         if let mismatch = state.accounts[slot].balance.add(amount, declared: declaredBalance) {
             fields.report(
                 .balance("balance", mismatch), at: columns[.balance] ?? columns.amountField)

@@ -21,12 +21,18 @@ package struct ImportReportRenderer: Sendable {
         case .imported(let new, let present):
             return
                 "\(isDryRun ? "would import" : "imported")  \(path): \(new.counted("new transaction")), \(present.groupedText) already present"
+                + notBooked(file)
         case .alreadyPresent(let count):
-            return "already present  \(path): \(count.counted("transaction"))"
+            return "already present  \(path): \(count.counted("transaction"))" + notBooked(file)
         case .rejected:
             return
                 "rejected  \(path): \(file.validation.errorCount.counted("error")), nothing imported"
         }
+    }
+
+    private func notBooked(_ file: FileImport) -> String {
+        let count = file.validation.notBookedCount
+        return count > 0 ? ", \(count.counted("row")) not booked yet left out" : ""
     }
 
     /// The closing line, such as `25 new transactions from 5 files, 0 already present, 1 file rejected`.

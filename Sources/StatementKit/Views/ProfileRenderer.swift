@@ -3,7 +3,7 @@
 package struct ProfileRenderer {
     package init() {}
 
-    /// The profile's JSON; with `lacksAccount`, `account.iban` holds a placeholder that the
+    /// The profile's JSON; with `lacksAccount`, `account.id` holds a placeholder that the
     /// user must replace (a profile with it cannot be used as it is).
     package func render(_ dialect: Dialect, lacksAccount: Bool = false) -> String {
         var lines: [String] = []
@@ -26,6 +26,10 @@ package struct ProfileRenderer {
             let credit = dialect.creditIndicators.map(jsonString).joined(separator: ", ")
             lines.append("\"indicator\": { \"debit\": [\(debit)], \"credit\": [\(credit)] }")
         }
+        if !dialect.notBooked.isEmpty {
+            lines.append(
+                "\"notBooked\": [\(dialect.notBooked.map(jsonString).joined(separator: ", "))]")
+        }
         if !dialect.columns.isEmpty {
             let columns = dialect.columns.sorted { $0.key < $1.key }.map { field, references in
                 let values = references.map { reference in
@@ -45,7 +49,7 @@ package struct ProfileRenderer {
                 id.iban.map { "\"iban\": \(jsonString($0.electronic))" }
                     ?? "\"id\": \(jsonString(id.text))")
         } else if lacksAccount {
-            account.append("\"iban\": \"FILL IN the account's IBAN\"")
+            account.append("\"id\": \"FILL IN the account's IBAN or scheme:value\"")
         }
         if let name = dialect.accountName { account.append("\"name\": \(jsonString(name))") }
         if let currency = dialect.accountCurrency {
@@ -61,13 +65,14 @@ package struct ProfileRenderer {
             }
             lines.append("\"accounts\": { \(pairs.joined(separator: ", ")) }")
         }
-        if !dialect.preamble.isEmpty {
+        for (key, positions) in [("preamble", dialect.preamble), ("footer", dialect.footer)]
+        where !positions.isEmpty {
             let items = Dialect.PreambleItem.allCases.compactMap { item in
-                dialect.preamble[item].map {
+                positions[item].map {
                     "\(jsonString(item.rawValue)): { \"line\": \($0.line), \"field\": \($0.field) }"
                 }
             }
-            lines.append("\"preamble\": { \(items.joined(separator: ", ")) }")
+            lines.append("\"\(key)\": { \(items.joined(separator: ", ")) }")
         }
         return "{\n" + lines.map { "  " + $0 }.joined(separator: ",\n") + "\n}\n"
     }

@@ -41,6 +41,11 @@ package struct ValidationReportRenderer: Sendable {
         of file: FileValidation, to out: inout some TextOutputStream
     ) {
         for diagnostic in file.diagnostics { out.write(diagnostic.textLine + "\n") }
+        if file.notBookedCount > 0 {
+            out.write(
+                "\(Diagnostic.sanitized(file.path)): note: \(file.notBookedCount.counted("row")) left out as not booked yet\n"
+            )
+        }
         if file.omittedCount > 0 {
             out.write(
                 "\(Diagnostic.sanitized(file.path)): note: \(file.omittedCount.counted("more diagnostic")) not shown\n"
@@ -50,7 +55,9 @@ package struct ValidationReportRenderer: Sendable {
 
     /// The closing line, such as `2 errors in 1 of 3 files (41,200 rows checked)`.
     package func summary(_ report: ValidationReport) -> String {
-        let rows = "(\(report.rowCount.counted("row")) checked)"
+        let notBooked =
+            report.notBookedCount > 0 ? ", \(report.notBookedCount.groupedText) not booked yet" : ""
+        let rows = "(\(report.rowCount.counted("row")) checked\(notBooked))"
         let warnings = report.warningCount > 0 ? ", \(report.warningCount.counted("warning"))" : ""
         guard report.errorCount > 0 else {
             return "no errors\(warnings) in \(report.files.count.counted("file")) \(rows)"
@@ -66,7 +73,8 @@ package struct ValidationReportRenderer: Sendable {
             out +=
                 "    {\"path\": \(jsonString(file.path)), \"rows\": \(file.rowCount), \"errors\": \(file.errorCount), "
             out +=
-                "\"warnings\": \(file.warningCount), \"omittedDiagnostics\": \(file.omittedCount)}"
+                "\"warnings\": \(file.warningCount), \"omittedDiagnostics\": \(file.omittedCount), "
+            out += "\"notBooked\": \(file.notBookedCount)}"
         }
         out += report.files.isEmpty ? "],\n" : "\n  ],\n"
         out += "  \"diagnostics\": ["
@@ -81,6 +89,7 @@ package struct ValidationReportRenderer: Sendable {
         }
         out += all.isEmpty ? "],\n" : "\n  ],\n"
         out += "  \"summary\": {\"files\": \(report.files.count), \"rows\": \(report.rowCount), "
+        out += "\"notBooked\": \(report.notBookedCount), "
         out += "\"errors\": \(report.errorCount), \"warnings\": \(report.warningCount)}\n}\n"
         return out
     }

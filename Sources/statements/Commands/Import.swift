@@ -6,7 +6,8 @@ enum Import: Command {
     static let summary = "add new transactions to the ledger, each exactly once"
 
     static let usage = """
-        USAGE: statements import PATH... [--state DIR] [--profile FILE] [--dry-run]
+        USAGE: statements import PATH... [--state DIR] [--profile FILE] [--account ID]
+                                         [--dry-run]
 
         Imports statement files (CSV and JSON) and folders into the ledger. Each transaction is
         stored once, however often a file is delivered or exports overlap. A file with any error
@@ -18,6 +19,8 @@ enum Import: Command {
                           created on first import
           --dry-run       report what would be imported; write nothing
           --profile FILE  read every CSV file in this bank dialect (as in validate)
+          --account ID    the account of CSV files that do not name their own (as in
+                          validate)
           -h, --help      show this help
 
         EXIT STATUS: 0 every file imported or already present, 1 a file was rejected,
@@ -26,7 +29,7 @@ enum Import: Command {
 
     static func run(_ arguments: [String], console: Console) throws(CommandError) -> Int32 {
         let options = try Arguments(
-            arguments, valueOptions: ["state", "profile"], flagOptions: ["dry-run"])
+            arguments, valueOptions: ["state", "profile", "account"], flagOptions: ["dry-run"])
         let files = try options.statementFiles(of: "import")
         var standardError = console.error
         var standardOutput = console.output

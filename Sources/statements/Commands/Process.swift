@@ -6,8 +6,8 @@ enum Process: Command {
     static let summary = "the nightly job: import, then report the months that changed"
 
     static let usage = """
-        USAGE: statements process PATH... [--state DIR] [--profile FILE] [--out DIR]
-                                  [--format text|csv|html]... [--locale ID]
+        USAGE: statements process PATH... [--state DIR] [--profile FILE] [--account ID]
+                                  [--out DIR] [--format text|csv|html]... [--locale ID]
 
         Imports the files as 'statements import' does, then writes the statements of every
         month the import changed (the months it added to, and later months of those accounts,
@@ -20,6 +20,8 @@ enum Process: Command {
         OPTIONS:
           --state DIR      the ledger folder (default: $STATEMENTS_STATE, else ./ledger)
           --profile FILE   read every CSV file in this bank dialect (as in validate)
+          --account ID     the account of CSV files that do not name their own (as in
+                           validate)
           --out DIR        the output folder (default: ./reports)
           --format FORMAT  text, csv or html; may be repeated (default: all three)
           --locale ID      how amounts and dates are written (default: en_US)
@@ -31,7 +33,8 @@ enum Process: Command {
 
     static func run(_ arguments: [String], console: Console) throws(CommandError) -> Int32 {
         let options = try Arguments(
-            arguments, valueOptions: ReportOptions.valueOptions.union(["state", "profile"]),
+            arguments,
+            valueOptions: ReportOptions.valueOptions.union(["state", "profile", "account"]),
             flagOptions: [])
         let files = try options.statementFiles(of: "process")
         let report = try ReportOptions(options)

@@ -6,7 +6,7 @@ enum Profile: Command {
     static let summary = "work out a bank export's dialect and print it as a profile"
 
     static let usage = """
-        USAGE: statements profile FILE
+        USAGE: statements profile FILE [--account ID]
 
         Works out how a bank's CSV export is written (encoding, separator, header line,
         columns, decimal mark, date layout, sign convention, footer lines, account) and
@@ -15,15 +15,20 @@ enum Profile: Command {
         printed on stderr as DIALECT_ASSUMED warnings.
 
         OPTIONS:
-          -h, --help  show this help
+          --account ID  the account, for a file that does not name its own (an IBAN or
+                        scheme:value)
+          -h, --help    show this help
 
         EXIT STATUS: 0 profile printed, 1 the file cannot be understood (the reason is on
         stderr; when all it lacks is the account, the profile is printed with a placeholder
-        for account.iban to fill in), 2 usage error, 3 unreadable file.
+        for account.id to fill in), 2 usage error, 3 unreadable file.
         """
 
     static func run(_ arguments: [String], console: Console) throws(CommandError) -> Int32 {
-        let options = try Arguments(arguments, valueOptions: [], flagOptions: [])
+        let options = try Arguments(arguments, valueOptions: ["account"], flagOptions: [])
+        let account = try options.value("account").map { (text) throws(CommandError) in
+            try Arguments.accountID(text)
+        }
         let paths = try options.paths(of: "profile")
         guard paths.count == 1 else {
             throw .usage("profile takes one FILE")
@@ -33,7 +38,8 @@ enum Profile: Command {
         var standardOutput = console.output
         let result: SniffResult
         do {
-            result = try ValidationController.sniff(path: path)
+            result = try ValidationController.sniff(
+                path: path, account: account.map(Dialect.sniffing(account:)))
         } catch {
             throw .environment("cannot read '\(path)': \(error)")
         }

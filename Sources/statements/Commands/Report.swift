@@ -40,12 +40,7 @@ enum Report: Command {
         let report = try ReportOptions(options)
         var accounts: Set<AccountID>?
         for text in options.values("account") {
-            do throws(AccountIDParseError) {
-                accounts = (accounts ?? []).union([try AccountID(parsing: text)])
-            } catch {
-                throw .usage(
-                    DiagnosticMessage.accountID("--account", Diagnostic.quote(text), error).text)
-            }
+            accounts = (accounts ?? []).union([try Arguments.accountID(text)])
         }
         let requested = try months(options)
         var standardError = console.error

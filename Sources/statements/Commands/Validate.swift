@@ -7,8 +7,8 @@ enum Validate: Command {
     static let summary = "check statement files and folders, like a compiler"
 
     static let usage = """
-        USAGE: statements validate PATH... [--profile FILE] [--format text|json|github]
-                                           [--strict] [--jobs N]
+        USAGE: statements validate PATH... [--profile FILE] [--account ID]
+                                           [--format text|json|github] [--strict] [--jobs N]
 
         Checks bank statement files (CSV and JSON) and reports every problem as
         FILE:LINE:COLUMN: error|warning: [CODE] message. Folders are searched recursively
@@ -26,6 +26,9 @@ enum Validate: Command {
                                      'statements profile'); without it, a folder's
                                      statements-profile.json applies, else the dialect
                                      of a non-canonical file is sniffed
+          --account ID               the account of CSV files that do not name their
+                                     own (an IBAN or scheme:value, such as
+                                     aba:021000021/123456789); the layout is sniffed
           -h, --help                 show this help
 
         EXIT STATUS: 0 all files valid, 1 data errors, 2 usage error (including an invalid
@@ -34,7 +37,8 @@ enum Validate: Command {
 
     static func run(_ arguments: [String], console: Console) throws(CommandError) -> Int32 {
         let options = try Arguments(
-            arguments, valueOptions: ["format", "profile", "jobs"], flagOptions: ["strict"])
+            arguments, valueOptions: ["format", "profile", "account", "jobs"],
+            flagOptions: ["strict"])
         let files = try options.statementFiles(of: "validate")
         let format = try options.choice(
             "format", default: ValidationReportRenderer.Format.text)

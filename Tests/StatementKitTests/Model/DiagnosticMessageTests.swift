@@ -56,7 +56,8 @@ struct DiagnosticMessageTests {
         #expect(DiagnosticMessage.required("x").code == .fieldEmpty)
         #expect(DiagnosticMessage.assumedWindows1252.code == .dialectAssumed)
         #expect(DiagnosticMessage.noAccountIBAN.code == .dialectUnknown)
-        #expect(DiagnosticMessage.noAccountIBAN.text.hasSuffix("(see statements profile)"))
+        #expect(DiagnosticMessage.datesInNoOrder.text.hasSuffix("(see statements profile)"))
+        #expect(DiagnosticMessage.noAccountIBAN.text.contains("give it with --account ID"))
         #expect(
             DiagnosticMessage.amount("a", "\"1\"", .empty, currency: .eur, example: nil)
                 == .required("a"))

@@ -23,8 +23,58 @@ struct DialectTests {
         #expect(throws: DayError.malformed) { try day("03-10-2026", "dd.MM.yyyy") }
         #expect(throws: DayError.invalid) { try day("10/13/2026", "dd/MM/yyyy") }
         #expect(throws: DayError.invalid) { try day("29.02.2026", "dd.MM.yyyy") }
-        for bad in ["dd.MM", "dd.MM.yyyy HH:mm", "yyyy-MM-dd-dd", "ddd.MM.yyyy", "yyy-MM-dd"] {
-            #expect(throws: DateFormatError.self, "\(bad)") { try DateFormat(bad) }
+        let bad = [
+            "dd.MM", "yyyy-MM-dd-dd", "ddd.MM.yyyy", "yyy-MM-dd", "dd.MM.yyyy hh:mm",
+            "dd MMM yyyy 'at", "MM/dd/yyyy*x", "dd.MM.yyyy HH:mm Q", "dd MMM MM yyyy",
+        ]
+        for pattern in bad {
+            #expect(throws: DateFormatError.self, "\(pattern)") { try DateFormat(pattern) }
+        }
+    }
+
+    @Test func `reads month names in the languages of bank exports`() throws {
+        let september12 = try Day(year: 2025, month: 9, day: 12)
+        #expect(try day("12 Sep 2025", "dd MMM yyyy") == september12)
+        #expect(try day("12 SEPT. 2025", "dd MMM yyyy") == september12)
+        #expect(try day("12-set-25", "dd-MMM-yy") == september12)
+        #expect(try day("September 12, 2025", "MMMM d, yyyy") == september12)
+        #expect(try day("12SEP2025", "ddMMMyyyy") == september12)
+        #expect(try day("3-Okt-26", "d-MMM-yy") == (try Day(year: 2026, month: 10, day: 3)))
+        #expect(try day("04 févr. 2026", "dd MMM yyyy") == (try Day(year: 2026, month: 2, day: 4)))
+        #expect(try day("04 FÉVR 2026", "dd MMM yyyy") == (try Day(year: 2026, month: 2, day: 4)))
+        #expect(try day("1. März 2026", "d. MMM yyyy") == (try Day(year: 2026, month: 3, day: 1)))
+        #expect(try day("1 mrt 2026", "d MMM yyyy") == (try Day(year: 2026, month: 3, day: 1)))
+        #expect(try day("7 juil. 2026", "d MMM yyyy") == (try Day(year: 2026, month: 7, day: 7)))
+        #expect(try day("7 juin 2026", "d MMM yyyy") == (try Day(year: 2026, month: 6, day: 7)))
+        #expect(try day("09-dic-2026", "dd-MMM-yyyy") == (try Day(year: 2026, month: 12, day: 9)))
+        #expect(try day("31.out.2026", "dd.MMM.yyyy") == (try Day(year: 2026, month: 10, day: 31)))
+        #expect(throws: DayError.malformed) { try day("12 Spt 2025", "dd MMM yyyy") }
+        #expect(throws: DayError.malformed) { try day("12 Marzipan 2025", "dd MMM yyyy") }
+        #expect(throws: DayError.invalid) { try day("30 Feb 2026", "dd MMM yyyy") }
+        // Every name reads as its own month and no other.
+        for (month, names) in MonthNames.names.enumerated() {
+            for name in names {
+                #expect(try day("01 \(name) 2026", "dd MMM yyyy").month == month + 1, "\(name)")
+            }
+        }
+    }
+
+    @Test func `reads dates with a time, a zone, literals or an annotation`() throws {
+        let october3 = try Day(year: 2026, month: 10, day: 3)
+        #expect(try day("2026-10-03T14:22:05Z", "yyyy-MM-dd'T'HH:mm:ssX") == october3)
+        #expect(try day("2026-10-03T23:22:05-05:00", "yyyy-MM-dd'T'HH:mm:ssX") == october3)
+        #expect(try day("2026-10-03 14:22:05.123+0200", "yyyy-MM-dd HH:mm:ss.SX") == october3)
+        #expect(try day("10/03/2026 14:22", "MM/dd/yyyy HH:mm") == october3)
+        #expect(try day("10/03/2026 2:22 PM", "MM/dd/yyyy h:mm a") == october3)
+        #expect(try day("10/03/2026 as of 10/01/2026", "MM/dd/yyyy*") == october3)
+        #expect(try day("10/03/2026", "MM/dd/yyyy*") == october3)
+        #expect(try day("Oct 3, 2026 'closing'", "MMM d, yyyy ''*") == october3)
+        #expect(try day("le 03/10/2026", "'le' dd/MM/yyyy") == october3)
+        #expect(throws: DayError.invalid) { try day("10/03/2026 24:00", "MM/dd/yyyy HH:mm") }
+        #expect(throws: DayError.invalid) { try day("10/03/2026 13:00 PM", "MM/dd/yyyy hh:mm a") }
+        #expect(throws: DayError.malformed) { try day("10/03/2026", "MM/dd/yyyy HH:mm") }
+        #expect(throws: DayError.malformed) {
+            try day("2026-10-03T14:22:05", "yyyy-MM-dd'T'HH:mm:ssX")
         }
     }
 
@@ -299,7 +349,7 @@ struct DialectTests {
         #expect(mixed?.hasPrefix("3:") == true)
         #expect(mixed?.contains("decimal commas") == true)
         let (_, _, noAccount) = sniff("Date,Payee,Amount\n2026-10-01,A,1.50\n")
-        #expect(noAccount?.contains("no account IBAN") == true)
+        #expect(noAccount?.contains("the file does not name its account") == true)
         let (_, _, none) = sniff("a,b\n1,2\n")
         #expect(none == "no header")
     }

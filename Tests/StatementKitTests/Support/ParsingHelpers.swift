@@ -26,8 +26,8 @@ func parseCSV(
         maximumRecordLength: maximumRecordLength
             ?? CSVReader<MemoryByteSource>.defaultMaximumRecordLength,
         dialect: dialect ?? Dialect(), buildsRows: buildsRows)
-    let text = dialect?.text(of: bytes) ?? bytes
-    result.summary = parser.parse(MemoryByteSource(text), diagnostics: &collector) {
+    let (body, footer) = dialect?.text(of: bytes) ?? (bytes, [])
+    result.summary = parser.parse(MemoryByteSource(body), footer: footer, diagnostics: &collector) {
         result.rows.append($0)
     }
     result.diagnostics = collector.diagnostics

@@ -66,7 +66,8 @@ struct ValidationReportRendererTests {
         let document = try #require(
             JSONSerialization.jsonObject(with: Data(results.utf8)) as? [String: Any])
         let summary = try #require(document["summary"] as? [String: Int])
-        #expect(summary == ["files": 2, "rows": 41_200, "errors": 1, "warnings": 2])
+        #expect(
+            summary == ["files": 2, "rows": 41_200, "notBooked": 0, "errors": 1, "warnings": 2])
         let first = try #require((document["diagnostics"] as? [[String: Any]])?.first)
         #expect(first["file"] as? String == "in/oct.csv")
         #expect(first["line"] as? Int == 14)

@@ -1,0 +1,110 @@
+import Foundation
+import Testing
+
+@testable import StatementKit
+
+/// The real-layout exports of `Fixtures/exports` (US, UK, CA, AU, NL, DE, CH, FR, ES, IT,
+/// Nordic banks, cards and wallets), read as a user without a profile reads them: each reads
+/// right with no profile, or right given only its account (a folder profile with just
+/// `account`), or is refused. None is misread: whatever a file yields without errors is
+/// exactly its expected rows and total. `expected.tsv` holds what each file contains, written
+/// beside the file when it was made, not what the tool reads.
+struct BankExportCorpusTests {
+    struct Expectation: CustomStringConvertible {
+        enum Outcome: String { case none, account, refused }
+        let file: String
+        let outcome: Outcome
+        let account: AccountID?
+        let currency: Currency?
+        let rows: Int
+        let notBooked: Int
+        let total: Int64
+
+        var description: String { file }
+    }
+
+    static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("Fixtures/exports")
+
+    static let expectations: [Expectation] = {
+        let text = try! String(
+            contentsOf: folder.appendingPathComponent("expected.tsv"), encoding: .utf8)
+        return text.split(separator: "\n").filter { !$0.hasPrefix("#") }.map { line in
+            let fields = line.split(separator: "\t", omittingEmptySubsequences: false).map(
+                String.init)
+            return Expectation(
+                file: fields[0], outcome: Expectation.Outcome(rawValue: fields[1])!,
+                account: fields[2] == "-" ? nil : try! AccountID(parsing: fields[2]),
+                currency: Currency(code: fields[3]), rows: Int(fields[4])!,
+                notBooked: Int(fields[5])!, total: Int64(fields[6])!)
+        }
+    }()
+
+    /// What reading a file gave: its transactions and findings.
+    struct Reading {
+        var transactions: [ParsedRow] = []
+        var summary = ParseSummary()
+        var collector: DiagnosticCollector
+
+        var total: Int64 { transactions.reduce(0) { $0 + $1.transaction.amount.minorUnits } }
+        var errors: [Diagnostic] { collector.diagnostics.filter { $0.severity == .error } }
+    }
+
+    static func read(_ file: String, dialect: Dialect?) -> Reading {
+        let path = folder.appendingPathComponent(file).path
+        var reading = Reading(collector: DiagnosticCollector(file: file))
+        reading.summary = StatementFileReader.read(
+            path: path, dialect: dialect, diagnostics: &reading.collector
+        ) { reading.transactions.append($0) }
+        return reading
+    }
+
+    /// The profile that fixes only the account: `{"account": {"id": …, "currency": …}}`.
+    static func accountOnly(_ expectation: Expectation) -> Dialect {
+        var dialect = Dialect.sniffing(account: expectation.account!)
+        dialect.accountCurrency = expectation.currency
+        return dialect
+    }
+
+    @Test func `the corpus has at least 30 layouts of every region`() {
+        #expect(Self.expectations.count >= 30)
+        let regions = Set(Self.expectations.map { $0.file.prefix(2) })
+        #expect(
+            regions.isSuperset(of: [
+                "us", "uk", "ca", "au", "nl", "de", "ch", "fr", "es", "it", "se", "dk", "eu",
+            ]))
+    }
+
+    @Test(arguments: expectations)
+    func `reads each export right or refuses it, never misreads it`(
+        _ expected: Expectation
+    ) {
+        let bare = Self.read(expected.file, dialect: nil)
+        let given = expected.account.map { _ in
+            Self.read(expected.file, dialect: Self.accountOnly(expected))
+        }
+        // A reading without errors is exactly the file's content.
+        for reading in [bare] + (given.map { [$0] } ?? []) where reading.errors.isEmpty {
+            #expect(reading.transactions.count == expected.rows, "\(reading.collector.diagnostics)")
+            #expect(reading.total == expected.total)
+            #expect(reading.summary.notBookedCount == expected.notBooked)
+            if let currency = expected.currency {
+                #expect(reading.transactions.allSatisfy { $0.account.currency == currency })
+            }
+        }
+        switch expected.outcome {
+        case .none:
+            #expect(bare.errors.isEmpty, "\(bare.errors)")
+            #expect(bare.transactions.count == expected.rows)
+        case .account:
+            #expect(bare.errors.map(\.code) == [.dialectUnknown], "\(bare.errors)")
+            #expect(bare.transactions.isEmpty)
+            #expect(given?.errors.isEmpty == true, "\(given?.errors ?? [])")
+            #expect(given?.transactions.count == expected.rows)
+            #expect(given?.transactions.allSatisfy { $0.account.id == expected.account } == true)
+        case .refused:
+            #expect(!bare.errors.isEmpty)
+            #expect(bare.transactions.isEmpty)
+        }
+    }
+}
