@@ -13,15 +13,19 @@ import Foundation
 /// | `card` | issuer / last four digits of a card | `card:amex/1004` | form |
 /// | `name` | a name a profile fixes for a file | `name:paypal-eur` | form |
 ///
+/// An account of several currencies (Wise, Revolut, PayPal) is kept as one pocket per
+/// currency: the id, `@` and the currency, such as `name:wise@USD` or
+/// `CH9300762011623852957@EUR`, each with its own balance and statements.
+///
 /// IBANs keep exactly the bytes they always had, so ledgers, identities and file names of
-/// IBAN accounts are unchanged. Stored inline (40 bytes), as `IBAN` is, so that rows are read
+/// IBAN accounts are unchanged. Stored inline (48 bytes), as `IBAN` is, so that rows are read
 /// without allocating. No id holds `/` or `_` outside the places shown, nor a space, so that
 /// `fileName` can never name another folder.
 package struct AccountID: Sendable {
     /// The longest canonical text.
-    package static let maximumLength = 40
+    package static let maximumLength = 48
 
-    private var storage: (UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0)
+    private var storage: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0)
     private let count: Int
 
     /// Wraps a canonical text already validated.
@@ -52,10 +56,32 @@ package struct AccountID: Sendable {
     /// The canonical text, such as `DE89370400440532013000` or `aba:021000021/123456789`.
     package var text: String { withBytes { String(decoding: $0, as: UTF8.self) } }
 
-    /// The IBAN, when the account is known by one.
+    /// The IBAN, when the account (or the account a pocket belongs to) is known by one.
     package var iban: IBAN? {
-        withBytes { bytes in
+        base.withBytes { bytes in
             bytes.contains(UInt8(ascii: ":")) ? nil : IBAN(electronicBytes: bytes)
+        }
+    }
+
+    /// The id of one currency's pocket of this account.
+    package init(_ base: AccountID, pocket currency: Currency) {
+        // The longest base (40 bytes of a name) and `@` and a code fit in 48 bytes.
+        self = Array((base.base.text + "@" + currency.code).utf8).withUnsafeBytes {
+            AccountID(canonical: $0)
+        }
+    }
+
+    /// The currency of a pocket of an account of several currencies; `nil` for an account.
+    package var pocket: Currency? {
+        let text = text
+        return text.lastIndex(of: "@").flatMap { Currency(code: String(text[$0...].dropFirst())) }
+    }
+
+    /// The account a pocket belongs to; the id itself for an account.
+    package var base: AccountID {
+        withBytes { bytes in
+            guard let at = bytes.lastIndex(of: UInt8(ascii: "@")) else { return self }
+            return AccountID(canonical: UnsafeRawBufferPointer(rebasing: bytes[..<at]))
         }
     }
 
@@ -73,7 +99,7 @@ package struct AccountID: Sendable {
     /// A cheap, unseeded hash of the stored words, for tables; not for persistence.
     var quickHash: UInt64 {
         var hash = UInt64(count)
-        for word in [storage.0, storage.1, storage.2, storage.3, storage.4] {
+        for word in [storage.0, storage.1, storage.2, storage.3, storage.4, storage.5] {
             hash = (hash ^ word) &* 0x9E37_79B9_7F4A_7C15
             hash ^= hash >> 29
         }
@@ -85,7 +111,7 @@ extension AccountID: Hashable {
     package static func == (lhs: AccountID, rhs: AccountID) -> Bool {
         lhs.count == rhs.count && lhs.storage.0 == rhs.storage.0 && lhs.storage.1 == rhs.storage.1
             && lhs.storage.2 == rhs.storage.2 && lhs.storage.3 == rhs.storage.3
-            && lhs.storage.4 == rhs.storage.4
+            && lhs.storage.4 == rhs.storage.4 && lhs.storage.5 == rhs.storage.5
     }
 
     package func hash(into hasher: inout Hasher) {
@@ -144,6 +170,8 @@ package enum AccountIDError: Error, Hashable, Sendable {
     case malformed(AccountID.Scheme)
     /// A US routing number whose check digit is wrong.
     case routingCheckDigit
+    /// What follows `@` is not a currency code.
+    case pocket
 }
 
 extension AccountID {
@@ -154,6 +182,15 @@ extension AccountID {
     ///
     /// - Throws: `.iban(IBANError)` for a text without scheme that is not a valid IBAN.
     package init(parsing text: String) throws(AccountIDParseError) {
+        if let at = text.lastIndex(of: "@") {
+            let base = try AccountID(parsing: String(text[..<at]))
+            let code = text[at...].dropFirst().trimmingCharacters(in: .whitespaces).uppercased()
+            guard base.pocket == nil, let currency = Currency(code: code) else {
+                throw .accountID(.pocket)
+            }
+            self.init(base, pocket: currency)
+            return
+        }
         guard let colon = text.firstIndex(of: ":") else {
             do throws(IBANError) {
                 self.init(try IBAN(parsing: text))

@@ -355,6 +355,10 @@ extension DiagnosticMessage {
             invalid(.accountID, name, value, "a \(scheme.rawValue) id is \(scheme.form)")
         case .accountID(.routingCheckDigit):
             invalid(.accountID, name, value, "the routing number's check digit is wrong")
+        case .accountID(.pocket):
+            invalid(
+                .accountID, name, value,
+                "a pocket of an account is the account's id, @ and an ISO 4217 currency code")
         }
     }
 
@@ -397,6 +401,13 @@ extension DiagnosticMessage {
         )
     }
 
+    static func notAccountCurrency(_ found: Currency, of currencies: [Currency]) -> Self {
+        .init(
+            .currencyConflict,
+            "currency \(found.code) is not one of the account's currencies, \(currencies.map(\.code).joined(separator: ", "))"
+        )
+    }
+
     /// A row's currency that is not its account's, as the file itself gives the account.
     static func rowCurrency(
         _ found: Currency, account: AccountID, accountCurrency: Currency, line: Int
@@ -405,7 +416,7 @@ extension DiagnosticMessage {
     {
         .init(
             .currencyConflict,
-            "currency \(found.code) differs from \(accountCurrency.code), the currency of account \(account.text) on line \(line)"
+            "currency \(found.code) differs from \(accountCurrency.code), the currency of account \(account.text) on line \(line); an account of several currencies needs them in its profile's account.currencies"
         )
     }
 

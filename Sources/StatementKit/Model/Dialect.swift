@@ -97,6 +97,9 @@ package struct Dialect: Hashable, Sendable {
         case signed
         /// A `debit` and a `credit` column, one of them filled per row.
         case debitCredit = "debit-credit"
+        /// A `debit` and a `credit` column that may both be filled on one row (money in and
+        /// out at once, as a currency exchange): the amount is credit less debit.
+        case inOut = "in-out"
         /// An unsigned `amount` and an `indicator` column saying debit or credit.
         case indicator
         /// One `amount` column with charges positive and payments `-`, as card statements
@@ -153,6 +156,9 @@ package struct Dialect: Hashable, Sendable {
     package var accountID: AccountID?
     package var accountName: String?
     package var accountCurrency: Currency?
+    /// The currencies of an account of several (`account.currencies`): each row goes to the
+    /// pocket of its currency (`AccountID(_:pocket:)`); a row in another currency is an error.
+    package var accountCurrencies: [Currency] = []
     package var accountKind: Account.Kind?
     /// Where the preamble names the account.
     package var preamble: [PreambleItem: PreamblePosition] = [:]

@@ -101,8 +101,11 @@ struct CSVFieldReader {
     }
 
     /// Reads an amount split into a debit and a credit column, one of them filled (a zero in
-    /// the other is allowed). Signs in either column are ignored: a debit always takes money out.
-    mutating func debitCredit(_ debitField: Int, _ creditField: Int, currency: Currency) -> Money? {
+    /// the other is allowed), or either or both when `bothFilled` (the amount is then credit
+    /// less debit). Signs in either column are ignored: a debit always takes money out.
+    mutating func debitCredit(
+        _ debitField: Int, _ creditField: Int, currency: Currency, bothFilled: Bool = false
+    ) -> Money? {
         guard !isBlank(debitField) || !isBlank(creditField) else {
             report(.debitOrCreditRequired, at: debitField)
             return nil
@@ -112,6 +115,10 @@ struct CSVFieldReader {
         guard isValid else { return nil }
         let out = debit?.minorUnits.magnitude ?? 0
         let into = credit?.minorUnits.magnitude ?? 0
+        if bothFilled {
+            // Each magnitude fits in Int64 as the amounts were read; their difference too.
+            return Money(minorUnits: Int64(into) - Int64(out), currency: currency)
+        }
         guard out == 0 || into == 0 else {
             report(.debitAndCredit, at: creditField)
             return nil

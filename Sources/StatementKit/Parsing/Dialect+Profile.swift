@@ -260,7 +260,7 @@ private struct ProfileReader {
 
     func account(_ node: JSONNode, into dialect: inout Dialect) throws(ProfileError) {
         let object = try members(
-            node, "account", allowed: ["iban", "id", "name", "currency", "kind"])
+            node, "account", allowed: ["iban", "id", "name", "currency", "currencies", "kind"])
         if object["iban"] != nil && object["id"] != nil {
             throw fail("account", "give the account's \"iban\" or its \"id\", not both")
         }
@@ -290,6 +290,20 @@ private struct ProfileReader {
                 throw fail("account.currency", "\(Diagnostic.quote(text)) is not an ISO 4217 code")
             }
             dialect.accountCurrency = currency
+        }
+        if let node = object["currencies"] {
+            for text in try strings(node, "account.currencies") {
+                guard let currency = Currency(code: text) else {
+                    throw fail(
+                        "account.currencies", "\(Diagnostic.quote(text)) is not an ISO 4217 code")
+                }
+                dialect.accountCurrencies.append(currency)
+            }
+            if let currency = dialect.accountCurrency,
+                !dialect.accountCurrencies.contains(currency)
+            {
+                throw fail("account.currency", "must be one of account.currencies")
+            }
         }
         if let node = object["kind"] {
             let text = try string(node, "account.kind")
@@ -404,7 +418,7 @@ private struct ProfileReader {
         switch dialect.sign {
         case .signed, .chargesPositive:
             (required, excluded) = (required + [.amount], [.debit, .credit, .indicator])
-        case .debitCredit:
+        case .debitCredit, .inOut:
             (required, excluded) = (required + [.debit, .credit], [.amount, .indicator])
         case .indicator:
             (required, excluded) = (required + [.amount, .indicator], [.debit, .credit])

@@ -28,6 +28,7 @@ package enum DialectSniffer {
             dialect.accountID = given.accountID
             dialect.accountName = given.accountName
             dialect.accountCurrency = given.accountCurrency
+            dialect.accountCurrencies = given.accountCurrencies
             dialect.accountKind = given.accountKind
         }
         dialect.encoding = TextEncoding.detected(in: bytes, &assumptions)

@@ -271,12 +271,22 @@ package struct StatementCSVParser: Sendable {
             } else {
                 state.fixedCurrency ?? .eur
             }
-        let accountID: AccountID? =
+        var accountID: AccountID? =
             if let field = columns[.account] {
                 fields.accountID(field, &state)
             } else {
                 state.fixedAccount
             }
+        if !dialect.accountCurrencies.isEmpty, let id = accountID, let currency {
+            // An account of several currencies: the row goes to its currency's pocket.
+            if dialect.accountCurrencies.contains(currency) {
+                accountID = AccountID(id, pocket: currency)
+            } else {
+                fields.report(
+                    .notAccountCurrency(currency, of: dialect.accountCurrencies),
+                    at: columns[.currency] ?? columns.amountField)
+            }
+        }
         // Without its currency an amount cannot be checked: the currency alone is reported.
         var amount: Money?
         if let currency {
@@ -289,8 +299,10 @@ package struct StatementCSVParser: Sendable {
                     fields.money(
                         columns[.amount]!, Dialect.Field.amount.rawValue, currency: currency
                     )?.negated
-                case .debitCredit:
-                    fields.debitCredit(columns.debit!, columns.credit!, currency: currency)
+                case .debitCredit, .inOut:
+                    fields.debitCredit(
+                        columns.debit!, columns.credit!, currency: currency,
+                        bothFilled: dialect.sign == .inOut)
                 case .indicator:
                     fields.indicated(
                         columns[.amount]!, columns.indicator!, currency: currency,
@@ -344,7 +356,9 @@ package struct StatementCSVParser: Sendable {
             state.accounts.append(
                 RowState.AccountState(
                     account: Account(
-                        id: accountID, name: name, kind: kind ?? .checking, currency: currency),
+                        id: accountID, name: name,
+                        kind: kind ?? (accountID.scheme == .card ? .creditCard : .checking),
+                        currency: currency),
                     firstLine: line, balance: RunningBalance(newestFirst: dialect.isNewestFirst),
                     start: state.skippedBeforeFirstRow.contains(accountID)
                         ? .unreadableRow : .row(amount: amount, declared: declaredBalance)))

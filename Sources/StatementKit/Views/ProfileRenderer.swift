@@ -55,6 +55,10 @@ package struct ProfileRenderer {
         if let currency = dialect.accountCurrency {
             account.append("\"currency\": \(jsonString(currency.code))")
         }
+        if !dialect.accountCurrencies.isEmpty {
+            let codes = dialect.accountCurrencies.map { jsonString($0.code) }
+            account.append("\"currencies\": [\(codes.joined(separator: ", "))]")
+        }
         if let kind = dialect.accountKind {
             account.append("\"kind\": \(jsonString(kind.rawValue))")
         }

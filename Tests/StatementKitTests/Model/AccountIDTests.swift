@@ -43,6 +43,24 @@ struct AccountIDTests {
         #expect(try AccountID(parsing: "aba:021000021/123456789").iban == nil)
     }
 
+    @Test func `keeps a pocket per currency of an account of several`() throws {
+        let wise = try AccountID(parsing: "name:wise")
+        let usd = Currency(code: "USD")!
+        let pocket = AccountID(wise, pocket: usd)
+        #expect(pocket.text == "name:wise@USD")
+        #expect(pocket.pocket == usd && pocket.base == wise && wise.pocket == nil)
+        #expect(try AccountID(parsing: "name:wise @ usd") == pocket)
+        let iban = try AccountID(parsing: "CH93 0076 2011 6238 5295 7@EUR")
+        #expect(iban.text == "CH9300762011623852957@EUR")
+        #expect(iban.iban?.electronic == "CH9300762011623852957")
+        #expect(iban.fileName == "CH9300762011623852957@EUR")
+        let longest = try AccountID(parsing: "name:" + String(repeating: "a", count: 32))
+        #expect(AccountID(longest, pocket: usd).text.utf8.count == 41)
+        for bad in ["name:wise@", "name:wise@XYZ", "name:wise@USD@EUR", "@USD"] {
+            #expect(throws: AccountIDParseError.self, "\(bad)") { try AccountID(parsing: bad) }
+        }
+    }
+
     @Test func `names files that stay inside their folder`() throws {
         for text in ["aba:021000021/123456789", "card:amex/1004", "name:a.b-c", "name:..."] {
             let name = try AccountID(parsing: text).fileName

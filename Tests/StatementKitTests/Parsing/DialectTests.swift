@@ -59,6 +59,28 @@ struct DialectTests {
         }
     }
 
+    @Test func `sniffs dates with month names, with times, and their layouts`() throws {
+        func layout(_ dates: [String]) -> String? {
+            let text =
+                "IBAN: DE89 3704 0044 0532 0130 00\nDate;Text;Amount\n"
+                + dates.map { "\($0);X;-1,50\n" }.joined()
+            guard case .dialect(let dialect, _) = DialectSniffer.sniff(Array(text.utf8)) else {
+                return nil
+            }
+            return dialect.dateFormat.pattern
+        }
+        #expect(layout(["12 Sep 2025", "3 Okt 2025"]) == "d MMM yyyy")
+        #expect(layout(["04 févr. 2026", "1 mars 2026"]) == "d MMM yyyy")
+        #expect(layout(["3-Okt-26", "14-Nov-26"]) == "d-MMM-yy")
+        #expect(layout(["Sep 12, 2025", "Oct 3, 2025"]) == "MMM d, yyyy")
+        #expect(
+            layout(["2026-10-03T14:22:05Z", "2026-10-04T09:00:00Z"]) == "yyyy-MM-dd'T'H:mm:ssX")
+        #expect(layout(["10/03/2026 14:22", "10/13/2026 09:00"]) == "MM/dd/yyyy H:mm")
+        #expect(layout(["10/03/2026 2:22 PM", "10/13/2026 9:00 AM"]) == "MM/dd/yyyy h:mm a")
+        #expect(layout(["2026-10-03 14:22:05.123+02:00"]) == "yyyy-MM-dd H:mm:ss.SX")
+        #expect(layout(["12 Spt 2025"]) == nil)
+    }
+
     @Test func `reads dates with a time, a zone, literals or an annotation`() throws {
         let october3 = try Day(year: 2026, month: 10, day: 3)
         #expect(try day("2026-10-03T14:22:05Z", "yyyy-MM-dd'T'HH:mm:ssX") == october3)
@@ -159,11 +181,24 @@ struct DialectTests {
             .date: [.name("Buchungstag")], .amount: [.number(6)], .indicator: [.name("S/H")],
             .description: [.name("Text"), .name("Zweck \"1\"")],
         ]
-        german.preamble = [.iban: Dialect.PreamblePosition(line: 1, field: 2)]
+        german.preamble = [
+            .iban: Dialect.PreamblePosition(line: 1, field: 2),
+            .closingBalance: Dialect.PreamblePosition(line: 2, field: 2),
+        ]
+        german.footer = [.openingBalance: Dialect.PreamblePosition(line: 1, field: 3)]
+        german.columns[.status] = [.name("Status")]
+        german.notBooked = ["Vorgemerkt", "offen"]
         german.accountName = "Giro"
         german.accountCurrency = .eur
+        german.accountCurrencies = [.eur, Currency(code: "USD")!]
         german.accountKind = .savings
         #expect(try dialect(ProfileRenderer().render(german)) == german)
+        var accountOnly = Dialect.sniffing(account: try AccountID(parsing: "name:wise"))
+        accountOnly.accountCurrencies = [.eur, Currency(code: "GBP")!]
+        #expect(
+            try dialect(ProfileRenderer().render(accountOnly)).accountCurrencies
+                == accountOnly.accountCurrencies)
+        #expect(try dialect(#"{"account": {"id": "name:wise"}}"#).sniffsLayout)
         var fixed = Dialect()
         fixed.columns = [.date: [.name("D")], .amount: [.name("A")], .beneficiary: [.name("B")]]
         fixed.accountID = AccountID(try IBAN(parsing: "GB29NWBK60161331926819"))
