@@ -18,14 +18,14 @@ import Foundation
 /// `CH9300762011623852957@EUR`, each with its own balance and statements.
 ///
 /// IBANs keep exactly the bytes they always had, so ledgers, identities and file names of
-/// IBAN accounts are unchanged. Stored inline (48 bytes), as `IBAN` is, so that rows are read
+/// IBAN accounts are unchanged. Stored inline (40 bytes), as `IBAN` is, so that rows are read
 /// without allocating. No id holds `/` or `_` outside the places shown, nor a space, so that
 /// `fileName` can never name another folder.
 package struct AccountID: Sendable {
     /// The longest canonical text.
-    package static let maximumLength = 48
+    package static let maximumLength = 40
 
-    private var storage: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0)
+    private var storage: (UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0)
     private let count: Int
 
     /// Wraps a canonical text already validated.
@@ -63,12 +63,12 @@ package struct AccountID: Sendable {
         }
     }
 
-    /// The id of one currency's pocket of this account.
-    package init(_ base: AccountID, pocket currency: Currency) {
-        // The longest base (40 bytes of a name) and `@` and a code fit in 48 bytes.
-        self = Array((base.base.text + "@" + currency.code).utf8).withUnsafeBytes {
-            AccountID(canonical: $0)
-        }
+    /// The id of one currency's pocket of this account; `nil` when it would be longer than
+    /// `maximumLength` (only a name of 32 characters is too long to have pockets).
+    package init?(_ base: AccountID, pocket currency: Currency) {
+        let text = Array((base.base.text + "@" + currency.code).utf8)
+        guard text.count <= Self.maximumLength else { return nil }
+        self = text.withUnsafeBytes { AccountID(canonical: $0) }
     }
 
     /// The currency of a pocket of an account of several currencies; `nil` for an account.
@@ -99,7 +99,7 @@ package struct AccountID: Sendable {
     /// A cheap, unseeded hash of the stored words, for tables; not for persistence.
     var quickHash: UInt64 {
         var hash = UInt64(count)
-        for word in [storage.0, storage.1, storage.2, storage.3, storage.4, storage.5] {
+        for word in [storage.0, storage.1, storage.2, storage.3, storage.4] {
             hash = (hash ^ word) &* 0x9E37_79B9_7F4A_7C15
             hash ^= hash >> 29
         }
@@ -111,7 +111,7 @@ extension AccountID: Hashable {
     package static func == (lhs: AccountID, rhs: AccountID) -> Bool {
         lhs.count == rhs.count && lhs.storage.0 == rhs.storage.0 && lhs.storage.1 == rhs.storage.1
             && lhs.storage.2 == rhs.storage.2 && lhs.storage.3 == rhs.storage.3
-            && lhs.storage.4 == rhs.storage.4 && lhs.storage.5 == rhs.storage.5
+            && lhs.storage.4 == rhs.storage.4
     }
 
     package func hash(into hasher: inout Hasher) {
@@ -185,10 +185,12 @@ extension AccountID {
         if let at = text.lastIndex(of: "@") {
             let base = try AccountID(parsing: String(text[..<at]))
             let code = text[at...].dropFirst().trimmingCharacters(in: .whitespaces).uppercased()
-            guard base.pocket == nil, let currency = Currency(code: code) else {
+            guard base.pocket == nil, let currency = Currency(code: code),
+                let pocket = AccountID(base, pocket: currency)
+            else {
                 throw .accountID(.pocket)
             }
-            self.init(base, pocket: currency)
+            self = pocket
             return
         }
         guard let colon = text.firstIndex(of: ":") else {

@@ -358,7 +358,8 @@ extension DiagnosticMessage {
         case .accountID(.pocket):
             invalid(
                 .accountID, name, value,
-                "a pocket of an account is the account's id, @ and an ISO 4217 currency code")
+                "a pocket of an account is the account's id, @ and an ISO 4217 currency code, 40 characters at most"
+            )
         }
     }
 

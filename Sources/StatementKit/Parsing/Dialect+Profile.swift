@@ -304,6 +304,14 @@ private struct ProfileReader {
             {
                 throw fail("account.currency", "must be one of account.currencies")
             }
+            if let id = dialect.accountID,
+                dialect.accountCurrencies.contains(where: { AccountID(id, pocket: $0) == nil })
+            {
+                throw fail(
+                    "account.currencies",
+                    "the pockets of \(id.text) would be longer than \(AccountID.maximumLength) characters; use a shorter name"
+                )
+            }
         }
         if let node = object["kind"] {
             let text = try string(node, "account.kind")

@@ -27,6 +27,11 @@ package struct StatementCSVParser: Sendable {
     private let accountsByName: [String: AccountID]?
     /// The dialect's `joinsTexts`, kept for the row loop.
     private let joinsTexts: Bool
+    /// Whether the file may declare statement balances (a preamble, a footer or rows of their
+    /// own), which need each account's sum of rows.
+    private let tracksTotals: Bool
+    /// The currencies of an account of several, each kept in a pocket; `nil` for one.
+    private let pockets: [Currency]?
 
     /// Creates a parser.
     ///
@@ -57,6 +62,8 @@ package struct StatementCSVParser: Sendable {
         amountFormat = dialect.isCanonical ? nil : dialect.amountFormat
         accountsByName = dialect.accountsByName.isEmpty ? nil : dialect.accountsByName
         joinsTexts = dialect.joinsTexts
+        tracksTotals = joinsTexts || !dialect.preamble.isEmpty || !dialect.footer.isEmpty
+        pockets = dialect.accountCurrencies.isEmpty ? nil : dialect.accountCurrencies
     }
 
     /// Reads a whole CSV source, reporting problems into `diagnostics` and each valid row to
@@ -277,13 +284,19 @@ package struct StatementCSVParser: Sendable {
             } else {
                 state.fixedAccount
             }
-        if !dialect.accountCurrencies.isEmpty, let id = accountID, let currency {
+        if let pockets, let id = accountID, let currency {
             // An account of several currencies: the row goes to its currency's pocket.
-            if dialect.accountCurrencies.contains(currency) {
+            if pockets.contains(currency) {
                 accountID = AccountID(id, pocket: currency)
+                if accountID == nil {
+                    fields.report(
+                        .accountID(
+                            Dialect.Field.account.rawValue, Diagnostic.quote(id.text),
+                            .accountID(.pocket)), at: columns[.account] ?? columns.amountField)
+                }
             } else {
                 fields.report(
-                    .notAccountCurrency(currency, of: dialect.accountCurrencies),
+                    .notAccountCurrency(currency, of: pockets),
                     at: columns[.currency] ?? columns.amountField)
             }
         }
@@ -364,9 +377,10 @@ package struct StatementCSVParser: Sendable {
                         ? .unreadableRow : .row(amount: amount, declared: declaredBalance)))
         }
         state.lastSlot = (accountID, slot)
-        state.accounts[slot].total = state.accounts[slot].total.flatMap {
-            let (sum, overflow) = $0.addingReportingOverflow(amount.minorUnits)
-            return overflow ? nil : sum
+        // Only statement balances need the sum; canonical CSV declares none.
+        if tracksTotals, let total = state.accounts[slot].total {
+            let (sum, overflow) = total.addingReportingOverflow(amount.minorUnits)
+            state.accounts[slot].total = overflow ? nil : sum
         }
         if let mismatch = state.accounts[slot].balance.add(amount, declared: declaredBalance) {
             fields.report(

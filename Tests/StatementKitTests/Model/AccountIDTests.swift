@@ -46,7 +46,7 @@ struct AccountIDTests {
     @Test func `keeps a pocket per currency of an account of several`() throws {
         let wise = try AccountID(parsing: "name:wise")
         let usd = Currency(code: "USD")!
-        let pocket = AccountID(wise, pocket: usd)
+        let pocket = try #require(AccountID(wise, pocket: usd))
         #expect(pocket.text == "name:wise@USD")
         #expect(pocket.pocket == usd && pocket.base == wise && wise.pocket == nil)
         #expect(try AccountID(parsing: "name:wise @ usd") == pocket)
@@ -55,7 +55,9 @@ struct AccountIDTests {
         #expect(iban.iban?.electronic == "CH9300762011623852957")
         #expect(iban.fileName == "CH9300762011623852957@EUR")
         let longest = try AccountID(parsing: "name:" + String(repeating: "a", count: 32))
-        #expect(AccountID(longest, pocket: usd).text.utf8.count == 41)
+        #expect(AccountID(longest, pocket: usd) == nil)
+        let long = try AccountID(parsing: "name:" + String(repeating: "a", count: 31))
+        #expect(AccountID(long, pocket: usd)?.text.utf8.count == 40)
         for bad in ["name:wise@", "name:wise@XYZ", "name:wise@USD@EUR", "@USD"] {
             #expect(throws: AccountIDParseError.self, "\(bad)") { try AccountID(parsing: bad) }
         }
