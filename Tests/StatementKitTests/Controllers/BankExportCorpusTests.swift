@@ -92,6 +92,25 @@ struct BankExportCorpusTests {
                 #expect(reading.transactions.allSatisfy { $0.account.currency == currency })
             }
         }
+        // What sniffing arrived at, written as a profile and read back, reads the same.
+        if let reading = expected.outcome == .none ? bare : given, reading.errors.isEmpty {
+            let path = Self.folder.appendingPathComponent(expected.file).path
+            let bytes = Array(FileManager.default.contents(atPath: path)!)
+            let sniffed = DialectSniffer.sniff(
+                bytes, account: expected.outcome == .none ? nil : Self.accountOnly(expected))
+            if case .dialect(let dialect, _) = sniffed {
+                let json = ProfileRenderer().render(dialect)
+                let profile = try? Array(json.utf8).withUnsafeBytes {
+                    try Dialect(profile: $0, path: "p.json")
+                }
+                #expect(profile == dialect, "\(json)")
+                let again = Self.read(expected.file, dialect: profile)
+                #expect(again.errors.isEmpty && again.total == reading.total, "\(json)")
+                #expect(again.transactions.count == reading.transactions.count)
+            } else {
+                Issue.record("\(expected.file) read without a dialect")
+            }
+        }
         switch expected.outcome {
         case .none:
             #expect(bare.errors.isEmpty, "\(bare.errors)")
