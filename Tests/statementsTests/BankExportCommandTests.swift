@@ -353,3 +353,39 @@ struct SampleExportsTests {
             ])
     }
 }
+
+/// The banks' own formats of `SampleData/formats`, found in a folder by their content and
+/// imported with exact counts and balances.
+struct SampleFormatsTests {
+    @Test func `imports every sample statement with its exact balance`() throws {
+        let workspace = try Workspace()
+        let imported = try StatementsRunner.run([
+            "import", "SampleData/formats", "--state", workspace.state,
+        ])
+        #expect(imported.status == 0, "\(imported.stderr)")
+        let output = try StatementsRunner.run([
+            "accounts", "--state", workspace.state, "--format", "json",
+        ])
+        let accounts = try #require(
+            JSONSerialization.jsonObject(with: Data(output.stdout.utf8)) as? [[String: Any]])
+        var found: [String: String] = [:]
+        for account in accounts {
+            let balance = account["balance"] as! [String: Any]
+            found[account["id"] as! String] =
+                "\(account["currency"]!) \(account["transactionCount"]!) \(balance["minorUnits"]!)"
+        }
+        // Each balance is the statement's closing balance: its opening balance plus its rows.
+        #expect(
+            found == [
+                "DE89370400440532013000": "EUR 3 353749",
+                "NL91ABNA0417164300": "EUR 3 165499",
+                "name:76050101-123456789": "EUR 1 5000",
+            ])
+        // Imported again, nothing is added: the bank's references are the identities.
+        let again = try StatementsRunner.run([
+            "import", "SampleData/formats", "--state", workspace.state,
+        ])
+        #expect(
+            again.stdout.hasSuffix("added 0 new transactions from 2 files, 7 already present\n"))
+    }
+}

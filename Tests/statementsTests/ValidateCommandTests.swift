@@ -52,6 +52,8 @@ struct ValidateCommandTests {
         ("json-type.json", "4:39", "JSON_TYPE", 1),
         ("key-missing.json", "4:5", "KEY_MISSING", 1),
         ("key-unknown.json", "4:73", "KEY_UNKNOWN", 0),
+        ("mt940-syntax.sta", "5:15", "MT940_SYNTAX", 1),
+        ("element-missing.sta", "1:1", "ELEMENT_MISSING", 1),
     ]
 
     @Test(arguments: badFiles.map { $0.file })
@@ -91,7 +93,7 @@ struct ValidateCommandTests {
         let codes = Set(
             output.stderr.split(separator: "[").dropFirst().map { $0.prefix { $0 != "]" } })
         #expect(codes.count >= 30)
-        #expect(output.stdout == "34 errors, 5 warnings in 34 of 39 files (57 rows checked)\n")
+        #expect(output.stdout == "36 errors, 5 warnings in 36 of 41 files (59 rows checked)\n")
     }
 
     @Test func `prints the example diagnostic of the issue`() throws {

@@ -10,7 +10,13 @@ enum FileFinder {
     }
 
     /// The file extensions searched for in folders, compared case-insensitively.
-    static let extensions: Set<String> = ["csv", "json"]
+    static let extensions: Set<String> = [
+        "csv", "json", "sta", "940", "942", "mt940", "mt942", "swi",
+    ]
+
+    /// Extensions that statement files share with other files: such a file is searched for
+    /// only when its content is a statement format other than CSV (`.txt`: MT940).
+    static let sharedExtensions: Set<String> = ["txt"]
 
     /// The name of a folder's profile, which applies to the files in the folder and below.
     static let profileName = "statements-profile.json"
@@ -50,6 +56,13 @@ enum FileFinder {
     private struct FileID: Hashable {
         let device: UInt64
         let inode: UInt64
+    }
+
+    /// Whether a file's content is a statement format that CSV files never look like.
+    private static func isStatement(_ path: String) -> Bool {
+        guard let head = try? FileByteSource(path: path).readHead(StatementFormat.headLength)
+        else { return true }  // unreadable: reading it will say so
+        return StatementFormat(path: path, head: head) != .csv
     }
 
     /// The profile in a folder (given with its trailing `/`), if there is one.
@@ -92,10 +105,14 @@ enum FileFinder {
             if child.st_mode & S_IFMT == S_IFDIR {
                 walk(path, child, profile: profile, &visited, into: &entries)
             } else if child.st_mode & S_IFMT == S_IFREG, name.lowercased() != profileName,
-                let dot = name.lastIndex(of: "."),
-                extensions.contains(name[name.index(after: dot)...].lowercased())
+                let dot = name.lastIndex(of: ".")
             {
-                entries.append(.file(path, profile: profile))
+                let ext = name[name.index(after: dot)...].lowercased()
+                if extensions.contains(ext)
+                    || (sharedExtensions.contains(ext) && isStatement(path))
+                {
+                    entries.append(.file(path, profile: profile))
+                }
             }
         }
     }

@@ -21,9 +21,16 @@ enum StatementFileReader {
     ) -> ParseSummary {
         do {
             let source = try FileByteSource(path: path)
-            if StatementFormat(path: path, head: try source.readHead(64)) == .json {
+            switch StatementFormat(
+                path: path, head: try source.readHead(StatementFormat.headLength))
+            {
+            case .json:
                 return StatementJSONParser().parse(
                     source, diagnostics: &diagnostics, onRow: onRow)
+            case .mt940:
+                return MT940Parser().parse(source, diagnostics: &diagnostics, onRow: onRow)
+            case .csv:
+                break
             }
             if !sniffing, let streamed = try streamedDialect(source, profile: dialect) {
                 var summary = StatementCSVParser(dialect: streamed, buildsRows: buildsRows).parse(

@@ -17,6 +17,10 @@ extension ValidationController {
         guard parts > 1, !path.lowercased().hasSuffix(".json") else { return nil }
         do {
             let source = try FileByteSource(path: path)
+            guard
+                StatementFormat(path: path, head: try source.readHead(StatementFormat.headLength))
+                    == .csv
+            else { return nil }
             let size = try source.size()
             let count = min(parts, size / max(1, minimumPartSize))
             guard count > 1 else { return nil }

@@ -47,6 +47,8 @@ package enum DiagnosticCode: String, Hashable, Sendable, CaseIterable, Codable {
     case balanceRunning = "BALANCE_RUNNING"
     case balanceClosing = "BALANCE_CLOSING"
     case transactionIDConflict = "TRANSACTION_ID_CONFLICT"
+    case mt940Syntax = "MT940_SYNTAX"
+    case elementMissing = "ELEMENT_MISSING"
 
     /// The severity the code has unless `--strict` raises warnings to errors.
     package var defaultSeverity: Severity {

@@ -435,6 +435,13 @@ extension DiagnosticMessage {
     }
 
     /// A balance that breaks the chain; `name` is the balance's field.
+    static func openingAfterClosing(_ opening: Money, previous: Money) -> Self {
+        .init(
+            .balanceRunning,
+            "opening balance \(opening.decimalText) differs from the closing balance of the account's statement before, \(previous.decimalText)"
+        )
+    }
+
     static func openingBalance(_ declared: Money, implied: Money) -> Self {
         .init(
             .balanceRunning,
@@ -474,5 +481,25 @@ extension DiagnosticMessage {
             .transactionIDConflict,
             "the transaction id of this row is already in the ledger (account \(account.text), \(month)) with another amount or currency; a transaction id names one booking"
         )
+    }
+}
+
+// MARK: - Banks' own formats
+
+extension DiagnosticMessage {
+    static func mt940Syntax(_ reason: String) -> Self {
+        .init(.mt940Syntax, reason)
+    }
+
+    /// A mandatory field or element that a statement lacks; `before` names what needed it.
+    static func elementMissing(_ element: String, before: String?) -> Self {
+        .init(
+            .elementMissing,
+            before.map { "\(element) must come before \($0)" }
+                ?? "the statement has no \(element)")
+    }
+
+    static func noStatement(format: String, first: String) -> Self {
+        .init(.fileNoTransactions, "the \(format) file holds no statement (\(first))")
     }
 }

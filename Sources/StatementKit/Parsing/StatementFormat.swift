@@ -4,10 +4,17 @@ enum StatementFormat: Hashable, Sendable {
     case json
     /// CSV: canonical (SPEC 2.1) or a bank's dialect (SPEC 2.3).
     case csv
+    /// SWIFT MT940 / MT942.
+    case mt940
+
+    /// How many bytes of a file's start `init(path:head:)` looks at.
+    static let headLength = 4096
 
     /// The format of a file: JSON when its name ends in `.json` or its first character after
-    /// a byte order mark and white space is `{` or `[`, which no CSV header starts with; CSV
-    /// otherwise.
+    /// a byte order mark and white space is `{` or `[` (but `{1:`, the SWIFT envelope), which
+    /// no CSV header starts with; MT940 when one of its first ten lines starts with `{1:`,
+    /// `:20:` or `:25:` (banks put lines such as `ABNANL2A` and `940` before them), whatever
+    /// the file's name (`.sta`, `.940`, `.mt940`, `.swi`, `.txt` all occur); CSV otherwise.
     init(path: String, head: [UInt8]) {
         if path.lowercased().hasSuffix(".json") {
             self = .json
@@ -15,6 +22,15 @@ enum StatementFormat: Hashable, Sendable {
         }
         var bytes = head[...]
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes = bytes.dropFirst(3) }
+        let lines = bytes.split(
+            omittingEmptySubsequences: true, whereSeparator: { $0 == 0x0A || $0 == 0x0D }
+        ).prefix(10)
+        if lines.contains(where: { line in
+            [":20:", ":25:", "{1:"].contains { line.starts(with: Array($0.utf8)) }
+        }) {
+            self = .mt940
+            return
+        }
         let first = bytes.first { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }
         self = first == UInt8(ascii: "{") || first == UInt8(ascii: "[") ? .json : .csv
     }
@@ -31,3 +47,4 @@ protocol StatementReader {
 
 extension StatementJSONParser: StatementReader {}
 extension StatementCSVParser: StatementReader {}
+extension MT940Parser: StatementReader {}

@@ -1,0 +1,73 @@
+/// Reads a byte source line by line, in chunks, so that memory does not grow with the file:
+/// LF, CRLF and a lone CR each end a line, as `CSVReader` counts them.
+struct LineReader<Source: ByteSource> {
+    private var source: Source
+    private var buffer: [UInt8] = []
+    private var start = 0
+    private var isAtEnd = false
+    /// The 1-based number of the line `next` returns.
+    private(set) var lineNumber = 0
+    /// The longest line kept; the rest of a longer line is dropped and `wasCut` is set.
+    let maximumLength: Int
+    private(set) var wasCut = false
+
+    init(source: Source, maximumLength: Int = 1 << 20) {
+        self.source = source
+        self.maximumLength = maximumLength
+    }
+
+    /// Calls `body` with the next line (without its line break) and its number; `false` at
+    /// the end.
+    mutating func next(_ body: (UnsafeRawBufferPointer, Int) -> Void) throws -> Bool {
+        wasCut = false
+        while true {
+            if let end = buffer[start...].firstIndex(where: { $0 == 0x0A || $0 == 0x0D }) {
+                // A CR at the buffer's end may be the first half of a CRLF.
+                if buffer[end] == 0x0D && end + 1 == buffer.count && !isAtEnd {
+                    try fill()
+                    continue
+                }
+                lineNumber += 1
+                let number = lineNumber
+                buffer.withUnsafeBytes {
+                    body(UnsafeRawBufferPointer(rebasing: $0[start..<end]), number)
+                }
+                start = end + 1
+                if buffer[end] == 0x0D && start < buffer.count && buffer[start] == 0x0A {
+                    start += 1
+                }
+                return true
+            }
+            if isAtEnd {
+                guard start < buffer.count else { return false }
+                lineNumber += 1
+                let number = lineNumber
+                buffer.withUnsafeBytes {
+                    body(UnsafeRawBufferPointer(rebasing: $0[start...]), number)
+                }
+                start = buffer.count
+                return true
+            }
+            if buffer.count - start >= maximumLength {
+                // An overlong line: keep its start, skip to its end.
+                wasCut = true
+                buffer.removeSubrange(start + maximumLength..<buffer.count)
+            }
+            try fill()
+        }
+    }
+
+    /// Moves the unread bytes to the front and reads the next chunk after them.
+    private mutating func fill() throws {
+        buffer.removeSubrange(0..<start)
+        start = 0
+        let chunk = 1 << 16
+        let count = buffer.count
+        buffer.append(contentsOf: repeatElement(0, count: chunk))
+        let read = try buffer.withUnsafeMutableBytes {
+            try source.read(into: UnsafeMutableRawBufferPointer(rebasing: $0[count...]))
+        }
+        buffer.removeSubrange(count + read..<buffer.count)
+        if read == 0 { isAtEnd = true }
+    }
+}

@@ -1,0 +1,617 @@
+import Foundation
+
+/// Reads SWIFT MT940 customer statements (and MT942 interim reports) into validated
+/// transactions, streaming line by line.
+///
+/// A file holds one statement or many, with or without the `{1:}{2:}{4:` … `-}` envelope,
+/// of one account or several. Per statement: `:20:` opens it, `:25:` names the account (an
+/// IBAN, with or without a currency after it, or a bank code and account number, kept as
+/// `name:`), `:60F:`/`:60M:` the opening balance and its currency, each `:61:` an entry
+/// (value date, entry date, `C`/`D`/`RC`/`RD`, the amount with a decimal comma, the type,
+/// the customer reference and `//` the bank's reference, which is the transaction id) with
+/// its `:86:` information, and `:62F:`/`:62M:` the closing balance, which the opening balance
+/// plus the entries must make. `:86:` in the German `?20`–`?63` form and the Dutch `/NAME/`,
+/// `/REMI/`, `/IBAN/`, `/CNTP/` form gives the counterparty and the purpose; any other text is
+/// the description. Lines that are not valid UTF-8 are read as Windows-1252. An MT942's entries
+/// are intraday and not bookings yet: they are checked, counted as not booked, and left out.
+package struct MT940Parser: Sendable {
+    package init() {}
+
+    package func parse<Source: ByteSource>(
+        _ source: Source, diagnostics: inout DiagnosticCollector, onRow: (ParsedRow) -> Void
+    ) -> ParseSummary {
+        var reader = LineReader(source: source)
+        var state = State(diagnostics: DiagnosticCollector(file: ""))
+        swap(&state.diagnostics, &diagnostics)
+        defer { swap(&state.diagnostics, &diagnostics) }
+        do {
+            while try reader.next({ state.read(line: $0, number: $1, onRow) }) {}
+        } catch {
+            state.diagnostics.report(
+                .unreadable(nil, .pathUnreadable, reason: "\(error)"), line: 0, column: 0)
+            return state.summary
+        }
+        state.flushField(onRow)
+        state.endStatement(onRow)
+        if state.lineCount == 0 {
+            state.diagnostics.report(.fileEmpty(requiring: "a :20: statement"), line: 1, column: 1)
+        } else if state.summary.rowCount == 0 && !state.sawStatement {
+            state.diagnostics.report(
+                .noStatement(format: "MT940", first: ":20:"), line: 1, column: 1)
+        }
+        return state.summary
+    }
+}
+
+extension MT940Parser {
+    /// A field being read: its tag, where it starts, and its lines.
+    struct Field {
+        let tag: String
+        let line: Int
+        var lines: [[UInt8]]
+    }
+
+    /// A `:61:` entry waiting for its `:86:`.
+    struct Entry {
+        let line: Int
+        let date: Day
+        let amount: Money
+        let customerReference: String?
+        let bankReference: String?
+        let supplementary: String?
+        let typeCode: String
+        var information: String?
+    }
+
+    /// A balance field: `:60F:`, `:62F:` and the like.
+    struct Balance {
+        let line: Int
+        let money: Money
+    }
+
+    /// The statement being read.
+    struct Statement {
+        let line: Int
+        var account: Account?
+        var accountLine = 0
+        var opening: Balance?
+        var closing: Balance?
+        /// The currency of the entries: the opening balance's, or an MT942's floor limit's.
+        var currency: Currency?
+        var total: Int64 = 0
+        var isValid = true
+        var isInterim = false
+        var entry: Entry?
+        var hasEntries = false
+    }
+
+    struct State {
+        var diagnostics: DiagnosticCollector
+        var summary = ParseSummary()
+        var field: Field?
+        var statement: Statement?
+        var sawStatement = false
+        var sawTag = false
+        var lineCount = 0
+        var transactionIDs = TransactionIDChecker()
+        /// The closing balance of each account's last statement, for the next one's opening.
+        var lastClosing: [AccountID: Money] = [:]
+
+        init(diagnostics: DiagnosticCollector) {
+            self.diagnostics = diagnostics
+        }
+
+        /// The text of a line: UTF-8, or Windows-1252 when it is not valid UTF-8.
+        static func text(_ bytes: UnsafeRawBufferPointer) -> [UInt8] {
+            if String(validating: bytes, as: UTF8.self) != nil { return Array(bytes) }
+            return TextEncoding.windows1252.utf8(from: Array(bytes))
+        }
+
+        mutating func read(
+            line raw: UnsafeRawBufferPointer, number: Int, _ onRow: (ParsedRow) -> Void
+        ) {
+            lineCount += 1
+            var line = Self.text(raw)
+            if number == 1, line.starts(with: [0xEF, 0xBB, 0xBF]) { line.removeFirst(3) }
+            // The envelope: `{1:…}{2:…}{4:` before the fields, `-}` after them.
+            if line.first == UInt8(ascii: "{") {
+                guard
+                    let block4 = line.indices.first(where: {
+                        line[$0...].starts(with: Array("{4:".utf8))
+                    })
+                else { return }
+                line.removeSubrange(0..<block4 + 3)
+                if line.isEmpty { return }
+            }
+            // `-` ends a statement; `-}` ends the envelope, a trailer `{5:…}` may follow.
+            if line.first == UInt8(ascii: "-"),
+                line.count == 1 || line[1] == UInt8(ascii: "}") || line[1] == UInt8(ascii: " ")
+            {
+                flushField(onRow)
+                endStatement(onRow)
+                return
+            }
+            if line.first == UInt8(ascii: ":") {
+                guard let (tag, rest) = Self.tag(line) else {
+                    flushField(onRow)
+                    diagnostics.report(
+                        .mt940Syntax(
+                            "\(Self.quoted(line.prefix(8))) is not a field tag such as :61:"),
+                        line: number, column: 1)
+                    if statement != nil { statement!.isValid = false }
+                    return
+                }
+                flushField(onRow)
+                sawTag = true
+                field = Field(tag: tag, line: number, lines: [Array(rest)])
+                return
+            }
+            // A line of the field before (the supplementary details of a :61:, :86: text),
+            // or, outside a field, a header line of the bank's (`ABNANL2A`, `940`).
+            field?.lines.append(line)
+        }
+
+        /// Input bytes quoted for a message.
+        static func quoted(_ bytes: some Collection<UInt8>) -> String {
+            Array(bytes).withUnsafeBytes { Diagnostic.quote(bytes: $0) }
+        }
+
+        /// The tag of a field line `:61:…` and the rest of the line.
+        static func tag(_ line: [UInt8]) -> (String, ArraySlice<UInt8>)? {
+            var index = 1
+            while index < line.count, index <= 4,
+                line[index] &- 48 < 10 || (line[index] >= 0x41 && line[index] <= 0x5A)
+            {
+                index += 1
+            }
+            guard index >= 3, index < line.count, line[index] == UInt8(ascii: ":"),
+                line[1] &- 48 < 10, line[2] &- 48 < 10
+            else { return nil }
+            return (String(decoding: line[1..<index], as: UTF8.self), line[(index + 1)...])
+        }
+
+        mutating func flushField(_ onRow: (ParsedRow) -> Void) {
+            guard let field else { return }
+            self.field = nil
+            let value = field.lines[0]
+            let valueColumn = field.tag.count + 3
+            switch field.tag {
+            case "20":
+                endStatement(onRow)
+                statement = Statement(line: field.line)
+                sawStatement = true
+            case "25":
+                openStatement(field)
+                statement!.accountLine = field.line
+                account(String(decoding: value, as: UTF8.self), field, column: valueColumn)
+            case "60F", "60M", "62F", "62M":
+                openStatement(field)
+                if field.tag.hasPrefix("62") { flushEntry(onRow) }
+                balance(field, value, column: valueColumn)
+            case "61":
+                openStatement(field)
+                flushEntry(onRow)
+                entry(field, column: valueColumn)
+            case "86":
+                guard statement?.entry != nil else { return }  // a statement's own information
+                statement!.entry!.information = Self.joined(field.lines)
+            case "34F":
+                // An MT942's floor limit, `EUR0,`: the currency of its entries.
+                openStatement(field)
+                statement!.isInterim = true
+                statement!.currency = Currency(
+                    code: String(decoding: value.prefix(3), as: UTF8.self))
+            case "13D", "90D", "90C":
+                statement?.isInterim = true
+            default:
+                break  // :21:, :28C:, :64:, :65: carry no transactions
+            }
+        }
+
+        /// Opens a statement for a field before any `:20:`.
+        mutating func openStatement(_ field: Field) {
+            if statement == nil {
+                statement = Statement(line: field.line)
+                sawStatement = true
+            }
+        }
+
+        /// The lines of a field joined: without a break where the text is cut at a fixed
+        /// width (structured `?20` and `/NAME/` forms), with a space otherwise.
+        static func joined(_ lines: [[UInt8]]) -> String {
+            let texts = lines.map { String(decoding: $0, as: UTF8.self) }
+            let structured = texts.first.map { $0.contains("?") || $0.hasPrefix("/") } ?? false
+            return texts.joined(separator: structured ? "" : " ")
+        }
+
+        mutating func report(_ message: DiagnosticMessage, line: Int, column: Int) {
+            diagnostics.report(message, line: line, column: column)
+            if message.code.defaultSeverity == .error { statement?.isValid = false }
+        }
+
+        mutating func account(_ text: String, _ field: Field, column: Int) {
+            let trimmed = text.trimmingCharacters(in: .whitespaces)
+            var candidates = [trimmed]
+            // Some banks write the currency after the IBAN: `DE89…3000EUR`.
+            if trimmed.count > 3, trimmed.suffix(3).allSatisfy({ $0.isLetter }) {
+                candidates.append(String(trimmed.dropLast(3)).trimmingCharacters(in: .whitespaces))
+            }
+            for candidate in candidates {
+                if let iban = try? IBAN(parsing: candidate) {
+                    statement!.account = Account(
+                        id: AccountID(iban), name: nil, kind: .checking, currency: .eur)
+                    return
+                }
+            }
+            // A bank code and an account number, `37040044/0532013000`, kept as a name.
+            let name = trimmed.lowercased().map { $0.isLetter || $0.isNumber ? $0 : "-" }
+            do throws(AccountIDParseError) {
+                let id = try AccountID(parsing: "name:" + String(name))
+                statement!.account = Account(id: id, name: nil, kind: .checking, currency: .eur)
+            } catch {
+                report(
+                    .accountID(":25:", Diagnostic.quote(trimmed), error), line: field.line,
+                    column: column)
+            }
+        }
+
+        /// Reads `C261001EUR1000,00`: the mark, the date, the currency and the amount.
+        mutating func balance(_ field: Field, _ value: [UInt8], column: Int) {
+            let text = String(decoding: value, as: UTF8.self).trimmingCharacters(
+                in: .whitespaces)
+            let bytes = Array(text.utf8)
+            guard bytes.count >= 11, bytes[0] == UInt8(ascii: "C") || bytes[0] == UInt8(ascii: "D")
+            else {
+                report(
+                    .mt940Syntax(
+                        ":\(field.tag): \(Diagnostic.quote(text)) is not a balance such as C261001EUR1000,00"
+                    ), line: field.line, column: column)
+                return
+            }
+            guard Self.day(bytes[1..<7]) != nil else {
+                report(
+                    .mt940Syntax(
+                        ":\(field.tag): \(Diagnostic.quote(String(text.dropFirst().prefix(6)))) is not a date YYMMDD"
+                    ),
+                    line: field.line, column: column + 1)
+                return
+            }
+            let code = String(decoding: bytes[7..<10], as: UTF8.self)
+            guard let currency = Currency(code: code) else {
+                report(
+                    .currency(":\(field.tag): currency", Diagnostic.quote(code)), line: field.line,
+                    column: column + 7)
+                return
+            }
+            guard var money = amount(bytes[10...], currency, field, column: column + 10) else {
+                return
+            }
+            if bytes[0] == UInt8(ascii: "D") { money = money.negated }
+            let balance = Balance(line: field.line, money: money)
+            if field.tag.hasPrefix("60") {
+                statement!.opening = balance
+                statement!.currency = currency
+                // The opening balance gives the account its currency.
+                if let account = statement!.account {
+                    statement!.account = Account(
+                        id: account.id, name: nil, kind: .checking, currency: currency)
+                }
+            } else {
+                statement!.closing = balance
+            }
+        }
+
+        /// An amount with a decimal comma, `1000,00` or `12,`, in a currency's minor units.
+        mutating func amount(
+            _ bytes: ArraySlice<UInt8>, _ currency: Currency, _ field: Field, column: Int
+        ) -> Money? {
+            var text = Array(bytes)
+            if text.last == UInt8(ascii: ",") { text.removeLast() }
+            let dotted = text.map { $0 == UInt8(ascii: ",") ? UInt8(ascii: ".") : $0 }
+            let result = dotted.withUnsafeBytes { buffer in
+                Result { () throws(AmountError) in try Money(parsing: buffer, currency: currency) }
+            }
+            switch result {
+            case .success(let money)
+            where money.minorUnits >= 0 && !text.isEmpty
+                && text.first != UInt8(ascii: "+"):
+                return money
+            case .success:
+                report(
+                    .mt940Syntax(
+                        ":\(field.tag): \(Self.quoted(bytes)) is not an amount such as 1234,56"),
+                    line: field.line, column: column)
+            case .failure(let error):
+                report(
+                    .amount(
+                        ":\(field.tag): amount", Self.quoted(bytes), error, currency: currency,
+                        example: "1234,56"),
+                    line: field.line, column: column)
+            }
+            return nil
+        }
+
+        /// A date `YYMMDD`: years 80–99 are 1980–1999, the others 2000–2079.
+        static func day(_ bytes: ArraySlice<UInt8>) -> Day? {
+            guard bytes.count == 6, bytes.allSatisfy({ $0 &- 48 < 10 }) else { return nil }
+            let digits = bytes.map { Int($0 - 48) }
+            let year = digits[0] * 10 + digits[1]
+            return try? Day(
+                year: year >= 80 ? 1900 + year : 2000 + year, month: digits[2] * 10 + digits[3],
+                day: digits[4] * 10 + digits[5])
+        }
+
+        /// Reads a `:61:` line: `2610031003DR12,50NMSCNONREF//BANKREF123`.
+        mutating func entry(_ field: Field, column: Int) {
+            summary.rowCount += 1
+            let bytes = field.lines[0]
+            func fail(_ what: String, at offset: Int) {
+                report(
+                    .mt940Syntax(":61: \(what) in \(Self.quoted(bytes))"),
+                    line: field.line, column: column + offset)
+            }
+            guard let currency = statement!.currency else {
+                let needed = statement!.isInterim ? ":34F:" : ":60F:"
+                report(.elementMissing(needed, before: ":61:"), line: field.line, column: 1)
+                return
+            }
+            guard bytes.count >= 6, let valueDate = Self.day(bytes[0..<6]) else {
+                return fail("the value date (YYMMDD) is missing or not a day", at: 0)
+            }
+            var index = 6
+            var date = valueDate
+            // The entry date MMDD, in the value date's year or the one next to it.
+            if bytes.count >= 10, bytes[6..<10].allSatisfy({ $0 &- 48 < 10 }) {
+                let digits = bytes[6..<10].map { Int($0 - 48) }
+                let (month, day) = (digits[0] * 10 + digits[1], digits[2] * 10 + digits[3])
+                var year = valueDate.year
+                if month == 12 && valueDate.month == 1 { year -= 1 }
+                if month == 1 && valueDate.month == 12 { year += 1 }
+                guard let entryDate = try? Day(year: year, month: month, day: day) else {
+                    return fail("the entry date (MMDD) is not a day", at: 6)
+                }
+                date = entryDate
+                index = 10
+            }
+            var isReversal = false
+            if index < bytes.count, bytes[index] == UInt8(ascii: "R") {
+                isReversal = true
+                index += 1
+            }
+            guard index < bytes.count,
+                bytes[index] == UInt8(ascii: "C") || bytes[index] == UInt8(ascii: "D")
+            else {
+                return fail("the mark C, D, RC or RD is missing", at: index)
+            }
+            let isDebit = bytes[index] == UInt8(ascii: "D")
+            index += 1
+            // An optional funds code: the third letter of the currency code.
+            if index < bytes.count, bytes[index] >= 0x41, bytes[index] <= 0x5A { index += 1 }
+            let amountStart = index
+            while index < bytes.count, bytes[index] &- 48 < 10 || bytes[index] == UInt8(ascii: ",")
+            {
+                index += 1
+            }
+            guard index > amountStart else { return fail("the amount is missing", at: amountStart) }
+            guard
+                var money = amount(
+                    bytes[amountStart..<index], currency, field, column: column + amountStart)
+            else { return }
+            // Money out: a debit, or the reversal of a credit.
+            if isDebit != isReversal { money = money.negated }
+            guard index + 4 <= bytes.count else {
+                return fail("the transaction type (such as NTRF) is missing", at: index)
+            }
+            let typeCode = String(decoding: bytes[index..<index + 4], as: UTF8.self)
+            index += 4
+            let references = String(decoding: bytes[index...], as: UTF8.self)
+            let parts = references.components(separatedBy: "//")
+            let clean = { (text: String?) -> String? in
+                guard let text = text?.trimmingCharacters(in: .whitespaces), !text.isEmpty,
+                    text.uppercased() != "NONREF"
+                else { return nil }
+                return text
+            }
+            statement!.hasEntries = true
+            statement!.entry = Entry(
+                line: field.line, date: date, amount: money, customerReference: clean(parts[0]),
+                bankReference: clean(parts.count > 1 ? parts[1...].joined(separator: "//") : nil),
+                supplementary: field.lines.count > 1
+                    ? clean(
+                        field.lines[1...].map { String(decoding: $0, as: UTF8.self) }.joined(
+                            separator: " "))
+                    : nil,
+                typeCode: typeCode)
+        }
+
+        /// Builds the transaction of the waiting entry and hands it on.
+        mutating func flushEntry(_ onRow: (ParsedRow) -> Void) {
+            guard let entry = statement?.entry else { return }
+            statement!.entry = nil
+            if statement!.isInterim {
+                summary.notBookedCount += 1
+                return
+            }
+            guard let account = statement!.account else {
+                statement!.isValid = false
+                return
+            }
+            let (total, overflow) = statement!.total.addingReportingOverflow(
+                entry.amount.minorUnits)
+            guard !overflow else {
+                report(.sumOverflow, line: entry.line, column: 1)
+                return
+            }
+            statement!.total = total
+            let details = Information(entry.information ?? "")
+            let description =
+                details.purpose ?? entry.information.flatMap { $0.isEmpty ? nil : $0 }
+                ?? entry.supplementary
+            let beneficiary =
+                details.name ?? description ?? entry.customerReference ?? entry.typeCode
+            let transaction = Transaction(
+                date: entry.date, amount: entry.amount, beneficiary: beneficiary,
+                beneficiaryIBAN: details.iban, description: description,
+                reference: details.reference ?? entry.customerReference,
+                transactionID: entry.bankReference)
+            if let conflict = transactionIDs.check(
+                transaction, account: account.id, line: entry.line)
+            {
+                report(conflict, line: entry.line, column: 1)
+                return
+            }
+            onRow(ParsedRow(account: account, transaction: transaction, line: entry.line))
+        }
+
+        /// Ends the open statement: its last entry, and its balances reconciled.
+        mutating func endStatement(_ onRow: (ParsedRow) -> Void) {
+            guard var statement else { return }
+            flushEntry(onRow)
+            statement = self.statement!
+            self.statement = nil
+            if statement.account == nil {
+                diagnostics.report(
+                    .elementMissing(":25:", before: nil), line: statement.line, column: 1)
+                return
+            }
+            if statement.opening == nil && !statement.isInterim {
+                diagnostics.report(
+                    .elementMissing(":60F:", before: nil), line: statement.line, column: 1)
+                return
+            }
+            guard let account = statement.account, let opening = statement.opening,
+                statement.isValid
+            else { return }
+            if let previous = lastClosing[account.id], previous != opening.money {
+                diagnostics.report(
+                    .openingAfterClosing(opening.money, previous: previous), line: opening.line,
+                    column: 1)
+            }
+            if summary.openingBalances[account.id] == nil {
+                summary.openingBalances[account.id] = opening.money
+            }
+            guard let closing = statement.closing else {
+                diagnostics.report(
+                    .elementMissing(":62F:", before: nil), line: statement.line, column: 1)
+                return
+            }
+            lastClosing[account.id] = closing.money
+            let computed = Money(
+                minorUnits: opening.money.minorUnits &+ statement.total,
+                currency: opening.money.currency)
+            if computed != closing.money {
+                diagnostics.report(
+                    .balance(
+                        ":62F:",
+                        .closingBalanceMismatch(declared: closing.money, computed: computed)),
+                    line: closing.line, column: 1)
+            }
+        }
+    }
+}
+
+/// The counterparty and purpose an `:86:` field gives in a structured form.
+struct Information {
+    var name: String?
+    var purpose: String?
+    var iban: IBAN?
+    var reference: String?
+
+    init(_ text: String) {
+        if text.contains("?2") || text.contains("?3") {
+            german(text)
+        } else if text.hasPrefix("/") {
+            dutch(text)
+        }
+    }
+
+    /// The German form: `166?00SEPA-UEBERWEISUNG?20EREF+1?21SVWZ+Miete?31DE44…?32Name`.
+    mutating func german(_ text: String) {
+        var fields: [Int: String] = [:]
+        for part in text.split(separator: "?", omittingEmptySubsequences: true).dropFirst() {
+            guard part.count >= 2, let key = Int(part.prefix(2)) else { continue }
+            fields[key, default: ""] += part.dropFirst(2)
+        }
+        let join = { (keys: ClosedRange<Int>) -> String? in
+            let text = keys.compactMap { fields[$0] }.joined()
+                .trimmingCharacters(in: .whitespaces)
+            return text.isEmpty ? nil : text
+        }
+        name = join(32...33)
+        purpose = [join(20...29), join(60...63)].compactMap { $0 }.joined().nilIfEmpty
+        iban = fields[31].flatMap { try? IBAN(parsing: $0.trimmingCharacters(in: .whitespaces)) }
+        // SEPA purposes are keyed: `EREF+ref SVWZ+text`; the text is the description.
+        if let purpose {
+            let keyed = Self.sepaKeys(purpose)
+            reference = keyed["EREF"].flatMap { $0.uppercased() == "NOTPROVIDED" ? nil : $0 }
+            if let text = keyed["SVWZ"] { self.purpose = text }
+        }
+    }
+
+    /// The values of the SEPA keys in a purpose (`EREF+`, `SVWZ+`, `MREF+` …).
+    static func sepaKeys(_ text: String) -> [String: String] {
+        let keys = ["EREF", "KREF", "MREF", "CRED", "DEBT", "SVWZ", "ABWA", "ABWE", "IBAN", "BIC"]
+        var starts: [(key: String, range: Range<String.Index>)] = []
+        for key in keys {
+            var from = text.startIndex
+            while let range = text.range(of: key + "+", range: from..<text.endIndex) {
+                starts.append((key, range))
+                from = range.upperBound
+            }
+        }
+        starts.sort { $0.range.lowerBound < $1.range.lowerBound }
+        var values: [String: String] = [:]
+        for (index, start) in starts.enumerated() {
+            let end = index + 1 < starts.count ? starts[index + 1].range.lowerBound : text.endIndex
+            guard start.range.upperBound <= end else { continue }
+            let value = text[start.range.upperBound..<end].trimmingCharacters(in: .whitespaces)
+            if !value.isEmpty, values[start.key] == nil { values[start.key] = value }
+        }
+        return values
+    }
+
+    /// The Dutch form: `/TRTP/SEPA OVERBOEKING/IBAN/NL91…/BIC/…/NAME/J DOE/REMI/…/EREF/…`.
+    mutating func dutch(_ text: String) {
+        let keys: Set = [
+            "TRTP", "IBAN", "BIC", "NAME", "REMI", "EREF", "CNTP", "MARF", "CSID", "ORDP",
+            "BENM", "ULTC", "ULTD", "ULTB", "PURP", "RTRN", "ADDR", "ISDT", "FX", "ID",
+        ]
+        // Every token that is a key starts its value; the others belong to the value.
+        var values: [String: String] = [:]
+        var current: String?
+        for token in text.split(separator: "/", omittingEmptySubsequences: false).dropFirst() {
+            if keys.contains(String(token)) {
+                current = String(token)
+                values[current!] = ""
+            } else if let key = current {
+                values[key]! += values[key]!.isEmpty ? String(token) : "/" + token
+            }
+        }
+        let clean = { (text: String?) -> String? in
+            text?.trimmingCharacters(in: CharacterSet(charactersIn: "/ ")).nilIfEmpty
+        }
+        if let counterparty = values["CNTP"] ?? values["BENM"] ?? values["ORDP"] {
+            // `/CNTP/IBAN/BIC/NAME/CITY/`
+            let fields = counterparty.split(separator: "/", omittingEmptySubsequences: false)
+            if fields.count > 0 { iban = try? IBAN(parsing: String(fields[0])) }
+            if fields.count > 2 { name = clean(String(fields[2])) }
+        }
+        name = name ?? clean(values["NAME"])
+        iban = iban ?? values["IBAN"].flatMap { try? IBAN(parsing: $0) }
+        if let remittance = clean(values["REMI"]) {
+            // `USTD//text` or `STRD/CUR/reference`: the text after the kind.
+            var text = remittance
+            for prefix in ["USTD//", "USTD/", "STRD/CUR/", "STRD/ISO/", "STRD//"]
+            where text.hasPrefix(prefix) {
+                text = String(text.dropFirst(prefix.count))
+                break
+            }
+            purpose = clean(text)
+        }
+        reference = clean(values["EREF"]).flatMap { $0.uppercased() == "NOTPROVIDED" ? nil : $0 }
+    }
+}
+
+extension String {
+    var nilIfEmpty: String? { isEmpty ? nil : self }
+}
