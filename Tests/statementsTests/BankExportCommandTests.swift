@@ -377,15 +377,17 @@ struct SampleFormatsTests {
         // Each balance is the statement's closing balance: its opening balance plus its rows.
         #expect(
             found == [
+                "DE44500105175407324931": "EUR 4 1120870",
                 "DE89370400440532013000": "EUR 3 353749",
                 "NL91ABNA0417164300": "EUR 3 165499",
                 "name:76050101-123456789": "EUR 1 5000",
+                "name:0001234567": "CHF 3 12000",
             ])
         // Imported again, nothing is added: the bank's references are the identities.
         let again = try StatementsRunner.run([
             "import", "SampleData/formats", "--state", workspace.state,
         ])
         #expect(
-            again.stdout.hasSuffix("added 0 new transactions from 2 files, 7 already present\n"))
+            again.stdout.hasSuffix("added 0 new transactions from 4 files, 14 already present\n"))
     }
 }

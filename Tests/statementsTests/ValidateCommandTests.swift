@@ -54,6 +54,7 @@ struct ValidateCommandTests {
         ("key-unknown.json", "4:73", "KEY_UNKNOWN", 0),
         ("mt940-syntax.sta", "5:15", "MT940_SYNTAX", 1),
         ("element-missing.sta", "1:1", "ELEMENT_MISSING", 1),
+        ("xml-syntax.xml", "6:81", "XML_SYNTAX", 1),
     ]
 
     @Test(arguments: badFiles.map { $0.file })
@@ -93,7 +94,7 @@ struct ValidateCommandTests {
         let codes = Set(
             output.stderr.split(separator: "[").dropFirst().map { $0.prefix { $0 != "]" } })
         #expect(codes.count >= 30)
-        #expect(output.stdout == "36 errors, 5 warnings in 36 of 41 files (59 rows checked)\n")
+        #expect(output.stdout == "37 errors, 5 warnings in 37 of 42 files (59 rows checked)\n")
     }
 
     @Test func `prints the example diagnostic of the issue`() throws {

@@ -15,8 +15,9 @@ enum FileFinder {
     ]
 
     /// Extensions that statement files share with other files: such a file is searched for
-    /// only when its content is a statement format other than CSV (`.txt`: MT940).
-    static let sharedExtensions: Set<String> = ["txt"]
+    /// only when its content is a statement format other than CSV (`.txt`: MT940; `.xml`:
+    /// camt).
+    static let sharedExtensions: Set<String> = ["txt", "xml"]
 
     /// The name of a folder's profile, which applies to the files in the folder and below.
     static let profileName = "statements-profile.json"

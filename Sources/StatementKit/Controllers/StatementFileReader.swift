@@ -29,6 +29,8 @@ enum StatementFileReader {
                     source, diagnostics: &diagnostics, onRow: onRow)
             case .mt940:
                 return MT940Parser().parse(source, diagnostics: &diagnostics, onRow: onRow)
+            case .camt:
+                return CamtParser().parse(source, diagnostics: &diagnostics, onRow: onRow)
             case .csv:
                 break
             }

@@ -49,6 +49,7 @@ package enum DiagnosticCode: String, Hashable, Sendable, CaseIterable, Codable {
     case transactionIDConflict = "TRANSACTION_ID_CONFLICT"
     case mt940Syntax = "MT940_SYNTAX"
     case elementMissing = "ELEMENT_MISSING"
+    case xmlSyntax = "XML_SYNTAX"
 
     /// The severity the code has unless `--strict` raises warnings to errors.
     package var defaultSeverity: Severity {

@@ -499,6 +499,24 @@ extension DiagnosticMessage {
                 ?? "the statement has no \(element)")
     }
 
+    static func xmlSyntax(_ reason: String) -> Self {
+        .init(.xmlSyntax, reason)
+    }
+
+    static func camtIndicator(_ element: String, _ found: String?) -> Self {
+        .init(
+            .elementMissing,
+            found.map { "<CdtDbtInd> of \(element) is \(Diagnostic.quote($0)), not CRDT or DBIT" }
+                ?? "\(element) has no <CdtDbtInd> (CRDT or DBIT)")
+    }
+
+    static func batchSum(_ sum: Money, entry: Money) -> Self {
+        .init(
+            .balanceClosing,
+            "the transactions of this batch entry sum to \(sum.decimalText), the entry is \(entry.decimalText)"
+        )
+    }
+
     static func noStatement(format: String, first: String) -> Self {
         .init(.fileNoTransactions, "the \(format) file holds no statement (\(first))")
     }

@@ -6,6 +6,8 @@ enum StatementFormat: Hashable, Sendable {
     case csv
     /// SWIFT MT940 / MT942.
     case mt940
+    /// ISO 20022 camt.052 / camt.053 / camt.054 XML.
+    case camt
 
     /// How many bytes of a file's start `init(path:head:)` looks at.
     static let headLength = 4096
@@ -32,6 +34,11 @@ enum StatementFormat: Hashable, Sendable {
             return
         }
         let first = bytes.first { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }
+        if first == UInt8(ascii: "<") {
+            // XML: a camt message names its schema, `camt.053.001.08`, in its namespace.
+            self = bytes.firstRange(of: Array("camt.05".utf8)) != nil ? .camt : .csv
+            return
+        }
         self = first == UInt8(ascii: "{") || first == UInt8(ascii: "[") ? .json : .csv
     }
 }
@@ -48,3 +55,4 @@ protocol StatementReader {
 extension StatementJSONParser: StatementReader {}
 extension StatementCSVParser: StatementReader {}
 extension MT940Parser: StatementReader {}
+extension CamtParser: StatementReader {}

@@ -1,0 +1,357 @@
+/// Reads the subset of XML that bank statement formats use (camt.05x, OFX 2), streaming over
+/// a byte source: elements, attributes, text, the five named entities and character
+/// references, CDATA, comments and processing instructions. Names lose their namespace
+/// prefix. A document type declaration is refused (its entities could expand without bound,
+/// or point outside the file), as are nesting deeper than `maximumDepth` and a token longer
+/// than `maximumTokenLength`; so memory stays bounded whatever the input.
+///
+/// Each event carries the line and column (in bytes) where its markup starts.
+struct XMLReader<Source: ByteSource> {
+    enum Event: Equatable {
+        case start(name: String, attributes: [Attribute], isEmpty: Bool)
+        case end(name: String)
+        case text(String)
+    }
+
+    struct Attribute: Equatable {
+        let name: String
+        let value: String
+    }
+
+    static var maximumDepth: Int { 64 }
+    static var maximumTokenLength: Int { 1 << 20 }
+
+    private var source: Source
+    private var buffer: [UInt8] = []
+    private var position = 0
+    private var isAtEnd = false
+    /// The line and column of the next byte.
+    private(set) var line = 1
+    private(set) var column = 1
+    /// Where the last event started.
+    private(set) var eventLine = 1
+    private(set) var eventColumn = 1
+    private var open: [String] = []
+    private var sawRoot = false
+    /// An end event owed after an empty element's start.
+    private var pendingEnd: String?
+
+    init(source: Source) {
+        self.source = source
+    }
+
+    /// The next event; `nil` at the end of a well-formed document.
+    mutating func next() throws(XMLSyntaxError) -> Event? {
+        if let name = pendingEnd {
+            pendingEnd = nil
+            open.removeLast()
+            return .end(name: name)
+        }
+        while true {
+            guard try ensure(1) else {
+                if let name = open.last { throw error("the file ends inside <\(name)>") }
+                if !sawRoot { throw error("the file holds no XML element") }
+                return nil
+            }
+            (eventLine, eventColumn) = (line, column)
+            if buffer[position] != UInt8(ascii: "<") {
+                let text = try readText()
+                if open.isEmpty {
+                    guard text.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D })
+                    else { throw error("text outside the root element") }
+                    continue
+                }
+                return .text(try decode(text[...]))
+            }
+            guard try ensure(2) else { throw error("the file ends inside a tag") }
+            switch buffer[position + 1] {
+            case UInt8(ascii: "?"):
+                try skip(past: Array("?>".utf8))
+            case UInt8(ascii: "!"):
+                if try starts(with: "<!--") {
+                    try skip(past: Array("-->".utf8))
+                } else if try starts(with: "<![CDATA[") {
+                    guard !open.isEmpty else { throw error("CDATA outside the root element") }
+                    consume(9)
+                    let content = try read(upTo: Array("]]>".utf8))
+                    return .text(String(decoding: content, as: UTF8.self))
+                } else {
+                    throw error(
+                        "a document type declaration is not allowed (its entities could expand without bound)"
+                    )
+                }
+            case UInt8(ascii: "/"):
+                consume(2)
+                let tag = try read(upTo: [UInt8(ascii: ">")])
+                let name = Self.localName(String(decoding: tag, as: UTF8.self).trimmingSpaces)
+                guard let expected = open.last else { throw error("</\(name)> closes nothing") }
+                guard name == expected else {
+                    throw error("</\(name)> closes <\(expected)>")
+                }
+                open.removeLast()
+                return .end(name: name)
+            default:
+                consume(1)
+                let tag = try readTag()
+                var isEmpty = false
+                var body = tag[...]
+                if body.last == UInt8(ascii: "/") {
+                    isEmpty = true
+                    body = body.dropLast()
+                }
+                let (name, attributes) = try parseTag(body)
+                guard !(open.isEmpty && sawRoot) else {
+                    throw error("a second root element <\(name)>")
+                }
+                guard open.count < Self.maximumDepth else {
+                    throw error("nesting deeper than \(Self.maximumDepth) levels")
+                }
+                sawRoot = true
+                open.append(name)
+                if isEmpty { pendingEnd = name }
+                return .start(name: name, attributes: attributes, isEmpty: isEmpty)
+            }
+        }
+    }
+
+    /// A name without its namespace prefix: `camt:Ntry` is `Ntry`.
+    static func localName(_ name: String) -> String {
+        guard let colon = name.lastIndex(of: ":") else { return name }
+        return String(name[name.index(after: colon)...])
+    }
+
+    func error(_ message: String) -> XMLSyntaxError {
+        XMLSyntaxError(message: message, line: eventLine, column: eventColumn)
+    }
+
+    /// Whether at least `count` bytes are buffered, reading more as needed.
+    private mutating func ensure(_ count: Int) throws(XMLSyntaxError) -> Bool {
+        while buffer.count - position < count {
+            if isAtEnd { return false }
+            try fill()
+        }
+        return true
+    }
+
+    private mutating func fill() throws(XMLSyntaxError) {
+        if position > 0 {
+            buffer.removeSubrange(0..<position)
+            position = 0
+        }
+        let chunk = 1 << 16
+        let count = buffer.count
+        buffer.append(contentsOf: repeatElement(0, count: chunk))
+        let read: Int
+        do {
+            read = try buffer.withUnsafeMutableBytes {
+                try source.read(into: UnsafeMutableRawBufferPointer(rebasing: $0[count...]))
+            }
+        } catch {
+            throw XMLSyntaxError(message: "cannot read: \(error)", line: line, column: column)
+        }
+        buffer.removeSubrange(count + read..<buffer.count)
+        if read == 0 { isAtEnd = true }
+    }
+
+    private mutating func starts(with text: String) throws(XMLSyntaxError) -> Bool {
+        let bytes = Array(text.utf8)
+        guard try ensure(bytes.count) else { return false }
+        return buffer[position..<position + bytes.count].elementsEqual(bytes)
+    }
+
+    /// Moves past `count` bytes, counting lines.
+    private mutating func consume(_ count: Int) {
+        for byte in buffer[position..<position + count] {
+            if byte == 0x0A {
+                line += 1
+                column = 1
+            } else if byte & 0xC0 != 0x80 {
+                column += 1
+            }
+        }
+        position += count
+    }
+
+    /// The bytes up to `terminator`, which is consumed too.
+    private mutating func read(upTo terminator: [UInt8]) throws(XMLSyntaxError) -> [UInt8] {
+        var searched = 0
+        while true {
+            let available = buffer.count - position
+            if available >= terminator.count {
+                var index = position + searched
+                let last = buffer.count - terminator.count
+                while index <= last {
+                    if buffer[index] == terminator[0]
+                        && buffer[index..<index + terminator.count].elementsEqual(terminator)
+                    {
+                        let content = Array(buffer[position..<index])
+                        consume(index - position + terminator.count)
+                        return content
+                    }
+                    index += 1
+                }
+                searched = max(0, last + 1 - position)
+            }
+            guard available < Self.maximumTokenLength else {
+                throw error("markup longer than \(Self.maximumTokenLength) bytes")
+            }
+            guard !isAtEnd else {
+                throw error("the file ends before \(String(decoding: terminator, as: UTF8.self))")
+            }
+            try fill()
+        }
+    }
+
+    private mutating func skip(past terminator: [UInt8]) throws(XMLSyntaxError) {
+        _ = try read(upTo: terminator)
+    }
+
+    /// A start tag's bytes after `<` up to its `>`, which may stand inside quoted values.
+    private mutating func readTag() throws(XMLSyntaxError) -> [UInt8] {
+        var index = position
+        var quote: UInt8?
+        while true {
+            while index < buffer.count {
+                let byte = buffer[index]
+                if let open = quote {
+                    if byte == open { quote = nil }
+                } else if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") {
+                    quote = byte
+                } else if byte == UInt8(ascii: ">") {
+                    let tag = Array(buffer[position..<index])
+                    consume(index - position + 1)
+                    return tag
+                } else if byte == UInt8(ascii: "<") {
+                    throw error("\"<\" inside a tag")
+                }
+                index += 1
+            }
+            guard index - position < Self.maximumTokenLength else {
+                throw error("a tag longer than \(Self.maximumTokenLength) bytes")
+            }
+            guard !isAtEnd else { throw error("the file ends inside a tag") }
+            let offset = index - position
+            try fill()
+            index = position + offset
+        }
+    }
+
+    /// The text up to the next `<` or the end.
+    private mutating func readText() throws(XMLSyntaxError) -> [UInt8] {
+        var index = position
+        while true {
+            while index < buffer.count && buffer[index] != UInt8(ascii: "<") { index += 1 }
+            if index < buffer.count || isAtEnd {
+                let text = Array(buffer[position..<index])
+                consume(index - position)
+                return text
+            }
+            guard index - position < Self.maximumTokenLength else {
+                throw error("text longer than \(Self.maximumTokenLength) bytes")
+            }
+            let offset = index - position
+            try fill()
+            index = position + offset
+        }
+    }
+
+    private func parseTag(_ tag: ArraySlice<UInt8>) throws(XMLSyntaxError) -> (String, [Attribute])
+    {
+        let isSpace = { (byte: UInt8) in
+            byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D
+        }
+        var index = tag.startIndex
+        while index < tag.endIndex && !isSpace(tag[index]) { index += 1 }
+        let name = String(decoding: tag[tag.startIndex..<index], as: UTF8.self)
+        guard !name.isEmpty else { throw error("a tag without a name") }
+        var attributes: [Attribute] = []
+        while true {
+            while index < tag.endIndex && isSpace(tag[index]) { index += 1 }
+            guard index < tag.endIndex else { break }
+            let nameStart = index
+            while index < tag.endIndex && tag[index] != UInt8(ascii: "=") && !isSpace(tag[index]) {
+                index += 1
+            }
+            let attribute = String(decoding: tag[nameStart..<index], as: UTF8.self)
+            while index < tag.endIndex && isSpace(tag[index]) { index += 1 }
+            guard index < tag.endIndex, tag[index] == UInt8(ascii: "=") else {
+                throw error("attribute \(attribute) of <\(name)> has no value")
+            }
+            index += 1
+            while index < tag.endIndex && isSpace(tag[index]) { index += 1 }
+            guard index < tag.endIndex,
+                tag[index] == UInt8(ascii: "\"") || tag[index] == UInt8(ascii: "'")
+            else { throw error("attribute \(attribute) of <\(name)> is not quoted") }
+            let quote = tag[index]
+            index += 1
+            let valueStart = index
+            while index < tag.endIndex && tag[index] != quote { index += 1 }
+            guard index < tag.endIndex else {
+                throw error("attribute \(attribute) is never closed")
+            }
+            // Namespace declarations keep their name; other attributes lose the prefix.
+            attributes.append(
+                Attribute(
+                    name: attribute.hasPrefix("xmlns") ? attribute : Self.localName(attribute),
+                    value: try decode(tag[valueStart..<index])))
+            index += 1
+        }
+        return (Self.localName(name), attributes)
+    }
+
+    /// Text with its entity and character references replaced.
+    private func decode(_ bytes: ArraySlice<UInt8>) throws(XMLSyntaxError) -> String {
+        guard bytes.contains(UInt8(ascii: "&")) else {
+            return String(decoding: bytes, as: UTF8.self)
+        }
+        var result: [UInt8] = []
+        result.reserveCapacity(bytes.count)
+        var index = bytes.startIndex
+        while index < bytes.endIndex {
+            let byte = bytes[index]
+            guard byte == UInt8(ascii: "&") else {
+                result.append(byte)
+                index += 1
+                continue
+            }
+            guard let end = bytes[index...].firstIndex(of: UInt8(ascii: ";")), end - index <= 10
+            else { throw error("\"&\" starts no entity reference") }
+            let name = String(decoding: bytes[(index + 1)..<end], as: UTF8.self)
+            switch name {
+            case "amp": result.append(UInt8(ascii: "&"))
+            case "lt": result.append(UInt8(ascii: "<"))
+            case "gt": result.append(UInt8(ascii: ">"))
+            case "quot": result.append(UInt8(ascii: "\""))
+            case "apos": result.append(UInt8(ascii: "'"))
+            default:
+                let number: UInt32? =
+                    name.hasPrefix("#x")
+                    ? UInt32(name.dropFirst(2), radix: 16)
+                    : name.hasPrefix("#") ? UInt32(name.dropFirst()) : nil
+                guard let number, let scalar = Unicode.Scalar(number) else {
+                    throw error("unknown entity &\(name);")
+                }
+                result += Array(String(Character(scalar)).utf8)
+            }
+            index = end + 1
+        }
+        return String(decoding: result, as: UTF8.self)
+    }
+}
+
+/// Why an XML document cannot be read, and where.
+struct XMLSyntaxError: Error, Hashable, Sendable {
+    let message: String
+    let line: Int
+    let column: Int
+}
+
+extension String {
+    /// The text without surrounding ASCII white space.
+    fileprivate var trimmingSpaces: String {
+        String(
+            self.drop { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" }.reversed().drop {
+                $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r"
+            }.reversed())
+    }
+}

@@ -1,0 +1,257 @@
+import Foundation
+import Testing
+
+@testable import StatementKit
+
+#if canImport(FoundationXML)
+    import FoundationXML
+#endif
+
+/// Unit tests of the XML reader and of the camt.052/053/054 reader.
+struct CamtParserTests {
+    struct Result {
+        var rows: [ParsedRow] = []
+        var summary = ParseSummary()
+        var diagnostics: [Diagnostic] = []
+
+        var lines: [String] { diagnostics.map(\.textLine) }
+        var total: Int64 { rows.reduce(0) { $0 + $1.transaction.amount.minorUnits } }
+    }
+
+    func parse(_ text: String) -> Result {
+        var result = Result()
+        var collector = DiagnosticCollector(file: "c.xml")
+        result.summary = CamtParser().parse(MemoryByteSource(text), diagnostics: &collector) {
+            result.rows.append($0)
+        }
+        result.diagnostics = collector.diagnostics
+        return result
+    }
+
+    static let samples = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("SampleData/formats")
+
+    /// The element names and texts of a document as Foundation's `XMLParser` reports them.
+    final class Oracle: NSObject, XMLParserDelegate {
+        var events: [String] = []
+        var text = ""
+
+        func parser(
+            _ parser: XMLParser, didStartElement name: String, namespaceURI: String?,
+            qualifiedName: String?, attributes: [String: String] = [:]
+        ) {
+            flush()
+            events.append("<\(XMLReader<MemoryByteSource>.localName(name))")
+            for (key, value) in attributes.sorted(by: { $0.key < $1.key })
+            where !key.hasPrefix("xmlns") {
+                events.append("@\(key)=\(value)")
+            }
+        }
+
+        func parser(
+            _ parser: XMLParser, didEndElement name: String, namespaceURI: String?,
+            qualifiedName: String?
+        ) {
+            flush()
+            events.append(">\(XMLReader<MemoryByteSource>.localName(name))")
+        }
+
+        func parser(_ parser: XMLParser, foundCharacters string: String) { text += string }
+
+        func flush() {
+            let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+            if !trimmed.isEmpty { events.append("'\(trimmed)") }
+            text = ""
+        }
+    }
+
+    func readerEvents(_ bytes: [UInt8]) throws -> [String] {
+        var reader = XMLReader(source: MemoryByteSource(bytes))
+        var events: [String] = []
+        var text = ""
+        func flush() {
+            let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+            if !trimmed.isEmpty { events.append("'\(trimmed)") }
+            text = ""
+        }
+        while let event = try reader.next() {
+            switch event {
+            case .start(let name, let attributes, _):
+                flush()
+                events.append("<\(name)")
+                for attribute in attributes.sorted(by: { $0.name < $1.name })
+                where !attribute.name.hasPrefix("xmlns") && attribute.name != "xsi" {
+                    events.append("@\(attribute.name)=\(attribute.value)")
+                }
+            case .end(let name):
+                flush()
+                events.append(">\(name)")
+            case .text(let content): text += content
+            }
+        }
+        return events
+    }
+
+    @Test(arguments: ["camt053-v02-sparkasse.xml", "camt053-v08-othr.xml"])
+    func `reads XML as Foundation's XMLParser does`(_ file: String) throws {
+        let data = try Data(contentsOf: Self.samples.appendingPathComponent(file))
+        let oracle = Oracle()
+        let parser = XMLParser(data: data)
+        parser.delegate = oracle
+        #expect(parser.parse())
+        let ours = try readerEvents(Array(data))
+        #expect(ours.filter { !$0.hasPrefix("@xmlns") } == oracle.events)
+        #expect(ours.count > 50)
+    }
+
+    @Test func `reads entities, CDATA, comments and prefixes`() throws {
+        let events = try readerEvents(
+            Array(
+                """
+                <?xml version="1.0"?><!-- a comment --><c:Doc xmlns:c="urn:x" a='1 &gt; 0'>\
+                <c:T>A &amp; B &#228;&#x20AC;</c:T><E/><![CDATA[<raw & text>]]></c:Doc>
+                """.utf8))
+        #expect(
+            events == [
+                "<Doc", "@a=1 > 0", "<T", "'A & B ä€", ">T", "<E", ">E", "'<raw & text>", ">Doc",
+            ])
+    }
+
+    @Test func `refuses malformed and hostile XML, saying where`() {
+        let cases: [(String, String)] = [
+            ("<a><b></a>", "1:7: </a> closes <b>"),
+            ("<a>", "1:1: the file ends inside <a>"),
+            (
+                "<!DOCTYPE a [<!ENTITY x \"xx\">]><a>&x;</a>",
+                "1:1: a document type declaration is not allowed"
+            ),
+            ("<a>&bogus;</a>", "1:4: unknown entity &bogus;"),
+            ("<a></a><b/>", "1:8: a second root element <b>"),
+            ("<a b=1/>", "1:1: attribute b of <a> is not quoted"),
+            (String(repeating: "<a>", count: 65), "1:193: nesting deeper than 64 levels"),
+        ]
+        for (text, expected) in cases {
+            var reader = XMLReader(source: MemoryByteSource(text))
+            do {
+                while try reader.next() != nil {}
+                Issue.record("\(text) was read")
+            } catch {
+                #expect(
+                    "\(error.line):\(error.column): \(error.message)".hasPrefix(expected),
+                    "\(error)")
+            }
+        }
+    }
+
+    @Test func `reads the camt.053 samples with batches, reversals and pending entries`() throws {
+        let data = try Data(
+            contentsOf: Self.samples.appendingPathComponent("camt053-v02-sparkasse.xml"))
+        let result = parse(String(decoding: data, as: UTF8.self))
+        #expect(result.diagnostics.isEmpty, "\(result.lines)")
+        #expect(result.rows.count == 4)
+        #expect(result.total == 120_870)
+        #expect(result.summary.notBookedCount == 1)
+        #expect(result.summary.rowCount == 4)
+        let batch = result.rows[1...2].map(\.transaction)
+        #expect(batch.map(\.transactionID) == ["2026101500007/1", "2026101500007/2"])
+        #expect(batch.map(\.beneficiary) == ["Erika Mustermann", "Max Mustermann"])
+        #expect(batch[0].beneficiaryIBAN?.electronic == "FR1420041010050500013M02606")
+        let first = result.rows[0].transaction
+        #expect(first.beneficiary == "Kunde & Partner AG")
+        #expect(first.description == "Rechnung 2026-117 Danke")
+        #expect(first.reference == "INV-2026-117")
+        #expect(first.transactionID == "2026100200001")
+        #expect(result.rows[3].transaction.reference == "RF18539007547034")
+        #expect(result.summary.openingBalances.values.first?.minorUnits == 1_000_000)
+
+        let other = parse(
+            String(
+                decoding: try Data(
+                    contentsOf: Self.samples.appendingPathComponent("camt053-v08-othr.xml")),
+                as: UTF8.self))
+        #expect(other.diagnostics.isEmpty, "\(other.lines)")
+        #expect(other.rows.map(\.transaction.amount.minorUnits) == [70_000, 8_000, -16_000])
+        #expect(other.rows[0].account.id.text == "name:0001234567")
+        #expect(other.rows[0].account.currency == Currency(code: "CHF"))
+        #expect(other.rows[0].transaction.date.description == "2026-10-05")
+        #expect(other.rows[0].transaction.beneficiary == "Alpenhof AG")
+    }
+
+    static func document(_ body: String) -> String {
+        document("BkToCstmrStmt", "Stmt", body)
+    }
+
+    static func document(_ kind: String, _ statement: String, _ body: String) -> String {
+        """
+        <?xml version="1.0"?>
+        <Document xmlns="urn:iso:std:iso:20022:tech:xsd:camt.053.001.04"><\(kind)><\(statement)>
+        <Acct><Id><IBAN>DE89370400440532013000</IBAN></Id><Ccy>EUR</Ccy></Acct>
+        \(body)
+        </\(statement)></\(kind)></Document>
+        """
+    }
+
+    static func entry(
+        _ amount: String, _ indicator: String = "DBIT", id: String = "R1", ccy: String = "EUR",
+        extra: String = ""
+    ) -> String {
+        "<Ntry><Amt Ccy=\"\(ccy)\">\(amount)</Amt><CdtDbtInd>\(indicator)</CdtDbtInd><Sts>BOOK</Sts><BookgDt><Dt>2026-10-03</Dt></BookgDt><AcctSvcrRef>\(id)</AcctSvcrRef>\(extra)</Ntry>"
+    }
+
+    @Test func `reports unbalanced statements and bad entries where they are`() {
+        let balances = """
+            <Bal><Tp><CdOrPrtry><Cd>OPBD</Cd></CdOrPrtry></Tp><Amt Ccy="EUR">10.00</Amt><CdtDbtInd>CRDT</CdtDbtInd></Bal>
+            <Bal><Tp><CdOrPrtry><Cd>CLBD</Cd></CdOrPrtry></Tp><Amt Ccy="EUR">9.00</Amt><CdtDbtInd>CRDT</CdtDbtInd></Bal>
+            """
+        let unbalanced = parse(Self.document(balances + Self.entry("2.00")))
+        #expect(
+            unbalanced.lines == [
+                "c.xml:5:1: error: [BALANCE_CLOSING] closing balance 9.00 differs from opening balance plus transactions, 8.00"
+            ])
+        let bad = parse(
+            Self.document(
+                Self.entry("1.005", id: "A") + "\n" + Self.entry("1.00", "DEBIT", id: "B") + "\n"
+                    + Self.entry("1.00", id: "C", ccy: "USD")))
+        #expect(
+            bad.lines == [
+                "c.xml:4:22: error: [AMOUNT_PRECISION] Amt \"1.005\": EUR has 2 decimal places",
+                "c.xml:5:22: error: [ELEMENT_MISSING] <CdtDbtInd> of Amt is \"DEBIT\", not CRDT or DBIT",
+                "c.xml:6:22: error: [CURRENCY_CONFLICT] Amt@Ccy \"USD\" differs from the account's currency EUR",
+            ])
+        let batch = parse(
+            Self.document(
+                Self.entry(
+                    "3.00",
+                    extra:
+                        "<NtryDtls><TxDtls><Amt Ccy=\"EUR\">1.00</Amt></TxDtls><TxDtls><Amt Ccy=\"EUR\">1.50</Amt></TxDtls></NtryDtls>"
+                )))
+        #expect(
+            batch.lines == [
+                "c.xml:4:1: error: [BALANCE_CLOSING] the transactions of this batch entry sum to -2.50, the entry is -3.00"
+            ])
+        let noAccount = parse(
+            "<Document xmlns=\"urn:iso:std:iso:20022:tech:xsd:camt.053.001.02\"><BkToCstmrStmt><Stmt>\n"
+                + Self.entry("1.00") + "</Stmt></BkToCstmrStmt></Document>")
+        #expect(
+            noAccount.lines == [
+                "c.xml:1:81: error: [ELEMENT_MISSING] the statement has no <Acct><Id>"
+            ])
+    }
+
+    @Test func `leaves out a camt.052's intraday entries and reads a camt.054's bookings`() {
+        let report = parse(Self.document("BkToCstmrAcctRpt", "Rpt", Self.entry("1.00")))
+        #expect(report.diagnostics.isEmpty && report.rows.isEmpty)
+        #expect(report.summary.notBookedCount == 1)
+        let notification = parse(
+            Self.document("BkToCstmrDbtCdtNtfctn", "Ntfctn", Self.entry("1.00", "CRDT")))
+        #expect(notification.diagnostics.isEmpty, "\(notification.lines)")
+        #expect(notification.rows.map(\.transaction.amount.minorUnits) == [100])
+    }
+
+    @Test func `detects camt by its namespace`() {
+        let head = Array(Self.document("<x/>").utf8)
+        #expect(StatementFormat(path: "statement.xml", head: head) == .camt)
+        #expect(StatementFormat(path: "x.csv", head: head) == .camt)
+    }
+}
