@@ -382,12 +382,15 @@ struct SampleFormatsTests {
                 "NL91ABNA0417164300": "EUR 3 165499",
                 "name:76050101-123456789": "EUR 1 5000",
                 "name:0001234567": "CHF 3 12000",
+                "aba:121000248/1234567890": "USD 3 272653",
+                "name:000312345-98765-43": "CAD 2 1050412",
+                "card:chase/4417": "USD 3 -13332",
             ])
         // Imported again, nothing is added: the bank's references are the identities.
         let again = try StatementsRunner.run([
             "import", "SampleData/formats", "--state", workspace.state,
         ])
         #expect(
-            again.stdout.hasSuffix("added 0 new transactions from 4 files, 14 already present\n"))
+            again.stdout.hasSuffix("added 0 new transactions from 7 files, 22 already present\n"))
     }
 }

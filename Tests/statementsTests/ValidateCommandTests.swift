@@ -55,6 +55,7 @@ struct ValidateCommandTests {
         ("mt940-syntax.sta", "5:15", "MT940_SYNTAX", 1),
         ("element-missing.sta", "1:1", "ELEMENT_MISSING", 1),
         ("xml-syntax.xml", "6:81", "XML_SYNTAX", 1),
+        ("ofx-syntax.ofx", "10:1", "OFX_SYNTAX", 1),
     ]
 
     @Test(arguments: badFiles.map { $0.file })
@@ -94,7 +95,7 @@ struct ValidateCommandTests {
         let codes = Set(
             output.stderr.split(separator: "[").dropFirst().map { $0.prefix { $0 != "]" } })
         #expect(codes.count >= 30)
-        #expect(output.stdout == "37 errors, 5 warnings in 37 of 42 files (59 rows checked)\n")
+        #expect(output.stdout == "38 errors, 5 warnings in 38 of 43 files (60 rows checked)\n")
     }
 
     @Test func `prints the example diagnostic of the issue`() throws {

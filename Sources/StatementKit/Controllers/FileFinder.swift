@@ -11,7 +11,7 @@ enum FileFinder {
 
     /// The file extensions searched for in folders, compared case-insensitively.
     static let extensions: Set<String> = [
-        "csv", "json", "sta", "940", "942", "mt940", "mt942", "swi",
+        "csv", "json", "sta", "940", "942", "mt940", "mt942", "swi", "ofx", "qfx",
     ]
 
     /// Extensions that statement files share with other files: such a file is searched for

@@ -31,6 +31,8 @@ enum StatementFileReader {
                 return MT940Parser().parse(source, diagnostics: &diagnostics, onRow: onRow)
             case .camt:
                 return CamtParser().parse(source, diagnostics: &diagnostics, onRow: onRow)
+            case .ofx:
+                return OFXParser().parse(source, diagnostics: &diagnostics, onRow: onRow)
             case .csv:
                 break
             }

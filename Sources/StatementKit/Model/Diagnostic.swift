@@ -50,6 +50,7 @@ package enum DiagnosticCode: String, Hashable, Sendable, CaseIterable, Codable {
     case mt940Syntax = "MT940_SYNTAX"
     case elementMissing = "ELEMENT_MISSING"
     case xmlSyntax = "XML_SYNTAX"
+    case ofxSyntax = "OFX_SYNTAX"
 
     /// The severity the code has unless `--strict` raises warnings to errors.
     package var defaultSeverity: Severity {

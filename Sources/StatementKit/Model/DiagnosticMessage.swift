@@ -492,15 +492,23 @@ extension DiagnosticMessage {
     }
 
     /// A mandatory field or element that a statement lacks; `before` names what needed it.
-    static func elementMissing(_ element: String, before: String?) -> Self {
-        .init(
-            .elementMissing,
-            before.map { "\(element) must come before \($0)" }
-                ?? "the statement has no \(element)")
+    static func elementMissing(_ element: String, before: String) -> Self {
+        .init(.elementMissing, "\(element) must come before \(before)")
+    }
+
+    /// A mandatory field or element that a statement, an entry or a transaction lacks.
+    static func elementMissing(_ element: String, in container: String = "the statement")
+        -> Self
+    {
+        .init(.elementMissing, "\(container) has no \(element)")
     }
 
     static func xmlSyntax(_ reason: String) -> Self {
         .init(.xmlSyntax, reason)
+    }
+
+    static func ofxSyntax(_ reason: String) -> Self {
+        .init(.ofxSyntax, reason)
     }
 
     static func camtIndicator(_ element: String, _ found: String?) -> Self {

@@ -338,14 +338,14 @@ extension CamtParser {
                 }
             } else {
                 diagnostics.report(
-                    .elementMissing("<Acct><Id>", before: nil), line: statement.line,
+                    .elementMissing("<Acct><Id>"), line: statement.line,
                     column: statement.column)
                 statement.isValid = false
                 return nil
             }
             guard let currency else {
                 diagnostics.report(
-                    .elementMissing("<Acct><Ccy>", before: nil), line: statement.line,
+                    .elementMissing("<Acct><Ccy>"), line: statement.line,
                     column: statement.column)
                 statement.isValid = false
                 return nil
@@ -360,7 +360,7 @@ extension CamtParser {
             element: String, at fallback: Int
         ) -> Money? {
             guard let amount else {
-                report(.elementMissing("<\(element)>", before: nil), line: fallback, column: 1)
+                report(.elementMissing("<\(element)>", in: "the entry"), line: fallback, column: 1)
                 return nil
             }
             guard let code, let currency = Currency(code: code) else {
@@ -410,7 +410,7 @@ extension CamtParser {
             }
             guard let account = account() else { return }
             guard let date = entry.bookingDate else {
-                report(.elementMissing("<BookgDt>", before: nil), line: entry.line, column: 1)
+                report(.elementMissing("<BookgDt>", in: "<Ntry>"), line: entry.line, column: 1)
                 return
             }
             // `DtTm` is the day as written, before its time.

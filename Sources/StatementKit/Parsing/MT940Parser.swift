@@ -471,12 +471,12 @@ extension MT940Parser {
             self.statement = nil
             if statement.account == nil {
                 diagnostics.report(
-                    .elementMissing(":25:", before: nil), line: statement.line, column: 1)
+                    .elementMissing(":25:"), line: statement.line, column: 1)
                 return
             }
             if statement.opening == nil && !statement.isInterim {
                 diagnostics.report(
-                    .elementMissing(":60F:", before: nil), line: statement.line, column: 1)
+                    .elementMissing(":60F:"), line: statement.line, column: 1)
                 return
             }
             guard let account = statement.account, let opening = statement.opening,
@@ -492,7 +492,7 @@ extension MT940Parser {
             }
             guard let closing = statement.closing else {
                 diagnostics.report(
-                    .elementMissing(":62F:", before: nil), line: statement.line, column: 1)
+                    .elementMissing(":62F:"), line: statement.line, column: 1)
                 return
             }
             lastClosing[account.id] = closing.money

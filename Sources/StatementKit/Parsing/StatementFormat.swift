@@ -8,6 +8,8 @@ enum StatementFormat: Hashable, Sendable {
     case mt940
     /// ISO 20022 camt.052 / camt.053 / camt.054 XML.
     case camt
+    /// OFX 1 (SGML), OFX 2 (XML) and QFX.
+    case ofx
 
     /// How many bytes of a file's start `init(path:head:)` looks at.
     static let headLength = 4096
@@ -34,6 +36,14 @@ enum StatementFormat: Hashable, Sendable {
             return
         }
         let first = bytes.first { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }
+        let upper = bytes.prefix(1024).map { $0 >= 0x61 && $0 <= 0x7A ? $0 - 32 : $0 }
+        // OFX: the OFX 1 header `OFXHEADER:100`, OFX 2's `<?OFX OFXHEADER="200"?>`, `<OFX>`.
+        if upper.firstRange(of: Array("OFXHEADER".utf8)) != nil
+            || upper.firstRange(of: Array("<OFX>".utf8)) != nil
+        {
+            self = .ofx
+            return
+        }
         if first == UInt8(ascii: "<") {
             // XML: a camt message names its schema, `camt.053.001.08`, in its namespace.
             self = bytes.firstRange(of: Array("camt.05".utf8)) != nil ? .camt : .csv
@@ -56,3 +66,4 @@ extension StatementJSONParser: StatementReader {}
 extension StatementCSVParser: StatementReader {}
 extension MT940Parser: StatementReader {}
 extension CamtParser: StatementReader {}
+extension OFXParser: StatementReader {}

@@ -1,0 +1,498 @@
+import Foundation
+
+/// Reads OFX bank and credit card statements into validated transactions, streaming: OFX 1.x
+/// (an SGML header of `KEY:VALUE` lines, then tags whose values need no closing tag), OFX 2.x
+/// (XML) and Quicken's QFX, which is OFX 1.x.
+///
+/// Per statement (`STMTRS` or `CCSTMTRS`, several per file): the currency `CURDEF`; the
+/// account from `BANKACCTFROM` (`BANKID`, `ACCTID`, `ACCTTYPE`: a US routing number and
+/// account number become `aba:`, any other `name:`) or `CCACCTFROM` (a card: `card:` with the
+/// issuer from `FI/ORG` and the last four digits of `ACCTID`); per `STMTTRN` `DTPOSTED`
+/// (`YYYYMMDD`, with or without a time and a zone such as `[-5:EST]`: the day as written),
+/// `TRNAMT` (signed, `.` or `,` as decimal mark), `FITID` as the transaction id, `NAME` or
+/// `PAYEE/NAME` as the counterparty, `MEMO` as the description, `CHECKNUM` and `REFNUM` as the
+/// reference; `LEDGERBAL/BALAMT` is the balance after the statement, which gives a new
+/// account its opening balance. The header's `CHARSET:1252` (or `ISO-8859-1`) is honoured;
+/// text that is not valid UTF-8 is read as Windows-1252.
+package struct OFXParser: Sendable {
+    package init() {}
+
+    package func parse<Source: ByteSource>(
+        _ source: Source, diagnostics: inout DiagnosticCollector, onRow: (ParsedRow) -> Void
+    ) -> ParseSummary {
+        var reader = OFXReader(source: source)
+        var state = State(diagnostics: DiagnosticCollector(file: ""))
+        swap(&state.diagnostics, &diagnostics)
+        defer { swap(&state.diagnostics, &diagnostics) }
+        do throws(XMLSyntaxError) {
+            while let event = try reader.next() {
+                state.handle(event, line: reader.eventLine, column: reader.eventColumn, onRow)
+            }
+        } catch {
+            state.diagnostics.report(
+                .ofxSyntax(error.message), line: error.line, column: error.column)
+            return state.summary
+        }
+        if !state.sawStatement {
+            state.diagnostics.report(
+                .noStatement(format: "OFX", first: "<STMTRS> or <CCSTMTRS>"), line: 1, column: 1)
+        }
+        return state.summary
+    }
+}
+
+extension OFXParser {
+    struct Located {
+        let text: String
+        let line: Int
+        let column: Int
+    }
+
+    struct Statement {
+        let line: Int
+        let column: Int
+        let isCard: Bool
+        var currency: Located?
+        var bankID: String?
+        var accountID: Located?
+        var accountType: String?
+        var account: Account?
+        var accountChecked = false
+        var ledgerBalance: Located?
+        var total: Int64 = 0
+        var isValid = true
+    }
+
+    struct Transaction {
+        let line: Int
+        var values: [String: Located] = [:]
+    }
+
+    struct State {
+        var diagnostics: DiagnosticCollector
+        var summary = ParseSummary()
+        var path: [String] = []
+        var sawStatement = false
+        var organization: String?
+        var statement: Statement?
+        var transaction: Transaction?
+        var transactionIDs = TransactionIDChecker()
+
+        init(diagnostics: DiagnosticCollector) {
+            self.diagnostics = diagnostics
+        }
+
+        mutating func handle(
+            _ event: OFXReader<some ByteSource>.Event, line: Int, column: Int,
+            _ onRow: (ParsedRow) -> Void
+        ) {
+            switch event {
+            case .start(let name):
+                path.append(name)
+                switch name {
+                case "STMTRS", "CCSTMTRS":
+                    sawStatement = true
+                    statement = Statement(line: line, column: column, isCard: name == "CCSTMTRS")
+                case "STMTTRN" where statement != nil:
+                    transaction = Transaction(line: line)
+                default: break
+                }
+            case .leaf(let name, let value):
+                let located = Located(text: value, line: line, column: column)
+                if transaction != nil && path.last == "STMTTRN"
+                    || transaction != nil && path.last == "PAYEE" && name == "NAME"
+                {
+                    if transaction!.values[name] == nil { transaction!.values[name] = located }
+                } else if statement != nil {
+                    switch (path.last, name) {
+                    case (_, "CURDEF"): statement!.currency = located
+                    case ("BANKACCTFROM", "BANKID"): statement!.bankID = value
+                    case ("BANKACCTFROM", "ACCTID"), ("CCACCTFROM", "ACCTID"):
+                        statement!.accountID = located
+                    case ("BANKACCTFROM", "ACCTTYPE"): statement!.accountType = value
+                    case ("LEDGERBAL", "BALAMT"): statement!.ledgerBalance = located
+                    default: break
+                    }
+                } else if path.last == "FI" && name == "ORG" {
+                    organization = value
+                }
+            case .end(let name):
+                switch name {
+                case "STMTTRN" where transaction != nil:
+                    endTransaction(onRow)
+                    transaction = nil
+                case "STMTRS",
+                    "CCSTMTRS" where statement != nil:
+                    endStatement()
+                    statement = nil
+                default: break
+                }
+                path.removeLast()
+            }
+        }
+
+        mutating func report(_ message: DiagnosticMessage, line: Int, column: Int) {
+            diagnostics.report(message, line: line, column: column)
+            if message.code.defaultSeverity == .error { statement?.isValid = false }
+        }
+
+        mutating func account() -> Account? {
+            guard var statement else { return nil }
+            defer { self.statement = statement }
+            if statement.accountChecked { return statement.account }
+            statement.accountChecked = true
+            guard let code = statement.currency else {
+                diagnostics.report(
+                    .elementMissing("<CURDEF>"), line: statement.line,
+                    column: statement.column)
+                statement.isValid = false
+                return nil
+            }
+            guard let currency = Currency(code: code.text) else {
+                diagnostics.report(
+                    .currency("CURDEF", Diagnostic.quote(code.text)), line: code.line,
+                    column: code.column)
+                statement.isValid = false
+                return nil
+            }
+            guard let number = statement.accountID else {
+                diagnostics.report(
+                    .elementMissing("<ACCTID>"), line: statement.line,
+                    column: statement.column)
+                statement.isValid = false
+                return nil
+            }
+            let digits = number.text.filter(\.isNumber)
+            var candidates: [String] = []
+            var kind = Account.Kind.checking
+            if statement.isCard {
+                let issuer = (organization ?? "card").lowercased().filter {
+                    $0.isASCII && ($0.isLetter || $0.isNumber)
+                }
+                candidates.append(
+                    "card:\(issuer.isEmpty ? "card" : String(issuer.prefix(16)))/\(digits.suffix(4))"
+                )
+                kind = .creditCard
+            } else {
+                // A routing number names a US account, kept in dollars.
+                if let bank = statement.bankID, currency.code == "USD" {
+                    candidates.append("aba:\(bank)/\(number.text)")
+                }
+                let name = ((statement.bankID.map { $0 + "-" } ?? "") + number.text).lowercased()
+                    .map { $0.isLetter || $0.isNumber ? $0 : "-" }
+                candidates.append("name:" + String(name))
+                if statement.accountType == "SAVINGS" || statement.accountType == "MONEYMRKT" {
+                    kind = .savings
+                }
+            }
+            for candidate in candidates {
+                if let id = try? AccountID(parsing: candidate) {
+                    statement.account = Account(id: id, name: nil, kind: kind, currency: currency)
+                    return statement.account
+                }
+            }
+            diagnostics.report(
+                .accountID(
+                    "ACCTID", Diagnostic.quote(number.text),
+                    .accountID(.malformed(statement.isCard ? .card : .name))),
+                line: number.line, column: number.column)
+            statement.isValid = false
+            return nil
+        }
+
+        /// An OFX amount: signed, with `.` or `,` as its decimal mark.
+        mutating func money(_ value: Located, _ name: String, currency: Currency) -> Money? {
+            let text = value.text.replacingOccurrences(of: ",", with: ".")
+            let result = text.parsingUTF8 { bytes in
+                Result { () throws(AmountError) in try Money(parsing: bytes, currency: currency) }
+            }
+            switch result {
+            case .success(let money): return money
+            case .failure(let error):
+                report(
+                    .amount(
+                        name, Diagnostic.quote(value.text), error, currency: currency, example: nil),
+                    line: value.line, column: value.column)
+                return nil
+            }
+        }
+
+        /// `YYYYMMDD`, then optionally `HHMMSS`, `.XXX` and a zone `[-5:EST]`.
+        static func day(_ text: String) -> Day? {
+            let bytes = Array(text.utf8)
+            guard bytes.count >= 8, bytes[0..<8].allSatisfy({ $0 &- 48 < 10 }) else { return nil }
+            let rest = bytes[8...]
+            let time = rest.prefix { $0 != UInt8(ascii: "[") }
+            guard time.allSatisfy({ $0 &- 48 < 10 || $0 == UInt8(ascii: ".") }),
+                time.count == rest.count || rest.last == UInt8(ascii: "]")
+            else { return nil }
+            let digits = bytes[0..<8].map { Int($0 - 48) }
+            return try? Day(
+                year: digits[0] * 1000 + digits[1] * 100 + digits[2] * 10 + digits[3],
+                month: digits[4] * 10 + digits[5], day: digits[6] * 10 + digits[7])
+        }
+
+        mutating func endTransaction(_ onRow: (ParsedRow) -> Void) {
+            guard let transaction else { return }
+            summary.rowCount += 1
+            guard let account = account() else { return }
+            let values = transaction.values
+            guard let posted = values["DTPOSTED"] else {
+                report(
+                    .elementMissing("<DTPOSTED>", in: "<STMTTRN>"), line: transaction.line,
+                    column: 1)
+                return
+            }
+            guard let date = Self.day(posted.text) else {
+                report(
+                    .date(
+                        "DTPOSTED", Diagnostic.quote(posted.text), .malformed,
+                        format: try? DateFormat("yyyyMMdd")),
+                    line: posted.line, column: posted.column)
+                return
+            }
+            guard let amountText = values["TRNAMT"] else {
+                report(
+                    .elementMissing("<TRNAMT>", in: "<STMTTRN>"), line: transaction.line, column: 1)
+                return
+            }
+            guard let amount = money(amountText, "TRNAMT", currency: account.currency) else {
+                return
+            }
+            let (total, overflow) = statement!.total.addingReportingOverflow(amount.minorUnits)
+            guard !overflow else {
+                report(.sumOverflow, line: transaction.line, column: 1)
+                return
+            }
+            statement!.total = total
+            let name = values["NAME"]?.text.nilIfEmpty
+            let memo = values["MEMO"]?.text.nilIfEmpty
+            let reference = (values["CHECKNUM"] ?? values["REFNUM"])?.text.nilIfEmpty
+            let built = StatementKit.Transaction(
+                date: date, amount: amount,
+                beneficiary: name ?? memo ?? values["TRNTYPE"]?.text.nilIfEmpty ?? "(no name)",
+                description: memo, reference: reference,
+                transactionID: values["FITID"]?.text.nilIfEmpty)
+            if let conflict = transactionIDs.check(
+                built, account: account.id, line: transaction.line)
+            {
+                report(conflict, line: transaction.line, column: 1)
+                return
+            }
+            onRow(ParsedRow(account: account, transaction: built, line: transaction.line))
+        }
+
+        mutating func endStatement() {
+            guard let account = account(), statement!.isValid,
+                let balance = statement!.ledgerBalance,
+                let closing = money(balance, "LEDGERBAL/BALAMT", currency: account.currency)
+            else { return }
+            // The balance after the statement tells the balance before it.
+            if summary.openingBalances[account.id] == nil {
+                summary.openingBalances[account.id] = Money(
+                    minorUnits: closing.minorUnits &- statement!.total, currency: account.currency)
+            }
+        }
+    }
+}
+
+/// The tags of an OFX document, SGML (leaf values without closing tags) or XML alike.
+struct OFXReader<Source: ByteSource> {
+    enum Event: Equatable {
+        case start(String)
+        case leaf(String, String)
+        case end(String)
+    }
+
+    private var source: Source
+    private var buffer: [UInt8] = []
+    private var position = 0
+    private var isAtEnd = false
+    private var line = 1
+    private var column = 1
+    private(set) var eventLine = 1
+    private(set) var eventColumn = 1
+    private var open: [String] = []
+    /// The leaf just read, whose closing tag (XML) may follow.
+    private var lastLeaf: String?
+    private var isWindows1252 = false
+    private var sawHeader = false
+    private var sawRoot = false
+
+    init(source: Source) {
+        self.source = source
+    }
+
+    mutating func next() throws(XMLSyntaxError) -> Event? {
+        if !sawHeader {
+            sawHeader = true
+            try readHeader()
+        }
+        while true {
+            skipSpace()
+            guard try ensure(1) else {
+                if let name = open.last { throw error("the file ends inside <\(name)>") }
+                if !sawRoot { throw error("the file holds no <OFX> element") }
+                return nil
+            }
+            (eventLine, eventColumn) = (line, column)
+            guard buffer[position] == UInt8(ascii: "<") else {
+                throw error("text outside any element")
+            }
+            if try starts(with: "<?") {
+                _ = try read(upTo: "?>")
+                continue
+            }
+            if try starts(with: "<!--") {
+                _ = try read(upTo: "-->")
+                continue
+            }
+            consume(1)
+            let tag = String(decoding: try read(upTo: ">"), as: UTF8.self)
+                .trimmingCharacters(in: .whitespaces)
+            if tag.hasPrefix("/") {
+                let name = String(tag.dropFirst()).uppercased()
+                if name == lastLeaf {
+                    lastLeaf = nil
+                    continue
+                }
+                lastLeaf = nil
+                guard let index = open.lastIndex(of: name) else {
+                    throw error("</\(name)> closes nothing")
+                }
+                // SGML lets an aggregate close the ones inside it; OFX never needs it.
+                guard index == open.count - 1 else {
+                    throw error("</\(name)> closes <\(open.last!)>")
+                }
+                open.removeLast()
+                return .end(name)
+            }
+            let name = tag.split(separator: " ").first.map { String($0).uppercased() } ?? ""
+            guard !name.isEmpty else { throw error("a tag without a name") }
+            lastLeaf = nil
+            let valueStart = (line, column)
+            let value = try readValue()
+            if !value.isEmpty {
+                // A value is located where it starts, after its tag.
+                (eventLine, eventColumn) = valueStart
+                lastLeaf = name
+                return .leaf(name, value)
+            }
+            guard open.count < 64 else { throw error("nesting deeper than 64 levels") }
+            guard !(open.isEmpty && sawRoot) else { throw error("a second root element <\(name)>") }
+            sawRoot = true
+            open.append(name)
+            return .start(name)
+        }
+    }
+
+    func error(_ message: String) -> XMLSyntaxError {
+        XMLSyntaxError(message: message, line: eventLine, column: eventColumn)
+    }
+
+    /// The OFX 1 header, `KEY:VALUE` lines before the first `<`; its charset.
+    private mutating func readHeader() throws(XMLSyntaxError) {
+        var header: [UInt8] = []
+        while try ensure(1), buffer[position] != UInt8(ascii: "<") {
+            header.append(buffer[position])
+            consume(1)
+            guard header.count < 4096 else { throw error("an OFX header longer than 4096 bytes") }
+        }
+        let text = String(decoding: header, as: UTF8.self).uppercased()
+        isWindows1252 =
+            text.contains("CHARSET:1252") || text.contains("CHARSET:ISO-8859-1")
+            || text.contains("CHARSET:8859-1")
+    }
+
+    private mutating func ensure(_ count: Int) throws(XMLSyntaxError) -> Bool {
+        while buffer.count - position < count {
+            if isAtEnd { return false }
+            if position > 0 {
+                buffer.removeSubrange(0..<position)
+                position = 0
+            }
+            let existing = buffer.count
+            buffer.append(contentsOf: repeatElement(0, count: 1 << 16))
+            let read: Int
+            do {
+                read = try buffer.withUnsafeMutableBytes {
+                    try source.read(into: UnsafeMutableRawBufferPointer(rebasing: $0[existing...]))
+                }
+            } catch {
+                throw XMLSyntaxError(message: "cannot read: \(error)", line: line, column: column)
+            }
+            buffer.removeSubrange(existing + read..<buffer.count)
+            if read == 0 { isAtEnd = true }
+        }
+        return true
+    }
+
+    private mutating func starts(with text: String) throws(XMLSyntaxError) -> Bool {
+        let bytes = Array(text.utf8)
+        guard try ensure(bytes.count) else { return false }
+        return buffer[position..<position + bytes.count].elementsEqual(bytes)
+    }
+
+    private mutating func consume(_ count: Int) {
+        for byte in buffer[position..<position + count] {
+            if byte == 0x0A {
+                line += 1
+                column = 1
+            } else if byte & 0xC0 != 0x80 {
+                column += 1
+            }
+        }
+        position += count
+    }
+
+    private mutating func skipSpace() {
+        while (try? ensure(1)) == true,
+            [0x20, 0x09, 0x0A, 0x0D].contains(buffer[position])
+        {
+            consume(1)
+        }
+    }
+
+    private mutating func read(upTo terminator: String) throws(XMLSyntaxError) -> [UInt8] {
+        let end = Array(terminator.utf8)
+        var result: [UInt8] = []
+        while true {
+            guard try ensure(end.count) else {
+                throw error("the file ends before \(terminator)")
+            }
+            if buffer[position..<position + end.count].elementsEqual(end) {
+                consume(end.count)
+                return result
+            }
+            result.append(buffer[position])
+            consume(1)
+            guard result.count < 1 << 20 else { throw error("markup longer than 1 MiB") }
+        }
+    }
+
+    /// A leaf's value: the text up to the next `<`, without surrounding white space.
+    private mutating func readValue() throws(XMLSyntaxError) -> String {
+        var bytes: [UInt8] = []
+        while try ensure(1), buffer[position] != UInt8(ascii: "<") {
+            bytes.append(buffer[position])
+            consume(1)
+            guard bytes.count < 1 << 20 else { throw error("a value longer than 1 MiB") }
+        }
+        while let last = bytes.last, [0x20, 0x09, 0x0A, 0x0D].contains(last) { bytes.removeLast() }
+        while let first = bytes.first, [0x20, 0x09, 0x0A, 0x0D].contains(first) {
+            bytes.removeFirst()
+        }
+        let text =
+            isWindows1252 || String(validating: bytes, as: UTF8.self) == nil
+            ? String(decoding: TextEncoding.windows1252.utf8(from: bytes), as: UTF8.self)
+            : String(decoding: bytes, as: UTF8.self)
+        return text.replacingOccurrences(of: "&lt;", with: "<")
+            .replacingOccurrences(of: "&gt;", with: ">").replacingOccurrences(
+                of: "&quot;", with: "\""
+            )
+            .replacingOccurrences(of: "&apos;", with: "'").replacingOccurrences(
+                of: "&nbsp;", with: " "
+            )
+            .replacingOccurrences(of: "&amp;", with: "&")
+    }
+}
