@@ -28,7 +28,8 @@ enum StatementFileReader {
                 return StatementJSONParser().parse(
                     source, diagnostics: &diagnostics, onRow: onRow)
             case .mt940:
-                return MT940Parser().parse(source, diagnostics: &diagnostics, onRow: onRow)
+                return MT940Parser(buildsRows: buildsRows).parse(
+                    source, diagnostics: &diagnostics, onRow: onRow)
             case .camt:
                 return CamtParser().parse(source, diagnostics: &diagnostics, onRow: onRow)
             case .ofx:

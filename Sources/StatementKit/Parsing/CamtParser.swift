@@ -140,7 +140,7 @@ extension CamtParser {
                 if text.isEmpty { (textLine, textColumn) = (line, column) }
                 text += content
             case .end(let name):
-                let value = text.trimmingCharacters(in: .whitespacesAndNewlines)
+                let value = XMLReader<S>.trimmed(Array(text.utf8)[...])
                 end(name, Located(text: value, line: textLine, column: textColumn), onRow)
                 path.removeLast()
                 text = ""

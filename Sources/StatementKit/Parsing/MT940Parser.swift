@@ -15,13 +15,18 @@ import Foundation
 /// the description. Lines that are not valid UTF-8 are read as Windows-1252. An MT942's entries
 /// are intraday and not bookings yet: they are checked, counted as not booked, and left out.
 package struct MT940Parser: Sendable {
-    package init() {}
+    /// Whether valid rows are built and handed to `onRow`; `validate` checks them only.
+    let buildsRows: Bool
+
+    package init(buildsRows: Bool = true) {
+        self.buildsRows = buildsRows
+    }
 
     package func parse<Source: ByteSource>(
         _ source: Source, diagnostics: inout DiagnosticCollector, onRow: (ParsedRow) -> Void
     ) -> ParseSummary {
         var reader = LineReader(source: source)
-        var state = State(diagnostics: DiagnosticCollector(file: ""))
+        var state = State(diagnostics: DiagnosticCollector(file: ""), buildsRows: buildsRows)
         swap(&state.diagnostics, &diagnostics)
         defer { swap(&state.diagnostics, &diagnostics) }
         do {
@@ -60,7 +65,7 @@ extension MT940Parser {
         let bankReference: String?
         let supplementary: String?
         let typeCode: String
-        var information: String?
+        var information: [UInt8]?
     }
 
     /// A balance field: `:60F:`, `:62F:` and the like.
@@ -97,13 +102,20 @@ extension MT940Parser {
         /// The closing balance of each account's last statement, for the next one's opening.
         var lastClosing: [AccountID: Money] = [:]
 
-        init(diagnostics: DiagnosticCollector) {
+        let buildsRows: Bool
+
+        init(diagnostics: DiagnosticCollector, buildsRows: Bool) {
             self.diagnostics = diagnostics
+            self.buildsRows = buildsRows
         }
 
         /// The text of a line: UTF-8, or Windows-1252 when it is not valid UTF-8.
         static func text(_ bytes: UnsafeRawBufferPointer) -> [UInt8] {
-            if String(validating: bytes, as: UTF8.self) != nil { return Array(bytes) }
+            if !bytes.contains(where: { $0 >= 0x80 })
+                || String(validating: bytes, as: UTF8.self) != nil
+            {
+                return Array(bytes)
+            }
             return TextEncoding.windows1252.utf8(from: Array(bytes))
         }
 
@@ -218,10 +230,16 @@ extension MT940Parser {
 
         /// The lines of a field joined: without a break where the text is cut at a fixed
         /// width (structured `?20` and `/NAME/` forms), with a space otherwise.
-        static func joined(_ lines: [[UInt8]]) -> String {
-            let texts = lines.map { String(decoding: $0, as: UTF8.self) }
-            let structured = texts.first.map { $0.contains("?") || $0.hasPrefix("/") } ?? false
-            return texts.joined(separator: structured ? "" : " ")
+        static func joined(_ lines: [[UInt8]]) -> [UInt8] {
+            let structured =
+                lines.first.map { $0.contains(UInt8(ascii: "?")) || $0.first == UInt8(ascii: "/") }
+                ?? false
+            var result: [UInt8] = []
+            for (index, line) in lines.enumerated() {
+                if index > 0 && !structured { result.append(UInt8(ascii: " ")) }
+                result += line
+            }
+            return result
         }
 
         mutating func report(_ message: DiagnosticMessage, line: Int, column: Int) {
@@ -404,23 +422,23 @@ extension MT940Parser {
             }
             let typeCode = String(decoding: bytes[index..<index + 4], as: UTF8.self)
             index += 4
-            let references = String(decoding: bytes[index...], as: UTF8.self)
-            let parts = references.components(separatedBy: "//")
-            let clean = { (text: String?) -> String? in
-                guard let text = text?.trimmingCharacters(in: .whitespaces), !text.isEmpty,
-                    text.uppercased() != "NONREF"
-                else { return nil }
-                return text
+            // The customer's reference, `//` and the bank's: `NONREF` is none.
+            let references = bytes[index...]
+            let slash = UInt8(ascii: "/")
+            let split = references.indices.first {
+                references[$0] == slash && $0 + 1 < references.endIndex
+                    && references[$0 + 1] == slash
+            }.map { $0..<$0 + 2 }
+            let clean = { (text: String?) -> String? in text?.uppercased() == "NONREF" ? nil : text
             }
             statement!.hasEntries = true
             statement!.entry = Entry(
-                line: field.line, date: date, amount: money, customerReference: clean(parts[0]),
-                bankReference: clean(parts.count > 1 ? parts[1...].joined(separator: "//") : nil),
+                line: field.line, date: date, amount: money,
+                customerReference: clean(
+                    references[..<(split?.lowerBound ?? references.endIndex)].trimmedText),
+                bankReference: clean(split.flatMap { references[$0.upperBound...].trimmedText }),
                 supplementary: field.lines.count > 1
-                    ? clean(
-                        field.lines[1...].map { String(decoding: $0, as: UTF8.self) }.joined(
-                            separator: " "))
-                    : nil,
+                    ? Self.joined(Array(field.lines[1...])).trimmedText : nil,
                 typeCode: typeCode)
         }
 
@@ -443,9 +461,20 @@ extension MT940Parser {
                 return
             }
             statement!.total = total
-            let details = Information(entry.information ?? "")
+            guard buildsRows else {
+                // Checked, not built: only a transaction id given to two bookings can be wrong.
+                if let id = entry.bankReference,
+                    let conflict = transactionIDs.check(
+                        id: id, amount: entry.amount, date: entry.date, account: account.id,
+                        line: entry.line)
+                {
+                    report(conflict, line: entry.line, column: 1)
+                }
+                return
+            }
+            let details = Information(entry.information ?? [])
             let description =
-                details.purpose ?? entry.information.flatMap { $0.isEmpty ? nil : $0 }
+                details.purpose ?? entry.information.flatMap { $0.trimmedText }
                 ?? entry.supplementary
             let beneficiary =
                 details.name ?? description ?? entry.customerReference ?? entry.typeCode
@@ -510,105 +539,144 @@ extension MT940Parser {
     }
 }
 
-/// The counterparty and purpose an `:86:` field gives in a structured form.
+/// The counterparty and purpose an `:86:` field gives in a structured form, read over bytes
+/// (the reader's hot path: no Foundation string searches).
 struct Information {
     var name: String?
     var purpose: String?
     var iban: IBAN?
     var reference: String?
 
-    init(_ text: String) {
-        if text.contains("?2") || text.contains("?3") {
+    init(_ text: [UInt8]) {
+        if text.contains(UInt8(ascii: "?")), text.count > 3 {
             german(text)
-        } else if text.hasPrefix("/") {
+        } else if text.first == UInt8(ascii: "/") {
             dutch(text)
         }
     }
 
     /// The German form: `166?00SEPA-UEBERWEISUNG?20EREF+1?21SVWZ+Miete?31DE44…?32Name`.
-    mutating func german(_ text: String) {
-        var fields: [Int: String] = [:]
-        for part in text.split(separator: "?", omittingEmptySubsequences: true).dropFirst() {
-            guard part.count >= 2, let key = Int(part.prefix(2)) else { continue }
-            fields[key, default: ""] += part.dropFirst(2)
+    mutating func german(_ text: [UInt8]) {
+        var fields: [Int: [UInt8]] = [:]
+        for part in text.split(separator: UInt8(ascii: "?")).dropFirst() {
+            guard part.count >= 2, part.first! &- 48 < 10, part.dropFirst().first! &- 48 < 10
+            else { continue }
+            let key = Int(part.first! - 48) * 10 + Int(part.dropFirst().first! - 48)
+            fields[key, default: []] += part.dropFirst(2)
         }
-        let join = { (keys: ClosedRange<Int>) -> String? in
-            let text = keys.compactMap { fields[$0] }.joined()
-                .trimmingCharacters(in: .whitespaces)
-            return text.isEmpty ? nil : text
+        func join(_ keys: ClosedRange<Int>) -> [UInt8] {
+            keys.reduce(into: []) { $0 += fields[$1] ?? [] }
         }
-        name = join(32...33)
-        purpose = [join(20...29), join(60...63)].compactMap { $0 }.joined().nilIfEmpty
-        iban = fields[31].flatMap { try? IBAN(parsing: $0.trimmingCharacters(in: .whitespaces)) }
+        name = join(32...33).trimmedText
+        var purposeBytes = join(20...29) + join(60...63)
+        iban = fields[31].flatMap { $0.trimmedText }.flatMap { try? IBAN(parsing: $0) }
         // SEPA purposes are keyed: `EREF+ref SVWZ+text`; the text is the description.
-        if let purpose {
-            let keyed = Self.sepaKeys(purpose)
-            reference = keyed["EREF"].flatMap { $0.uppercased() == "NOTPROVIDED" ? nil : $0 }
-            if let text = keyed["SVWZ"] { self.purpose = text }
-        }
+        let keyed = Self.sepaKeys(purposeBytes)
+        reference = keyed["EREF"].flatMap { $0.uppercased() == "NOTPROVIDED" ? nil : $0 }
+        if let text = keyed["SVWZ"] { purposeBytes = Array(text.utf8) }
+        purpose = purposeBytes.trimmedText
     }
 
-    /// The values of the SEPA keys in a purpose (`EREF+`, `SVWZ+`, `MREF+` …).
-    static func sepaKeys(_ text: String) -> [String: String] {
-        let keys = ["EREF", "KREF", "MREF", "CRED", "DEBT", "SVWZ", "ABWA", "ABWE", "IBAN", "BIC"]
-        var starts: [(key: String, range: Range<String.Index>)] = []
-        for key in keys {
-            var from = text.startIndex
-            while let range = text.range(of: key + "+", range: from..<text.endIndex) {
-                starts.append((key, range))
-                from = range.upperBound
+    static let sepaKeyNames: [[UInt8]] = [
+        "EREF", "KREF", "MREF", "CRED", "DEBT", "SVWZ", "ABWA", "ABWE", "IBAN", "BIC ",
+    ].map { Array($0.utf8) }
+
+    /// The values of the SEPA keys in a purpose (`EREF+`, `SVWZ+`, `MREF+` …), each running to
+    /// the next key.
+    static func sepaKeys(_ text: [UInt8]) -> [String: String] {
+        var starts: [(key: String, start: Int, valueStart: Int)] = []
+        var index = 0
+        while index + 4 < text.count {
+            if text[index + 4] == UInt8(ascii: "+"),
+                let key = sepaKeyNames.first(where: { text[index..<index + 4].elementsEqual($0) })
+            {
+                starts.append((String(decoding: key, as: UTF8.self), index, index + 5))
+                index += 5
+                continue
             }
+            if text[index + 3] == UInt8(ascii: "+"),
+                text[index..<index + 3].elementsEqual("BIC".utf8)
+            {
+                starts.append(("BIC", index, index + 4))
+                index += 4
+                continue
+            }
+            index += 1
         }
-        starts.sort { $0.range.lowerBound < $1.range.lowerBound }
         var values: [String: String] = [:]
-        for (index, start) in starts.enumerated() {
-            let end = index + 1 < starts.count ? starts[index + 1].range.lowerBound : text.endIndex
-            guard start.range.upperBound <= end else { continue }
-            let value = text[start.range.upperBound..<end].trimmingCharacters(in: .whitespaces)
-            if !value.isEmpty, values[start.key] == nil { values[start.key] = value }
+        for (number, start) in starts.enumerated() {
+            let end = number + 1 < starts.count ? starts[number + 1].start : text.count
+            if values[start.key] == nil, let value = text[start.valueStart..<end].trimmedText {
+                values[start.key] = value
+            }
         }
         return values
     }
 
-    /// The Dutch form: `/TRTP/SEPA OVERBOEKING/IBAN/NL91…/BIC/…/NAME/J DOE/REMI/…/EREF/…`.
-    mutating func dutch(_ text: String) {
-        let keys: Set = [
+    static let dutchKeys: Set<[UInt8]> = Set(
+        [
             "TRTP", "IBAN", "BIC", "NAME", "REMI", "EREF", "CNTP", "MARF", "CSID", "ORDP",
             "BENM", "ULTC", "ULTD", "ULTB", "PURP", "RTRN", "ADDR", "ISDT", "FX", "ID",
-        ]
+        ].map { Array($0.utf8) })
+
+    /// The Dutch form: `/TRTP/SEPA OVERBOEKING/IBAN/NL91…/BIC/…/NAME/J DOE/REMI/…/EREF/…`.
+    mutating func dutch(_ text: [UInt8]) {
         // Every token that is a key starts its value; the others belong to the value.
-        var values: [String: String] = [:]
+        var values: [String: [UInt8]] = [:]
         var current: String?
-        for token in text.split(separator: "/", omittingEmptySubsequences: false).dropFirst() {
-            if keys.contains(String(token)) {
-                current = String(token)
-                values[current!] = ""
+        for token in text.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false)
+            .dropFirst()
+        {
+            if Self.dutchKeys.contains(Array(token)) {
+                current = String(decoding: token, as: UTF8.self)
+                values[current!] = []
             } else if let key = current {
-                values[key]! += values[key]!.isEmpty ? String(token) : "/" + token
+                if !values[key]!.isEmpty || token.isEmpty { values[key]!.append(UInt8(ascii: "/")) }
+                values[key]! += token
             }
         }
-        let clean = { (text: String?) -> String? in
-            text?.trimmingCharacters(in: CharacterSet(charactersIn: "/ ")).nilIfEmpty
+        let clean = { (bytes: [UInt8]?) -> String? in
+            guard let bytes else { return nil }
+            var slice = bytes[...]
+            while slice.first == UInt8(ascii: "/") || slice.first == UInt8(ascii: " ") {
+                slice = slice.dropFirst()
+            }
+            while slice.last == UInt8(ascii: "/") || slice.last == UInt8(ascii: " ") {
+                slice = slice.dropLast()
+            }
+            return slice.isEmpty ? nil : String(decoding: slice, as: UTF8.self)
         }
         if let counterparty = values["CNTP"] ?? values["BENM"] ?? values["ORDP"] {
             // `/CNTP/IBAN/BIC/NAME/CITY/`
-            let fields = counterparty.split(separator: "/", omittingEmptySubsequences: false)
-            if fields.count > 0 { iban = try? IBAN(parsing: String(fields[0])) }
-            if fields.count > 2 { name = clean(String(fields[2])) }
+            let fields = counterparty.split(
+                separator: UInt8(ascii: "/"), omittingEmptySubsequences: false)
+            if fields.count > 0 {
+                iban = clean(Array(fields[0])).flatMap { try? IBAN(parsing: $0) }
+            }
+            if fields.count > 2 { name = clean(Array(fields[2])) }
         }
         name = name ?? clean(values["NAME"])
-        iban = iban ?? values["IBAN"].flatMap { try? IBAN(parsing: $0) }
-        if let remittance = clean(values["REMI"]) {
+        iban = iban ?? clean(values["IBAN"]).flatMap { try? IBAN(parsing: $0) }
+        if var remittance = values["REMI"] {
             // `USTD//text` or `STRD/CUR/reference`: the text after the kind.
-            var text = remittance
-            for prefix in ["USTD//", "USTD/", "STRD/CUR/", "STRD/ISO/", "STRD//"]
-            where text.hasPrefix(prefix) {
-                text = String(text.dropFirst(prefix.count))
+            for prefix in ["/USTD//", "USTD//", "USTD/", "STRD/CUR/", "STRD/ISO/", "STRD//"]
+            where remittance.starts(with: prefix.utf8) {
+                remittance.removeFirst(prefix.utf8.count)
                 break
             }
-            purpose = clean(text)
+            purpose = clean(remittance)
         }
         reference = clean(values["EREF"]).flatMap { $0.uppercased() == "NOTPROVIDED" ? nil : $0 }
+    }
+}
+
+extension BidirectionalCollection<UInt8> {
+    /// The bytes without surrounding spaces, as UTF-8 text; `nil` when nothing is left.
+    var trimmedText: String? {
+        var slice = self[...]
+        while slice.first == UInt8(ascii: " ") { slice = slice.dropFirst() }
+        while slice.last == UInt8(ascii: " ") { slice = slice.dropLast() }
+        return slice.isEmpty ? nil : String(decoding: slice, as: UTF8.self)
     }
 }
 

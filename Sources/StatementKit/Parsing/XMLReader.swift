@@ -83,7 +83,7 @@ struct XMLReader<Source: ByteSource> {
             case UInt8(ascii: "/"):
                 consume(2)
                 let tag = try read(upTo: [UInt8(ascii: ">")])
-                let name = Self.localName(String(decoding: tag, as: UTF8.self).trimmingSpaces)
+                let name = Self.trimmed(Self.localName(tag[...]))
                 guard let expected = open.last else { throw error("</\(name)> closes nothing") }
                 guard name == expected else {
                     throw error("</\(name)> closes <\(expected)>")
@@ -114,10 +114,26 @@ struct XMLReader<Source: ByteSource> {
         }
     }
 
+    /// Bytes without surrounding ASCII white space, as text.
+    static func trimmed(_ bytes: ArraySlice<UInt8>) -> String {
+        let isSpace = { (byte: UInt8) in
+            byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D
+        }
+        var slice = bytes
+        while let first = slice.first, isSpace(first) { slice = slice.dropFirst() }
+        while let last = slice.last, isSpace(last) { slice = slice.dropLast() }
+        return String(decoding: slice, as: UTF8.self)
+    }
+
     /// A name without its namespace prefix: `camt:Ntry` is `Ntry`.
     static func localName(_ name: String) -> String {
-        guard let colon = name.lastIndex(of: ":") else { return name }
-        return String(name[name.index(after: colon)...])
+        String(decoding: localName(Array(name.utf8)[...]), as: UTF8.self)
+    }
+
+    /// The bytes of a name after its namespace prefix.
+    static func localName(_ name: ArraySlice<UInt8>) -> ArraySlice<UInt8> {
+        guard let colon = name.lastIndex(of: UInt8(ascii: ":")) else { return name }
+        return name[(colon + 1)...]
     }
 
     func error(_ message: String) -> XMLSyntaxError {
@@ -262,7 +278,7 @@ struct XMLReader<Source: ByteSource> {
         }
         var index = tag.startIndex
         while index < tag.endIndex && !isSpace(tag[index]) { index += 1 }
-        let name = String(decoding: tag[tag.startIndex..<index], as: UTF8.self)
+        let name = String(decoding: Self.localName(tag[tag.startIndex..<index]), as: UTF8.self)
         guard !name.isEmpty else { throw error("a tag without a name") }
         var attributes: [Attribute] = []
         while true {
@@ -272,7 +288,11 @@ struct XMLReader<Source: ByteSource> {
             while index < tag.endIndex && tag[index] != UInt8(ascii: "=") && !isSpace(tag[index]) {
                 index += 1
             }
-            let attribute = String(decoding: tag[nameStart..<index], as: UTF8.self)
+            let rawName = tag[nameStart..<index]
+            // Namespace declarations keep their name; other attributes lose the prefix.
+            let attribute = String(
+                decoding: rawName.starts(with: "xmlns".utf8) ? rawName : Self.localName(rawName),
+                as: UTF8.self)
             while index < tag.endIndex && isSpace(tag[index]) { index += 1 }
             guard index < tag.endIndex, tag[index] == UInt8(ascii: "=") else {
                 throw error("attribute \(attribute) of <\(name)> has no value")
@@ -289,14 +309,11 @@ struct XMLReader<Source: ByteSource> {
             guard index < tag.endIndex else {
                 throw error("attribute \(attribute) is never closed")
             }
-            // Namespace declarations keep their name; other attributes lose the prefix.
             attributes.append(
-                Attribute(
-                    name: attribute.hasPrefix("xmlns") ? attribute : Self.localName(attribute),
-                    value: try decode(tag[valueStart..<index])))
+                Attribute(name: attribute, value: try decode(tag[valueStart..<index])))
             index += 1
         }
-        return (Self.localName(name), attributes)
+        return (name, attributes)
     }
 
     /// Text with its entity and character references replaced.
@@ -344,14 +361,4 @@ struct XMLSyntaxError: Error, Hashable, Sendable {
     let message: String
     let line: Int
     let column: Int
-}
-
-extension String {
-    /// The text without surrounding ASCII white space.
-    fileprivate var trimmingSpaces: String {
-        String(
-            self.drop { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" }.reversed().drop {
-                $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r"
-            }.reversed())
-    }
 }
