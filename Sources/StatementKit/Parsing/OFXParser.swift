@@ -202,8 +202,8 @@ extension OFXParser {
 
         /// An OFX amount: signed, with `.` or `,` as its decimal mark.
         mutating func money(_ value: Located, _ name: String, currency: Currency) -> Money? {
-            let text = value.text.replacingOccurrences(of: ",", with: ".")
-            let result = text.parsingUTF8 { bytes in
+            let dotted = value.text.utf8.map { $0 == UInt8(ascii: ",") ? UInt8(ascii: ".") : $0 }
+            let result = dotted.withUnsafeBytes { bytes in
                 Result { () throws(AmountError) in try Money(parsing: bytes, currency: currency) }
             }
             switch result {
@@ -348,8 +348,7 @@ struct OFXReader<Source: ByteSource> {
                 continue
             }
             consume(1)
-            let tag = String(decoding: try read(upTo: ">"), as: UTF8.self)
-                .trimmingCharacters(in: .whitespaces)
+            let tag = XMLReader<Source>.trimmed(try read(upTo: ">")[...])
             if tag.hasPrefix("/") {
                 let name = String(tag.dropFirst()).uppercased()
                 if name == lastLeaf {
@@ -367,7 +366,10 @@ struct OFXReader<Source: ByteSource> {
                 open.removeLast()
                 return .end(name)
             }
-            let name = tag.split(separator: " ").first.map { String($0).uppercased() } ?? ""
+            let name = String(
+                decoding: tag.utf8.prefix { $0 != UInt8(ascii: " ") }.map {
+                    $0 >= UInt8(ascii: "a") && $0 <= UInt8(ascii: "z") ? $0 - 32 : $0
+                }, as: UTF8.self)
             guard !name.isEmpty else { throw error("a tag without a name") }
             lastLeaf = nil
             let valueStart = (line, column)
@@ -473,26 +475,45 @@ struct OFXReader<Source: ByteSource> {
     /// A leaf's value: the text up to the next `<`, without surrounding white space.
     private mutating func readValue() throws(XMLSyntaxError) -> String {
         var bytes: [UInt8] = []
-        while try ensure(1), buffer[position] != UInt8(ascii: "<") {
-            bytes.append(buffer[position])
-            consume(1)
+        while try ensure(1) {
+            // The buffered bytes up to the next `<`, at once.
+            let end = buffer[position...].firstIndex(of: UInt8(ascii: "<")) ?? buffer.count
+            bytes += buffer[position..<end]
+            consume(end - position)
             guard bytes.count < 1 << 20 else { throw error("a value longer than 1 MiB") }
+            if end < buffer.count { break }
         }
         while let last = bytes.last, [0x20, 0x09, 0x0A, 0x0D].contains(last) { bytes.removeLast() }
         while let first = bytes.first, [0x20, 0x09, 0x0A, 0x0D].contains(first) {
             bytes.removeFirst()
         }
-        let text =
-            isWindows1252 || String(validating: bytes, as: UTF8.self) == nil
-            ? String(decoding: TextEncoding.windows1252.utf8(from: bytes), as: UTF8.self)
-            : String(decoding: bytes, as: UTF8.self)
-        return text.replacingOccurrences(of: "&lt;", with: "<")
-            .replacingOccurrences(of: "&gt;", with: ">").replacingOccurrences(
-                of: "&quot;", with: "\""
-            )
-            .replacingOccurrences(of: "&apos;", with: "'").replacingOccurrences(
-                of: "&nbsp;", with: " "
-            )
-            .replacingOccurrences(of: "&amp;", with: "&")
+        if bytes.contains(UInt8(ascii: "&")) { bytes = Self.decodingEntities(bytes) }
+        let isASCII = !bytes.contains { $0 >= 0x80 }
+        return isASCII || !(isWindows1252 || String(validating: bytes, as: UTF8.self) == nil)
+            ? String(decoding: bytes, as: UTF8.self)
+            : String(decoding: TextEncoding.windows1252.utf8(from: bytes), as: UTF8.self)
+    }
+
+    /// The named entities SGML OFX writes (`&amp;`, `&lt;`, `&gt;`, `&quot;`, `&apos;`,
+    /// `&nbsp;`) replaced; any other `&` stays as it is.
+    static func decodingEntities(_ bytes: [UInt8]) -> [UInt8] {
+        let entities: [(name: [UInt8], byte: UInt8)] = [
+            ("&amp;", "&"), ("&lt;", "<"), ("&gt;", ">"), ("&quot;", "\""), ("&apos;", "'"),
+            ("&nbsp;", " "),
+        ].map { (Array($0.0.utf8), UInt8(ascii: $0.1)) }
+        var result: [UInt8] = []
+        var index = 0
+        while index < bytes.count {
+            if bytes[index] == UInt8(ascii: "&"),
+                let entity = entities.first(where: { bytes[index...].starts(with: $0.name) })
+            {
+                result.append(entity.byte)
+                index += entity.name.count
+            } else {
+                result.append(bytes[index])
+                index += 1
+            }
+        }
+        return result
     }
 }
