@@ -487,8 +487,10 @@ extension DiagnosticMessage {
 // MARK: - Banks' own formats
 
 extension DiagnosticMessage {
+    // The readers' reasons may name input (a tag, an element): escaped for a terminal.
+
     static func mt940Syntax(_ reason: String) -> Self {
-        .init(.mt940Syntax, reason)
+        .init(.mt940Syntax, Diagnostic.sanitized(reason))
     }
 
     /// A mandatory field or element that a statement lacks; `before` names what needed it.
@@ -504,11 +506,11 @@ extension DiagnosticMessage {
     }
 
     static func xmlSyntax(_ reason: String) -> Self {
-        .init(.xmlSyntax, reason)
+        .init(.xmlSyntax, Diagnostic.sanitized(reason))
     }
 
     static func ofxSyntax(_ reason: String) -> Self {
-        .init(.ofxSyntax, reason)
+        .init(.ofxSyntax, Diagnostic.sanitized(reason))
     }
 
     static func camtIndicator(_ element: String, _ found: String?) -> Self {

@@ -31,3 +31,19 @@ package struct MemoryByteSource: ByteSource {
         return count
     }
 }
+
+extension ByteSource {
+    /// Drops the first `consumed` bytes of `buffer` and appends the source's next bytes, read
+    /// through `chunk` (kept by the caller, so that no read allocates): the refill of the
+    /// line and tag readers.
+    ///
+    /// - Returns: how many bytes were read; 0 at the end.
+    mutating func refill(
+        _ buffer: inout [UInt8], dropping consumed: Int, through chunk: inout [UInt8]
+    ) throws -> Int {
+        if consumed > 0 { buffer.removeSubrange(0..<consumed) }
+        let read = try chunk.withUnsafeMutableBytes { try self.read(into: $0) }
+        buffer.append(contentsOf: chunk[0..<read])
+        return read
+    }
+}

@@ -3,6 +3,7 @@
 struct LineReader<Source: ByteSource> {
     private var source: Source
     private var buffer: [UInt8] = []
+    private var chunk = [UInt8](repeating: 0, count: 1 << 16)
     private var start = 0
     private var isAtEnd = false
     /// The 1-based number of the line `next` returns.
@@ -59,15 +60,8 @@ struct LineReader<Source: ByteSource> {
 
     /// Moves the unread bytes to the front and reads the next chunk after them.
     private mutating func fill() throws {
-        buffer.removeSubrange(0..<start)
+        let read = try source.refill(&buffer, dropping: start, through: &chunk)
         start = 0
-        let chunk = 1 << 16
-        let count = buffer.count
-        buffer.append(contentsOf: repeatElement(0, count: chunk))
-        let read = try buffer.withUnsafeMutableBytes {
-            try source.read(into: UnsafeMutableRawBufferPointer(rebasing: $0[count...]))
-        }
-        buffer.removeSubrange(count + read..<buffer.count)
         if read == 0 { isAtEnd = true }
     }
 }

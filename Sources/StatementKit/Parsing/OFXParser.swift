@@ -306,6 +306,7 @@ struct OFXReader<Source: ByteSource> {
 
     private var source: Source
     private var buffer: [UInt8] = []
+    private var chunk = [UInt8](repeating: 0, count: 1 << 16)
     private var position = 0
     private var isAtEnd = false
     private var line = 1
@@ -409,21 +410,13 @@ struct OFXReader<Source: ByteSource> {
     private mutating func ensure(_ count: Int) throws(XMLSyntaxError) -> Bool {
         while buffer.count - position < count {
             if isAtEnd { return false }
-            if position > 0 {
-                buffer.removeSubrange(0..<position)
-                position = 0
-            }
-            let existing = buffer.count
-            buffer.append(contentsOf: repeatElement(0, count: 1 << 16))
             let read: Int
             do {
-                read = try buffer.withUnsafeMutableBytes {
-                    try source.read(into: UnsafeMutableRawBufferPointer(rebasing: $0[existing...]))
-                }
+                read = try source.refill(&buffer, dropping: position, through: &chunk)
             } catch {
                 throw XMLSyntaxError(message: "cannot read: \(error)", line: line, column: column)
             }
-            buffer.removeSubrange(existing + read..<buffer.count)
+            position = 0
             if read == 0 { isAtEnd = true }
         }
         return true

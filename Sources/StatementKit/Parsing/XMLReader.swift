@@ -23,6 +23,7 @@ struct XMLReader<Source: ByteSource> {
 
     private var source: Source
     private var buffer: [UInt8] = []
+    private var chunk = [UInt8](repeating: 0, count: 1 << 16)
     private var position = 0
     private var isAtEnd = false
     /// The line and column of the next byte.
@@ -150,22 +151,13 @@ struct XMLReader<Source: ByteSource> {
     }
 
     private mutating func fill() throws(XMLSyntaxError) {
-        if position > 0 {
-            buffer.removeSubrange(0..<position)
-            position = 0
-        }
-        let chunk = 1 << 16
-        let count = buffer.count
-        buffer.append(contentsOf: repeatElement(0, count: chunk))
         let read: Int
         do {
-            read = try buffer.withUnsafeMutableBytes {
-                try source.read(into: UnsafeMutableRawBufferPointer(rebasing: $0[count...]))
-            }
+            read = try source.refill(&buffer, dropping: position, through: &chunk)
         } catch {
             throw XMLSyntaxError(message: "cannot read: \(error)", line: line, column: column)
         }
-        buffer.removeSubrange(count + read..<buffer.count)
+        position = 0
         if read == 0 { isAtEnd = true }
     }
 

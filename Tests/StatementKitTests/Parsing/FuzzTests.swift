@@ -175,6 +175,45 @@ struct FuzzTests {
     }
 }
 
+extension FuzzTests {
+    /// The statements of `SampleData/formats` (MT940, camt.053, OFX, QFX) and the bad ones.
+    static func bankFormats() throws -> [[UInt8]] {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("SampleData")
+        var files: [[UInt8]] = []
+        for folder in ["formats", "bad"] {
+            let url = root.appendingPathComponent(folder)
+            for name in try FileManager.default.contentsOfDirectory(atPath: url.path).sorted()
+            where [".sta", ".940", ".xml", ".ofx", ".qfx"].contains(where: name.hasSuffix) {
+                files.append(Array(try Data(contentsOf: url.appendingPathComponent(name))))
+            }
+        }
+        return files
+    }
+
+    @Test func `survives thousands of mutated MT940, camt and OFX files`() throws {
+        var generator = SeededGenerator(seed: 940 &+ Self.seed)
+        let samples = try Self.bankFormats()
+        #expect(samples.count >= 9)
+        var failures: [String] = []
+        for index in 0..<Self.casesPerFormat / 2 {
+            let bytes = Mutator.mutate(samples[index % samples.count], using: &generator)
+            if let failure = Self.check(bytes, parse: { parseBankFormat($0) }) {
+                failures.append(
+                    "case \(index): \(failure): \(String(decoding: bytes.prefix(200), as: UTF8.self))"
+                )
+            }
+            let full = parseBankFormat(bytes)
+            let checkOnly = parseBankFormat(bytes, buildsRows: false)
+            if checkOnly.places != full.places {
+                failures.append("case \(index): checking without building rows reports differently")
+            }
+        }
+        #expect(failures.isEmpty, "\(failures.prefix(3))")
+    }
+}
+
 struct FuzzImportTests {
     /// 300 mutated sample files, each into a fresh ledger: a file is rejected exactly when it
     /// has an error; otherwise the ledger holds its rows (a repeated transaction id once) and every

@@ -63,3 +63,26 @@ struct TrickleByteSource: ByteSource {
         try inner.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer.prefix(step)))
     }
 }
+
+/// Parses the bytes of a bank's own format (MT940, camt, OFX) with its reader, chosen by
+/// content as `StatementFileReader` chooses it.
+func parseBankFormat(_ bytes: [UInt8], buildsRows: Bool = true) -> ParseResult {
+    var result = ParseResult()
+    var collector = DiagnosticCollector(file: "t.sta")
+    let source = MemoryByteSource(bytes)
+    let onRow = { (row: ParsedRow) in result.rows.append(row) }
+    switch StatementFormat(path: "t", head: Array(bytes.prefix(StatementFormat.headLength))) {
+    case .mt940:
+        result.summary = MT940Parser(buildsRows: buildsRows).parse(
+            source, diagnostics: &collector, onRow: onRow)
+    case .camt:
+        result.summary = CamtParser().parse(source, diagnostics: &collector, onRow: onRow)
+    case .ofx:
+        result.summary = OFXParser().parse(source, diagnostics: &collector, onRow: onRow)
+    case .csv, .json:
+        break
+    }
+    result.diagnostics = collector.diagnostics
+    result.errorCount = collector.errorCount
+    return result
+}
