@@ -394,3 +394,34 @@ struct SampleFormatsTests {
             again.stdout.hasSuffix("added 0 new transactions from 7 files, 22 already present\n"))
     }
 }
+
+/// The same bookings delivered as camt.053 and as MT940, as banks send both during a
+/// migration.
+struct CrossFormatTests {
+    @Test func `imports bookings once when a camt.053 and an MT940 give them the same ids`() throws {
+        let workspace = try Workspace()
+        let mt940 = try workspace.write(
+            "same-days.sta",
+            """
+            :20:MIGRATION
+            :25:DE44500105175407324931
+            :60F:C260930EUR10000,00
+            :61:2610021002CR2500,00NTRFNONREF//2026100200001
+            :86:166?00GUTSCHRIFT?20Rechnung 2026-117?32Kunde & Partner AG
+            :61:2610201020DR41,30NDDTNONREF//2026102000003
+            :86:105?00LASTSCHRIFT?32Stadtwerke Koeln
+            :62F:C261020EUR12458,70
+            -
+
+            """)
+        let camt = try StatementsRunner.run([
+            "import", "SampleData/formats/camt053-v02-sparkasse.xml", "--state", workspace.state,
+        ])
+        #expect(camt.status == 0, "\(camt.stderr)")
+        let again = try StatementsRunner.run(["import", mt940, "--state", workspace.state])
+        #expect(again.status == 0, "\(again.stderr)")
+        #expect(again.stdout.contains("already present  \(mt940): 2 transactions"))
+        let profile = try StatementsRunner.run(["profile", mt940])
+        #expect(profile.stdout == "\(mt940): SWIFT MT940/MT942; read as it is, no profile needed\n")
+    }
+}

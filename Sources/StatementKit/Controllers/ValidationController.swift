@@ -97,6 +97,14 @@ package final class ValidationController {
                 source, profile: dialect, diagnostics: validation.diagnostics)) == true
     }
 
+    /// The name of a file's format when it is not CSV (which needs no profile), for
+    /// `statements profile`.
+    package static func formatName(path: String) throws -> String? {
+        let source = try FileByteSource(path: path)
+        return StatementFormat(path: path, head: try source.readHead(StatementFormat.headLength))
+            .name
+    }
+
     /// Sniffs how a CSV file is written, for `statements profile`.
     ///
     /// - Parameter account: the account, for a file that does not name its own.

@@ -11,6 +11,17 @@ enum StatementFormat: Hashable, Sendable {
     /// OFX 1 (SGML), OFX 2 (XML) and QFX.
     case ofx
 
+    /// The format's name for people; `nil` for CSV, whose dialect a profile describes.
+    var name: String? {
+        switch self {
+        case .json: "statement JSON (SPEC 2.2)"
+        case .csv: nil
+        case .mt940: "SWIFT MT940/MT942"
+        case .camt: "ISO 20022 camt.052/053/054"
+        case .ofx: "OFX/QFX"
+        }
+    }
+
     /// How many bytes of a file's start `init(path:head:)` looks at.
     static let headLength = 4096
 

@@ -12,7 +12,9 @@ enum Profile: Command {
         columns, decimal mark, date layout, sign convention, footer lines, account) and
         prints it as a profile (JSON) on stdout. Review it, keep it beside the files as
         statements-profile.json or pass it with --profile. What had to be assumed is
-        printed on stderr as DIALECT_ASSUMED warnings.
+        printed on stderr as DIALECT_ASSUMED warnings. A file in a bank's own format
+        (MT940, camt.05x, OFX/QFX) or statement JSON needs no profile: profile says which
+        format it is.
 
         OPTIONS:
           --account ID  the account, for a file that does not name its own (an IBAN or
@@ -36,6 +38,13 @@ enum Profile: Command {
         let path = paths[0]
         var standardError = console.error
         var standardOutput = console.output
+        // The banks' own formats and JSON describe themselves: no profile to print.
+        if let format = try? ValidationController.formatName(path: path) {
+            print(
+                "\(Diagnostic.sanitized(path)): \(format); read as it is, no profile needed",
+                to: &standardOutput)
+            return ExitCode.success
+        }
         let result: SniffResult
         do {
             result = try ValidationController.sniff(
