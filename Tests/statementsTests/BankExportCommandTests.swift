@@ -398,7 +398,8 @@ struct SampleFormatsTests {
 /// The same bookings delivered as camt.053 and as MT940, as banks send both during a
 /// migration.
 struct CrossFormatTests {
-    @Test func `imports bookings once when a camt.053 and an MT940 give them the same ids`() throws {
+    @Test func `imports bookings once when a camt.053 and an MT940 give them the same ids`() throws
+    {
         let workspace = try Workspace()
         let mt940 = try workspace.write(
             "same-days.sta",

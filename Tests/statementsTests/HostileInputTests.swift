@@ -77,6 +77,46 @@ struct HostileInputTests {
                 "many-rows-bad.csv",
                 header + Array(String(repeating: "2026-13-01,XX00,1.001,,\n", count: 200_000).utf8)
             ),
+            // The banks' own formats: entity expansion, external entities, deep nesting, huge
+            // values, endless fields.
+            (
+                "billion-laughs.xml",
+                Array(
+                    """
+                    <?xml version="1.0"?><!DOCTYPE lolz [<!ENTITY lol "lol"><!ENTITY lol2 "&lol;&lol;&lol;&lol;">]>
+                    <Document xmlns="urn:iso:std:iso:20022:tech:xsd:camt.053.001.02"><x>&lol2;</x></Document>
+                    """.utf8)
+            ),
+            (
+                "external-entity.xml",
+                Array(
+                    """
+                    <?xml version="1.0"?><!DOCTYPE d [<!ENTITY e SYSTEM "file:///etc/passwd">]>
+                    <Document xmlns="urn:iso:std:iso:20022:tech:xsd:camt.053.001.02">&e;</Document>
+                    """.utf8)
+            ),
+            (
+                "deep.xml",
+                Array("<Document xmlns=\"camt.053\">".utf8)
+                    + Array(String(repeating: "<a>", count: 100_000).utf8)
+            ),
+            (
+                "huge-attribute.xml",
+                Array("<Document xmlns=\"camt.053\"><Amt Ccy=\"".utf8)
+                    + Array(repeating: UInt8(ascii: "E"), count: 3 << 20) + Array("\"/>".utf8)
+            ),
+            (
+                "endless-86.sta",
+                Array(
+                    ":20:X\n:25:DE89370400440532013000\n:60F:C261001EUR1,00\n:61:261002D1,00NMSC\n:86:"
+                        .utf8)
+                    + Array(String(repeating: "?20abc\n", count: 300_000).utf8)
+            ),
+            (
+                "unclosed.ofx",
+                Array("OFXHEADER:100\n\n<OFX>".utf8)
+                    + Array(String(repeating: "<STMTTRN><NAME>x", count: 100).utf8)
+            ),
         ]
     }()
 

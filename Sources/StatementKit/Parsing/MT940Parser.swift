@@ -54,6 +54,8 @@ extension MT940Parser {
         let tag: String
         let line: Int
         var lines: [[UInt8]]
+        /// Whether lines past `maximumFieldLines` were left out (and reported).
+        var isCut = false
     }
 
     /// A `:61:` entry waiting for its `:86:`.
@@ -103,6 +105,8 @@ extension MT940Parser {
         var lastClosing: [AccountID: Money] = [:]
 
         let buildsRows: Bool
+        /// The most lines a field keeps (`:86:` has at most 6 of 65 characters).
+        static let maximumFieldLines = 1000
 
         init(diagnostics: DiagnosticCollector, buildsRows: Bool) {
             self.diagnostics = diagnostics
@@ -159,8 +163,18 @@ extension MT940Parser {
                 return
             }
             // A line of the field before (the supplementary details of a :61:, :86: text),
-            // or, outside a field, a header line of the bank's (`ABNANL2A`, `940`).
-            field?.lines.append(line)
+            // or, outside a field, a header line of the bank's (`ABNANL2A`, `940`). A field
+            // keeps at most `maximumFieldLines` lines, so that memory stays bounded.
+            guard let current = field else { return }
+            if current.lines.count == Self.maximumFieldLines && !current.isCut {
+                field!.isCut = true
+                diagnostics.report(
+                    .mt940Syntax(
+                        ":\(current.tag): more than \(Self.maximumFieldLines) lines; the rest is not read"
+                    ), line: number, column: 1)
+                if statement != nil { statement!.isValid = false }
+            }
+            if current.lines.count < Self.maximumFieldLines { field!.lines.append(line) }
         }
 
         /// Input bytes quoted for a message.
