@@ -48,16 +48,9 @@ package struct CamtParser: Sendable {
 }
 
 extension CamtParser {
-    /// Text read from an element, and where it stands.
-    struct Located {
-        let text: String
-        let line: Int
-        let column: Int
-    }
-
     /// One `TxDtls` of an entry.
     struct Details {
-        var amount: Located?
+        var amount: PlacedText?
         var currency: String?
         var indicator: String?
         var debtorName: String?
@@ -73,12 +66,12 @@ extension CamtParser {
 
     struct Entry {
         let line: Int
-        var amount: Located?
+        var amount: PlacedText?
         var currency: String?
-        var indicator: Located?
+        var indicator: PlacedText?
         var status: String?
-        var bookingDate: Located?
-        var valueDate: Located?
+        var bookingDate: PlacedText?
+        var valueDate: PlacedText?
         var serviceReference: String?
         var entryReference: String?
         var additional: String?
@@ -87,7 +80,7 @@ extension CamtParser {
 
     struct Balance {
         var type: String?
-        var amount: Located?
+        var amount: PlacedText?
         var currency: String?
         var indicator: String?
         let line: Int
@@ -97,9 +90,9 @@ extension CamtParser {
         let line: Int
         let column: Int
         let isInterim: Bool
-        var iban: Located?
-        var otherID: Located?
-        var currency: Located?
+        var iban: PlacedText?
+        var otherID: PlacedText?
+        var currency: PlacedText?
         var account: Account?
         var accountChecked = false
         var balances: [Balance] = []
@@ -141,7 +134,7 @@ extension CamtParser {
                 text += content
             case .end(let name):
                 let value = XMLReader<S>.trimmed(Array(text.utf8)[...])
-                end(name, Located(text: value, line: textLine, column: textColumn), onRow)
+                end(name, PlacedText(text: value, line: textLine, column: textColumn), onRow)
                 path.removeLast()
                 text = ""
             }
@@ -181,7 +174,7 @@ extension CamtParser {
             }
         }
 
-        mutating func end(_ name: String, _ value: Located, _ onRow: (ParsedRow) -> Void) {
+        mutating func end(_ name: String, _ value: PlacedText, _ onRow: (ParsedRow) -> Void) {
             switch name {
             case "Stmt", "Rpt", "Ntfctn":
                 guard statement != nil, path.count >= 2,
@@ -204,7 +197,7 @@ extension CamtParser {
             }
         }
 
-        mutating func endInStatement(_ name: String, _ value: Located) {
+        mutating func endInStatement(_ name: String, _ value: PlacedText) {
             guard
                 within("Acct", "Id", name) || within("Acct", "Id", "Othr", "Id")
                     || within("Acct", "Ccy")
@@ -217,7 +210,7 @@ extension CamtParser {
             }
         }
 
-        mutating func endInBalance(_ name: String, _ value: Located) {
+        mutating func endInBalance(_ name: String, _ value: PlacedText) {
             switch name {
             case "Cd" where within("Tp", "CdOrPrtry", "Cd"): balance!.type = value.text
             case "Amt" where within("Bal", "Amt"):
@@ -231,7 +224,8 @@ extension CamtParser {
             }
         }
 
-        mutating func endInEntry(_ name: String, _ value: Located, _ onRow: (ParsedRow) -> Void) {
+        mutating func endInEntry(_ name: String, _ value: PlacedText, _ onRow: (ParsedRow) -> Void)
+        {
             switch name {
             case "Amt" where within("Ntry", "Amt"):
                 entry!.amount = value
@@ -255,7 +249,7 @@ extension CamtParser {
             }
         }
 
-        mutating func endInDetails(_ name: String, _ value: Located) {
+        mutating func endInDetails(_ name: String, _ value: PlacedText) {
             switch name {
             case "Amt" where within("TxDtls", "Amt") || within("TxAmt", "Amt"):
                 details!.amount = value
@@ -284,7 +278,7 @@ extension CamtParser {
             }
         }
 
-        mutating func report(_ message: DiagnosticMessage, at place: Located) {
+        mutating func report(_ message: DiagnosticMessage, at place: PlacedText) {
             report(message, line: place.line, column: place.column)
         }
 
@@ -356,7 +350,7 @@ extension CamtParser {
 
         /// An amount in a currency, with its sign from a `CRDT`/`DBIT` indicator.
         mutating func money(
-            _ amount: Located?, currency code: String?, indicator: String?, account: Account,
+            _ amount: PlacedText?, currency code: String?, indicator: String?, account: Account,
             element: String, at fallback: Int
         ) -> Money? {
             guard let amount else {

@@ -42,30 +42,24 @@ package struct OFXParser: Sendable {
 }
 
 extension OFXParser {
-    struct Located {
-        let text: String
-        let line: Int
-        let column: Int
-    }
-
     struct Statement {
         let line: Int
         let column: Int
         let isCard: Bool
-        var currency: Located?
+        var currency: PlacedText?
         var bankID: String?
-        var accountID: Located?
+        var accountID: PlacedText?
         var accountType: String?
         var account: Account?
         var accountChecked = false
-        var ledgerBalance: Located?
+        var ledgerBalance: PlacedText?
         var total: Int64 = 0
         var isValid = true
     }
 
     struct Transaction {
         let line: Int
-        var values: [String: Located] = [:]
+        var values: [String: PlacedText] = [:]
     }
 
     struct State {
@@ -98,7 +92,7 @@ extension OFXParser {
                 default: break
                 }
             case .leaf(let name, let value):
-                let located = Located(text: value, line: line, column: column)
+                let located = PlacedText(text: value, line: line, column: column)
                 if transaction != nil && path.last == "STMTTRN"
                     || transaction != nil && path.last == "PAYEE" && name == "NAME"
                 {
@@ -201,7 +195,7 @@ extension OFXParser {
         }
 
         /// An OFX amount: signed, with `.` or `,` as its decimal mark.
-        mutating func money(_ value: Located, _ name: String, currency: Currency) -> Money? {
+        mutating func money(_ value: PlacedText, _ name: String, currency: Currency) -> Money? {
             let dotted = value.text.utf8.map { $0 == UInt8(ascii: ",") ? UInt8(ascii: ".") : $0 }
             let result = dotted.withUnsafeBytes { bytes in
                 Result { () throws(AmountError) in try Money(parsing: bytes, currency: currency) }
@@ -304,13 +298,7 @@ struct OFXReader<Source: ByteSource> {
         case end(String)
     }
 
-    private var source: Source
-    private var buffer: [UInt8] = []
-    private var chunk = [UInt8](repeating: 0, count: 1 << 16)
-    private var position = 0
-    private var isAtEnd = false
-    private var line = 1
-    private var column = 1
+    private var cursor: ByteCursor<Source>
     private(set) var eventLine = 1
     private(set) var eventColumn = 1
     private var open: [String] = []
@@ -320,8 +308,11 @@ struct OFXReader<Source: ByteSource> {
     private var sawHeader = false
     private var sawRoot = false
 
+    /// The longest tag, value or header.
+    static var maximumTokenLength: Int { 1 << 20 }
+
     init(source: Source) {
-        self.source = source
+        cursor = ByteCursor(source: source)
     }
 
     mutating func next() throws(XMLSyntaxError) -> Event? {
@@ -330,26 +321,27 @@ struct OFXReader<Source: ByteSource> {
             try readHeader()
         }
         while true {
-            skipSpace()
-            guard try ensure(1) else {
+            _ = try cursor.take(limit: .max) { [0x20, 0x09, 0x0A, 0x0D].contains($0) }
+            guard try cursor.ensure(1) else {
                 if let name = open.last { throw error("the file ends inside <\(name)>") }
                 if !sawRoot { throw error("the file holds no <OFX> element") }
                 return nil
             }
-            (eventLine, eventColumn) = (line, column)
-            guard buffer[position] == UInt8(ascii: "<") else {
+            (eventLine, eventColumn) = (cursor.line, cursor.column)
+            guard cursor.current == UInt8(ascii: "<") else {
                 throw error("text outside any element")
             }
-            if try starts(with: "<?") {
-                _ = try read(upTo: "?>")
+            if try cursor.starts(with: "<?") {
+                _ = try cursor.read(upTo: "?>", limit: Self.maximumTokenLength)
                 continue
             }
-            if try starts(with: "<!--") {
-                _ = try read(upTo: "-->")
+            if try cursor.starts(with: "<!--") {
+                _ = try cursor.read(upTo: "-->", limit: Self.maximumTokenLength)
                 continue
             }
-            consume(1)
-            let tag = XMLReader<Source>.trimmed(try read(upTo: ">")[...])
+            cursor.consume(1)
+            let tag = XMLReader<Source>.trimmed(
+                try cursor.read(upTo: ">", limit: Self.maximumTokenLength)[...])
             if tag.hasPrefix("/") {
                 let name = String(tag.dropFirst()).uppercased()
                 if name == lastLeaf {
@@ -373,7 +365,7 @@ struct OFXReader<Source: ByteSource> {
                 }, as: UTF8.self)
             guard !name.isEmpty else { throw error("a tag without a name") }
             lastLeaf = nil
-            let valueStart = (line, column)
+            let valueStart = (cursor.line, cursor.column)
             let value = try readValue()
             if !value.isEmpty {
                 // A value is located where it starts, after its tag.
@@ -395,87 +387,16 @@ struct OFXReader<Source: ByteSource> {
 
     /// The OFX 1 header, `KEY:VALUE` lines before the first `<`; its charset.
     private mutating func readHeader() throws(XMLSyntaxError) {
-        var header: [UInt8] = []
-        while try ensure(1), buffer[position] != UInt8(ascii: "<") {
-            header.append(buffer[position])
-            consume(1)
-            guard header.count < 4096 else { throw error("an OFX header longer than 4096 bytes") }
-        }
+        let header = try cursor.take(limit: 4096) { $0 != UInt8(ascii: "<") }
         let text = String(decoding: header, as: UTF8.self).uppercased()
         isWindows1252 =
             text.contains("CHARSET:1252") || text.contains("CHARSET:ISO-8859-1")
             || text.contains("CHARSET:8859-1")
     }
 
-    private mutating func ensure(_ count: Int) throws(XMLSyntaxError) -> Bool {
-        while buffer.count - position < count {
-            if isAtEnd { return false }
-            let read: Int
-            do {
-                read = try source.refill(&buffer, dropping: position, through: &chunk)
-            } catch {
-                throw XMLSyntaxError(message: "cannot read: \(error)", line: line, column: column)
-            }
-            position = 0
-            if read == 0 { isAtEnd = true }
-        }
-        return true
-    }
-
-    private mutating func starts(with text: String) throws(XMLSyntaxError) -> Bool {
-        let bytes = Array(text.utf8)
-        guard try ensure(bytes.count) else { return false }
-        return buffer[position..<position + bytes.count].elementsEqual(bytes)
-    }
-
-    private mutating func consume(_ count: Int) {
-        for byte in buffer[position..<position + count] {
-            if byte == 0x0A {
-                line += 1
-                column = 1
-            } else if byte & 0xC0 != 0x80 {
-                column += 1
-            }
-        }
-        position += count
-    }
-
-    private mutating func skipSpace() {
-        while (try? ensure(1)) == true,
-            [0x20, 0x09, 0x0A, 0x0D].contains(buffer[position])
-        {
-            consume(1)
-        }
-    }
-
-    private mutating func read(upTo terminator: String) throws(XMLSyntaxError) -> [UInt8] {
-        let end = Array(terminator.utf8)
-        var result: [UInt8] = []
-        while true {
-            guard try ensure(end.count) else {
-                throw error("the file ends before \(terminator)")
-            }
-            if buffer[position..<position + end.count].elementsEqual(end) {
-                consume(end.count)
-                return result
-            }
-            result.append(buffer[position])
-            consume(1)
-            guard result.count < 1 << 20 else { throw error("markup longer than 1 MiB") }
-        }
-    }
-
     /// A leaf's value: the text up to the next `<`, without surrounding white space.
     private mutating func readValue() throws(XMLSyntaxError) -> String {
-        var bytes: [UInt8] = []
-        while try ensure(1) {
-            // The buffered bytes up to the next `<`, at once.
-            let end = buffer[position...].firstIndex(of: UInt8(ascii: "<")) ?? buffer.count
-            bytes += buffer[position..<end]
-            consume(end - position)
-            guard bytes.count < 1 << 20 else { throw error("a value longer than 1 MiB") }
-            if end < buffer.count { break }
-        }
+        var bytes = try cursor.take(limit: Self.maximumTokenLength) { $0 != UInt8(ascii: "<") }
         while let last = bytes.last, [0x20, 0x09, 0x0A, 0x0D].contains(last) { bytes.removeLast() }
         while let first = bytes.first, [0x20, 0x09, 0x0A, 0x0D].contains(first) {
             bytes.removeFirst()

@@ -21,14 +21,7 @@ struct XMLReader<Source: ByteSource> {
     static var maximumDepth: Int { 64 }
     static var maximumTokenLength: Int { 1 << 20 }
 
-    private var source: Source
-    private var buffer: [UInt8] = []
-    private var chunk = [UInt8](repeating: 0, count: 1 << 16)
-    private var position = 0
-    private var isAtEnd = false
-    /// The line and column of the next byte.
-    private(set) var line = 1
-    private(set) var column = 1
+    private var cursor: ByteCursor<Source>
     /// Where the last event started.
     private(set) var eventLine = 1
     private(set) var eventColumn = 1
@@ -38,7 +31,7 @@ struct XMLReader<Source: ByteSource> {
     private var pendingEnd: String?
 
     init(source: Source) {
-        self.source = source
+        cursor = ByteCursor(source: source)
     }
 
     /// The next event; `nil` at the end of a well-formed document.
@@ -49,14 +42,16 @@ struct XMLReader<Source: ByteSource> {
             return .end(name: name)
         }
         while true {
-            guard try ensure(1) else {
+            guard try cursor.ensure(1) else {
                 if let name = open.last { throw error("the file ends inside <\(name)>") }
                 if !sawRoot { throw error("the file holds no XML element") }
                 return nil
             }
-            (eventLine, eventColumn) = (line, column)
-            if buffer[position] != UInt8(ascii: "<") {
-                let text = try readText()
+            (eventLine, eventColumn) = (cursor.line, cursor.column)
+            if cursor.current != UInt8(ascii: "<") {
+                let text = try cursor.take(limit: Self.maximumTokenLength) {
+                    $0 != UInt8(ascii: "<")
+                }
                 if open.isEmpty {
                     guard text.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D })
                     else { throw error("text outside the root element") }
@@ -64,17 +59,17 @@ struct XMLReader<Source: ByteSource> {
                 }
                 return .text(try decode(text[...]))
             }
-            guard try ensure(2) else { throw error("the file ends inside a tag") }
-            switch buffer[position + 1] {
+            guard try cursor.ensure(2) else { throw error("the file ends inside a tag") }
+            switch cursor.buffer[cursor.position + 1] {
             case UInt8(ascii: "?"):
-                try skip(past: Array("?>".utf8))
+                _ = try cursor.read(upTo: "?>", limit: Self.maximumTokenLength)
             case UInt8(ascii: "!"):
-                if try starts(with: "<!--") {
-                    try skip(past: Array("-->".utf8))
-                } else if try starts(with: "<![CDATA[") {
+                if try cursor.starts(with: "<!--") {
+                    _ = try cursor.read(upTo: "-->", limit: Self.maximumTokenLength)
+                } else if try cursor.starts(with: "<![CDATA[") {
                     guard !open.isEmpty else { throw error("CDATA outside the root element") }
-                    consume(9)
-                    let content = try read(upTo: Array("]]>".utf8))
+                    cursor.consume(9)
+                    let content = try cursor.read(upTo: "]]>", limit: Self.maximumTokenLength)
                     return .text(String(decoding: content, as: UTF8.self))
                 } else {
                     throw error(
@@ -82,8 +77,8 @@ struct XMLReader<Source: ByteSource> {
                     )
                 }
             case UInt8(ascii: "/"):
-                consume(2)
-                let tag = try read(upTo: [UInt8(ascii: ">")])
+                cursor.consume(2)
+                let tag = try cursor.read(upTo: ">", limit: Self.maximumTokenLength)
                 let name = Self.trimmed(Self.localName(tag[...]))
                 guard let expected = open.last else { throw error("</\(name)> closes nothing") }
                 guard name == expected else {
@@ -92,7 +87,7 @@ struct XMLReader<Source: ByteSource> {
                 open.removeLast()
                 return .end(name: name)
             default:
-                consume(1)
+                cursor.consume(1)
                 let tag = try readTag()
                 var isEmpty = false
                 var body = tag[...]
@@ -141,126 +136,24 @@ struct XMLReader<Source: ByteSource> {
         XMLSyntaxError(message: message, line: eventLine, column: eventColumn)
     }
 
-    /// Whether at least `count` bytes are buffered, reading more as needed.
-    private mutating func ensure(_ count: Int) throws(XMLSyntaxError) -> Bool {
-        while buffer.count - position < count {
-            if isAtEnd { return false }
-            try fill()
-        }
-        return true
-    }
-
-    private mutating func fill() throws(XMLSyntaxError) {
-        let read: Int
-        do {
-            read = try source.refill(&buffer, dropping: position, through: &chunk)
-        } catch {
-            throw XMLSyntaxError(message: "cannot read: \(error)", line: line, column: column)
-        }
-        position = 0
-        if read == 0 { isAtEnd = true }
-    }
-
-    private mutating func starts(with text: String) throws(XMLSyntaxError) -> Bool {
-        let bytes = Array(text.utf8)
-        guard try ensure(bytes.count) else { return false }
-        return buffer[position..<position + bytes.count].elementsEqual(bytes)
-    }
-
-    /// Moves past `count` bytes, counting lines.
-    private mutating func consume(_ count: Int) {
-        for byte in buffer[position..<position + count] {
-            if byte == 0x0A {
-                line += 1
-                column = 1
-            } else if byte & 0xC0 != 0x80 {
-                column += 1
-            }
-        }
-        position += count
-    }
-
-    /// The bytes up to `terminator`, which is consumed too.
-    private mutating func read(upTo terminator: [UInt8]) throws(XMLSyntaxError) -> [UInt8] {
-        var searched = 0
-        while true {
-            let available = buffer.count - position
-            if available >= terminator.count {
-                var index = position + searched
-                let last = buffer.count - terminator.count
-                while index <= last {
-                    if buffer[index] == terminator[0]
-                        && buffer[index..<index + terminator.count].elementsEqual(terminator)
-                    {
-                        let content = Array(buffer[position..<index])
-                        consume(index - position + terminator.count)
-                        return content
-                    }
-                    index += 1
-                }
-                searched = max(0, last + 1 - position)
-            }
-            guard available < Self.maximumTokenLength else {
-                throw error("markup longer than \(Self.maximumTokenLength) bytes")
-            }
-            guard !isAtEnd else {
-                throw error("the file ends before \(String(decoding: terminator, as: UTF8.self))")
-            }
-            try fill()
-        }
-    }
-
-    private mutating func skip(past terminator: [UInt8]) throws(XMLSyntaxError) {
-        _ = try read(upTo: terminator)
-    }
-
-    /// A start tag's bytes after `<` up to its `>`, which may stand inside quoted values.
+    /// A start tag's bytes after `<` up to its `>` (consumed), which may stand inside
+    /// quoted values.
     private mutating func readTag() throws(XMLSyntaxError) -> [UInt8] {
-        var index = position
         var quote: UInt8?
-        while true {
-            while index < buffer.count {
-                let byte = buffer[index]
-                if let open = quote {
-                    if byte == open { quote = nil }
-                } else if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") {
-                    quote = byte
-                } else if byte == UInt8(ascii: ">") {
-                    let tag = Array(buffer[position..<index])
-                    consume(index - position + 1)
-                    return tag
-                } else if byte == UInt8(ascii: "<") {
-                    throw error("\"<\" inside a tag")
-                }
-                index += 1
+        let lessThan = error("\"<\" inside a tag")
+        let tag = try cursor.take(limit: Self.maximumTokenLength) {
+            (byte) throws(XMLSyntaxError) -> Bool in
+            if let open = quote {
+                if byte == open { quote = nil }
+                return true
             }
-            guard index - position < Self.maximumTokenLength else {
-                throw error("a tag longer than \(Self.maximumTokenLength) bytes")
-            }
-            guard !isAtEnd else { throw error("the file ends inside a tag") }
-            let offset = index - position
-            try fill()
-            index = position + offset
+            if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") { quote = byte }
+            if byte == UInt8(ascii: "<") { throw lessThan }
+            return byte != UInt8(ascii: ">")
         }
-    }
-
-    /// The text up to the next `<` or the end.
-    private mutating func readText() throws(XMLSyntaxError) -> [UInt8] {
-        var index = position
-        while true {
-            while index < buffer.count && buffer[index] != UInt8(ascii: "<") { index += 1 }
-            if index < buffer.count || isAtEnd {
-                let text = Array(buffer[position..<index])
-                consume(index - position)
-                return text
-            }
-            guard index - position < Self.maximumTokenLength else {
-                throw error("text longer than \(Self.maximumTokenLength) bytes")
-            }
-            let offset = index - position
-            try fill()
-            index = position + offset
-        }
+        guard try cursor.ensure(1) else { throw error("the file ends inside a tag") }
+        cursor.consume(1)
+        return tag
     }
 
     private func parseTag(_ tag: ArraySlice<UInt8>) throws(XMLSyntaxError) -> (String, [Attribute])

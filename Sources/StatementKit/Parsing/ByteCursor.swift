@@ -1,0 +1,132 @@
+/// A place in a byte source read a chunk at a time, with the line and column (counted in
+/// Unicode scalars) of the next byte: what the XML and OFX readers scan with.
+struct ByteCursor<Source: ByteSource> {
+    private var source: Source
+    private var chunk = [UInt8](repeating: 0, count: 1 << 16)
+    /// The bytes read and not yet dropped; `position` is the next one.
+    private(set) var buffer: [UInt8] = []
+    private(set) var position = 0
+    private(set) var isAtEnd = false
+    private(set) var line = 1
+    private(set) var column = 1
+
+    init(source: Source) {
+        self.source = source
+    }
+
+    /// The next byte; call `ensure(1)` first.
+    var current: UInt8 { buffer[position] }
+
+    /// An error at the next byte.
+    func error(_ message: String) -> XMLSyntaxError {
+        XMLSyntaxError(message: message, line: line, column: column)
+    }
+
+    /// Whether at least `count` bytes are buffered, reading more as needed.
+    mutating func ensure(_ count: Int) throws(XMLSyntaxError) -> Bool {
+        while buffer.count - position < count {
+            if isAtEnd { return false }
+            try fill()
+        }
+        return true
+    }
+
+    private mutating func fill() throws(XMLSyntaxError) {
+        let read: Int
+        do {
+            read = try source.refill(&buffer, dropping: position, through: &chunk)
+        } catch {
+            throw self.error("cannot read: \(error)")
+        }
+        position = 0
+        if read == 0 { isAtEnd = true }
+    }
+
+    /// Whether the next bytes are `text`'s.
+    mutating func starts(with text: String) throws(XMLSyntaxError) -> Bool {
+        let bytes = Array(text.utf8)
+        guard try ensure(bytes.count) else { return false }
+        return buffer[position..<position + bytes.count].elementsEqual(bytes)
+    }
+
+    /// Moves past `count` buffered bytes, counting lines and columns.
+    mutating func consume(_ count: Int) {
+        for byte in buffer[position..<position + count] {
+            if byte == 0x0A {
+                line += 1
+                column = 1
+            } else if byte & 0xC0 != 0x80 {
+                column += 1
+            }
+        }
+        position += count
+    }
+
+    /// The bytes up to `terminator`, which is consumed too.
+    ///
+    /// - Throws: when the source ends first, or more than `limit` bytes come before it.
+    mutating func read(upTo terminator: String, limit: Int) throws(XMLSyntaxError) -> [UInt8] {
+        let end = Array(terminator.utf8)
+        var searched = 0
+        while true {
+            if buffer.count - position >= end.count {
+                let last = buffer.count - end.count
+                var index = position + searched
+                while index <= last {
+                    if buffer[index] == end[0]
+                        && buffer[index..<index + end.count].elementsEqual(end)
+                    {
+                        let content = Array(buffer[position..<index])
+                        consume(index - position + end.count)
+                        return content
+                    }
+                    index += 1
+                }
+                searched = max(0, last + 1 - position)
+            }
+            guard buffer.count - position < limit else {
+                throw error("markup longer than \(limit) bytes")
+            }
+            guard !isAtEnd else { throw error("the file ends before \(terminator)") }
+            try fill()
+        }
+    }
+
+    /// The bytes from here while `accept` takes them (it is called once per byte, in order),
+    /// up to the first it refuses, which is not consumed, or the end.
+    ///
+    /// - Throws: when more than `limit` bytes are taken.
+    mutating func take(limit: Int, while accept: (UInt8) throws(XMLSyntaxError) -> Bool)
+        throws(XMLSyntaxError) -> [UInt8]
+    {
+        var index = position
+        while true {
+            while index < buffer.count {
+                guard try accept(buffer[index]) else {
+                    let bytes = Array(buffer[position..<index])
+                    consume(index - position)
+                    return bytes
+                }
+                index += 1
+            }
+            guard index - position < limit else {
+                throw error("text or markup longer than \(limit) bytes")
+            }
+            if isAtEnd {
+                let bytes = Array(buffer[position..<index])
+                consume(index - position)
+                return bytes
+            }
+            let offset = index - position
+            try fill()
+            index = position + offset
+        }
+    }
+}
+
+/// Text read from a file, and the line and column where it stands.
+struct PlacedText {
+    let text: String
+    let line: Int
+    let column: Int
+}
