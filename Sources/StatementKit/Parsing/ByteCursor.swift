@@ -51,14 +51,22 @@ struct ByteCursor<Source: ByteSource> {
 
     /// Moves past `count` buffered bytes, counting lines and columns.
     mutating func consume(_ count: Int) {
-        for byte in buffer[position..<position + count] {
-            if byte == 0x0A {
-                line += 1
-                column = 1
-            } else if byte & 0xC0 != 0x80 {
-                column += 1
+        let start = position
+        let (lines, column) = buffer.withUnsafeBufferPointer { bytes in
+            var (lines, column) = (0, self.column)
+            for index in start..<start + count {
+                let byte = bytes[index]
+                if byte == 0x0A {
+                    lines += 1
+                    column = 1
+                } else if byte & 0xC0 != 0x80 {
+                    column += 1
+                }
             }
+            return (lines, column)
         }
+        line += lines
+        self.column = column
         position += count
     }
 

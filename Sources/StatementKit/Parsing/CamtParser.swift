@@ -142,8 +142,21 @@ extension CamtParser {
 
         /// Whether the open elements end with `suffix` (the element just started or ended
         /// being the last).
-        func within(_ suffix: String...) -> Bool {
-            path.count >= suffix.count && path.suffix(suffix.count).elementsEqual(suffix)
+        func within(_ parent: String, _ name: String) -> Bool {
+            let count = path.count
+            return count >= 2 && path[count - 1] == name && path[count - 2] == parent
+        }
+
+        func within(_ grandparent: String, _ parent: String, _ name: String) -> Bool {
+            let count = path.count
+            return count >= 3 && path[count - 1] == name && path[count - 2] == parent
+                && path[count - 3] == grandparent
+        }
+
+        func within(_ first: String, _ second: String, _ third: String, _ name: String) -> Bool {
+            let count = path.count
+            return count >= 4 && path[count - 1] == name && path[count - 2] == third
+                && path[count - 3] == second && path[count - 4] == first
         }
 
         var attributeCurrency: String?
