@@ -29,6 +29,8 @@ struct XMLReader<Source: ByteSource> {
     private var sawRoot = false
     /// An end event owed after an empty element's start.
     private var pendingEnd: String?
+    /// Whether the XML declaration names ISO-8859-1 or Windows-1252 rather than UTF-8.
+    private var isWindows1252 = false
 
     init(source: Source) {
         cursor = ByteCursor(source: source)
@@ -62,7 +64,8 @@ struct XMLReader<Source: ByteSource> {
             guard try cursor.ensure(2) else { throw error("the file ends inside a tag") }
             switch cursor.buffer[cursor.position + 1] {
             case UInt8(ascii: "?"):
-                _ = try cursor.read(upTo: "?>", limit: Self.maximumTokenLength)
+                let instruction = try cursor.read(upTo: "?>", limit: Self.maximumTokenLength)
+                if !sawRoot { declaration(instruction) }
             case UInt8(ascii: "!"):
                 if try cursor.starts(with: "<!--") {
                     _ = try cursor.read(upTo: "-->", limit: Self.maximumTokenLength)
@@ -70,7 +73,7 @@ struct XMLReader<Source: ByteSource> {
                     guard !open.isEmpty else { throw error("CDATA outside the root element") }
                     cursor.consume(9)
                     let content = try cursor.read(upTo: "]]>", limit: Self.maximumTokenLength)
-                    return .text(String(decoding: content, as: UTF8.self))
+                    return .text(try text(content[...]))
                 } else {
                     throw error(
                         "a document type declaration is not allowed (its entities could expand without bound)"
@@ -201,11 +204,34 @@ struct XMLReader<Source: ByteSource> {
         return (name, attributes)
     }
 
-    /// Text with its entity and character references replaced.
-    private func decode(_ bytes: ArraySlice<UInt8>) throws(XMLSyntaxError) -> String {
-        guard bytes.contains(UInt8(ascii: "&")) else {
-            return String(decoding: bytes, as: UTF8.self)
+    /// Takes the encoding from the XML declaration, `<?xml … encoding="ISO-8859-1"?>`.
+    private mutating func declaration(_ bytes: [UInt8]) {
+        let text = String(decoding: bytes, as: UTF8.self).lowercased()
+        guard text.hasPrefix("<?xml"), let range = text.range(of: "encoding=") else { return }
+        let value = text[range.upperBound...].dropFirst().prefix { $0 != "\"" && $0 != "'" }
+        isWindows1252 = ["iso-8859-1", "latin1", "windows-1252", "cp1252", "iso-8859-15"]
+            .contains(String(value))
+    }
+
+    /// Text in the document's encoding as a string: UTF-8 (invalid bytes are refused, never
+    /// replaced), or ISO-8859-1/Windows-1252 when the declaration says so.
+    private func text(_ raw: ArraySlice<UInt8>) throws(XMLSyntaxError) -> String {
+        guard raw.contains(where: { $0 >= 0x80 }) else {
+            return String(decoding: raw, as: UTF8.self)
         }
+        let bytes = isWindows1252 ? TextEncoding.windows1252.utf8(from: Array(raw))[...] : raw
+        guard let text = String(validating: bytes, as: UTF8.self) else {
+            throw error(
+                "text that is not valid UTF-8, and the XML declaration names no other encoding")
+        }
+        return text
+    }
+
+    /// Text with its entity and character references replaced.
+    private func decode(_ raw: ArraySlice<UInt8>) throws(XMLSyntaxError) -> String {
+        guard raw.contains(UInt8(ascii: "&")) else { return try text(raw) }
+        // References are ASCII: replaced in the text made UTF-8 first.
+        let bytes = Array(try text(raw).utf8)[...]
         var result: [UInt8] = []
         result.reserveCapacity(bytes.count)
         var index = bytes.startIndex

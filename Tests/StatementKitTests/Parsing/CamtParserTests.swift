@@ -118,6 +118,15 @@ struct CamtParserTests {
             ])
     }
 
+    @Test func `reads the encoding the XML declaration names, and refuses invalid UTF-8`() throws {
+        let body =
+            Array("<a>Caf".utf8) + [0xE9] + Array(" &amp; M".utf8) + [0xFC] + Array("ller</a>".utf8)
+        let latin = Array("<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?>".utf8) + body
+        #expect(try readerEvents(latin) == ["<a", "'Café & Müller", ">a"])
+        let undeclared = Array("<?xml version=\"1.0\"?>".utf8) + body
+        #expect(throws: XMLSyntaxError.self) { try readerEvents(undeclared) }
+    }
+
     @Test func `refuses malformed and hostile XML, saying where`() {
         let cases: [(String, String)] = [
             ("<a><b></a>", "1:7: </a> closes <b>"),
