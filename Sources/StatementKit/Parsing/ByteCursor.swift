@@ -70,10 +70,13 @@ struct ByteCursor<Source: ByteSource> {
         position += count
     }
 
-    /// The bytes up to `terminator`, which is consumed too.
+    /// The bytes up to `terminator`, which is consumed too: a slice of the buffer, to be
+    /// used before the cursor moves on (holding it would make the next refill copy).
     ///
     /// - Throws: when the source ends first, or more than `limit` bytes come before it.
-    mutating func read(upTo terminator: String, limit: Int) throws(XMLSyntaxError) -> [UInt8] {
+    mutating func read(upTo terminator: String, limit: Int) throws(XMLSyntaxError)
+        -> ArraySlice<UInt8>
+    {
         let end = Array(terminator.utf8)
         var searched = 0
         while true {
@@ -84,7 +87,7 @@ struct ByteCursor<Source: ByteSource> {
                     if buffer[index] == end[0]
                         && buffer[index..<index + end.count].elementsEqual(end)
                     {
-                        let content = Array(buffer[position..<index])
+                        let content = buffer[position..<index]
                         consume(index - position + end.count)
                         return content
                     }
@@ -105,13 +108,13 @@ struct ByteCursor<Source: ByteSource> {
     ///
     /// - Throws: when more than `limit` bytes are taken.
     mutating func take(limit: Int, while accept: (UInt8) throws(XMLSyntaxError) -> Bool)
-        throws(XMLSyntaxError) -> [UInt8]
+        throws(XMLSyntaxError) -> ArraySlice<UInt8>
     {
         var index = position
         while true {
             while index < buffer.count {
                 guard try accept(buffer[index]) else {
-                    let bytes = Array(buffer[position..<index])
+                    let bytes = buffer[position..<index]
                     consume(index - position)
                     return bytes
                 }
@@ -121,7 +124,7 @@ struct ByteCursor<Source: ByteSource> {
                 throw error("text or markup longer than \(limit) bytes")
             }
             if isAtEnd {
-                let bytes = Array(buffer[position..<index])
+                let bytes = buffer[position..<index]
                 consume(index - position)
                 return bytes
             }

@@ -396,11 +396,15 @@ struct OFXReader<Source: ByteSource> {
 
     /// A leaf's value: the text up to the next `<`, without surrounding white space.
     private mutating func readValue() throws(XMLSyntaxError) -> String {
-        var bytes = try cursor.take(limit: Self.maximumTokenLength) { $0 != UInt8(ascii: "<") }
-        while let last = bytes.last, [0x20, 0x09, 0x0A, 0x0D].contains(last) { bytes.removeLast() }
-        while let first = bytes.first, [0x20, 0x09, 0x0A, 0x0D].contains(first) {
-            bytes.removeFirst()
+        // A view of the cursor's buffer, narrowed without mutating it (which would copy it).
+        var slice = try cursor.take(limit: Self.maximumTokenLength) { $0 != UInt8(ascii: "<") }
+        while let last = slice.last, [0x20, 0x09, 0x0A, 0x0D].contains(last) {
+            slice = slice.dropLast()
         }
+        while let first = slice.first, [0x20, 0x09, 0x0A, 0x0D].contains(first) {
+            slice = slice.dropFirst()
+        }
+        var bytes = Array(slice)
         if bytes.contains(UInt8(ascii: "&")) { bytes = Self.decodingEntities(bytes) }
         let isASCII = !bytes.contains { $0 >= 0x80 }
         return isASCII || !(isWindows1252 || String(validating: bytes, as: UTF8.self) == nil)

@@ -59,7 +59,7 @@ struct XMLReader<Source: ByteSource> {
                     else { throw error("text outside the root element") }
                     continue
                 }
-                return .text(try decode(text[...]))
+                return .text(try decode(text))
             }
             guard try cursor.ensure(2) else { throw error("the file ends inside a tag") }
             switch cursor.buffer[cursor.position + 1] {
@@ -73,7 +73,7 @@ struct XMLReader<Source: ByteSource> {
                     guard !open.isEmpty else { throw error("CDATA outside the root element") }
                     cursor.consume(9)
                     let content = try cursor.read(upTo: "]]>", limit: Self.maximumTokenLength)
-                    return .text(try text(content[...]))
+                    return .text(try text(content))
                 } else {
                     throw error(
                         "a document type declaration is not allowed (its entities could expand without bound)"
@@ -82,7 +82,7 @@ struct XMLReader<Source: ByteSource> {
             case UInt8(ascii: "/"):
                 cursor.consume(2)
                 let tag = try cursor.read(upTo: ">", limit: Self.maximumTokenLength)
-                let name = Self.trimmed(Self.localName(tag[...]))
+                let name = Self.trimmed(Self.localName(tag))
                 guard let expected = open.last else { throw error("</\(name)> closes nothing") }
                 guard name == expected else {
                     throw error("</\(name)> closes <\(expected)>")
@@ -93,7 +93,7 @@ struct XMLReader<Source: ByteSource> {
                 cursor.consume(1)
                 let tag = try readTag()
                 var isEmpty = false
-                var body = tag[...]
+                var body = tag
                 if body.last == UInt8(ascii: "/") {
                     isEmpty = true
                     body = body.dropLast()
@@ -141,7 +141,7 @@ struct XMLReader<Source: ByteSource> {
 
     /// A start tag's bytes after `<` up to its `>` (consumed), which may stand inside
     /// quoted values.
-    private mutating func readTag() throws(XMLSyntaxError) -> [UInt8] {
+    private mutating func readTag() throws(XMLSyntaxError) -> ArraySlice<UInt8> {
         var quote: UInt8?
         let lessThan = error("\"<\" inside a tag")
         let tag = try cursor.take(limit: Self.maximumTokenLength) {
@@ -205,7 +205,7 @@ struct XMLReader<Source: ByteSource> {
     }
 
     /// Takes the encoding from the XML declaration, `<?xml … encoding="ISO-8859-1"?>`.
-    private mutating func declaration(_ bytes: [UInt8]) {
+    private mutating func declaration(_ bytes: ArraySlice<UInt8>) {
         let text = String(decoding: bytes, as: UTF8.self).lowercased()
         guard text.hasPrefix("<?xml"), let range = text.range(of: "encoding=") else { return }
         let value = text[range.upperBound...].dropFirst().prefix { $0 != "\"" && $0 != "'" }
