@@ -80,7 +80,15 @@ struct ByteCursor<Source: ByteSource> {
         let end = Array(terminator.utf8)
         var searched = 0
         while true {
-            if buffer.count - position >= end.count {
+            if end.count == 1 {
+                // One byte, such as the `>` of a tag: found with a plain search.
+                if let index = buffer[(position + searched)...].firstIndex(of: end[0]) {
+                    let content = buffer[position..<index]
+                    consume(index - position + 1)
+                    return content
+                }
+                searched = buffer.count - position
+            } else if buffer.count - position >= end.count {
                 let last = buffer.count - end.count
                 var index = position + searched
                 while index <= last {
