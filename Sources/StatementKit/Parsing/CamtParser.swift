@@ -71,9 +71,7 @@ extension CamtParser {
         var indicator: PlacedText?
         var status: String?
         var bookingDate: PlacedText?
-        var valueDate: PlacedText?
         var serviceReference: String?
-        var entryReference: String?
         var additional: String?
         var details: [Details] = []
     }
@@ -249,10 +247,8 @@ extension CamtParser {
             case "Cd" where within("Ntry", "Sts", "Cd"): entry!.status = value.text
             case "Dt" where within("BookgDt", "Dt"), "DtTm" where within("BookgDt", "DtTm"):
                 entry!.bookingDate = value
-            case "Dt" where within("ValDt", "Dt"): entry!.valueDate = value
             case "AcctSvcrRef" where within("Ntry", "AcctSvcrRef"):
                 entry!.serviceReference = value.text
-            case "NtryRef" where within("Ntry", "NtryRef"): entry!.entryReference = value.text
             case "AddtlNtryInf" where within("Ntry", "AddtlNtryInf"):
                 entry!.additional = value.text
             case "Ntry":

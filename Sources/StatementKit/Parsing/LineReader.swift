@@ -8,18 +8,19 @@ struct LineReader<Source: ByteSource> {
     private var isAtEnd = false
     /// The 1-based number of the line `next` returns.
     private(set) var lineNumber = 0
-    /// The longest line kept; the rest of a longer line is dropped and `wasCut` is set.
+    /// The longest line kept (give or take a chunk of 64 KiB); the rest of a longer line is
+    /// dropped, and `body` told so.
     let maximumLength: Int
-    private(set) var wasCut = false
+    private var wasCut = false
 
     init(source: Source, maximumLength: Int = 1 << 20) {
         self.source = source
         self.maximumLength = maximumLength
     }
 
-    /// Calls `body` with the next line (without its line break) and its number; `false` at
-    /// the end.
-    mutating func next(_ body: (UnsafeRawBufferPointer, Int) -> Void) throws -> Bool {
+    /// Calls `body` with the next line (without its line break), its number and whether it
+    /// was cut at `maximumLength`; `false` at the end.
+    mutating func next(_ body: (UnsafeRawBufferPointer, Int, Bool) -> Void) throws -> Bool {
         wasCut = false
         while true {
             if let end = buffer[start...].firstIndex(where: { $0 == 0x0A || $0 == 0x0D }) {
@@ -31,7 +32,7 @@ struct LineReader<Source: ByteSource> {
                 lineNumber += 1
                 let number = lineNumber
                 buffer.withUnsafeBytes {
-                    body(UnsafeRawBufferPointer(rebasing: $0[start..<end]), number)
+                    body(UnsafeRawBufferPointer(rebasing: $0[start..<end]), number, wasCut)
                 }
                 start = end + 1
                 if buffer[end] == 0x0D && start < buffer.count && buffer[start] == 0x0A {
@@ -44,7 +45,7 @@ struct LineReader<Source: ByteSource> {
                 lineNumber += 1
                 let number = lineNumber
                 buffer.withUnsafeBytes {
-                    body(UnsafeRawBufferPointer(rebasing: $0[start...]), number)
+                    body(UnsafeRawBufferPointer(rebasing: $0[start...]), number, wasCut)
                 }
                 start = buffer.count
                 return true

@@ -30,7 +30,15 @@ package struct MT940Parser: Sendable {
         swap(&state.diagnostics, &diagnostics)
         defer { swap(&state.diagnostics, &diagnostics) }
         do {
-            while try reader.next({ state.read(line: $0, number: $1, onRow) }) {}
+            let limit = reader.maximumLength
+            while try reader.next({ line, number, wasCut in
+                if wasCut {
+                    state.diagnostics.report(
+                        .mt940Syntax("a line longer than \(limit) bytes; the rest is not read"),
+                        line: number, column: 1)
+                }
+                state.read(line: line, number: number, onRow)
+            }) {}
         } catch {
             state.diagnostics.report(
                 .unreadable(nil, .pathUnreadable, reason: "\(error)"), line: 0, column: 0)
@@ -80,7 +88,6 @@ extension MT940Parser {
     struct Statement {
         let line: Int
         var account: Account?
-        var accountLine = 0
         var opening: Balance?
         var closing: Balance?
         /// The currency of the entries: the opening balance's, or an MT942's floor limit's.
@@ -89,7 +96,6 @@ extension MT940Parser {
         var isValid = true
         var isInterim = false
         var entry: Entry?
-        var hasEntries = false
     }
 
     struct State {
@@ -98,7 +104,6 @@ extension MT940Parser {
         var field: Field?
         var statement: Statement?
         var sawStatement = false
-        var sawTag = false
         var lineCount = 0
         var transactionIDs = TransactionIDChecker()
         /// The closing balance of each account's last statement, for the next one's opening.
@@ -158,7 +163,6 @@ extension MT940Parser {
                     return
                 }
                 flushField(onRow)
-                sawTag = true
                 field = Field(tag: tag, line: number, lines: [Array(rest)])
                 return
             }
@@ -208,7 +212,6 @@ extension MT940Parser {
                 sawStatement = true
             case "25":
                 openStatement(field)
-                statement!.accountLine = field.line
                 account(String(decoding: value, as: UTF8.self), field, column: valueColumn)
             case "60F", "60M", "62F", "62M":
                 openStatement(field)
@@ -445,7 +448,6 @@ extension MT940Parser {
             }.map { $0..<$0 + 2 }
             let clean = { (text: String?) -> String? in text?.uppercased() == "NONREF" ? nil : text
             }
-            statement!.hasEntries = true
             statement!.entry = Entry(
                 line: field.line, date: date, amount: money,
                 customerReference: clean(

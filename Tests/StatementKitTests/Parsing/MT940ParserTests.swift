@@ -174,6 +174,16 @@ struct MT940ParserTests {
             ])
     }
 
+    @Test func `reports lines and fields too long to keep`() {
+        let long = parse(
+            ":20:X\n:25:DE89370400440532013000\n:60F:C261001EUR1,00\n:86:"
+                + String(repeating: "x", count: 3_000_000) + "\n:62F:C261001EUR1,00\n-\n")
+        #expect(
+            long.lines == [
+                "s.sta:4:1: error: [MT940_SYNTAX] a line longer than 1048576 bytes; the rest is not read"
+            ])
+    }
+
     @Test func `leaves out an MT942's intraday entries, counted`() {
         let result = parse(
             """
