@@ -406,7 +406,11 @@ extension CamtParser {
         mutating func endEntry(_ onRow: (ParsedRow) -> Void) {
             guard let entry, statement != nil else { return }
             summary.rowCount += 1
-            let status = entry.status ?? "BOOK"
+            // The status is mandatory: an entry without one is not taken for a booking.
+            guard let status = entry.status else {
+                report(.elementMissing("<Sts>", in: "<Ntry>"), line: entry.line, column: 1)
+                return
+            }
             if statement!.isInterim || status != "BOOK" {
                 summary.notBookedCount += 1
                 return

@@ -239,6 +239,10 @@ struct CamtParserTests {
             batch.lines == [
                 "c.xml:4:1: error: [BALANCE_CLOSING] the transactions of this batch entry sum to -2.50, the entry is -3.00"
             ])
+        let noStatus = parse(
+            Self.document(Self.entry("1.00").replacingOccurrences(of: "<Sts>BOOK</Sts>", with: "")))
+        #expect(noStatus.lines == ["c.xml:4:1: error: [ELEMENT_MISSING] <Ntry> has no <Sts>"])
+        #expect(noStatus.rows.isEmpty)
         let noAccount = parse(
             "<Document xmlns=\"urn:iso:std:iso:20022:tech:xsd:camt.053.001.02\"><BkToCstmrStmt><Stmt>\n"
                 + Self.entry("1.00") + "</Stmt></BkToCstmrStmt></Document>")
