@@ -446,7 +446,11 @@ extension MT940Parser {
                 references[$0] == slash && $0 + 1 < references.endIndex
                     && references[$0 + 1] == slash
             }.map { $0..<$0 + 2 }
-            let clean = { (text: String?) -> String? in text?.uppercased() == "NONREF" ? nil : text
+            // `NONREF` in any case, compared over bytes (ASCII letters differ by 0x20).
+            let clean = { (text: String?) -> String? in
+                guard let text else { return nil }
+                let isNone = text.utf8.elementsEqual("NONREF".utf8) { $0 & 0xDF == $1 }
+                return isNone ? nil : text
             }
             statement!.entry = Entry(
                 line: field.line, date: date, amount: money,
