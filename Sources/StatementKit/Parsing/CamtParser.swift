@@ -112,6 +112,10 @@ extension CamtParser {
         var entry: Entry?
         var details: Details?
         var balance: Balance?
+        /// The ids of the statement being read, to find one given to two of its bookings.
+        /// Per statement, so that memory follows the largest statement, not the file; the
+        /// same id in two statements of a file is the import's to judge (the ledger finds an
+        /// id already there with another amount).
         var transactionIDs = TransactionIDChecker()
 
         init(diagnostics: DiagnosticCollector) {
@@ -172,6 +176,7 @@ extension CamtParser {
                 else { break }
                 sawStatement = true
                 statement = Statement(line: line, column: column, isInterim: isReport)
+                transactionIDs = TransactionIDChecker()
             case "Bal" where statement != nil && path.last != "Ntry":
                 balance = Balance(line: line)
             case "Ntry" where statement != nil:

@@ -105,6 +105,10 @@ extension MT940Parser {
         var statement: Statement?
         var sawStatement = false
         var lineCount = 0
+        /// The ids of the statement being read, to find one given to two of its bookings.
+        /// Per statement, so that memory follows the largest statement, not the file; the
+        /// same id in two statements of a file is the import's to judge (the ledger finds an
+        /// id already there with another amount).
         var transactionIDs = TransactionIDChecker()
         /// The closing balance of each account's last statement, for the next one's opening.
         var lastClosing: [AccountID: Money] = [:]
@@ -209,6 +213,7 @@ extension MT940Parser {
             case "20":
                 endStatement(onRow)
                 statement = Statement(line: field.line)
+                transactionIDs = TransactionIDChecker()
                 sawStatement = true
             case "25":
                 openStatement(field)
@@ -241,6 +246,7 @@ extension MT940Parser {
         mutating func openStatement(_ field: Field) {
             if statement == nil {
                 statement = Statement(line: field.line)
+                transactionIDs = TransactionIDChecker()
                 sawStatement = true
             }
         }

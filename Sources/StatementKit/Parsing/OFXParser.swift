@@ -70,6 +70,10 @@ extension OFXParser {
         var organization: String?
         var statement: Statement?
         var transaction: Transaction?
+        /// The ids of the statement being read, to find one given to two of its bookings.
+        /// Per statement, so that memory follows the largest statement, not the file; the
+        /// same id in two statements of a file is the import's to judge (the ledger finds an
+        /// id already there with another amount).
         var transactionIDs = TransactionIDChecker()
 
         init(diagnostics: DiagnosticCollector) {
@@ -87,6 +91,7 @@ extension OFXParser {
                 case "STMTRS", "CCSTMTRS":
                     sawStatement = true
                     statement = Statement(line: line, column: column, isCard: name == "CCSTMTRS")
+                    transactionIDs = TransactionIDChecker()
                 case "STMTTRN" where statement != nil:
                     transaction = Transaction(line: line)
                 default: break
