@@ -395,6 +395,33 @@ struct SampleFormatsTests {
 /// The same bookings delivered as camt.053 and as MT940, as banks send both during a
 /// migration.
 struct CrossFormatTests {
+    @Test func `refuses at import an id given to bookings of two statements of a file`() throws {
+        let workspace = try Workspace()
+        // Checked per statement while reading; across statements, against the ledger.
+        let file = try workspace.write(
+            "two.sta",
+            """
+            :20:A
+            :25:DE89370400440532013000
+            :60F:C261001EUR10,00
+            :61:261031D1,00NMSCNONREF//SAME
+            :62F:C261031EUR9,00
+            -
+            :20:B
+            :25:DE89370400440532013000
+            :60F:C261031EUR9,00
+            :61:261101D2,00NMSCNONREF//SAME
+            :62F:C261101EUR7,00
+            -
+
+            """)
+        let validate = try StatementsRunner.run(["validate", file])
+        #expect(validate.status == 0)
+        let imported = try StatementsRunner.run(["import", file, "--state", workspace.state])
+        #expect(imported.status == 1)
+        #expect(imported.stderr.contains("two.sta:10:1: error: [TRANSACTION_ID_CONFLICT]"))
+    }
+
     @Test func `imports bookings once when a camt.053 and an MT940 give them the same ids`() throws
     {
         let workspace = try Workspace()
