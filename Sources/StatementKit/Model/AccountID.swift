@@ -175,6 +175,14 @@ package enum AccountIDError: Error, Hashable, Sendable {
 }
 
 extension AccountID {
+    /// The `name:` id of an account a bank's own format numbers without an IBAN (MT940's
+    /// `76050101/123456789`, camt's `Othr/Id`, OFX's bank and account ids): its letters and
+    /// digits in lower case, anything else as `-`.
+    package init(accountNumber text: String) throws(AccountIDParseError) {
+        let name = text.lowercased().map { $0.isLetter || $0.isNumber ? $0 : "-" }
+        try self.init(parsing: "name:" + String(name))
+    }
+
     /// Reads an account id: `scheme:value` (the scheme in any case), or else an IBAN.
     ///
     /// Values may separate their two parts with `/`, `-` or a space, and write digits in

@@ -303,18 +303,13 @@ extension CamtParser {
 
         /// The statement's account, checked once, when its first entry or its end needs it.
         mutating func account() -> Account? {
-            guard var statement = self.statement else { return nil }
-            defer { self.statement = statement }
-            if statement.accountChecked { return statement.account }
-            statement.accountChecked = true
+            guard let statement, !statement.accountChecked else { return statement?.account }
+            self.statement!.accountChecked = true
             var currency: Currency?
             if let code = statement.currency {
                 currency = Currency(code: code.text)
-                if currency == nil {
-                    diagnostics.report(
-                        .currency("Acct/Ccy", Diagnostic.quote(code.text)), line: code.line,
-                        column: code.column)
-                    statement.isValid = false
+                guard currency != nil else {
+                    report(.currency("Acct/Ccy", Diagnostic.quote(code.text)), at: code)
                     return nil
                 }
             }
@@ -327,39 +322,31 @@ extension CamtParser {
                 do throws(IBANError) {
                     id = AccountID(try IBAN(parsing: iban.text))
                 } catch {
-                    diagnostics.report(
-                        .iban("Acct/Id/IBAN", Diagnostic.quote(iban.text), error), line: iban.line,
-                        column: iban.column)
-                    statement.isValid = false
+                    report(.iban("Acct/Id/IBAN", Diagnostic.quote(iban.text), error), at: iban)
                     return nil
                 }
             } else if let other = statement.otherID {
-                let name = other.text.lowercased().map { $0.isLetter || $0.isNumber ? $0 : "-" }
                 do throws(AccountIDParseError) {
-                    id = try AccountID(parsing: "name:" + String(name))
+                    id = try AccountID(accountNumber: other.text)
                 } catch {
-                    diagnostics.report(
+                    report(
                         .accountID("Acct/Id/Othr/Id", Diagnostic.quote(other.text), error),
-                        line: other.line, column: other.column)
-                    statement.isValid = false
+                        at: other)
                     return nil
                 }
             } else {
-                diagnostics.report(
-                    .elementMissing("<Acct><Id>"), line: statement.line,
-                    column: statement.column)
-                statement.isValid = false
+                report(
+                    .elementMissing("<Acct><Id>"), line: statement.line, column: statement.column)
                 return nil
             }
             guard let currency else {
-                diagnostics.report(
-                    .elementMissing("<Acct><Ccy>"), line: statement.line,
-                    column: statement.column)
-                statement.isValid = false
+                report(
+                    .elementMissing("<Acct><Ccy>"), line: statement.line, column: statement.column)
                 return nil
             }
-            statement.account = Account(id: id, name: nil, kind: .checking, currency: currency)
-            return statement.account
+            self.statement!.account = Account(
+                id: id, name: nil, kind: .checking, currency: currency)
+            return self.statement!.account
         }
 
         /// An amount in a currency, with its sign from a `CRDT`/`DBIT` indicator.

@@ -285,9 +285,8 @@ extension MT940Parser {
                 }
             }
             // A bank code and an account number, `37040044/0532013000`, kept as a name.
-            let name = trimmed.lowercased().map { $0.isLetter || $0.isNumber ? $0 : "-" }
             do throws(AccountIDParseError) {
-                let id = try AccountID(parsing: "name:" + String(name))
+                let id = try AccountID(accountNumber: trimmed)
                 statement!.account = Account(id: id, name: nil, kind: .checking, currency: .eur)
             } catch {
                 report(

@@ -136,67 +136,57 @@ extension OFXParser {
         }
 
         mutating func account() -> Account? {
-            guard var statement else { return nil }
-            defer { self.statement = statement }
-            if statement.accountChecked { return statement.account }
-            statement.accountChecked = true
+            guard let statement, !statement.accountChecked else { return statement?.account }
+            self.statement!.accountChecked = true
             guard let code = statement.currency else {
-                diagnostics.report(
-                    .elementMissing("<CURDEF>"), line: statement.line,
-                    column: statement.column)
-                statement.isValid = false
+                report(.elementMissing("<CURDEF>"), line: statement.line, column: statement.column)
                 return nil
             }
             guard let currency = Currency(code: code.text) else {
-                diagnostics.report(
+                report(
                     .currency("CURDEF", Diagnostic.quote(code.text)), line: code.line,
                     column: code.column)
-                statement.isValid = false
                 return nil
             }
             guard let number = statement.accountID else {
-                diagnostics.report(
-                    .elementMissing("<ACCTID>"), line: statement.line,
-                    column: statement.column)
-                statement.isValid = false
+                report(.elementMissing("<ACCTID>"), line: statement.line, column: statement.column)
                 return nil
             }
-            let digits = number.text.filter(\.isNumber)
-            var candidates: [String] = []
+            var id: AccountID?
             var kind = Account.Kind.checking
             if statement.isCard {
                 let issuer = (organization ?? "card").lowercased().filter {
                     $0.isASCII && ($0.isLetter || $0.isNumber)
                 }
-                candidates.append(
-                    "card:\(issuer.isEmpty ? "card" : String(issuer.prefix(16)))/\(digits.suffix(4))"
+                let digits = number.text.filter(\.isNumber)
+                id = try? AccountID(
+                    parsing:
+                        "card:\(issuer.isEmpty ? "card" : String(issuer.prefix(16)))/\(digits.suffix(4))"
                 )
                 kind = .creditCard
             } else {
                 // A routing number names a US account, kept in dollars.
                 if let bank = statement.bankID, currency.code == "USD" {
-                    candidates.append("aba:\(bank)/\(number.text)")
+                    id = try? AccountID(parsing: "aba:\(bank)/\(number.text)")
                 }
-                let name = ((statement.bankID.map { $0 + "-" } ?? "") + number.text).lowercased()
-                    .map { $0.isLetter || $0.isNumber ? $0 : "-" }
-                candidates.append("name:" + String(name))
+                id =
+                    id
+                    ?? (try? AccountID(
+                        accountNumber: (statement.bankID.map { $0 + "-" } ?? "") + number.text))
                 if statement.accountType == "SAVINGS" || statement.accountType == "MONEYMRKT" {
                     kind = .savings
                 }
             }
-            for candidate in candidates {
-                if let id = try? AccountID(parsing: candidate) {
-                    statement.account = Account(id: id, name: nil, kind: kind, currency: currency)
-                    return statement.account
-                }
+            guard let id else {
+                report(
+                    .accountID(
+                        "ACCTID", Diagnostic.quote(number.text),
+                        .accountID(.malformed(statement.isCard ? .card : .name))),
+                    line: number.line, column: number.column)
+                return nil
             }
-            diagnostics.report(
-                .accountID(
-                    "ACCTID", Diagnostic.quote(number.text),
-                    .accountID(.malformed(statement.isCard ? .card : .name))),
-                line: number.line, column: number.column)
-            statement.isValid = false
-            return nil
+            self.statement!.account = Account(id: id, name: nil, kind: kind, currency: currency)
+            return self.statement!.account
         }
 
         /// An OFX amount: signed, with `.` or `,` as its decimal mark.
