@@ -1,3 +1,5 @@
+import Foundation
+
 /// A place in a byte source read a chunk at a time, with the line and column (counted in
 /// Unicode scalars) of the next byte: what the XML and OFX readers scan with.
 struct ByteCursor<Source: ByteSource> {
@@ -23,7 +25,13 @@ struct ByteCursor<Source: ByteSource> {
     }
 
     /// Whether at least `count` bytes are buffered, reading more as needed.
+    @inline(__always)
     mutating func ensure(_ count: Int) throws(XMLSyntaxError) -> Bool {
+        if buffer.count - position >= count { return true }
+        return try ensureReading(count)
+    }
+
+    private mutating func ensureReading(_ count: Int) throws(XMLSyntaxError) -> Bool {
         while buffer.count - position < count {
             if isAtEnd { return false }
             try fill()
@@ -49,25 +57,102 @@ struct ByteCursor<Source: ByteSource> {
         return buffer[position..<position + bytes.count].elementsEqual(bytes)
     }
 
-    /// Moves past `count` buffered bytes, counting lines and columns.
+    /// Moves past `count` buffered bytes, counting lines and columns: the newlines first,
+    /// then the columns after the last of them (loops the compiler can vectorise).
     mutating func consume(_ count: Int) {
         let start = position
+        let end = start + count
         let (lines, column) = buffer.withUnsafeBufferPointer { bytes in
-            var (lines, column) = (0, self.column)
-            for index in start..<start + count {
-                let byte = bytes[index]
-                if byte == 0x0A {
-                    lines += 1
-                    column = 1
-                } else if byte & 0xC0 != 0x80 {
-                    column += 1
+            if count <= 32 {
+                // A tag or a short value: one pass.
+                var (lines, column) = (0, self.column)
+                for index in start..<end {
+                    let byte = bytes[index]
+                    if byte == 0x0A {
+                        lines &+= 1
+                        column = 1
+                    } else {
+                        column &+= byte & 0xC0 == 0x80 ? 0 : 1
+                    }
                 }
+                return (lines, column)
             }
-            return (lines, column)
+            var lines = 0
+            for index in start..<end { lines &+= bytes[index] == 0x0A ? 1 : 0 }
+            var from = start
+            var column = self.column
+            if lines > 0 {
+                from = end
+                while bytes[from - 1] != 0x0A { from -= 1 }
+                column = 1
+            }
+            var continuations = 0
+            for index in from..<end { continuations &+= bytes[index] & 0xC0 == 0x80 ? 1 : 0 }
+            return (lines, column + (end - from) - continuations)
         }
         line += lines
         self.column = column
+        position = end
+    }
+
+    /// Moves past `count` buffered bytes known to hold `columns` characters and no line
+    /// break.
+    mutating func consume(_ count: Int, columns: Int) {
         position += count
+        column += columns
+    }
+
+    /// The index in `buffer` of the next `byte` from `start` (the position when `nil`),
+    /// reading more as needed; `nil` when the source ends first. Nothing is consumed, but a
+    /// read moves the buffer's indices.
+    ///
+    /// - Throws: when more than `limit` bytes come before it.
+    mutating func find(_ byte: UInt8, limit: Int, from start: Int? = nil) throws(XMLSyntaxError)
+        -> Int?
+    {
+        var searched = start ?? position
+        while true {
+            let found: Int? = buffer.withUnsafeBytes { bytes in
+                guard searched < bytes.count, let base = bytes.baseAddress,
+                    let hit = memchr(base + searched, Int32(byte), bytes.count - searched)
+                else { return nil }
+                return base.distance(to: UnsafeRawPointer(hit))
+            }
+            if let found { return found }
+            guard buffer.count - position < limit else {
+                throw error("text or markup longer than \(limit) bytes")
+            }
+            if isAtEnd { return nil }
+            let offset = buffer.count - position
+            try fill()
+            searched = position + offset
+        }
+    }
+
+    /// The bytes up to the first `byte` (not consumed), or to the end: a slice of the buffer,
+    /// to be used before the cursor moves on.
+    ///
+    /// - Throws: when more than `limit` bytes come before it.
+    mutating func take(until byte: UInt8, limit: Int) throws(XMLSyntaxError) -> ArraySlice<UInt8> {
+        let end = try find(byte, limit: limit) ?? buffer.count
+        let bytes = buffer[position..<end]
+        consume(end - position)
+        return bytes
+    }
+
+    /// The bytes up to `terminator` (found with memchr), which is consumed too: a slice of
+    /// the buffer, to be used before the cursor moves on.
+    ///
+    /// - Throws: when the source ends first, or more than `limit` bytes come before it.
+    mutating func read(through terminator: UInt8, limit: Int) throws(XMLSyntaxError)
+        -> ArraySlice<UInt8>
+    {
+        guard let index = try find(terminator, limit: limit) else {
+            throw error("the file ends before \(Character(Unicode.Scalar(terminator)))")
+        }
+        let content = buffer[position..<index]
+        consume(index - position + 1)
+        return content
     }
 
     /// The bytes up to `terminator`, which is consumed too: a slice of the buffer, to be
@@ -80,15 +165,7 @@ struct ByteCursor<Source: ByteSource> {
         let end = Array(terminator.utf8)
         var searched = 0
         while true {
-            if end.count == 1 {
-                // One byte, such as the `>` of a tag: found with a plain search.
-                if let index = buffer[(position + searched)...].firstIndex(of: end[0]) {
-                    let content = buffer[position..<index]
-                    consume(index - position + 1)
-                    return content
-                }
-                searched = buffer.count - position
-            } else if buffer.count - position >= end.count {
+            if buffer.count - position >= end.count {
                 let last = buffer.count - end.count
                 var index = position + searched
                 while index <= last {

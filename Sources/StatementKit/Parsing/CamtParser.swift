@@ -25,13 +25,13 @@ package struct CamtParser: Sendable {
     package func parse<Source: ByteSource>(
         _ source: Source, diagnostics: inout DiagnosticCollector, onRow: (ParsedRow) -> Void
     ) -> ParseSummary {
-        var reader = XMLReader(source: source)
+        var reader = XMLReader(source: source, names: Element.allCases.map(\.rawValue))
         var state = State(diagnostics: DiagnosticCollector(file: ""))
         swap(&state.diagnostics, &diagnostics)
         defer { swap(&state.diagnostics, &diagnostics) }
         do throws(XMLSyntaxError) {
             while let event = try reader.next() {
-                state.handle(event, line: reader.eventLine, column: reader.eventColumn, onRow)
+                state.handle(event, &reader, onRow)
             }
         } catch {
             state.diagnostics.report(
@@ -48,6 +48,60 @@ package struct CamtParser: Sendable {
 }
 
 extension CamtParser {
+    /// The elements the reader looks for, numbered first in the reader's name table.
+    enum Element: String, CaseIterable {
+        case bkToCstmrStmt = "BkToCstmrStmt"
+        case bkToCstmrAcctRpt = "BkToCstmrAcctRpt"
+        case bkToCstmrDbtCdtNtfctn = "BkToCstmrDbtCdtNtfctn"
+        case stmt = "Stmt"
+        case rpt = "Rpt"
+        case ntfctn = "Ntfctn"
+        case bal = "Bal"
+        case ntry = "Ntry"
+        case txDtls = "TxDtls"
+        case amt = "Amt"
+        case acct = "Acct"
+        case id = "Id"
+        case othr = "Othr"
+        case iban = "IBAN"
+        case ccy = "Ccy"
+        case cd = "Cd"
+        case tp = "Tp"
+        case cdOrPrtry = "CdOrPrtry"
+        case cdtDbtInd = "CdtDbtInd"
+        case sts = "Sts"
+        case dt = "Dt"
+        case dtTm = "DtTm"
+        case bookgDt = "BookgDt"
+        case acctSvcrRef = "AcctSvcrRef"
+        case addtlNtryInf = "AddtlNtryInf"
+        case txAmt = "TxAmt"
+        case nm = "Nm"
+        case dbtr = "Dbtr"
+        case cdtr = "Cdtr"
+        case pty = "Pty"
+        case dbtrAcct = "DbtrAcct"
+        case cdtrAcct = "CdtrAcct"
+        case ustrd = "Ustrd"
+        case rmtInf = "RmtInf"
+        case ref = "Ref"
+        case cdtrRefInf = "CdtrRefInf"
+        case endToEndId = "EndToEndId"
+        case refs = "Refs"
+        case addtlTxInf = "AddtlTxInf"
+
+        private static let all = allCases
+
+        /// The element of a number in the reader's name table; `nil` for one not looked for.
+        static func numbered(_ number: Int) -> Element? {
+            number < all.count ? all[number] : nil
+        }
+
+        static let statements: Set<Element> = [
+            .bkToCstmrStmt, .bkToCstmrAcctRpt, .bkToCstmrDbtCdtNtfctn,
+        ]
+    }
+
     /// One `TxDtls` of an entry.
     struct Details {
         var amount: PlacedText?
@@ -101,11 +155,11 @@ extension CamtParser {
     struct State {
         var diagnostics: DiagnosticCollector
         var summary = ParseSummary()
-        /// The local names of the open elements.
-        var path: [String] = []
-        var text = ""
-        var textLine = 0
-        var textColumn = 0
+        /// The open elements, `nil` for those not looked for.
+        var path: [Element?] = []
+        /// Where the element that ends last started, for an empty value.
+        var startLine = 0
+        var startColumn = 0
         var sawStatement = false
         var isReport = false
         var statement: Statement?
@@ -123,39 +177,52 @@ extension CamtParser {
         }
 
         mutating func handle<S>(
-            _ event: XMLReader<S>.Event, line: Int, column: Int, _ onRow: (ParsedRow) -> Void
+            _ event: XMLReader<S>.Event, _ reader: inout XMLReader<S>,
+            _ onRow: (ParsedRow) -> Void
         ) {
             switch event {
-            case .start(let name, let attributes, _):
-                start(name, attributes.map { ($0.name, $0.value) }, line: line, column: column)
-                path.append(name)
-                text = ""
-                (textLine, textColumn) = (line, column)
-            case .text(let content):
-                if text.isEmpty { (textLine, textColumn) = (line, column) }
-                text += content
-            case .end(let name):
-                let value = XMLReader<S>.trimmed(Array(text.utf8)[...])
-                end(name, PlacedText(text: value, line: textLine, column: textColumn), onRow)
+            case .start(let number):
+                let element = Element.numbered(number)
+                (startLine, startColumn) = (reader.eventLine, reader.eventColumn)
+                if let element {
+                    start(element, &reader, line: reader.eventLine, column: reader.eventColumn)
+                }
+                path.append(element)
+            case .end(let number):
+                if let element = Element.numbered(number) {
+                    end(element, &reader, onRow)
+                }
                 path.removeLast()
-                text = ""
             }
         }
 
-        /// Whether the open elements end with `suffix` (the element just started or ended
-        /// being the last).
-        func within(_ parent: String, _ name: String) -> Bool {
+        /// The text of the element ending, where it starts (where the element starts when
+        /// it is empty).
+        static func value<S>(_ reader: inout XMLReader<S>, start: (line: Int, column: Int))
+            -> PlacedText
+        {
+            let text = reader.text
+            return text.isEmpty
+                ? PlacedText(text: text, line: start.line, column: start.column)
+                : PlacedText(text: text, line: reader.textLine, column: reader.textColumn)
+        }
+
+        /// Whether the open elements end with `parent` and `name` (the element just started
+        /// or ended being the last).
+        func within(_ parent: Element, _ name: Element) -> Bool {
             let count = path.count
             return count >= 2 && path[count - 1] == name && path[count - 2] == parent
         }
 
-        func within(_ grandparent: String, _ parent: String, _ name: String) -> Bool {
+        func within(_ grandparent: Element, _ parent: Element, _ name: Element) -> Bool {
             let count = path.count
             return count >= 3 && path[count - 1] == name && path[count - 2] == parent
                 && path[count - 3] == grandparent
         }
 
-        func within(_ first: String, _ second: String, _ third: String, _ name: String) -> Bool {
+        func within(_ first: Element, _ second: Element, _ third: Element, _ name: Element)
+            -> Bool
+        {
             let count = path.count
             return count >= 4 && path[count - 1] == name && path[count - 2] == third
                 && path[count - 3] == second && path[count - 4] == first
@@ -163,129 +230,129 @@ extension CamtParser {
 
         var attributeCurrency: String?
 
-        mutating func start(
-            _ name: String, _ attributes: [(String, String)], line: Int, column: Int
+        mutating func start<S>(
+            _ element: Element, _ reader: inout XMLReader<S>, line: Int, column: Int
         ) {
-            switch name {
-            case "BkToCstmrAcctRpt":
+            switch element {
+            case .bkToCstmrAcctRpt:
                 isReport = true
-            case "Stmt", "Rpt", "Ntfctn":
-                guard
-                    path.last == "BkToCstmrStmt" || path.last == "BkToCstmrAcctRpt"
-                        || path.last == "BkToCstmrDbtCdtNtfctn"
+            case .stmt, .rpt, .ntfctn:
+                guard let parent = path.last, let parent, Element.statements.contains(parent)
                 else { break }
                 sawStatement = true
                 statement = Statement(line: line, column: column, isInterim: isReport)
                 transactionIDs = TransactionIDChecker()
-            case "Bal" where statement != nil && path.last != "Ntry":
+            case .bal where statement != nil && path.last != .ntry:
                 balance = Balance(line: line)
-            case "Ntry" where statement != nil:
+            case .ntry where statement != nil:
                 entry = Entry(line: line)
-            case "TxDtls" where entry != nil:
+            case .txDtls where entry != nil:
                 details = Details()
-            case "Amt":
-                attributeCurrency = attributes.first { $0.0 == "Ccy" }?.1
+            case .amt:
+                attributeCurrency = reader.attribute("Ccy")
             default:
                 break
             }
         }
 
-        mutating func end(_ name: String, _ value: PlacedText, _ onRow: (ParsedRow) -> Void) {
-            switch name {
-            case "Stmt", "Rpt", "Ntfctn":
-                guard statement != nil, path.count >= 2,
-                    ["BkToCstmrStmt", "BkToCstmrAcctRpt", "BkToCstmrDbtCdtNtfctn"].contains(
-                        path[path.count - 2])
+        mutating func end<S>(
+            _ element: Element, _ reader: inout XMLReader<S>, _ onRow: (ParsedRow) -> Void
+        ) {
+            switch element {
+            case .stmt, .rpt, .ntfctn:
+                guard statement != nil, path.count >= 2, let parent = path[path.count - 2],
+                    Element.statements.contains(parent)
                 else { return }
                 endStatement()
                 return
             default:
                 break
             }
+            let start = (startLine, startColumn)
+            let value = { Self.value(&reader, start: start) }
             if details != nil {
-                endInDetails(name, value)
+                endInDetails(element, value)
             } else if entry != nil {
-                endInEntry(name, value, onRow)
+                endInEntry(element, value, onRow)
             } else if balance != nil {
-                endInBalance(name, value)
+                endInBalance(element, value)
             } else if statement != nil {
-                endInStatement(name, value)
+                endInStatement(element, value)
             }
         }
 
-        mutating func endInStatement(_ name: String, _ value: PlacedText) {
-            guard
-                within("Acct", "Id", name) || within("Acct", "Id", "Othr", "Id")
-                    || within("Acct", "Ccy")
-            else { return }
-            switch name {
-            case "IBAN": statement!.iban = value
-            case "Id" where within("Othr", "Id"): statement!.otherID = value
-            case "Ccy": statement!.currency = value
+        mutating func endInStatement(_ element: Element, _ value: () -> PlacedText) {
+            switch element {
+            case .iban where within(.acct, .id, .iban): statement!.iban = value()
+            case .id where within(.acct, .id, .othr, .id): statement!.otherID = value()
+            case .ccy where within(.acct, .ccy): statement!.currency = value()
             default: break
             }
         }
 
-        mutating func endInBalance(_ name: String, _ value: PlacedText) {
-            switch name {
-            case "Cd" where within("Tp", "CdOrPrtry", "Cd"): balance!.type = value.text
-            case "Amt" where within("Bal", "Amt"):
-                balance!.amount = value
+        mutating func endInBalance(_ element: Element, _ value: () -> PlacedText) {
+            switch element {
+            case .cd where within(.tp, .cdOrPrtry, .cd): balance!.type = value().text
+            case .amt where within(.bal, .amt):
+                balance!.amount = value()
                 balance!.currency = attributeCurrency
-            case "CdtDbtInd" where within("Bal", "CdtDbtInd"): balance!.indicator = value.text
-            case "Bal":
+            case .cdtDbtInd where within(.bal, .cdtDbtInd): balance!.indicator = value().text
+            case .bal:
                 statement!.balances.append(balance!)
                 balance = nil
             default: break
             }
         }
 
-        mutating func endInEntry(_ name: String, _ value: PlacedText, _ onRow: (ParsedRow) -> Void)
-        {
-            switch name {
-            case "Amt" where within("Ntry", "Amt"):
-                entry!.amount = value
+        mutating func endInEntry(
+            _ element: Element, _ value: () -> PlacedText, _ onRow: (ParsedRow) -> Void
+        ) {
+            switch element {
+            case .amt where within(.ntry, .amt):
+                entry!.amount = value()
                 entry!.currency = attributeCurrency
-            case "CdtDbtInd" where within("Ntry", "CdtDbtInd"): entry!.indicator = value
-            case "Sts" where within("Ntry", "Sts") && !value.text.isEmpty:
-                entry!.status = value.text
-            case "Cd" where within("Ntry", "Sts", "Cd"): entry!.status = value.text
-            case "Dt" where within("BookgDt", "Dt"), "DtTm" where within("BookgDt", "DtTm"):
-                entry!.bookingDate = value
-            case "AcctSvcrRef" where within("Ntry", "AcctSvcrRef"):
-                entry!.serviceReference = value.text
-            case "AddtlNtryInf" where within("Ntry", "AddtlNtryInf"):
-                entry!.additional = value.text
-            case "Ntry":
+            case .cdtDbtInd where within(.ntry, .cdtDbtInd): entry!.indicator = value()
+            case .sts where within(.ntry, .sts):
+                let status = value().text
+                if !status.isEmpty { entry!.status = status }
+            case .cd where within(.ntry, .sts, .cd): entry!.status = value().text
+            case .dt where within(.bookgDt, .dt), .dtTm where within(.bookgDt, .dtTm):
+                entry!.bookingDate = value()
+            case .acctSvcrRef where within(.ntry, .acctSvcrRef):
+                entry!.serviceReference = value().text
+            case .addtlNtryInf where within(.ntry, .addtlNtryInf):
+                entry!.additional = value().text
+            case .ntry:
                 endEntry(onRow)
                 entry = nil
             default: break
             }
         }
 
-        mutating func endInDetails(_ name: String, _ value: PlacedText) {
-            switch name {
-            case "Amt" where within("TxDtls", "Amt") || within("TxAmt", "Amt"):
-                details!.amount = value
+        mutating func endInDetails(_ element: Element, _ value: () -> PlacedText) {
+            switch element {
+            case .amt where within(.txDtls, .amt) || within(.txAmt, .amt):
+                details!.amount = value()
                 details!.currency = attributeCurrency
-            case "CdtDbtInd" where within("TxDtls", "CdtDbtInd"):
-                details!.indicator = value.text
-            case "Nm" where within("Dbtr", "Nm") || within("Dbtr", "Pty", "Nm"):
-                details!.debtorName = value.text
-            case "Nm" where within("Cdtr", "Nm") || within("Cdtr", "Pty", "Nm"):
-                details!.creditorName = value.text
-            case "IBAN" where within("DbtrAcct", "Id", "IBAN"): details!.debtorIBAN = value.text
-            case "IBAN" where within("CdtrAcct", "Id", "IBAN"): details!.creditorIBAN = value.text
-            case "Ustrd" where within("RmtInf", "Ustrd"):
-                if !value.text.isEmpty { details!.unstructured.append(value.text) }
-            case "Ref" where within("CdtrRefInf", "Ref"): details!.creditorReference = value.text
-            case "EndToEndId" where within("Refs", "EndToEndId"):
-                details!.endToEndID = value.text
-            case "AcctSvcrRef" where within("Refs", "AcctSvcrRef"):
-                details!.reference = value.text
-            case "AddtlTxInf" where within("TxDtls", "AddtlTxInf"):
-                details!.additional = value.text
-            case "TxDtls":
+            case .cdtDbtInd where within(.txDtls, .cdtDbtInd):
+                details!.indicator = value().text
+            case .nm where within(.dbtr, .nm) || within(.dbtr, .pty, .nm):
+                details!.debtorName = value().text
+            case .nm where within(.cdtr, .nm) || within(.cdtr, .pty, .nm):
+                details!.creditorName = value().text
+            case .iban where within(.dbtrAcct, .id, .iban): details!.debtorIBAN = value().text
+            case .iban where within(.cdtrAcct, .id, .iban): details!.creditorIBAN = value().text
+            case .ustrd where within(.rmtInf, .ustrd):
+                let text = value().text
+                if !text.isEmpty { details!.unstructured.append(text) }
+            case .ref where within(.cdtrRefInf, .ref): details!.creditorReference = value().text
+            case .endToEndId where within(.refs, .endToEndId):
+                details!.endToEndID = value().text
+            case .acctSvcrRef where within(.refs, .acctSvcrRef):
+                details!.reference = value().text
+            case .addtlTxInf where within(.txDtls, .addtlTxInf):
+                details!.additional = value().text
+            case .txDtls:
                 entry!.details.append(details!)
                 details = nil
             default: break

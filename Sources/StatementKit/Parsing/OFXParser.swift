@@ -20,13 +20,13 @@ package struct OFXParser: Sendable {
     package func parse<Source: ByteSource>(
         _ source: Source, diagnostics: inout DiagnosticCollector, onRow: (ParsedRow) -> Void
     ) -> ParseSummary {
-        var reader = OFXReader(source: source)
+        var reader = OFXReader(source: source, names: Tag.allCases.map(\.rawValue))
         var state = State(diagnostics: DiagnosticCollector(file: ""))
         swap(&state.diagnostics, &diagnostics)
         defer { swap(&state.diagnostics, &diagnostics) }
         do throws(XMLSyntaxError) {
             while let event = try reader.next() {
-                state.handle(event, line: reader.eventLine, column: reader.eventColumn, onRow)
+                state.handle(event, &reader, onRow)
             }
         } catch {
             state.diagnostics.report(
@@ -42,6 +42,54 @@ package struct OFXParser: Sendable {
 }
 
 extension OFXParser {
+    /// The tags the reader looks for, numbered first in the reader's name table.
+    enum Tag: String, CaseIterable {
+        case stmtrs = "STMTRS"
+        case ccstmtrs = "CCSTMTRS"
+        case stmttrn = "STMTTRN"
+        case payee = "PAYEE"
+        case curdef = "CURDEF"
+        case bankacctfrom = "BANKACCTFROM"
+        case ccacctfrom = "CCACCTFROM"
+        case bankid = "BANKID"
+        case acctid = "ACCTID"
+        case accttype = "ACCTTYPE"
+        case ledgerbal = "LEDGERBAL"
+        case balamt = "BALAMT"
+        case fi = "FI"
+        case org = "ORG"
+        case dtposted = "DTPOSTED"
+        case trnamt = "TRNAMT"
+        case fitid = "FITID"
+        case name = "NAME"
+        case memo = "MEMO"
+        case checknum = "CHECKNUM"
+        case refnum = "REFNUM"
+        case trntype = "TRNTYPE"
+
+        private static let all = allCases
+
+        /// The tag of a number in the reader's name table; `nil` for one not looked for.
+        static func numbered(_ number: Int) -> Tag? {
+            number < all.count ? all[number] : nil
+        }
+
+        /// Where a transaction keeps the tag's value, if it is one of a transaction's.
+        var valueIndex: Int? {
+            switch self {
+            case .dtposted: 0
+            case .trnamt: 1
+            case .fitid: 2
+            case .name: 3
+            case .memo: 4
+            case .checknum: 5
+            case .refnum: 6
+            case .trntype: 7
+            default: nil
+            }
+        }
+    }
+
     struct Statement {
         let line: Int
         let column: Int
@@ -57,19 +105,30 @@ extension OFXParser {
         var isValid = true
     }
 
+    /// The `STMTTRN` being read; one, reused, so that a transaction allocates nothing.
     struct Transaction {
-        let line: Int
-        var values: [String: PlacedText] = [:]
+        var line = 0
+        var isOpen = false
+        /// The first value of each tag with a `valueIndex`.
+        var values = [PlacedText?](repeating: nil, count: 8)
+
+        subscript(_ tag: Tag) -> PlacedText? { values[tag.valueIndex!] }
+
+        mutating func open(line: Int) {
+            self.line = line
+            isOpen = true
+            for index in values.indices { values[index] = nil }
+        }
     }
 
     struct State {
         var diagnostics: DiagnosticCollector
         var summary = ParseSummary()
-        var path: [String] = []
+        var path: [Tag?] = []
         var sawStatement = false
         var organization: String?
         var statement: Statement?
-        var transaction: Transaction?
+        var transaction = Transaction()
         /// The ids of the statement being read, to find one given to two of its bookings.
         /// Per statement, so that memory follows the largest statement, not the file; the
         /// same id in two statements of a file is the import's to judge (the ledger finds an
@@ -80,48 +139,54 @@ extension OFXParser {
             self.diagnostics = diagnostics
         }
 
-        mutating func handle(
-            _ event: OFXReader<some ByteSource>.Event, line: Int, column: Int,
+        mutating func handle<S>(
+            _ event: OFXReader<S>.Event, _ reader: inout OFXReader<S>,
             _ onRow: (ParsedRow) -> Void
         ) {
+            let (line, column) = (reader.eventLine, reader.eventColumn)
             switch event {
-            case .start(let name):
-                path.append(name)
-                switch name {
-                case "STMTRS", "CCSTMTRS":
+            case .start(let number):
+                let tag = Tag.numbered(number)
+                path.append(tag)
+                switch tag {
+                case .stmtrs, .ccstmtrs:
                     sawStatement = true
-                    statement = Statement(line: line, column: column, isCard: name == "CCSTMTRS")
+                    statement = Statement(line: line, column: column, isCard: tag == .ccstmtrs)
                     transactionIDs = TransactionIDChecker()
-                case "STMTTRN" where statement != nil:
-                    transaction = Transaction(line: line)
+                case .stmttrn where statement != nil:
+                    transaction.open(line: line)
                 default: break
                 }
-            case .leaf(let name, let value):
-                let located = PlacedText(text: value, line: line, column: column)
-                if transaction != nil && path.last == "STMTTRN"
-                    || transaction != nil && path.last == "PAYEE" && name == "NAME"
+            case .leaf(let number):
+                guard let tag = Tag.numbered(number) else { return }
+                func value() -> PlacedText {
+                    PlacedText(text: reader.value, line: line, column: column)
+                }
+                if transaction.isOpen,
+                    path.last == .stmttrn || path.last == .payee && tag == .name,
+                    let index = tag.valueIndex
                 {
-                    if transaction!.values[name] == nil { transaction!.values[name] = located }
+                    if transaction.values[index] == nil { transaction.values[index] = value() }
                 } else if statement != nil {
-                    switch (path.last, name) {
-                    case (_, "CURDEF"): statement!.currency = located
-                    case ("BANKACCTFROM", "BANKID"): statement!.bankID = value
-                    case ("BANKACCTFROM", "ACCTID"), ("CCACCTFROM", "ACCTID"):
-                        statement!.accountID = located
-                    case ("BANKACCTFROM", "ACCTTYPE"): statement!.accountType = value
-                    case ("LEDGERBAL", "BALAMT"): statement!.ledgerBalance = located
+                    switch (path.last, tag) {
+                    case (_, .curdef): statement!.currency = value()
+                    case (.bankacctfrom, .bankid): statement!.bankID = value().text
+                    case (.bankacctfrom, .acctid), (.ccacctfrom, .acctid):
+                        statement!.accountID = value()
+                    case (.bankacctfrom, .accttype): statement!.accountType = value().text
+                    case (.ledgerbal, .balamt): statement!.ledgerBalance = value()
                     default: break
                     }
-                } else if path.last == "FI" && name == "ORG" {
-                    organization = value
+                } else if path.last == .fi && tag == .org {
+                    organization = value().text
                 }
-            case .end(let name):
-                switch name {
-                case "STMTTRN" where transaction != nil:
+            case .end(let number):
+                switch Tag.numbered(number) {
+                case .stmttrn where transaction.isOpen:
+                    transaction.isOpen = false
                     endTransaction(onRow)
-                    transaction = nil
-                case "STMTRS",
-                    "CCSTMTRS" where statement != nil:
+                case .stmtrs,
+                    .ccstmtrs where statement != nil:
                     endStatement()
                     statement = nil
                 default: break
@@ -191,10 +256,14 @@ extension OFXParser {
 
         /// An OFX amount: signed, with `.` or `,` as its decimal mark.
         mutating func money(_ value: PlacedText, _ name: String, currency: Currency) -> Money? {
-            let dotted = value.text.utf8.map { $0 == UInt8(ascii: ",") ? UInt8(ascii: ".") : $0 }
-            let result = dotted.withUnsafeBytes { bytes in
+            let parse = { (bytes: UnsafeRawBufferPointer) in
                 Result { () throws(AmountError) in try Money(parsing: bytes, currency: currency) }
             }
+            let result =
+                value.text.utf8.contains(UInt8(ascii: ","))
+                ? value.text.utf8.map { $0 == UInt8(ascii: ",") ? UInt8(ascii: ".") : $0 }
+                    .withUnsafeBytes(parse)
+                : value.text.parsingUTF8(parse)
             switch result {
             case .success(let money): return money
             case .failure(let error):
@@ -208,25 +277,27 @@ extension OFXParser {
 
         /// `YYYYMMDD`, then optionally `HHMMSS`, `.XXX` and a zone `[-5:EST]`.
         static func day(_ text: String) -> Day? {
-            let bytes = Array(text.utf8)
+            text.parsingUTF8 { day($0.assumingMemoryBound(to: UInt8.self)) }
+        }
+
+        static func day(_ bytes: UnsafeBufferPointer<UInt8>) -> Day? {
             guard bytes.count >= 8, bytes[0..<8].allSatisfy({ $0 &- 48 < 10 }) else { return nil }
             let rest = bytes[8...]
             let time = rest.prefix { $0 != UInt8(ascii: "[") }
             guard time.allSatisfy({ $0 &- 48 < 10 || $0 == UInt8(ascii: ".") }),
                 time.count == rest.count || rest.last == UInt8(ascii: "]")
             else { return nil }
-            let digits = bytes[0..<8].map { Int($0 - 48) }
-            return try? Day(
-                year: digits[0] * 1000 + digits[1] * 100 + digits[2] * 10 + digits[3],
-                month: digits[4] * 10 + digits[5], day: digits[6] * 10 + digits[7])
+            func number(_ range: Range<Int>) -> Int {
+                bytes[range].reduce(0) { $0 * 10 + Int($1 - 48) }
+            }
+            return try? Day(year: number(0..<4), month: number(4..<6), day: number(6..<8))
         }
 
         mutating func endTransaction(_ onRow: (ParsedRow) -> Void) {
-            guard let transaction else { return }
+            let transaction = self.transaction
             summary.rowCount += 1
             guard let account = account() else { return }
-            let values = transaction.values
-            guard let posted = values["DTPOSTED"] else {
+            guard let posted = transaction[.dtposted] else {
                 report(
                     .elementMissing("<DTPOSTED>", in: "<STMTTRN>"), line: transaction.line,
                     column: 1)
@@ -240,7 +311,7 @@ extension OFXParser {
                     line: posted.line, column: posted.column)
                 return
             }
-            guard let amountText = values["TRNAMT"] else {
+            guard let amountText = transaction[.trnamt] else {
                 report(
                     .elementMissing("<TRNAMT>", in: "<STMTTRN>"), line: transaction.line, column: 1)
                 return
@@ -254,14 +325,15 @@ extension OFXParser {
                 return
             }
             statement!.total = total
-            let name = values["NAME"]?.text.nilIfEmpty
-            let memo = values["MEMO"]?.text.nilIfEmpty
-            let reference = (values["CHECKNUM"] ?? values["REFNUM"])?.text.nilIfEmpty
+            let name = transaction[.name]?.text.nilIfEmpty
+            let memo = transaction[.memo]?.text.nilIfEmpty
+            let reference = (transaction[.checknum] ?? transaction[.refnum])?.text.nilIfEmpty
             let built = StatementKit.Transaction(
                 date: date, amount: amount,
-                beneficiary: name ?? memo ?? values["TRNTYPE"]?.text.nilIfEmpty ?? "(no name)",
+                beneficiary: name ?? memo ?? transaction[.trntype]?.text.nilIfEmpty
+                    ?? "(no name)",
                 description: memo, reference: reference,
-                transactionID: values["FITID"]?.text.nilIfEmpty)
+                transactionID: transaction[.fitid]?.text.nilIfEmpty)
             if let conflict = transactionIDs.check(
                 built, account: account.id, line: transaction.line)
             {
@@ -285,29 +357,56 @@ extension OFXParser {
     }
 }
 
-/// The tags of an OFX document, SGML (leaf values without closing tags) or XML alike.
+/// The tags of an OFX document, SGML (leaf values without closing tags) or XML alike. Events
+/// name tags by number (see `NameTable`), upper-cased; a leaf's value is the reader's until
+/// the next event, made text only when a parser asks for it.
 struct OFXReader<Source: ByteSource> {
     enum Event: Equatable {
-        case start(String)
-        case leaf(String, String)
-        case end(String)
+        case start(Int)
+        /// A tag with a value: `value`, located at `eventLine` and `eventColumn`.
+        case leaf(Int)
+        case end(Int)
     }
 
     private var cursor: ByteCursor<Source>
+    private(set) var names: NameTable
     private(set) var eventLine = 1
     private(set) var eventColumn = 1
-    private var open: [String] = []
+    private var open: [Int] = []
     /// The leaf just read, whose closing tag (XML) may follow.
-    private var lastLeaf: String?
+    private var lastLeaf: Int?
     private var isWindows1252 = false
     private var sawHeader = false
     private var sawRoot = false
+    /// A tag's name upper-cased, when it was not.
+    private var nameBytes: [UInt8] = []
+    /// Where the leaf's value stands in the cursor's buffer, until the next event.
+    private var valueRange = 0..<0
+    /// Whether the value is ASCII without entities.
+    private var valueIsPlain = false
 
     /// The longest tag, value or header.
     static var maximumTokenLength: Int { 1 << 20 }
 
-    init(source: Source) {
+    /// A reader numbering `known` (upper-case) names first, in their order.
+    init(source: Source, names known: [String] = []) {
         cursor = ByteCursor(source: source)
+        names = NameTable(known)
+    }
+
+    /// The value of the leaf just read: its entities replaced, in the header's charset
+    /// (Windows-1252 also when it is not valid UTF-8).
+    var value: String {
+        let raw = cursor.buffer[valueRange]
+        if valueIsPlain || !raw.contains(where: { $0 >= 0x80 || $0 == UInt8(ascii: "&") }) {
+            return String(decoding: raw, as: UTF8.self)
+        }
+        var bytes = Array(raw)
+        if bytes.contains(UInt8(ascii: "&")) { bytes = Self.decodingEntities(bytes) }
+        let isASCII = !bytes.contains { $0 >= 0x80 }
+        return isASCII || !(isWindows1252 || String(validating: bytes, as: UTF8.self) == nil)
+            ? String(decoding: bytes, as: UTF8.self)
+            : String(decoding: TextEncoding.windows1252.utf8(from: bytes), as: UTF8.self)
     }
 
     mutating func next() throws(XMLSyntaxError) -> Event? {
@@ -316,9 +415,11 @@ struct OFXReader<Source: ByteSource> {
             try readHeader()
         }
         while true {
-            _ = try cursor.take(limit: .max) { [0x20, 0x09, 0x0A, 0x0D].contains($0) }
+            try skipSpace()
             guard try cursor.ensure(1) else {
-                if let name = open.last { throw error("the file ends inside <\(name)>") }
+                if let number = open.last {
+                    throw error("the file ends inside <\(names.name(number))>")
+                }
                 if !sawRoot { throw error("the file holds no <OFX> element") }
                 return nil
             }
@@ -326,58 +427,206 @@ struct OFXReader<Source: ByteSource> {
             guard cursor.current == UInt8(ascii: "<") else {
                 throw error("text outside any element")
             }
-            if try cursor.starts(with: "<?") {
+            guard try cursor.ensure(2) else { throw error("the file ends inside a tag") }
+            switch simpleTag() {
+            case .event(let event): return event
+            case .closedLeaf: continue
+            case .other: break
+            }
+            let second = cursor.buffer[cursor.position + 1]
+            if second == UInt8(ascii: "?") {
                 _ = try cursor.read(upTo: "?>", limit: Self.maximumTokenLength)
                 continue
             }
-            if try cursor.starts(with: "<!--") {
+            if second == UInt8(ascii: "!"), try cursor.starts(with: "<!--") {
                 _ = try cursor.read(upTo: "-->", limit: Self.maximumTokenLength)
                 continue
             }
             cursor.consume(1)
-            let tag = XMLReader<Source>.trimmed(
-                try cursor.read(upTo: ">", limit: Self.maximumTokenLength)[...])
-            if tag.hasPrefix("/") {
-                let name = String(tag.dropFirst()).uppercased()
-                if name == lastLeaf {
+            let tag = try cursor.read(through: UInt8(ascii: ">"), limit: Self.maximumTokenLength)
+            let (number, isClosing, isEmpty) = try name(tag)
+            if isClosing {
+                if number == lastLeaf {
                     lastLeaf = nil
                     continue
                 }
                 lastLeaf = nil
-                guard let index = open.lastIndex(of: name) else {
-                    throw error("</\(name)> closes nothing")
+                guard let index = open.lastIndex(of: number) else {
+                    throw error("</\(names.name(number))> closes nothing")
                 }
                 // SGML lets an aggregate close the ones inside it; OFX never needs it.
                 guard index == open.count - 1 else {
-                    throw error("</\(name)> closes <\(open.last!)>")
+                    throw error("</\(names.name(number))> closes <\(names.name(open.last!))>")
                 }
                 open.removeLast()
-                return .end(name)
+                return .end(number)
             }
-            let name = String(
-                decoding: tag.utf8.prefix { $0 != UInt8(ascii: " ") }.map {
-                    $0 >= UInt8(ascii: "a") && $0 <= UInt8(ascii: "z") ? $0 - 32 : $0
-                }, as: UTF8.self)
-            guard !name.isEmpty else { throw error("a tag without a name") }
+            guard !isEmpty else { throw error("a tag without a name") }
             lastLeaf = nil
+            try skipSpace()
             let valueStart = (cursor.line, cursor.column)
-            let value = try readValue()
-            if !value.isEmpty {
-                // A value is located where it starts, after its tag.
+            try readValue()
+            if !valueRange.isEmpty {
+                // A value is located where it starts, after its tag and any white space.
                 (eventLine, eventColumn) = valueStart
-                lastLeaf = name
-                return .leaf(name, value)
+                lastLeaf = number
+                return .leaf(number)
             }
             guard open.count < 64 else { throw error("nesting deeper than 64 levels") }
-            guard !(open.isEmpty && sawRoot) else { throw error("a second root element <\(name)>") }
+            guard !(open.isEmpty && sawRoot) else {
+                throw error("a second root element <\(names.name(number))>")
+            }
             sawRoot = true
-            open.append(name)
-            return .start(name)
+            open.append(number)
+            return .start(number)
         }
     }
 
     func error(_ message: String) -> XMLSyntaxError {
         XMLSyntaxError(message: message, line: eventLine, column: eventColumn)
+    }
+
+    enum SimpleTag {
+        case event(Event)
+        /// The closing tag of the leaf just read.
+        case closedLeaf
+        /// Not a simple tag: read it the general way.
+        case other
+    }
+
+    /// The commonest tags read at once: an upper-case ASCII name without spaces, within the
+    /// buffer, closing the last leaf or the open aggregate, or opening one or a leaf whose
+    /// value ends within the buffer.
+    private mutating func simpleTag() -> SimpleTag {
+        let position = cursor.position
+        let buffer = cursor.buffer
+        return buffer.withUnsafeBufferPointer { bytes -> SimpleTag in
+            let isClosing = bytes[position + 1] == UInt8(ascii: "/")
+            let start = position + (isClosing ? 2 : 1)
+            guard let end = Self.simpleName(bytes, from: start) else { return .other }
+            let name = UnsafeBufferPointer(rebasing: bytes[start..<end])
+            let length = end + 1 - position
+            if isClosing {
+                if let leaf = lastLeaf, names.isName(leaf, name) {
+                    cursor.consume(length, columns: length)
+                    lastLeaf = nil
+                    return .closedLeaf
+                }
+                guard lastLeaf == nil, let number = open.last, names.isName(number, name) else {
+                    return .other
+                }
+                cursor.consume(length, columns: length)
+                open.removeLast()
+                return .event(.end(number))
+            }
+            // The value: up to the next `<`, all of it within the buffer.
+            var valueEnd = end + 1
+            var isPlain = true
+            var hasLineBreak = false
+            while valueEnd < bytes.count {
+                let byte = bytes[valueEnd]
+                if byte == UInt8(ascii: "<") { break }
+                if byte >= 0x80 || byte == UInt8(ascii: "&") { isPlain = false }
+                if byte == 0x0A { hasLineBreak = true }
+                valueEnd += 1
+            }
+            guard valueEnd < bytes.count, let number = names.number(of: name) else {
+                return .other
+            }
+            var (from, to) = (end + 1, valueEnd)
+            while from < to && XMLReader<Source>.isSpace(bytes[from]) { from += 1 }
+            while to > from && XMLReader<Source>.isSpace(bytes[to - 1]) { to -= 1 }
+            if from == to {
+                guard open.count < 64, !(open.isEmpty && sawRoot) else { return .other }
+                cursor.consume(length, columns: length)
+                lastLeaf = nil
+                sawRoot = true
+                open.append(number)
+                return .event(.start(number))
+            }
+            cursor.consume(length, columns: length)
+            // A value is located where it starts, after its tag and any white space.
+            cursor.consume(from - end - 1)
+            (eventLine, eventColumn) = (cursor.line, cursor.column)
+            // OFX 2's closing tag right after the value is read with it.
+            var next = valueEnd
+            if valueEnd == to, valueEnd + 1 < bytes.count,
+                bytes[valueEnd + 1] == UInt8(ascii: "/"),
+                let closeEnd = Self.simpleName(bytes, from: valueEnd + 2),
+                names.isName(
+                    number, UnsafeBufferPointer(rebasing: bytes[(valueEnd + 2)..<closeEnd]))
+            {
+                next = closeEnd + 1
+                lastLeaf = nil
+            } else {
+                lastLeaf = number
+            }
+            if isPlain && !hasLineBreak {
+                cursor.consume(to - from, columns: to - from)
+                cursor.consume(next - to)
+            } else {
+                cursor.consume(next - from)
+            }
+            (valueRange, valueIsPlain) = (from..<to, isPlain)
+            return .event(.leaf(number))
+        }
+    }
+
+    /// The end of a simple name from `start`: upper-case ASCII without spaces up to a `>`
+    /// within the buffer; `nil` for any other.
+    private static func simpleName(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int? {
+        var end = start
+        while end < bytes.count {
+            let byte = bytes[end]
+            if byte == UInt8(ascii: ">") { return end > start ? end : nil }
+            if byte &- 97 < 26 || byte >= 0x80 || byte == UInt8(ascii: "<") || byte <= 0x20 {
+                return nil
+            }
+            end += 1
+        }
+        return nil
+    }
+
+    /// A tag's name, upper-cased, numbered; whether it is a closing tag, and whether the
+    /// name is empty.
+    private mutating func name(_ tag: ArraySlice<UInt8>) throws(XMLSyntaxError) -> (Int, Bool, Bool)
+    {
+        var start = tag.startIndex
+        while start < tag.endIndex && XMLReader<Source>.isSpace(tag[start]) { start += 1 }
+        let isClosing = start < tag.endIndex && tag[start] == UInt8(ascii: "/")
+        if isClosing { start += 1 }
+        var end = start
+        var isUpperCase = true
+        while end < tag.endIndex && !XMLReader<Source>.isSpace(tag[end]) {
+            if tag[end] &- 97 < 26 { isUpperCase = false }
+            end += 1
+        }
+        var number: Int?
+        if isUpperCase {
+            number = tag[start..<end].withUnsafeBufferPointer { names.number(of: $0) }
+        } else {
+            var upper = nameBytes
+            upper.removeAll(keepingCapacity: true)
+            for byte in tag[start..<end] { upper.append(byte &- 97 < 26 ? byte - 32 : byte) }
+            number = upper.withUnsafeBufferPointer { names.number(of: $0) }
+            nameBytes = upper
+        }
+        guard let number else {
+            throw error("more than \(NameTable.maximumCount) different tag names")
+        }
+        return (number, isClosing, start == end)
+    }
+
+    private mutating func skipSpace() throws(XMLSyntaxError) {
+        if try cursor.ensure(1), !XMLReader<Source>.isSpace(cursor.current) { return }
+        while try cursor.ensure(1) {
+            var end = cursor.position
+            let buffer = cursor.buffer
+            while end < buffer.count && XMLReader<Source>.isSpace(buffer[end]) { end += 1 }
+            let count = end - cursor.position
+            cursor.consume(count)
+            if end < buffer.count { return }
+        }
     }
 
     /// The OFX 1 header, `KEY:VALUE` lines before the first `<`; its charset.
@@ -389,22 +638,14 @@ struct OFXReader<Source: ByteSource> {
             || text.contains("CHARSET:8859-1")
     }
 
-    /// A leaf's value: the text up to the next `<`, without surrounding white space.
-    private mutating func readValue() throws(XMLSyntaxError) -> String {
-        // A view of the cursor's buffer, narrowed without mutating it (which would copy it).
-        var slice = try cursor.take(limit: Self.maximumTokenLength) { $0 != UInt8(ascii: "<") }
-        while let last = slice.last, [0x20, 0x09, 0x0A, 0x0D].contains(last) {
-            slice = slice.dropLast()
-        }
-        while let first = slice.first, [0x20, 0x09, 0x0A, 0x0D].contains(first) {
-            slice = slice.dropFirst()
-        }
-        var bytes = Array(slice)
-        if bytes.contains(UInt8(ascii: "&")) { bytes = Self.decodingEntities(bytes) }
-        let isASCII = !bytes.contains { $0 >= 0x80 }
-        return isASCII || !(isWindows1252 || String(validating: bytes, as: UTF8.self) == nil)
-            ? String(decoding: bytes, as: UTF8.self)
-            : String(decoding: TextEncoding.windows1252.utf8(from: bytes), as: UTF8.self)
+    /// Finds a leaf's value, the text up to the next `<` without surrounding white space,
+    /// in the cursor's buffer.
+    private mutating func readValue() throws(XMLSyntaxError) {
+        let slice = try cursor.take(until: UInt8(ascii: "<"), limit: Self.maximumTokenLength)
+        var (start, end) = (slice.startIndex, slice.endIndex)
+        while start < end && XMLReader<Source>.isSpace(slice[start]) { start += 1 }
+        while end > start && XMLReader<Source>.isSpace(slice[end - 1]) { end -= 1 }
+        valueRange = start..<end
     }
 
     /// The named entities SGML OFX writes (`&amp;`, `&lt;`, `&gt;`, `&quot;`, `&apos;`,

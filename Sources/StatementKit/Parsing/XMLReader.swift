@@ -2,66 +2,115 @@
 /// a byte source: elements, attributes, text, the five named entities and character
 /// references, CDATA, comments and processing instructions. Names lose their namespace
 /// prefix. A document type declaration is refused (its entities could expand without bound,
-/// or point outside the file), as are nesting deeper than `maximumDepth` and a token longer
-/// than `maximumTokenLength`; so memory stays bounded whatever the input.
+/// or point outside the file), as are nesting deeper than `maximumDepth`, a token longer than
+/// `maximumTokenLength` and more distinct names than `NameTable.maximumCount`; so memory stays
+/// bounded whatever the input.
 ///
-/// Each event carries the line and column (in bytes) where its markup starts.
+/// Events name elements by number (see `NameTable`); the text before a tag and the attributes
+/// of a start tag are the reader's until the next event, asked for only where a parser needs
+/// them, so that reading an element a parser ignores allocates nothing. Every byte is still
+/// checked: text that is not valid UTF-8 (or the declared encoding) and unknown entities are
+/// errors wherever they stand. Each event carries the line and column (in Unicode scalars)
+/// where its markup starts.
 struct XMLReader<Source: ByteSource> {
     enum Event: Equatable {
-        case start(name: String, attributes: [Attribute], isEmpty: Bool)
-        case end(name: String)
-        case text(String)
-    }
-
-    struct Attribute: Equatable {
-        let name: String
-        let value: String
+        /// An element starts; it is the last of `open` until its end.
+        case start(Int)
+        /// An element ends; it is still the last of `open` until the next event.
+        case end(Int)
     }
 
     static var maximumDepth: Int { 64 }
     static var maximumTokenLength: Int { 1 << 20 }
 
     private var cursor: ByteCursor<Source>
-    /// Where the last event started.
+    private(set) var names: NameTable
+    /// Where the last event's markup started.
     private(set) var eventLine = 1
     private(set) var eventColumn = 1
-    private var open: [String] = []
+    /// The numbers of the open elements, outermost first.
+    private(set) var open: [Int] = []
+    private var closesLast = false
     private var sawRoot = false
-    /// An end event owed after an empty element's start.
-    private var pendingEnd: String?
+    /// The end event owed after an empty element's start.
+    private var pendingEnd: Int?
     /// Whether the XML declaration names ISO-8859-1 or Windows-1252 rather than UTF-8.
     private var isWindows1252 = false
+    /// The text between the previous tag and this event's, as UTF-8 with references replaced.
+    private var textBytes: [UInt8] = []
+    /// Where that text starts.
+    private(set) var textLine = 1
+    private(set) var textColumn = 1
+    /// The attributes of the last start tag: names and values (UTF-8, references replaced)
+    /// in one buffer.
+    private var attributeBytes: [UInt8] = []
+    private var attributeRanges: [(name: Range<Int>, value: Range<Int>)] = []
 
-    init(source: Source) {
+    /// A reader numbering `known` names first, in their order.
+    init(source: Source, names known: [String] = []) {
         cursor = ByteCursor(source: source)
+        names = NameTable(known)
+    }
+
+    /// The text before this event's tag, without surrounding white space.
+    var text: String {
+        textBytes.withUnsafeBufferPointer { String(decoding: Self.trimmed($0), as: UTF8.self) }
+    }
+
+    /// The value of the last start tag's attribute with that (local) name.
+    func attribute(_ name: String) -> String? {
+        for range in attributeRanges
+        where attributeBytes[range.name].elementsEqual(name.utf8) {
+            return String(decoding: attributeBytes[range.value], as: UTF8.self)
+        }
+        return nil
+    }
+
+    /// The last start tag's attributes, in their order.
+    var attributes: [(name: String, value: String)] {
+        attributeRanges.map {
+            (
+                String(decoding: attributeBytes[$0.name], as: UTF8.self),
+                String(decoding: attributeBytes[$0.value], as: UTF8.self)
+            )
+        }
     }
 
     /// The next event; `nil` at the end of a well-formed document.
     mutating func next() throws(XMLSyntaxError) -> Event? {
-        if let name = pendingEnd {
+        if !textBytes.isEmpty { textBytes.removeAll(keepingCapacity: true) }
+        if let number = pendingEnd {
             pendingEnd = nil
+            closesLast = true
+            return .end(number)
+        }
+        if closesLast {
+            closesLast = false
             open.removeLast()
-            return .end(name: name)
         }
         while true {
             guard try cursor.ensure(1) else {
-                if let name = open.last { throw error("the file ends inside <\(name)>") }
+                if let number = open.last {
+                    throw error("the file ends inside <\(names.name(number))>")
+                }
                 if !sawRoot { throw error("the file holds no XML element") }
                 return nil
             }
             (eventLine, eventColumn) = (cursor.line, cursor.column)
             if cursor.current != UInt8(ascii: "<") {
-                let text = try cursor.take(limit: Self.maximumTokenLength) {
-                    $0 != UInt8(ascii: "<")
-                }
+                let text = try cursor.take(until: UInt8(ascii: "<"), limit: Self.maximumTokenLength)
                 if open.isEmpty {
-                    guard text.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D })
-                    else { throw error("text outside the root element") }
+                    guard text.allSatisfy(Self.isSpace) else {
+                        throw error("text outside the root element")
+                    }
                     continue
                 }
-                return .text(try decode(text))
+                if textBytes.isEmpty { (textLine, textColumn) = (eventLine, eventColumn) }
+                try Self.append(text, to: &textBytes, references: true, decoding: encoding)
+                continue
             }
             guard try cursor.ensure(2) else { throw error("the file ends inside a tag") }
+            if let event = try simpleTag() { return event }
             switch cursor.buffer[cursor.position + 1] {
             case UInt8(ascii: "?"):
                 let instruction = try cursor.read(upTo: "?>", limit: Self.maximumTokenLength)
@@ -72,8 +121,9 @@ struct XMLReader<Source: ByteSource> {
                 } else if try cursor.starts(with: "<![CDATA[") {
                     guard !open.isEmpty else { throw error("CDATA outside the root element") }
                     cursor.consume(9)
+                    if textBytes.isEmpty { (textLine, textColumn) = (eventLine, eventColumn) }
                     let content = try cursor.read(upTo: "]]>", limit: Self.maximumTokenLength)
-                    return .text(try text(content))
+                    try Self.append(content, to: &textBytes, references: false, decoding: encoding)
                 } else {
                     throw error(
                         "a document type declaration is not allowed (its entities could expand without bound)"
@@ -81,127 +131,201 @@ struct XMLReader<Source: ByteSource> {
                 }
             case UInt8(ascii: "/"):
                 cursor.consume(2)
-                let tag = try cursor.read(upTo: ">", limit: Self.maximumTokenLength)
-                let name = Self.trimmed(Self.localName(tag))
-                guard let expected = open.last else { throw error("</\(name)> closes nothing") }
-                guard name == expected else {
-                    throw error("</\(name)> closes <\(expected)>")
+                let tag = try cursor.read(
+                    through: UInt8(ascii: ">"), limit: Self.maximumTokenLength)
+                guard let expected = open.last else {
+                    throw error("</\(Self.closingName(tag))> closes nothing")
                 }
-                open.removeLast()
-                return .end(name: name)
+                let matches = tag.withUnsafeBufferPointer {
+                    names.isName(expected, Self.localName(Self.trimmed($0)))
+                }
+                guard matches else {
+                    throw error("</\(Self.closingName(tag))> closes <\(names.name(expected))>")
+                }
+                closesLast = true
+                return .end(expected)
             default:
                 cursor.consume(1)
-                let tag = try readTag()
-                var isEmpty = false
-                var body = tag
-                if body.last == UInt8(ascii: "/") {
-                    isEmpty = true
-                    body = body.dropLast()
-                }
-                let (name, attributes) = try parseTag(body)
+                let (number, isEmpty) = try startTag()
                 guard !(open.isEmpty && sawRoot) else {
-                    throw error("a second root element <\(name)>")
+                    throw error("a second root element <\(names.name(number))>")
                 }
                 guard open.count < Self.maximumDepth else {
                     throw error("nesting deeper than \(Self.maximumDepth) levels")
                 }
                 sawRoot = true
-                open.append(name)
-                if isEmpty { pendingEnd = name }
-                return .start(name: name, attributes: attributes, isEmpty: isEmpty)
+                open.append(number)
+                if isEmpty { pendingEnd = number }
+                return .start(number)
             }
         }
     }
 
-    /// Bytes without surrounding ASCII white space, as text.
-    static func trimmed(_ bytes: ArraySlice<UInt8>) -> String {
-        let isSpace = { (byte: UInt8) in
-            byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D
+    /// The commonest tags read at once: `</name>` closing the open element, and `<name>` or
+    /// `<name/>` without attributes, all ASCII and within the buffer; `nil` for any other.
+    private mutating func simpleTag() throws(XMLSyntaxError) -> Event? {
+        let position = cursor.position
+        let buffer = cursor.buffer
+        return try buffer.withUnsafeBufferPointer { (bytes) throws(XMLSyntaxError) -> Event? in
+            if bytes[position + 1] == UInt8(ascii: "/") {
+                guard let expected = open.last,
+                    names.isASCIIName(expected, at: position + 2, in: bytes)
+                else { return nil }
+                let end = position + 2 + names.length(expected)
+                guard end < bytes.count, bytes[end] == UInt8(ascii: ">") else { return nil }
+                cursor.consume(end + 1 - position, columns: end + 1 - position)
+                closesLast = true
+                return .end(expected)
+            }
+            var end = position + 1
+            var colon = position
+            while end < bytes.count {
+                let byte = bytes[end]
+                if byte == UInt8(ascii: ">") || byte == UInt8(ascii: "/") { break }
+                if byte >= 0x80 || byte == UInt8(ascii: "<") || Self.isSpace(byte) { return nil }
+                if byte == UInt8(ascii: ":") { colon = end }
+                end += 1
+            }
+            guard end > colon + 1, end + 1 < bytes.count else { return nil }
+            let isEmpty = bytes[end] == UInt8(ascii: "/")
+            guard !isEmpty || bytes[end + 1] == UInt8(ascii: ">") else { return nil }
+            let name = UnsafeBufferPointer(rebasing: bytes[(colon + 1)..<end])
+            guard let number = names.number(of: name) else { return nil }
+            guard !(open.isEmpty && sawRoot), open.count < Self.maximumDepth else { return nil }
+            let length = end + (isEmpty ? 2 : 1) - position
+            cursor.consume(length, columns: length)
+            if !attributeRanges.isEmpty {
+                attributeBytes.removeAll(keepingCapacity: true)
+                attributeRanges.removeAll(keepingCapacity: true)
+            }
+            sawRoot = true
+            open.append(number)
+            if isEmpty { pendingEnd = number }
+            return .start(number)
         }
-        var slice = bytes
-        while let first = slice.first, isSpace(first) { slice = slice.dropFirst() }
-        while let last = slice.last, isSpace(last) { slice = slice.dropLast() }
-        return String(decoding: slice, as: UTF8.self)
+    }
+
+    static func isSpace(_ byte: UInt8) -> Bool {
+        byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D
+    }
+
+    /// Bytes without surrounding ASCII white space.
+    static func trimmed(_ bytes: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8> {
+        var (start, end) = (0, bytes.count)
+        while start < end && isSpace(bytes[start]) { start += 1 }
+        while end > start && isSpace(bytes[end - 1]) { end -= 1 }
+        return UnsafeBufferPointer(rebasing: bytes[start..<end])
     }
 
     /// A name without its namespace prefix: `camt:Ntry` is `Ntry`.
     static func localName(_ name: String) -> String {
-        String(decoding: localName(Array(name.utf8)[...]), as: UTF8.self)
+        String(name.split(separator: ":", omittingEmptySubsequences: false).last ?? "")
     }
 
     /// The bytes of a name after its namespace prefix.
-    static func localName(_ name: ArraySlice<UInt8>) -> ArraySlice<UInt8> {
+    static func localName(_ name: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8> {
         guard let colon = name.lastIndex(of: UInt8(ascii: ":")) else { return name }
-        return name[(colon + 1)...]
+        return UnsafeBufferPointer(rebasing: name[(colon + 1)...])
+    }
+
+    private static func closingName(_ tag: ArraySlice<UInt8>) -> String {
+        tag.withUnsafeBufferPointer {
+            String(decoding: localName(trimmed($0)), as: UTF8.self)
+        }
     }
 
     func error(_ message: String) -> XMLSyntaxError {
         XMLSyntaxError(message: message, line: eventLine, column: eventColumn)
     }
 
-    /// A start tag's bytes after `<` up to its `>` (consumed), which may stand inside
-    /// quoted values.
-    private mutating func readTag() throws(XMLSyntaxError) -> ArraySlice<UInt8> {
-        var quote: UInt8?
-        let lessThan = error("\"<\" inside a tag")
-        let tag = try cursor.take(limit: Self.maximumTokenLength) {
-            (byte) throws(XMLSyntaxError) -> Bool in
-            if let open = quote {
-                if byte == open { quote = nil }
-                return true
-            }
-            if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") { quote = byte }
-            if byte == UInt8(ascii: "<") { throw lessThan }
-            return byte != UInt8(ascii: ">")
+    /// Reads a start tag after its `<` up to its `>` (consumed; it may stand inside quoted
+    /// values): its name's number and attributes, and whether it is empty (`<a/>`).
+    private mutating func startTag() throws(XMLSyntaxError) -> (Int, Bool) {
+        var end = try cursor.find(UInt8(ascii: ">"), limit: Self.maximumTokenLength)
+        // A `>` inside a quoted value does not end the tag.
+        while let found = end, !quotesClosed(cursor.position..<found) {
+            end = try cursor.find(
+                UInt8(ascii: ">"), limit: Self.maximumTokenLength, from: found + 1)
         }
-        guard try cursor.ensure(1) else { throw error("the file ends inside a tag") }
-        cursor.consume(1)
-        return tag
+        guard let end else { throw error("the file ends inside a tag") }
+        let buffer = cursor.buffer
+        let parsed = try buffer.withUnsafeBufferPointer {
+            (bytes) throws(XMLSyntaxError) -> (Int, Bool) in
+            var tag = UnsafeBufferPointer(rebasing: bytes[cursor.position..<end])
+            let isEmpty = tag.last == UInt8(ascii: "/")
+            if isEmpty { tag = UnsafeBufferPointer(rebasing: tag.dropLast()) }
+            if tag.contains(UInt8(ascii: "<")) { throw error("\"<\" inside a tag") }
+            return (try parseTag(tag), isEmpty)
+        }
+        cursor.consume(end - cursor.position + 1)
+        return parsed
     }
 
-    private func parseTag(_ tag: ArraySlice<UInt8>) throws(XMLSyntaxError) -> (String, [Attribute])
-    {
-        let isSpace = { (byte: UInt8) in
-            byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D
+    private func quotesClosed(_ range: Range<Int>) -> Bool {
+        var quote: UInt8?
+        for byte in cursor.buffer[range] {
+            if let open = quote {
+                if byte == open { quote = nil }
+            } else if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") {
+                quote = byte
+            }
         }
-        var index = tag.startIndex
-        while index < tag.endIndex && !isSpace(tag[index]) { index += 1 }
-        let name = String(decoding: Self.localName(tag[tag.startIndex..<index]), as: UTF8.self)
-        guard !name.isEmpty else { throw error("a tag without a name") }
-        var attributes: [Attribute] = []
+        return quote == nil
+    }
+
+    private mutating func parseTag(_ tag: UnsafeBufferPointer<UInt8>) throws(XMLSyntaxError) -> Int
+    {
+        var index = 0
+        while index < tag.count && !Self.isSpace(tag[index]) { index += 1 }
+        let rawName = Self.localName(UnsafeBufferPointer(rebasing: tag[..<index]))
+        guard !rawName.isEmpty else { throw error("a tag without a name") }
+        guard let number = names.number(of: rawName) else {
+            throw error("more than \(NameTable.maximumCount) different element names")
+        }
+        if !attributeRanges.isEmpty {
+            attributeBytes.removeAll(keepingCapacity: true)
+            attributeRanges.removeAll(keepingCapacity: true)
+        }
         while true {
-            while index < tag.endIndex && isSpace(tag[index]) { index += 1 }
-            guard index < tag.endIndex else { break }
+            while index < tag.count && Self.isSpace(tag[index]) { index += 1 }
+            guard index < tag.count else { break }
             let nameStart = index
-            while index < tag.endIndex && tag[index] != UInt8(ascii: "=") && !isSpace(tag[index]) {
+            while index < tag.count && tag[index] != UInt8(ascii: "=") && !Self.isSpace(tag[index])
+            {
                 index += 1
             }
-            let rawName = tag[nameStart..<index]
+            let attributeName = UnsafeBufferPointer(rebasing: tag[nameStart..<index])
             // Namespace declarations keep their name; other attributes lose the prefix.
-            let attribute = String(
-                decoding: rawName.starts(with: "xmlns".utf8) ? rawName : Self.localName(rawName),
-                as: UTF8.self)
-            while index < tag.endIndex && isSpace(tag[index]) { index += 1 }
-            guard index < tag.endIndex, tag[index] == UInt8(ascii: "=") else {
-                throw error("attribute \(attribute) of <\(name)> has no value")
+            let kept =
+                attributeName.starts(with: "xmlns".utf8)
+                ? attributeName : Self.localName(attributeName)
+            let nameRange = attributeBytes.count..<(attributeBytes.count + kept.count)
+            attributeBytes.append(contentsOf: kept)
+            func problem(_ what: String) -> XMLSyntaxError {
+                error("attribute \(String(decoding: kept, as: UTF8.self)) \(what)")
+            }
+            while index < tag.count && Self.isSpace(tag[index]) { index += 1 }
+            guard index < tag.count, tag[index] == UInt8(ascii: "=") else {
+                throw problem("of <\(names.name(number))> has no value")
             }
             index += 1
-            while index < tag.endIndex && isSpace(tag[index]) { index += 1 }
-            guard index < tag.endIndex,
+            while index < tag.count && Self.isSpace(tag[index]) { index += 1 }
+            guard index < tag.count,
                 tag[index] == UInt8(ascii: "\"") || tag[index] == UInt8(ascii: "'")
-            else { throw error("attribute \(attribute) of <\(name)> is not quoted") }
+            else { throw problem("of <\(names.name(number))> is not quoted") }
             let quote = tag[index]
             index += 1
             let valueStart = index
-            while index < tag.endIndex && tag[index] != quote { index += 1 }
-            guard index < tag.endIndex else {
-                throw error("attribute \(attribute) is never closed")
-            }
-            attributes.append(
-                Attribute(name: attribute, value: try decode(tag[valueStart..<index])))
+            while index < tag.count && tag[index] != quote { index += 1 }
+            guard index < tag.count else { throw problem("is never closed") }
+            let valueFrom = attributeBytes.count
+            try Self.append(
+                UnsafeBufferPointer(rebasing: tag[valueStart..<index]), to: &attributeBytes,
+                references: true, decoding: encoding)
+            attributeRanges.append((nameRange, valueFrom..<attributeBytes.count))
             index += 1
         }
-        return (name, attributes)
+        return number
     }
 
     /// Takes the encoding from the XML declaration, `<?xml … encoding="ISO-8859-1"?>`.
@@ -213,57 +337,88 @@ struct XMLReader<Source: ByteSource> {
             .contains(String(value))
     }
 
-    /// Text in the document's encoding as a string: UTF-8 (invalid bytes are refused, never
-    /// replaced), or ISO-8859-1/Windows-1252 when the declaration says so.
-    private func text(_ raw: ArraySlice<UInt8>) throws(XMLSyntaxError) -> String {
-        guard raw.contains(where: { $0 >= 0x80 }) else {
-            return String(decoding: raw, as: UTF8.self)
+    /// How text is decoded, and where an error in it is reported.
+    struct Encoding {
+        let isWindows1252: Bool
+        let line: Int
+        let column: Int
+
+        func error(_ message: String) -> XMLSyntaxError {
+            XMLSyntaxError(message: message, line: line, column: column)
         }
-        let bytes = isWindows1252 ? TextEncoding.windows1252.utf8(from: Array(raw))[...] : raw
-        guard let text = String(validating: bytes, as: UTF8.self) else {
-            throw error(
-                "text that is not valid UTF-8, and the XML declaration names no other encoding")
-        }
-        return text
     }
 
-    /// Text with its entity and character references replaced.
-    private func decode(_ raw: ArraySlice<UInt8>) throws(XMLSyntaxError) -> String {
-        guard raw.contains(UInt8(ascii: "&")) else { return try text(raw) }
-        // References are ASCII: replaced in the text made UTF-8 first.
-        let bytes = Array(try text(raw).utf8)[...]
-        var result: [UInt8] = []
-        result.reserveCapacity(bytes.count)
-        var index = bytes.startIndex
-        while index < bytes.endIndex {
-            let byte = bytes[index]
+    private var encoding: Encoding {
+        Encoding(isWindows1252: isWindows1252, line: eventLine, column: eventColumn)
+    }
+
+    private static func append(
+        _ raw: ArraySlice<UInt8>, to output: inout [UInt8], references: Bool,
+        decoding encoding: Encoding
+    ) throws(XMLSyntaxError) {
+        try raw.withUnsafeBufferPointer { (bytes) throws(XMLSyntaxError) in
+            try append(bytes, to: &output, references: references, decoding: encoding)
+        }
+    }
+
+    /// Appends text in the document's encoding to `output` as UTF-8, with its entity and
+    /// character references replaced (unless it is CDATA): invalid UTF-8 is refused, never
+    /// replaced, unless the declaration names ISO-8859-1 or Windows-1252.
+    private static func append(
+        _ raw: UnsafeBufferPointer<UInt8>, to output: inout [UInt8], references: Bool,
+        decoding encoding: Encoding
+    ) throws(XMLSyntaxError) {
+        var isPlain = true
+        for byte in raw where byte >= 0x80 || byte == UInt8(ascii: "&") {
+            isPlain = false
+            break
+        }
+        if isPlain {
+            output.append(contentsOf: raw)
+            return
+        }
+        var utf8 = Array(raw)
+        if utf8.contains(where: { $0 >= 0x80 }) {
+            if encoding.isWindows1252 {
+                utf8 = TextEncoding.windows1252.utf8(from: utf8)
+            } else if String(validating: utf8, as: UTF8.self) == nil {
+                throw encoding.error(
+                    "text that is not valid UTF-8, and the XML declaration names no other encoding")
+            }
+        }
+        guard references else {
+            output += utf8
+            return
+        }
+        var index = 0
+        while index < utf8.count {
+            let byte = utf8[index]
             guard byte == UInt8(ascii: "&") else {
-                result.append(byte)
+                output.append(byte)
                 index += 1
                 continue
             }
-            guard let end = bytes[index...].firstIndex(of: UInt8(ascii: ";")), end - index <= 10
-            else { throw error("\"&\" starts no entity reference") }
-            let name = String(decoding: bytes[(index + 1)..<end], as: UTF8.self)
+            guard let end = utf8[index...].firstIndex(of: UInt8(ascii: ";")), end - index <= 10
+            else { throw encoding.error("\"&\" starts no entity reference") }
+            let name = String(decoding: utf8[(index + 1)..<end], as: UTF8.self)
             switch name {
-            case "amp": result.append(UInt8(ascii: "&"))
-            case "lt": result.append(UInt8(ascii: "<"))
-            case "gt": result.append(UInt8(ascii: ">"))
-            case "quot": result.append(UInt8(ascii: "\""))
-            case "apos": result.append(UInt8(ascii: "'"))
+            case "amp": output.append(UInt8(ascii: "&"))
+            case "lt": output.append(UInt8(ascii: "<"))
+            case "gt": output.append(UInt8(ascii: ">"))
+            case "quot": output.append(UInt8(ascii: "\""))
+            case "apos": output.append(UInt8(ascii: "'"))
             default:
                 let number: UInt32? =
                     name.hasPrefix("#x")
                     ? UInt32(name.dropFirst(2), radix: 16)
                     : name.hasPrefix("#") ? UInt32(name.dropFirst()) : nil
                 guard let number, let scalar = Unicode.Scalar(number) else {
-                    throw error("unknown entity &\(name);")
+                    throw encoding.error("unknown entity &\(name);")
                 }
-                result += Array(String(Character(scalar)).utf8)
+                output += Array(String(Character(scalar)).utf8)
             }
             index = end + 1
         }
-        return String(decoding: result, as: UTF8.self)
     }
 }
 

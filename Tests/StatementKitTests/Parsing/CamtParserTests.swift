@@ -69,25 +69,18 @@ struct CamtParserTests {
     func readerEvents(_ bytes: [UInt8]) throws -> [String] {
         var reader = XMLReader(source: MemoryByteSource(bytes))
         var events: [String] = []
-        var text = ""
-        func flush() {
-            let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
-            if !trimmed.isEmpty { events.append("'\(trimmed)") }
-            text = ""
-        }
         while let event = try reader.next() {
+            // The text before each tag, as the oracle flushes it at each.
+            if !reader.text.isEmpty { events.append("'\(reader.text)") }
             switch event {
-            case .start(let name, let attributes, _):
-                flush()
-                events.append("<\(name)")
-                for attribute in attributes.sorted(by: { $0.name < $1.name })
+            case .start(let number):
+                events.append("<\(reader.names.name(number))")
+                for attribute in reader.attributes.sorted(by: { $0.name < $1.name })
                 where !attribute.name.hasPrefix("xmlns") && attribute.name != "xsi" {
                     events.append("@\(attribute.name)=\(attribute.value)")
                 }
-            case .end(let name):
-                flush()
-                events.append(">\(name)")
-            case .text(let content): text += content
+            case .end(let number):
+                events.append(">\(reader.names.name(number))")
             }
         }
         return events
@@ -151,6 +144,36 @@ struct CamtParserTests {
                     "\(error)")
             }
         }
+    }
+
+    @Test func `reads tags with prefixes, spaces and attributes as plain ones, over many chunks`()
+        throws
+    {
+        let entry = { (index: Int) in
+            "<Ntry><Amt Ccy=\"EUR\">\(index).10</Amt><CdtDbtInd>CRDT</CdtDbtInd><Sts>BOOK</Sts>"
+                + "<BookgDt><Dt>2026-10-02</Dt></BookgDt><AcctSvcrRef>R\(index)</AcctSvcrRef></Ntry>\n"
+        }
+        let entries = (0..<2000).map(entry).joined()
+        let plain =
+            "<Document xmlns=\"urn:iso:std:iso:20022:tech:xsd:camt.053.001.08\"><BkToCstmrStmt>\n"
+            + "<Stmt><Acct><Id><IBAN>DE89370400440532013000</IBAN></Id><Ccy>EUR</Ccy></Acct>\n"
+            + entries + "</Stmt></BkToCstmrStmt></Document>\n"
+        let prefixed =
+            plain.replacingOccurrences(of: "<", with: "<c:")
+            .replacingOccurrences(of: "<c:/", with: "</c:")
+            .replacingOccurrences(of: "</c:Ntry>", with: "</c:Ntry >")
+            .replacingOccurrences(of: "xmlns=", with: "xmlns:c=")
+        let results = [parse(plain), parse(prefixed)]
+        for result in results {
+            #expect(result.diagnostics.isEmpty, "\(result.lines.prefix(3))")
+            #expect(result.rows.count == 2000)
+            #expect(result.total == (0..<2000).reduce(0) { $0 + $1 * 100 + 10 })
+            #expect(result.rows.map(\.line) == Array(3..<2003))
+        }
+        var names = (0..<5000).map { "<e\($0)/>" }.joined()
+        names = "<a>" + names + "</a>"
+        var reader = XMLReader(source: MemoryByteSource(names))
+        #expect(throws: XMLSyntaxError.self) { while try reader.next() != nil {} }
     }
 
     @Test func `reads the camt.053 samples with batches, reversals and pending entries`() throws {

@@ -82,6 +82,61 @@ struct OFXParserTests {
             broken.lines == ["o.ofx:6:17: error: [OFX_SYNTAX] </BANKTRANLIST> closes <STMTTRN>"])
     }
 
+    /// An OFX 2 statement of `count` transactions, written in the form `style` gives a tag
+    /// and its value.
+    static func statement(count: Int, style: (String, String) -> String) -> String {
+        var text =
+            "<?xml version=\"1.0\"?>\n<?OFX OFXHEADER=\"200\"?>\n<OFX><BANKMSGSRSV1><STMTTRNRS>"
+            + "<STMTRS>\(style("CURDEF", "EUR"))<BANKACCTFROM>\(style("BANKID", "B"))"
+            + "\(style("ACCTID", "42"))</BANKACCTFROM><BANKTRANLIST>\n"
+        for index in 0..<count {
+            text +=
+                "<STMTTRN>\(style("DTPOSTED", "20261002"))\(style("TRNAMT", "-\(index).05"))"
+                + "\(style("FITID", "F\(index)"))\(style("NAME", "Caf\u{E9} \(index)"))</STMTTRN>\n"
+        }
+        return text + "</BANKTRANLIST></STMTRS></STMTTRNRS></BANKMSGSRSV1></OFX>\n"
+    }
+
+    @Test func `reads the same rows whatever the case and layout of the tags, over many chunks`() {
+        let styles: [(String, String) -> String] = [
+            { "<\($0)>\($1)</\($0)>" },
+            { "<\($0)>\($1)" },
+            { "<\($0.lowercased())>\($1)</\($0.lowercased())>" },
+            { "<\($0)>\n  \($1)\n</\($0)>" },
+            { "<\($0) >\($1)</\($0)>" },
+        ]
+        let results = styles.map { parse(Self.statement(count: 3000, style: $0)) }
+        for result in results {
+            #expect(result.diagnostics.isEmpty, "\(result.lines.prefix(3))")
+            #expect(result.rows.count == 3000)
+            #expect(result.rows.last?.transaction.beneficiary == "Caf\u{E9} 2999")
+            #expect(
+                result.rows.map(\.transaction.amount) == results[0].rows.map(\.transaction.amount))
+        }
+        // Every row is placed on the line of its <STMTTRN>: line 4 on, one a line (the
+        // fourth style spreads each of a transaction's four values over three lines).
+        #expect(results[0].rows.map(\.line) == Array(4..<3004))
+        #expect(results[3].rows.map(\.line) == Array(stride(from: 10, to: 27_010, by: 9)))
+    }
+
+    @Test func `places an error after values spread over lines`() {
+        let text = Self.statement(count: 2) { "<\($0)>\n \($1)\n</\($0)>" }
+            .replacingOccurrences(of: "-1.05", with: "-1.051")
+        #expect(
+            parse(text).lines == [
+                "o.ofx:22:2: error: [AMOUNT_PRECISION] TRNAMT \"-1.051\": EUR has 2 decimal places"
+            ])
+    }
+
+    @Test func `refuses more different tag names than a statement can have`() {
+        let tags = (0..<5000).map { "<T\($0)>x" }.joined()
+        let result = parse("<OFX>" + tags + "</OFX>")
+        #expect(
+            result.lines == [
+                "o.ofx:1:31480: error: [OFX_SYNTAX] more than 4096 different tag names"
+            ])
+    }
+
     @Test func `detects OFX and QFX by content`() {
         #expect(
             StatementFormat(path: "a.qfx", head: Array("OFXHEADER:100\nDATA:OFXSGML".utf8)) == .ofx)

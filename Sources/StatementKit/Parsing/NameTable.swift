@@ -1,0 +1,101 @@
+/// The element names a markup reader has met, each numbered once: so that a parser compares
+/// numbers, not strings, and a name is copied once per file rather than once per element.
+/// The names given at creation are numbered first, in order, for the parser to look for.
+///
+/// The table holds at most `maximumCount` names (real statements use a few hundred), so that a
+/// hostile file cannot make it grow without bound.
+struct NameTable {
+    static var maximumCount: Int { 4096 }
+
+    /// The names' bytes, one after another; name `n` is `bytes[starts[n]..<starts[n + 1]]`.
+    private var bytes: [UInt8] = []
+    private var starts: [Int] = [0]
+    /// Open addressing over the names' hashes: a name's number, or -1.
+    private var slots = [Int32](repeating: -1, count: 8192)
+    /// The name that followed each name the last time: documents repeat their sequence of
+    /// elements, so the guess is checked before the name is hashed.
+    private var successors = [Int32](repeating: -1, count: NameTable.maximumCount)
+    private var previous = 0
+
+    var count: Int { starts.count - 1 }
+
+    init(_ known: [String]) {
+        for name in known {
+            _ = Array(name.utf8).withUnsafeBufferPointer { number(of: $0) }
+        }
+    }
+
+    /// The name with that number.
+    func name(_ number: Int) -> String {
+        String(decoding: bytes[starts[number]..<starts[number + 1]], as: UTF8.self)
+    }
+
+    /// Whether `bytes[offset...]` starts with the name with that number, which is ASCII.
+    func isASCIIName(_ number: Int, at offset: Int, in bytes: UnsafeBufferPointer<UInt8>)
+        -> Bool
+    {
+        let (start, end) = (starts[number], starts[number + 1])
+        guard bytes.count - offset >= end - start else { return false }
+        return self.bytes.withUnsafeBufferPointer { stored in
+            var index = offset
+            for byte in stored[start..<end] {
+                if bytes[index] != byte || byte >= 0x80 { return false }
+                index += 1
+            }
+            return true
+        }
+    }
+
+    /// The length of the name with that number, in bytes.
+    func length(_ number: Int) -> Int { starts[number + 1] - starts[number] }
+
+    /// Whether the name with that number is `name`.
+    func isName(_ number: Int, _ name: UnsafeBufferPointer<UInt8>) -> Bool {
+        let (start, end) = (starts[number], starts[number + 1])
+        guard end - start == name.count else { return false }
+        return bytes.withUnsafeBufferPointer { stored in
+            var index = 0
+            while index < name.count {
+                if stored[start + index] != name[index] { return false }
+                index += 1
+            }
+            return true
+        }
+    }
+
+    /// The number of the name, given one if it is new; `nil` when the table is full.
+    mutating func number(of name: UnsafeBufferPointer<UInt8>) -> Int? {
+        let guess = Int(successors[previous])
+        if guess >= 0 && isName(guess, name) {
+            previous = guess
+            return guess
+        }
+        let slot = find(name)
+        var number = Int(slots[slot])
+        if number < 0 {
+            guard count < Self.maximumCount else { return nil }
+            number = count
+            slots[slot] = Int32(number)
+            bytes.append(contentsOf: name)
+            starts.append(bytes.count)
+        }
+        successors[previous] = Int32(number)
+        previous = number
+        return number
+    }
+
+    /// The slot holding the name, or the empty one where it would go.
+    private func find(_ name: UnsafeBufferPointer<UInt8>) -> Int {
+        // FNV-1a: names are short, and the table is the reader's own (no untrusted keys
+        // reach a shared table, and a full one refuses new names).
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in name { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+        let mask = slots.count - 1
+        var slot = Int(truncatingIfNeeded: hash ^ (hash >> 32)) & mask
+        while true {
+            let number = Int(slots[slot])
+            if number < 0 || isName(number, name) { return slot }
+            slot = (slot + 1) & mask
+        }
+    }
+}
