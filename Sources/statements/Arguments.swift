@@ -23,8 +23,10 @@ struct Arguments {
                 positionals.append(argument)
                 continue
             }
+            let known = (valueOptions.union(flagOptions)).sorted().map { "--" + $0 }
             guard argument.hasPrefix("--") else {
-                throw .usage("unknown option '\(argument)'")
+                throw .usage(
+                    "unknown option '\(argument)'" + Suggestion.hint(for: argument, among: known))
             }
             if argument == "--" {
                 optionsEnded = true
@@ -51,7 +53,9 @@ struct Arguments {
                 }
                 values[name, default: []].append(value!)
             } else {
-                throw .usage("unknown option '\(argument)'")
+                throw .usage(
+                    "unknown option '\(argument)'"
+                        + Suggestion.hint(for: "--" + name, among: known))
             }
         }
     }

@@ -1,3 +1,5 @@
+import Foundation
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
@@ -50,16 +52,26 @@ struct Statements {
         }
         let rest = Array(arguments.dropFirst())
         switch name {
-        case "-h", "--help", "help":
+        case "-h", "--help":
             print(usage, to: &standardOutput)
             return ExitCode.success
+        case "help" where rest.isEmpty:
+            print(usage, to: &standardOutput)
+            return ExitCode.success
+        case "help":
+            // `statements help validate` is `statements validate --help`.
+            return run([rest[0], "--help"], console: console)
         case "--version":
             print("statements \(version)", to: &standardOutput)
             return ExitCode.success
         default:
             guard let command = commands.first(where: { $0.name == name }) else {
+                let hint = Suggestion.hint(for: name, among: commands.map { $0.name })
                 print(
-                    "statements: error: unknown command '\(name)'\n\n\(usage)", to: &standardError)
+                    """
+                    statements: error: unknown command '\(name)'\(hint)
+                    Run 'statements --help' for the list of commands.
+                    """, to: &standardError)
                 return ExitCode.usage
             }
             if rest.contains("--help") || rest.contains("-h") {
@@ -71,9 +83,14 @@ struct Statements {
             } catch {
                 switch error {
                 case .usage:
+                    // A short usage error: the message, the usage line, where the help is.
+                    let synopsis = command.usage.components(separatedBy: "\n\n")[0]
                     print(
-                        "statements \(name): error: \(error)\n\n\(command.usage)",
-                        to: &standardError)
+                        """
+                        statements \(name): error: \(error)
+                        \(synopsis)
+                        Run 'statements \(name) --help' for its options.
+                        """, to: &standardError)
                 case .environment:
                     print("statements \(name): error: \(error)", to: &standardError)
                 }

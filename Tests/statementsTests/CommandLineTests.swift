@@ -73,7 +73,7 @@ struct CommandLineTests {
         #expect(result.status == 2)
         #expect(
             result.stderr.hasPrefix(
-                "statements \(arguments[0]): error: unknown option '\(arguments[1])'\n\nUSAGE: statements \(arguments[0])"
+                "statements \(arguments[0]): error: unknown option '\(arguments[1])'"
             ))
         #expect(result.stdout == "")
     }
@@ -91,15 +91,91 @@ struct CommandLineTests {
         #expect(result.status == 2)
         #expect(
             result.stderr.hasPrefix(
-                "statements report: error: --out - needs exactly one account, month and format\n\nUSAGE: statements report"
+                "statements report: error: --out - needs exactly one account, month and format\nUSAGE: statements report"
             ))
     }
 
-    @Test func `refuses an unknown command with the help`() {
+    @Test func `refuses an unknown command in two lines, with the nearest one`() {
         let result = Self.run(["valdate"])
         #expect(result.status == 2)
         #expect(
-            result.stderr.hasPrefix(
-                "statements: error: unknown command 'valdate'\n\nstatements 0.1.0"))
+            result.stderr == """
+                statements: error: unknown command 'valdate'; did you mean 'validate'?
+                Run 'statements --help' for the list of commands.
+
+                """)
+        #expect(
+            Self.run(["frobnicate"]).stderr.hasPrefix(
+                "statements: error: unknown command 'frobnicate'\n"))
+    }
+
+    @Test func `gives a short usage error that names the nearest option`() {
+        let result = Self.run(["validate", "--strikt", "SampleData/good"])
+        #expect(result.status == 2)
+        #expect(
+            result.stderr == """
+                statements validate: error: unknown option '--strikt'; did you mean '--strict'?
+                USAGE: statements validate PATH... [--profile FILE] [--account ID]
+                                                   [--format text|json|github] [--strict] [--jobs N]
+                Run 'statements validate --help' for its options.
+
+                """)
+        #expect(
+            Self.run(["report", "--mont=2026-10"]).stderr.hasPrefix(
+                "statements report: error: unknown option '--mont=2026-10'; did you mean '--month'?\n"
+            ))
+        #expect(
+            Self.run(["accounts", "--zzz"]).stderr.hasPrefix(
+                "statements accounts: error: unknown option '--zzz'\n"))
+    }
+
+    @Test func `says there is no ledger at a mistyped --state, and creates none`() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "cli-\(UUID().uuidString)"
+        ).path
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        for command in [["accounts"], ["report", "--month", "2026-10"]] {
+            let result = Self.run(command + ["--state", folder + "/ledgr"])
+            #expect(result.status == 3)
+            #expect(
+                result.stderr
+                    == "statements \(command[0]): error: no ledger at '\(folder)/ledgr' (give --state DIR, or import statement files first)\n"
+            )
+        }
+        let missing = Self.run(["import", folder + "/no-such.csv", "--state", folder + "/ledger"])
+        #expect(missing.status == 3)
+        #expect(!FileManager.default.fileExists(atPath: folder + "/ledger"))
+        let root = StatementsRunner.packageRoot.path
+        #expect(Self.run(["import", root + "/SampleData/good", "--state", folder]).status == 0)
+        let unknown = Self.run([
+            "report", "--state", folder, "--account", "DE02120300000000202051", "--out", "-",
+        ])
+        #expect(unknown.status == 2)
+        #expect(
+            unknown.stderr.hasPrefix(
+                "statements report: error: no account DE02120300000000202051 in the ledger at '\(folder)' ('statements accounts' lists them)\n"
+            ))
+    }
+
+    @Test func `shows a command's help for statements help COMMAND`() {
+        let result = Self.run(["help", "validate"])
+        #expect(result.status == 0)
+        #expect(result.stdout == Validate.usage + "\n")
+        #expect(Self.run(["help"]).stdout == Statements.usage + "\n")
+        #expect(Self.run(["help", "valdate"]).status == 2)
+    }
+
+    @Test(
+        arguments: [
+            ("valdate", "validate"), ("improt", "import"), ("acounts", "accounts"),
+            ("--stric", "--strict"),
+            ("--for", "--format"), ("xyz", nil), ("--s", nil),
+        ] as [(String, String?)])
+    func `suggests a word only when it is near enough`(typed: String, expected: String?) {
+        let known = [
+            "validate", "import", "accounts", "report", "process", "--strict", "--format",
+            "--state",
+        ]
+        #expect(Suggestion.closest(to: typed, among: known) == expected)
     }
 }

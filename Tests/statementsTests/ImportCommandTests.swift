@@ -151,15 +151,20 @@ struct ImportCommandTests {
         #expect(missing.stdout.contains("imported  SampleData/good/2026-10-savings.json"))
     }
 
-    @Test func `reports an empty ledger`() throws {
+    @Test func `reports an empty ledger, and no ledger where there is none`() throws {
         let workspace = try Workspace()
+        let missing = try StatementsRunner.run(["accounts", "--state", workspace.state])
+        #expect(missing.status == 3)
+        #expect(missing.stderr.contains("error: no ledger at '\(workspace.state)'"))
+        #expect(!FileManager.default.fileExists(atPath: workspace.state))
+        try FileManager.default.createDirectory(
+            atPath: workspace.state, withIntermediateDirectories: true)
         let output = try StatementsRunner.run(["accounts", "--state", workspace.state])
         #expect(output.status == 0)
         #expect(output.stdout == "no accounts in the ledger yet\n")
         #expect(
             try StatementsRunner.run(["accounts", "--format", "json", "--state", workspace.state])
                 .stdout == "[]\n")
-        #expect(!FileManager.default.fileExists(atPath: workspace.state))
     }
 
     @Test func `exits 2 on usage errors`() throws {

@@ -43,10 +43,17 @@ package final class StateController {
     package func importFiles(_ statementFiles: StatementFiles, dryRun: Bool = false)
         throws(StorageError) -> ImportReport
     {
-        if !dryRun { try storage.lockForWriting() }
+        // Paths that name no file at all leave the ledger (or its absence) untouched: the
+        // run then has nothing to commit, and takes no lock (which creates the folder).
+        let writes =
+            !dryRun
+            && statementFiles.entries.contains {
+                if case .file = $0.entry { true } else { false }
+            }
+        if writes { try storage.lockForWriting() }
         defer { storage.unlock() }
         var committed = try storage.loadManifest()
-        if !dryRun && committed.version < LedgerManifest.formatVersion {
+        if writes && committed.version < LedgerManifest.formatVersion {
             committed = try upgrade(committed)
         }
         let run = ImportRun(
@@ -110,6 +117,11 @@ package final class StateController {
     /// Every month with transactions in the ledger.
     package func allMonths() throws(StorageError) -> Set<Month> {
         Set(try storage.loadManifest().accounts.values.flatMap(\.months.keys))
+    }
+
+    /// The ids of the ledger's accounts.
+    package func accountIDs() throws(StorageError) -> Set<AccountID> {
+        Set(try storage.loadManifest().accounts.keys)
     }
 
     /// The latest month with transactions in the ledger, if any.

@@ -29,10 +29,10 @@ enum Accounts: Command {
         let format = try options.choice(
             "format", default: AccountsRenderer.Format.text)
         var standardOutput = console.output
+        let folder = try StateFolder.existing(options)
         do {
-            let summaries = try StateController(
-                storage: StorageController(folder: StateFolder.path(options))
-            ).accountSummaries()
+            let summaries = try StateController(storage: StorageController(folder: folder))
+                .accountSummaries()
             AccountsRenderer(format: format).render(summaries, into: &standardOutput)
             return ExitCode.success
         } catch {

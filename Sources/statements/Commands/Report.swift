@@ -44,7 +44,17 @@ enum Report: Command {
         }
         let requested = try months(options)
         var standardError = console.error
-        let state = StateController(storage: StorageController(folder: StateFolder.path(options)))
+        let folder = try StateFolder.existing(options)
+        let state = StateController(storage: StorageController(folder: folder))
+        if let accounts {
+            let known: Set<AccountID>
+            do { known = try state.accountIDs() } catch { throw .environment("\(error)") }
+            if let unknown = accounts.subtracting(known).min() {
+                throw .usage(
+                    "no account \(unknown.text) in the ledger at '\(folder)' ('statements accounts' lists them)"
+                )
+            }
+        }
         let statements: [MonthlyStatement]
         do throws(StorageError) {
             let latest = requested == nil ? try state.latestMonth().map { [$0] as Set } : nil

@@ -6,4 +6,18 @@ enum StateFolder {
         options.value("state") ?? ProcessInfo.processInfo.environment["STATEMENTS_STATE"]
             ?? "ledger"
     }
+
+    /// The state folder of a command that only reads the ledger: a folder that is not there
+    /// is an error (a mistyped `--state`), never an empty ledger.
+    static func existing(_ options: Arguments) throws(CommandError) -> String {
+        let path = path(options)
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder),
+            isFolder.boolValue
+        else {
+            throw .environment(
+                "no ledger at '\(path)' (give --state DIR, or import statement files first)")
+        }
+        return path
+    }
 }
