@@ -25,7 +25,7 @@ package struct CamtParser: Sendable {
     package func parse<Source: ByteSource>(
         _ source: Source, diagnostics: inout DiagnosticCollector, onRow: (ParsedRow) -> Void
     ) -> ParseSummary {
-        var reader = XMLReader(source: source, names: Element.allCases.map(\.rawValue))
+        var reader = XMLReader(source: source, names: Element.names)
         var state = State(diagnostics: DiagnosticCollector(file: ""))
         swap(&state.diagnostics, &diagnostics)
         defer { swap(&state.diagnostics, &diagnostics) }
@@ -49,7 +49,7 @@ package struct CamtParser: Sendable {
 
 extension CamtParser {
     /// The elements the reader looks for, numbered first in the reader's name table.
-    enum Element: String, CaseIterable {
+    enum Element: String, KnownNames {
         case bkToCstmrStmt = "BkToCstmrStmt"
         case bkToCstmrAcctRpt = "BkToCstmrAcctRpt"
         case bkToCstmrDbtCdtNtfctn = "BkToCstmrDbtCdtNtfctn"
@@ -90,12 +90,7 @@ extension CamtParser {
         case refs = "Refs"
         case addtlTxInf = "AddtlTxInf"
 
-        private static let all = allCases
-
-        /// The element of a number in the reader's name table; `nil` for one not looked for.
-        static func numbered(_ number: Int) -> Element? {
-            number < all.count ? all[number] : nil
-        }
+        static let all = allCases
 
         static let statements: Set<Element> = [
             .bkToCstmrStmt, .bkToCstmrAcctRpt, .bkToCstmrDbtCdtNtfctn,

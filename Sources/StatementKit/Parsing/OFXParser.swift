@@ -20,7 +20,7 @@ package struct OFXParser: Sendable {
     package func parse<Source: ByteSource>(
         _ source: Source, diagnostics: inout DiagnosticCollector, onRow: (ParsedRow) -> Void
     ) -> ParseSummary {
-        var reader = OFXReader(source: source, names: Tag.allCases.map(\.rawValue))
+        var reader = OFXReader(source: source, names: Tag.names)
         var state = State(diagnostics: DiagnosticCollector(file: ""))
         swap(&state.diagnostics, &diagnostics)
         defer { swap(&state.diagnostics, &diagnostics) }
@@ -43,7 +43,7 @@ package struct OFXParser: Sendable {
 
 extension OFXParser {
     /// The tags the reader looks for, numbered first in the reader's name table.
-    enum Tag: String, CaseIterable {
+    enum Tag: String, KnownNames {
         case stmtrs = "STMTRS"
         case ccstmtrs = "CCSTMTRS"
         case stmttrn = "STMTTRN"
@@ -67,12 +67,7 @@ extension OFXParser {
         case refnum = "REFNUM"
         case trntype = "TRNTYPE"
 
-        private static let all = allCases
-
-        /// The tag of a number in the reader's name table; `nil` for one not looked for.
-        static func numbered(_ number: Int) -> Tag? {
-            number < all.count ? all[number] : nil
-        }
+        static let all = allCases
 
         /// Where a transaction keeps the tag's value, if it is one of a transaction's.
         var valueIndex: Int? {
