@@ -640,7 +640,7 @@ struct OFXReader<Source: ByteSource> {
         var (start, end) = (slice.startIndex, slice.endIndex)
         while start < end && XMLReader<Source>.isSpace(slice[start]) { start += 1 }
         while end > start && XMLReader<Source>.isSpace(slice[end - 1]) { end -= 1 }
-        valueRange = start..<end
+        (valueRange, valueIsPlain) = (start..<end, false)
     }
 
     /// The named entities SGML OFX writes (`&amp;`, `&lt;`, `&gt;`, `&quot;`, `&apos;`,

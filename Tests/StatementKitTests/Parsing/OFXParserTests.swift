@@ -105,6 +105,10 @@ struct OFXParserTests {
             { "<\($0)>\n  \($1)\n</\($0)>" },
             { "<\($0) >\($1)</\($0)>" },
         ]
+        // A value read the general way after one read in one pass is still decoded.
+        let entity = parse(
+            Self.statement(count: 2) { $0 == "NAME" ? "<NAME >A &amp; B</NAME>" : "<\($0)>\($1)" })
+        #expect(entity.rows.map(\.transaction.beneficiary) == ["A & B", "A & B"])
         let results = styles.map { parse(Self.statement(count: 3000, style: $0)) }
         for result in results {
             #expect(result.diagnostics.isEmpty, "\(result.lines.prefix(3))")
