@@ -187,37 +187,6 @@ struct ByteCursor<Source: ByteSource> {
             try fill()
         }
     }
-
-    /// The bytes from here while `accept` takes them (it is called once per byte, in order),
-    /// up to the first it refuses, which is not consumed, or the end.
-    ///
-    /// - Throws: when more than `limit` bytes are taken.
-    mutating func take(limit: Int, while accept: (UInt8) throws(XMLSyntaxError) -> Bool)
-        throws(XMLSyntaxError) -> ArraySlice<UInt8>
-    {
-        var index = position
-        while true {
-            while index < buffer.count {
-                guard try accept(buffer[index]) else {
-                    let bytes = buffer[position..<index]
-                    consume(index - position)
-                    return bytes
-                }
-                index += 1
-            }
-            guard index - position < limit else {
-                throw error("text or markup longer than \(limit) bytes")
-            }
-            if isAtEnd {
-                let bytes = buffer[position..<index]
-                consume(index - position)
-                return bytes
-            }
-            let offset = index - position
-            try fill()
-            index = position + offset
-        }
-    }
 }
 
 /// Text read from a file, and the line and column where it stands.

@@ -27,23 +27,12 @@ package struct CamtParser: Sendable {
     ) -> ParseSummary {
         var reader = XMLReader(source: source, names: Element.names)
         var state = State(diagnostics: DiagnosticCollector(file: ""))
-        swap(&state.diagnostics, &diagnostics)
-        defer { swap(&state.diagnostics, &diagnostics) }
-        do throws(XMLSyntaxError) {
-            while let event = try reader.next() {
-                state.handle(event, &reader, onRow)
-            }
-        } catch {
-            state.diagnostics.report(
-                .xmlSyntax(error.message), line: error.line, column: error.column)
-            return state.summary
+        return state.parse(
+            into: &diagnostics, syntax: DiagnosticMessage.xmlSyntax,
+            noStatement: .noStatement(format: "camt", first: "<Stmt>, <Rpt> or <Ntfctn>")
+        ) { (state) throws(XMLSyntaxError) in
+            while let event = try reader.next() { state.handle(event, &reader, onRow) }
         }
-        if !state.sawStatement {
-            state.diagnostics.report(
-                .noStatement(format: "camt", first: "<Stmt>, <Rpt> or <Ntfctn>"), line: 1,
-                column: 1)
-        }
-        return state.summary
     }
 }
 
@@ -147,7 +136,7 @@ extension CamtParser {
         var isValid = true
     }
 
-    struct State {
+    struct State: MarkupParserState {
         var diagnostics: DiagnosticCollector
         var summary = ParseSummary()
         /// The open elements, `nil` for those not looked for.

@@ -22,22 +22,12 @@ package struct OFXParser: Sendable {
     ) -> ParseSummary {
         var reader = OFXReader(source: source, names: Tag.names)
         var state = State(diagnostics: DiagnosticCollector(file: ""))
-        swap(&state.diagnostics, &diagnostics)
-        defer { swap(&state.diagnostics, &diagnostics) }
-        do throws(XMLSyntaxError) {
-            while let event = try reader.next() {
-                state.handle(event, &reader, onRow)
-            }
-        } catch {
-            state.diagnostics.report(
-                .ofxSyntax(error.message), line: error.line, column: error.column)
-            return state.summary
+        return state.parse(
+            into: &diagnostics, syntax: DiagnosticMessage.ofxSyntax,
+            noStatement: .noStatement(format: "OFX", first: "<STMTRS> or <CCSTMTRS>")
+        ) { (state) throws(XMLSyntaxError) in
+            while let event = try reader.next() { state.handle(event, &reader, onRow) }
         }
-        if !state.sawStatement {
-            state.diagnostics.report(
-                .noStatement(format: "OFX", first: "<STMTRS> or <CCSTMTRS>"), line: 1, column: 1)
-        }
-        return state.summary
     }
 }
 
@@ -116,7 +106,7 @@ extension OFXParser {
         }
     }
 
-    struct State {
+    struct State: MarkupParserState {
         var diagnostics: DiagnosticCollector
         var summary = ParseSummary()
         var path: [Tag?] = []
@@ -626,7 +616,7 @@ struct OFXReader<Source: ByteSource> {
 
     /// The OFX 1 header, `KEY:VALUE` lines before the first `<`; its charset.
     private mutating func readHeader() throws(XMLSyntaxError) {
-        let header = try cursor.take(limit: 4096) { $0 != UInt8(ascii: "<") }
+        let header = try cursor.take(until: UInt8(ascii: "<"), limit: 4096)
         let text = String(decoding: header, as: UTF8.self).uppercased()
         isWindows1252 =
             text.contains("CHARSET:1252") || text.contains("CHARSET:ISO-8859-1")

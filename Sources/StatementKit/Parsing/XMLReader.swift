@@ -217,12 +217,7 @@ struct XMLReader<Source: ByteSource> {
         return UnsafeBufferPointer(rebasing: bytes[start..<end])
     }
 
-    /// A name without its namespace prefix: `camt:Ntry` is `Ntry`.
-    static func localName(_ name: String) -> String {
-        String(name.split(separator: ":", omittingEmptySubsequences: false).last ?? "")
-    }
-
-    /// The bytes of a name after its namespace prefix.
+    /// The bytes of a name after its namespace prefix: `camt:Ntry` is `Ntry`.
     static func localName(_ name: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8> {
         guard let colon = name.lastIndex(of: UInt8(ascii: ":")) else { return name }
         return UnsafeBufferPointer(rebasing: name[(colon + 1)...])

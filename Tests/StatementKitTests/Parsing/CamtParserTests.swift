@@ -42,7 +42,7 @@ struct CamtParserTests {
             qualifiedName: String?, attributes: [String: String] = [:]
         ) {
             flush()
-            events.append("<\(XMLReader<MemoryByteSource>.localName(name))")
+            events.append("<\(Self.localName(name))")
             for (key, value) in attributes.sorted(by: { $0.key < $1.key })
             where !key.hasPrefix("xmlns") {
                 events.append("@\(key)=\(value)")
@@ -54,10 +54,15 @@ struct CamtParserTests {
             qualifiedName: String?
         ) {
             flush()
-            events.append(">\(XMLReader<MemoryByteSource>.localName(name))")
+            events.append(">\(Self.localName(name))")
         }
 
         func parser(_ parser: XMLParser, foundCharacters string: String) { text += string }
+
+        /// A name without its namespace prefix, as our reader reports it.
+        static func localName(_ name: String) -> String {
+            String(name.split(separator: ":", omittingEmptySubsequences: false).last ?? "")
+        }
 
         func flush() {
             let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
