@@ -6,24 +6,38 @@ struct Arguments {
     private var values: [String: [String]] = [:]
     private var flags: Set<String> = []
 
+    /// The short forms of common options, where a command takes the long one.
+    static let shortOptions: [Character: String] = [
+        "q": "quiet", "v": "verbose", "j": "jobs", "o": "out", "f": "format", "s": "state",
+        "a": "account", "p": "profile", "m": "month", "n": "dry-run",
+    ]
+
     /// Splits `arguments` by the options the command knows.
     ///
-    /// `--name value` and `--name=value` both work; `--` ends the options. Any other argument
-    /// that starts with `-` (such as `-q`) is an unknown option, not a path; `-` alone is a
-    /// path.
+    /// `--name value` and `--name=value` both work, and the short forms of
+    /// `shortOptions` (`-j 4`, `-j4`); `--` ends the options. Any other argument that starts
+    /// with `-` is an unknown option, not a path; `-` alone is a path (standard input).
     init(_ arguments: [String], valueOptions: Set<String>, flagOptions: Set<String>)
         throws(CommandError)
     {
         var index = 0
         var optionsEnded = false
         while index < arguments.count {
-            let argument = arguments[index]
+            var argument = arguments[index]
             index += 1
             guard !optionsEnded, argument.hasPrefix("-"), argument != "-" else {
                 positionals.append(argument)
                 continue
             }
             let known = (valueOptions.union(flagOptions)).sorted().map { "--" + $0 }
+            if !argument.hasPrefix("--"), let letter = argument.dropFirst().first,
+                let long = Self.shortOptions[letter],
+                valueOptions.contains(long) || flagOptions.contains(long)
+            {
+                // `-j4` is `--jobs=4`; `-q` is `--quiet`.
+                let attached = argument.dropFirst(2)
+                argument = "--" + long + (attached.isEmpty ? "" : "=" + attached)
+            }
             guard argument.hasPrefix("--") else {
                 throw .usage(
                     "unknown option '\(argument)'" + Suggestion.hint(for: argument, among: known))
@@ -66,20 +80,6 @@ struct Arguments {
         return positionals
     }
 
-    /// The statement files of a command's PATH arguments, with their profiles; a profile
-    /// that cannot be used (`--profile` or a folder's) is a usage error.
-    func statementFiles(of command: String) throws(CommandError) -> StatementFiles {
-        let paths = try paths(of: command)
-        let account = try value("account").map { (text) throws(CommandError) in
-            try Self.accountID(text)
-        }
-        do {
-            return try StatementFiles.find(paths, profile: value("profile"), account: account)
-        } catch {
-            throw .usage(error.description)
-        }
-    }
-
     /// Reads the value of an `--account` option.
     static func accountID(_ text: String) throws(CommandError) -> AccountID {
         do throws(AccountIDParseError) {
@@ -103,6 +103,16 @@ struct Arguments {
 
     /// The last value of an option, or `nil` when it was not given.
     func value(_ option: String) -> String? { values[option]?.last }
+
+    /// The value of an option that must be a whole number of at least `minimum`.
+    func number(_ option: String, minimum: Int) throws(CommandError) -> Int? {
+        guard let text = value(option) else { return nil }
+        guard let number = Int(text), number >= minimum else {
+            let kind = minimum > 0 ? "a positive number" : "a number of 0 or more"
+            throw .usage("--\(option) must be \(kind), not '\(text)'")
+        }
+        return number
+    }
 
     /// The value of an option that must be one of an enumeration's raw values.
     func choice<T: RawRepresentable & CaseIterable>(_ option: String, default defaultValue: T)

@@ -1,11 +1,21 @@
+import Foundation
+
 /// Where a command writes: results to standard output, diagnostics to standard error; or, in
 /// tests that run commands in-process, to text buffers.
 struct Console {
     let output: StandardStream
     let error: StandardStream
+    /// Whether standard error is a terminal: progress and colour are drawn only there.
+    var errorIsTerminal = false
+    /// The environment (`NO_COLOR`, `TERM`, `STATEMENTS_STATE`).
+    var environment: [String: String] = [:]
 
     /// The process's standard output and standard error.
-    static let standard = Console(output: .output, error: .error)
+    static var standard: Console {
+        Console(
+            output: .output, error: .error, errorIsTerminal: isatty(STDERR_FILENO) == 1,
+            environment: ProcessInfo.processInfo.environment)
+    }
 
     /// A console that keeps what is written, for tests.
     static func capturing() -> (console: Console, output: TextBuffer, error: TextBuffer) {

@@ -25,6 +25,14 @@ struct StandardStream: TextOutputStream {
         self.buffer = buffer
     }
 
+    /// The width of the terminal the stream writes to (80 when it cannot tell).
+    var columns: Int {
+        var size = winsize()
+        guard buffer == nil, ioctl(descriptor, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0
+        else { return 80 }
+        return Int(size.ws_col)
+    }
+
     mutating func write(_ string: String) {
         if let buffer {
             buffer.text += string

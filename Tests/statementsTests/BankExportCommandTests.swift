@@ -89,7 +89,9 @@ struct BankExportCommandTests {
         #expect(validate.status == 0, "\(validate.stderr)")
         #expect(validate.stdout == "no errors in 1 file (3 rows checked, 1 not booked yet)\n")
         #expect(validate.stderr.hasSuffix("revolut.csv: note: 1 row left out as not booked yet\n"))
-        let imported = try StatementsRunner.run(["import", revolut, "--state", workspace.state])
+        let imported = try StatementsRunner.run([
+            "import", revolut, "--state", workspace.state, "-v",
+        ])
         #expect(
             imported.stdout.contains(
                 "2 new transactions, 0 already present, 1 row not booked yet left out"))
@@ -213,7 +215,7 @@ struct BankExportCommandTests {
         #expect(accounts.stdout.contains(#""id": "name:wise@USD""#))
         let report = try StatementsRunner.run([
             "report", "--state", workspace.state, "--account", "name:wise@USD", "--month",
-            "2026-10", "--format", "csv", "--out", "-",
+            "2026-10", "--report-format", "csv", "--out", "-",
         ])
         #expect(report.status == 0, "\(report.stderr)")
         #expect(report.stdout.contains("50.00"))
@@ -388,7 +390,8 @@ struct SampleFormatsTests {
             "import", "SampleData/formats", "--state", workspace.state,
         ])
         #expect(
-            again.stdout.hasSuffix("added 0 new transactions from 7 files, 22 already present\n"))
+            again.stdout.hasSuffix(
+                "nothing new: the 22 transactions of 7 files are in the ledger already\n"))
     }
 }
 
@@ -443,7 +446,7 @@ struct CrossFormatTests {
             "import", "SampleData/formats/camt053-v02-sparkasse.xml", "--state", workspace.state,
         ])
         #expect(camt.status == 0, "\(camt.stderr)")
-        let again = try StatementsRunner.run(["import", mt940, "--state", workspace.state])
+        let again = try StatementsRunner.run(["import", mt940, "--state", workspace.state, "-v"])
         #expect(again.status == 0, "\(again.stderr)")
         #expect(again.stdout.contains("already present  \(mt940): 2 transactions"))
         let profile = try StatementsRunner.run(["profile", mt940])

@@ -66,7 +66,8 @@ struct CommandLineTests {
     }
 
     @Test(arguments: [
-        ["validate", "-q", "SampleData/good"], ["import", "-j", "2", "x.csv"], ["accounts", "-s"],
+        ["validate", "-x", "SampleData/good"], ["import", "-z", "2", "x.csv"], ["accounts", "-j"],
+        ["check", "-q"],
     ])
     func `takes an unknown short option for a usage error, not a path`(arguments: [String]) {
         let result = Self.run(arguments)
@@ -87,11 +88,13 @@ struct CommandLineTests {
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let root = StatementsRunner.packageRoot.path
         #expect(Self.run(["import", root + "/SampleData/good", "--state", folder]).status == 0)
-        let result = Self.run(["report", "--state", folder, "--out", "-", "--format", "text"])
+        let result = Self.run([
+            "report", "--state", folder, "--out", "-", "--report-format", "text",
+        ])
         #expect(result.status == 2)
         #expect(
             result.stderr.hasPrefix(
-                "statements report: error: --out - needs exactly one account, month and format\nUSAGE: statements report"
+                "statements report: error: --out - needs exactly one account, month and --report-format\nUSAGE: statements report"
             ))
     }
 
@@ -115,8 +118,8 @@ struct CommandLineTests {
         #expect(
             result.stderr == """
                 statements validate: error: unknown option '--strikt'; did you mean '--strict'?
-                USAGE: statements validate PATH... [--profile FILE] [--account ID]
-                                                   [--format text|json|github] [--strict] [--jobs N]
+                USAGE: statements validate PATH... [-f text|json|github] [--strict] [-j N] [-q|-v]
+                                                   [-p FILE] [-a ID] [--max-diagnostics N]
                 Run 'statements validate --help' for its options.
 
                 """)

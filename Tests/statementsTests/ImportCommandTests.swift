@@ -12,7 +12,7 @@ struct ImportCommandTests {
     @Test func `imports the sample data once and lists the accounts`() throws {
         let workspace = try Workspace()
         let first = try StatementsRunner.run([
-            "import", "SampleData/good", "--state", workspace.state,
+            "import", "SampleData/good", "--state", workspace.state, "--verbose",
         ])
         #expect(first.status == 0)
         #expect(first.stderr == "")
@@ -24,11 +24,12 @@ struct ImportCommandTests {
             ))
         let accounts = try StatementsRunner.run(["accounts", "--state", workspace.state])
         let second = try StatementsRunner.run([
-            "import", "SampleData/good", "--state", workspace.state,
+            "import", "SampleData/good", "--state", workspace.state, "-v",
         ])
         #expect(second.status == 0)
         #expect(
-            second.stdout.hasSuffix("added 0 new transactions from 5 files, 25 already present\n"))
+            second.stdout.hasSuffix(
+                "nothing new: the 25 transactions of 5 files are in the ledger already\n"))
         #expect(
             second.stdout.contains(
                 "already present  SampleData/good/2026-10-savings.json: 2 transactions\n"))
@@ -81,8 +82,8 @@ struct ImportCommandTests {
         #expect(
             output.stdout == """
                 rejected  SampleData/bad/amount-precision.csv: 1 error, nothing imported
-                imported  SampleData/good/2026-10-zurich-jpy.csv: 4 new transactions, 0 already present
                 added 4 new transactions from 1 file, 0 already present, 1 file rejected
+                  1 × AMOUNT_PRECISION
 
                 """)
         let accounts = try StatementsRunner.run([
@@ -148,7 +149,8 @@ struct ImportCommandTests {
             workspace.state,
         ])
         #expect(missing.status == 3)
-        #expect(missing.stdout.contains("imported  SampleData/good/2026-10-savings.json"))
+        #expect(missing.stdout.contains("rejected  no/such.csv: 1 error, nothing imported\n"))
+        #expect(missing.stdout.contains("added 2 new transactions from 1 file"))
     }
 
     @Test func `reports an empty ledger, and no ledger where there is none`() throws {
@@ -195,7 +197,8 @@ struct AccountIDCommandTests {
         #expect(run.status == 0, "\(run.stderr)")
         let again = try StatementsRunner.run(["import", file, "--state", workspace.state])
         #expect(
-            again.stdout.contains("added 0 new transactions from 1 file, 4 already present"),
+            again.stdout.contains(
+                "nothing new: the 4 transactions of 1 file are in the ledger already"),
             "\(again.stdout)")
         let listed = try StatementsRunner.run([
             "accounts", "--state", workspace.state, "--format", "json",
@@ -212,7 +215,7 @@ struct AccountIDCommandTests {
         #expect(text.contains("Account card:amex/1004\n"))
         let one = try StatementsRunner.run([
             "report", "--state", workspace.state, "--account", "aba:021000021 123456789",
-            "--format", "csv", "--out", "-",
+            "--report-format", "csv", "--out", "-",
         ])
         #expect(one.status == 0)
         #expect(one.stdout.contains("Corner Deli"))

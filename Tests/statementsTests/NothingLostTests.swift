@@ -15,7 +15,7 @@ struct NothingLostTests {
         #expect(validation.status == 0)
         let output = try StatementsRunner.run(["import", file, "--state", workspace.state])
         #expect(output.status == 0)
-        #expect(output.stdout.contains("2 new transactions, 0 already present"))
+        #expect(output.stdout.contains("added 2 new transactions from 1 file, 0 already present"))
         let accounts = try ProfileCommandTests.accounts(workspace.state)
         #expect(accounts.map(ProfileCommandTests.balance) == ["1000.00"])
     }
@@ -187,7 +187,7 @@ struct NothingLostTests {
         let output = try StatementsRunner.run(["import", path, "--state", workspace.state])
         #expect(output.stdout.contains("2 new transactions"))
         let report = try StatementsRunner.run([
-            "report", "--state", workspace.state, "--format", "csv", "--out", "-",
+            "report", "--state", workspace.state, "--report-format", "csv", "--out", "-",
         ])
         #expect(report.stdout.contains("Bäckerei Müller"))
         // UTF-8 with one damaged byte stays an error on its line.

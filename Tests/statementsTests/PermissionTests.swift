@@ -52,7 +52,7 @@ struct PermissionTests {
             output.stderr
                 == "\(secret): error: [PATH_UNREADABLE] cannot read \"\(secret)\": Permission denied\n"
         )
-        #expect(output.stdout == "1 error in 1 of 2 files (1 row checked)\n")
+        #expect(output.stdout == "1 error in 1 of 2 files (1 row checked)\n  1 × PATH_UNREADABLE\n")
     }
 
     @Test func `refuses a read-only state folder with exit 3 and leaves it as it was`() throws {

@@ -68,7 +68,7 @@ struct ProfileCommandTests {
         #expect(output.stdout == "no errors in 1 file (5 rows checked)\n")
         let process = try StatementsRunner.run([
             "process", export, "--profile", profile, "--state", workspace.state, "--out",
-            workspace.path + "/out", "--format", "csv",
+            workspace.path + "/out", "--report-format", "csv",
         ])
         #expect(process.status == 0, "\(process.stderr)")
         let csv = try String(
@@ -207,7 +207,9 @@ struct ProfileCommandTests {
             validation.stderr
                 == "\(path):3:36: warning: [DIALECT_ASSUMED] the file is not valid UTF-8; read it as windows-1252\n"
         )
-        #expect(validation.stdout == "no errors, 1 warning in 1 file (30,000 rows checked)\n")
+        #expect(
+            validation.stdout
+                == "no errors, 1 warning in 1 file (30,000 rows checked)\n  1 × DIALECT_ASSUMED\n")
         let imported = try StatementsRunner.run(["import", path, "--state", workspace.state])
         #expect(imported.status == 0)
         let accounts = try Self.accounts(workspace.state)

@@ -25,7 +25,8 @@ struct ReportCommandTests {
         #expect(first.status == 0)
         #expect(
             first.stdout.contains("added 25 new transactions from 5 files, 0 already present\n"))
-        #expect(first.stdout.hasSuffix("wrote 19 report files, 0 unchanged\n"))
+        #expect(
+            first.stdout.hasSuffix("wrote 19 report files (0 unchanged) to \(out)/2026-10/\n"))
         let files = try FileManager.default.contentsOfDirectory(atPath: out + "/2026-10").sorted()
         #expect(files.count == 19)
         #expect(files.contains("DE89370400440532013000.txt"))
@@ -38,9 +39,15 @@ struct ReportCommandTests {
             "process", "SampleData/good", "--state", workspace.state, "--out", out,
         ])
         #expect(second.status == 0)
-        #expect(second.stdout.hasSuffix("wrote 0 report files, 0 unchanged\n"))
+        #expect(
+            second.stdout == """
+                nothing new: the 25 transactions of 5 files are in the ledger already
+                no report files to write
+
+                """)
         let report = try StatementsRunner.run(["report", "--state", workspace.state, "--out", out])
-        #expect(report.stdout == "wrote 0 report files, 19 unchanged\n")
+        #expect(
+            report.stdout == "reports up to date: 19 report files unchanged in \(out)/2026-10/\n")
         #expect(try Self.modificationDates(out) == before)
     }
 
@@ -57,17 +64,16 @@ struct ReportCommandTests {
             "date,account_iban,amount,beneficiary\n2026-09-30,DE89370400440532013000,-5.00,Late\n")
         _ = try StatementsRunner.run(["import", late, "--state", workspace.state])
         try FileManager.default.removeItem(atPath: out + "/2026-10/NL91ABNA0417164300.html")
-        let again = try StatementsRunner.run(process)
+        let again = try StatementsRunner.run(process + ["--verbose"])
         #expect(again.status == 0)
-        #expect(again.stdout.contains("added 0 new transactions"))
+        #expect(again.stdout.contains("nothing new: the 25 transactions"))
         #expect(again.stdout.contains("wrote  \(out)/2026-10/NL91ABNA0417164300.html\n"))
         #expect(again.stdout.contains("wrote  \(out)/2026-09/DE89370400440532013000.txt\n"))
         #expect(again.stdout.contains("wrote  \(out)/2026-10/DE89370400440532013000.txt\n"))
         #expect(
             try String(contentsOfFile: out + "/.statements-generation", encoding: .utf8) == "2\n")
         #expect(
-            try StatementsRunner.run(process).stdout.hasSuffix(
-                "wrote 0 report files, 0 unchanged\n"))
+            try StatementsRunner.run(process).stdout.hasSuffix("no report files to write\n"))
     }
 
     @Test func `writes one statement to stdout, by locale`() throws {
@@ -78,7 +84,7 @@ struct ReportCommandTests {
         let text = try StatementsRunner.run([
             "report", "--state", workspace.state, "--month", "2026-10", "--account",
             "DE89 3704 0044 0532 0130 00",
-            "--format", "text", "--out", "-",
+            "--report-format", "text", "--out", "-",
         ])
         #expect(text.status == 0)
         let lines = text.stdout.split(separator: "\n")
@@ -90,7 +96,8 @@ struct ReportCommandTests {
             ])
         #expect(lines.allSatisfy { $0.count <= 100 })
         let german = try StatementsRunner.run([
-            "report", "--state", workspace.state, "--locale", "de_DE", "--format", "text", "--out",
+            "report", "--state", workspace.state, "--locale", "de_DE", "--report-format", "text",
+            "--out",
             "-",
         ])
         #expect(german.stdout.contains("Closing balance  1.619,68\u{00A0}€"))
@@ -104,12 +111,12 @@ struct ReportCommandTests {
         let output = try StatementsRunner.run([
             "report", "--state", workspace.state, "--from", "2026-09", "--to", "2026-11",
             "--account", "NL91ABNA0417164300",
-            "--format", "csv", "--out", workspace.path + "/r",
+            "--report-format", "csv", "--out", workspace.path + "/r", "-v",
         ])
         #expect(output.status == 0)
         #expect(
             output.stdout
-                == "wrote  \(workspace.path)/r/2026-10/NL91ABNA0417164300.csv\nwrote 1 report files, 0 unchanged\n"
+                == "wrote  \(workspace.path)/r/2026-10/NL91ABNA0417164300.csv\nwrote 1 report file (0 unchanged) to \(workspace.path)/r/2026-10/\n"
         )
         let csv = try String(
             contentsOfFile: workspace.path + "/r/2026-10/NL91ABNA0417164300.csv", encoding: .utf8)
@@ -182,7 +189,7 @@ struct ReportCommandTests {
         let file = try workspace.write("big.csv", rows.joined(separator: "\n") + "\n")
         let out = workspace.path + "/r"
         let output = try StatementsRunner.run([
-            "process", file, "--state", workspace.state, "--out", out, "--format", "csv",
+            "process", file, "--state", workspace.state, "--out", out, "--report-format", "csv",
         ])
         #expect(output.status == 0)
         var found: [String: Int64] = [:]

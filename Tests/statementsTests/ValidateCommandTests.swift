@@ -95,7 +95,12 @@ struct ValidateCommandTests {
         let codes = Set(
             output.stderr.split(separator: "[").dropFirst().map { $0.prefix { $0 != "]" } })
         #expect(codes.count >= 30)
-        #expect(output.stdout == "38 errors, 5 warnings in 38 of 43 files (60 rows checked)\n")
+        #expect(
+            output.stdout.hasPrefix("38 errors, 5 warnings in 38 of 43 files (60 rows checked)\n"))
+        // Then the counts per code, commonest first: every code of the samples once.
+        let counts = output.stdout.split(separator: "\n")[1]
+        #expect(counts.hasPrefix("  1 × ACCOUNT_ID, 1 × ACCOUNT_KIND, "))
+        #expect(counts.split(separator: ", ").count == 43)
     }
 
     @Test func `prints the example diagnostic of the issue`() throws {
@@ -108,7 +113,12 @@ struct ValidateCommandTests {
                 SampleData/bad/amount-precision.csv:3:35: error: [AMOUNT_PRECISION] amount "12.345": EUR has 2 decimal places
 
                 """)
-        #expect(output.stdout == "2 errors in 2 of 2 files (4 rows checked)\n")
+        #expect(
+            output.stdout == """
+                2 errors in 2 of 2 files (4 rows checked)
+                  1 × AMOUNT_PRECISION, 1 × IBAN_CHECKSUM
+
+                """)
     }
 
     @Test func `writes JSON and GitHub formats to stdout`() throws {
@@ -119,7 +129,9 @@ struct ValidateCommandTests {
         #expect(json.stderr == "")
         let document = try #require(
             JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
-        #expect((document["summary"] as? [String: Int])?["errors"] == 1)
+        let summary = try #require(document["summary"] as? [String: Any])
+        #expect(summary["errors"] as? Int == 1)
+        #expect(summary["codes"] as? [String: Int] == ["DATE_INVALID": 1])
         let github = try StatementsRunner.run([
             "validate", "--format=github", "SampleData/bad/date-invalid.csv",
         ])
@@ -212,13 +224,15 @@ struct ValidateCommandTests {
             output.stderr
                 == "no/such/folder: error: [PATH_NOT_FOUND] cannot read \"no/such/folder\": No such file or directory\n"
         )
-        #expect(output.stdout == "1 error in 1 of 6 files (25 rows checked)\n")
+        #expect(
+            output.stdout == "1 error in 1 of 6 files (25 rows checked)\n  1 × PATH_NOT_FOUND\n")
     }
 
     @Test func `prints help and version`() throws {
         let help = try StatementsRunner.run(["validate", "--help"])
         #expect(help.status == 0)
-        #expect(help.stdout.contains("--format text|json|github"))
+        #expect(help.stdout.contains("-f, --format FORMAT        text: diagnostics on stderr"))
+        #expect(help.stdout.contains("-q, --quiet"))
         let version = try StatementsRunner.run(["--version"])
         #expect(version.stdout == "statements 0.1.0\n")
         #expect(try StatementsRunner.run(["--help"]).stdout.contains("validate PATH..."))
@@ -353,6 +367,6 @@ struct ValidateGeneratedFileTests {
         let diagnostics = try #require(document["diagnostics"] as? [[String: Any]])
         let found = diagnostics.map { "\($0["line"] as! Int) \($0["code"] as! String)" }
         #expect(found == physical.map { "\($0.line) \($0.code)" })
-        #expect((document["summary"] as? [String: Int])?["rows"] == 5000)
+        #expect((document["summary"] as? [String: Any])?["rows"] as? Int == 5000)
     }
 }

@@ -5,9 +5,32 @@ enum FileFinder {
     /// One path to read, or a problem with a path.
     enum Entry: Hashable {
         /// A statement file and the folder profile that applies to it, if any.
-        case file(String, profile: String?)
+        case file(FoundFile)
         case problem(path: String, code: DiagnosticCode, reason: String)
     }
+
+    /// A statement file found below the command line's paths.
+    struct FoundFile: Hashable {
+        /// Where it is read from.
+        let path: String
+        /// The folder profile that applies to it, if any.
+        let profile: String?
+        /// Its name in diagnostics and reports: the path, or `<stdin>` for standard input.
+        let name: String
+        /// Its path below the folder named on the command line (a file named there: its
+        /// file name), where `process --archive` puts it; `nil` for standard input.
+        let archivePath: String?
+
+        init(_ path: String, profile: String?, archivePath: String?, name: String? = nil) {
+            self.path = path
+            self.profile = profile
+            self.name = name ?? path
+            self.archivePath = archivePath
+        }
+    }
+
+    /// The name of standard input in diagnostics, when no other is given.
+    static let standardInputName = "<stdin>"
 
     /// The file extensions searched for in folders, compared case-insensitively.
     static let extensions: Set<String> = [
@@ -29,10 +52,23 @@ enum FileFinder {
     /// Each file gets the nearest `statements-profile.json` in its folder or the folders
     /// above it, up to the folder named on the command line (a file named on the command
     /// line: its own folder).
-    static func entries(for paths: [String]) -> [Entry] {
+    ///
+    /// `-` is standard input, copied to `input` (see `StandardInput`) and shown as `name`.
+    static func entries(for paths: [String], input: StandardInput? = nil) -> [Entry] {
         var entries: [Entry] = []
         var visited: Set<FileID> = []
         for path in paths {
+            if path == "-", let input {
+                switch input.copy {
+                case .success(let copy):
+                    entries.append(
+                        .file(FoundFile(copy, profile: nil, archivePath: nil, name: input.name)))
+                case .failure(let error):
+                    entries.append(
+                        .problem(path: input.name, code: .pathUnreadable, reason: error.reason))
+                }
+                continue
+            }
             var info = stat()
             guard stat(path, &info) == 0 else {
                 let code: DiagnosticCode = errno == ENOENT ? .pathNotFound : .pathUnreadable
@@ -41,10 +77,12 @@ enum FileFinder {
                 continue
             }
             if info.st_mode & S_IFMT == S_IFDIR {
-                walk(path, info, profile: nil, &visited, into: &entries)
+                walk(path, info, below: "", profile: nil, &visited, into: &entries)
             } else if info.st_mode & S_IFMT == S_IFREG {
                 let folder = path.contains("/") ? String(path[...path.lastIndex(of: "/")!]) : ""
-                entries.append(.file(path, profile: profile(in: folder)))
+                let name = String(path.dropFirst(folder.count))
+                entries.append(
+                    .file(FoundFile(path, profile: profile(in: folder), archivePath: name)))
             } else {
                 entries.append(
                     .problem(
@@ -73,9 +111,11 @@ enum FileFinder {
         return stat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFREG ? path : nil
     }
 
+    /// Adds the statement files below `folder`, which is `below` (ending in `/`, or empty)
+    /// below the folder named on the command line.
     private static func walk(
-        _ folder: String, _ info: stat, profile inherited: String?, _ visited: inout Set<FileID>,
-        into entries: inout [Entry]
+        _ folder: String, _ info: stat, below: String, profile inherited: String?,
+        _ visited: inout Set<FileID>, into entries: inout [Entry]
     ) {
         guard
             visited.insert(FileID(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))).inserted
@@ -104,7 +144,9 @@ enum FileFinder {
                 continue
             }
             if child.st_mode & S_IFMT == S_IFDIR {
-                walk(path, child, profile: profile, &visited, into: &entries)
+                walk(
+                    path, child, below: below + name + "/", profile: profile, &visited,
+                    into: &entries)
             } else if child.st_mode & S_IFMT == S_IFREG, name.lowercased() != profileName,
                 let dot = name.lastIndex(of: ".")
             {
@@ -112,7 +154,8 @@ enum FileFinder {
                 if extensions.contains(ext)
                     || (sharedExtensions.contains(ext) && isStatement(path))
                 {
-                    entries.append(.file(path, profile: profile))
+                    entries.append(
+                        .file(FoundFile(path, profile: profile, archivePath: below + name)))
                 }
             }
         }
@@ -123,6 +166,8 @@ enum FileFinder {
 package struct StatementFiles {
     /// A file (or a path problem) and the dialect its profile gives; `nil` without one.
     let entries: [(entry: FileFinder.Entry, dialect: Dialect?)]
+    /// The copy of standard input the entries may read, kept as long as they are.
+    let input: StandardInput?
 
     /// The largest file read as a profile.
     static let maximumProfileSize = 1 << 20
@@ -136,8 +181,10 @@ package struct StatementFiles {
     ///     the account comes from; without a profile, each file's layout is sniffed.
     /// - Throws: `ProfileError` when a profile cannot be read or is invalid, or already
     ///   says where the account comes from when `account` is given.
+    ///   - standardInputName: the name standard input (`-`) is shown by.
     package static func find(
-        _ paths: [String], profile: String? = nil, account: AccountID? = nil
+        _ paths: [String], profile: String? = nil, account: AccountID? = nil,
+        standardInputName: String? = nil
     ) throws(ProfileError) -> StatementFiles {
         var loaded: [String: Dialect] = [:]
         func dialect(_ path: String?) throws(ProfileError) -> Dialect? {
@@ -162,12 +209,15 @@ package struct StatementFiles {
             return dialect
         }
         var entries: [(FileFinder.Entry, Dialect?)] = []
-        for entry in FileFinder.entries(for: paths) {
-            guard case .file(_, let folderProfile) = entry else {
+        let input =
+            paths.contains("-")
+            ? StandardInput(name: standardInputName ?? FileFinder.standardInputName) : nil
+        for entry in FileFinder.entries(for: paths, input: input) {
+            guard case .file(let found) = entry else {
                 entries.append((entry, nil))
                 continue
             }
-            let path = profile ?? folderProfile
+            let path = profile ?? found.profile
             var chosen = try dialect(path)
             if let account {
                 if var given = chosen, given.sniffsLayout || !given.namesAccount {
@@ -185,6 +235,6 @@ package struct StatementFiles {
             }
             entries.append((entry, chosen))
         }
-        return StatementFiles(entries: entries)
+        return StatementFiles(entries: entries, input: input)
     }
 }

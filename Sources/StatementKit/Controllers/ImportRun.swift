@@ -16,6 +16,7 @@ final class ImportRun {
     /// How many encoded bytes of a file are held before they are written out as uncommitted
     /// tails, so that memory does not grow with the file.
     private let stagingLimit: Int
+    private let reading: ReadSettings
     /// The manifest as committed on disk when the run started.
     private let committed: LedgerManifest
     /// The manifest as the run has changed it so far.
@@ -55,7 +56,11 @@ final class ImportRun {
     }
 
     /// Starts a run over the committed manifest (of the current format).
-    init(storage: StorageController, committed: LedgerManifest, stagingLimit: Int, isDryRun: Bool) {
+    init(
+        storage: StorageController, committed: LedgerManifest, stagingLimit: Int, isDryRun: Bool,
+        reading: ReadSettings = ReadSettings()
+    ) {
+        self.reading = reading
         self.storage = storage
         self.committed = committed
         manifest = committed
@@ -70,17 +75,25 @@ final class ImportRun {
     {
         var files: [FileImport] = []
         var touched: Set<AccountID> = []
+        let tally = FileTally(count: statementFiles.entries.count, progress: reading.progress)
+        tally.report(nil)
         do throws(StorageError) {
             for (entry, dialect) in statementFiles.entries {
                 switch entry {
-                case .file(let path, _):
-                    files.append(try importFile(at: path, dialect: dialect, touched: &touched))
+                case .file(let found):
+                    files.append(
+                        try importFile(
+                            at: found.path, named: found.name, dialect: dialect, tally: tally,
+                            touched: &touched))
                 case .problem(let path, let code, let reason):
                     files.append(
                         FileImport(
                             outcome: .rejected,
-                            validation: FileValidation.unreadable(path, code, reason)))
+                            validation: FileValidation.unreadable(
+                                path, code, reason, isStrict: reading.isStrict,
+                                limit: reading.diagnosticLimit)))
                 }
+                tally.report(files.last!.validation)
             }
         } catch {
             if !isDryRun { try? storage.rollBack() }
@@ -89,6 +102,7 @@ final class ImportRun {
         let grown = tails.values.filter(\.hasAcceptedRows)
             .sorted { ($0.accountID, $0.month) < ($1.accountID, $1.month) }
         if !isDryRun && !grown.isEmpty {
+            reading.progress?(RunProgress(phase: .saving, done: 0, total: grown.count))
             let now = clock()
             for tail in grown {
                 manifest.accounts[tail.accountID]!.months[tail.month] = tail.accepted
@@ -191,21 +205,32 @@ final class ImportRun {
         var present = 0
     }
 
+    /// Imports one file, read from `path` and shown as `name`.
     private func importFile(
-        at path: String, dialect: Dialect?, sniffing: Bool = false, touched: inout Set<AccountID>
+        at path: String, named name: String, dialect: Dialect?, sniffing: Bool = false,
+        tally: FileTally, touched: inout Set<AccountID>
     ) throws(StorageError) -> FileImport {
         var progress = FileProgress()
         var writeError: StorageError?
         var fileAccounts: [AccountID: Account] = [:]
         var conflicts: [(line: Int, message: DiagnosticMessage)] = []
-        // The file is parsed on another core while its rows are staged and written here.
-        var (summary, collector) = produceConcurrently { yield in
-            var collector = DiagnosticCollector(file: path)
+        let (isStrict, limit) = (reading.isStrict, reading.diagnosticLimit)
+        let read = { @Sendable (yield: (ParsedRow) -> Void) in
+            var collector = DiagnosticCollector(file: name, isStrict: isStrict, limit: limit)
             let summary = StatementFileReader.read(
                 path: path, dialect: dialect, sniffing: sniffing, diagnostics: &collector,
                 onRow: yield)
             return (summary, collector)
-        } consume: { (row: ParsedRow) in
+        }
+        // Rows are counted for the progress display as they come; the file's own count
+        // replaces them when it is done.
+        var (rowsSeen, rowsTold) = (0, 0)
+        func consume(_ row: ParsedRow) {
+            rowsSeen += 1
+            if rowsSeen - rowsTold == 1 << 14 {
+                tally.add(rows: rowsSeen - rowsTold)
+                rowsTold = rowsSeen
+            }
             let accountID = row.account.id
             if fileAccounts[accountID] == nil {
                 fileAccounts[accountID] = row.account
@@ -230,6 +255,11 @@ final class ImportRun {
                 } catch { writeError = error }
             }
         }
+        // With more than one core, the file is parsed on another while its rows are staged
+        // and written here.
+        var (summary, collector) =
+            reading.jobs > 1 ? produceConcurrently(read, consume: consume) : read(consume)
+        tally.add(rows: -rowsTold)
         if let writeError { throw writeError }
         for conflict in conflicts {
             collector.report(conflict.message, line: conflict.line, column: 1)
@@ -250,7 +280,7 @@ final class ImportRun {
             }
         }
         let validation = FileValidation(
-            path: path, rowCount: summary.rowCount, notBookedCount: summary.notBookedCount,
+            path: name, rowCount: summary.rowCount, notBookedCount: summary.notBookedCount,
             collector: collector)
         guard collector.errorCount == 0 else {
             for (key, hashes) in progress.added {
@@ -263,7 +293,9 @@ final class ImportRun {
             }
             if summary.needsSniffing {
                 // Windows-1252 text streamed as UTF-8: undone above, read again as such.
-                return try importFile(at: path, dialect: dialect, sniffing: true, touched: &touched)
+                return try importFile(
+                    at: path, named: name, dialect: dialect, sniffing: true, tally: tally,
+                    touched: &touched)
             }
             return FileImport(outcome: .rejected, validation: validation)
         }

@@ -52,6 +52,22 @@ package enum POSIXIO {
     }
 }
 
+extension POSIXIO {
+    /// Creates a folder and any missing folders above it, as `mkdir -p` does: `nil`, or the
+    /// `errno` of the failure (such as "Not a directory" when a file stands in the way).
+    package static func makeFolders(_ path: String) -> POSIXErrno? {
+        var info = stat()
+        if stat(path, &info) == 0 {
+            return info.st_mode & S_IFMT == S_IFDIR ? nil : POSIXErrno(code: ENOTDIR)
+        }
+        if let slash = path.lastIndex(of: "/"), slash != path.startIndex {
+            if let error = makeFolders(String(path[..<slash])) { return error }
+        }
+        guard mkdir(path, 0o755) == 0 || errno == EEXIST else { return POSIXErrno(code: errno) }
+        return nil
+    }
+}
+
 /// A system call's `errno`.
 package struct POSIXErrno: Error, Hashable, Sendable, CustomStringConvertible {
     package let code: Int32

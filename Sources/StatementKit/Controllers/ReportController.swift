@@ -28,6 +28,8 @@ package final class ReportController {
     private let formats: [ReportFormat]
     private let locale: Locale
     private let job: PublishJob
+    /// Told of each statement's files written, when set.
+    package var progress: ProgressHandler?
 
     /// Creates a controller writing below `folder`.
     package init(folder: String, formats: [ReportFormat], locale: Locale) {
@@ -75,8 +77,12 @@ package final class ReportController {
         // results are put back in order.
         let results = ConcurrentResults<Result<[PublishedFile], StorageError>>(count: ordered.count)
         let job = self.job
+        let tally = FileTally(
+            count: ordered.count * formats.count, phase: .writingReports, progress: progress)
+        tally.report(nil)
         DispatchQueue.concurrentPerform(iterations: ordered.count) { index in
             results[index] = Result { () throws(StorageError) in try job.publish(ordered[index]) }
+            tally.add(files: job.formats.count)
         }
         var published: [PublishedFile] = []
         for result in results.values {
@@ -157,13 +163,8 @@ package final class ReportController {
     }
 
     private static func makeFolder(_ folder: String) throws(StorageError) {
-        do {
-            try FileManager.default.createDirectory(
-                atPath: folder, withIntermediateDirectories: true)
-        } catch {
-            throw .io(
-                path: folder, operation: "create folder",
-                reason: (error as NSError).localizedDescription)
+        if let error = POSIXIO.makeFolders(folder) {
+            throw .io(path: folder, operation: "create folder", reason: error.description)
         }
     }
 

@@ -9,6 +9,8 @@ package final class StateController {
     /// How many encoded bytes of a file are held before they are written out as uncommitted
     /// tails, so that memory does not grow with the file.
     private let stagingLimit: Int
+    /// How imports read their files: strictness, diagnostics kept, cores, progress.
+    package var reading = ReadSettings()
 
     /// Creates a controller over a storage controller.
     ///
@@ -57,7 +59,8 @@ package final class StateController {
             committed = try upgrade(committed)
         }
         let run = ImportRun(
-            storage: storage, committed: committed, stagingLimit: stagingLimit, isDryRun: dryRun)
+            storage: storage, committed: committed, stagingLimit: stagingLimit, isDryRun: dryRun,
+            reading: reading)
         return try run.run(statementFiles, clock: clock)
     }
 
@@ -107,11 +110,13 @@ package final class StateController {
 
     /// The months whose reports must be written after an import: the months it changed, when
     /// the reports reflected the ledger as it was just before it; otherwise every month (a new
-    /// output folder, a run killed before its reports were all written, another run's import).
+    /// output folder, a run killed before its reports were all written, another run's import;
+    /// with the months a dry run would change, which are not in the ledger yet).
     package func monthsToReport(after report: ImportReport, reportedGeneration: Int?)
         throws(StorageError) -> Set<Month>
     {
-        reportedGeneration == report.generations.before ? report.changedMonths : try allMonths()
+        reportedGeneration == report.generations.before
+            ? report.changedMonths : report.changedMonths.union(try allMonths())
     }
 
     /// Every month with transactions in the ledger.
@@ -208,4 +213,20 @@ package final class StateController {
         }
         return summaries
     }
+}
+
+/// How a command reads statement files, beside what it does with them.
+package struct ReadSettings: Sendable {
+    /// Whether warnings count as errors (and so reject a file in an import).
+    package var isStrict = false
+    /// How many diagnostics to keep per file (0: all); all are counted.
+    package var diagnosticLimit = 100
+    /// How many cores to use: with more than one, a file is parsed on one core while its
+    /// rows are merged on another.
+    package var jobs = ProcessInfo.processInfo.activeProcessorCount
+    /// Told how far the run has got, when set.
+    package var progress: ProgressHandler?
+
+    /// Creates the default settings.
+    package init() {}
 }

@@ -6,12 +6,14 @@ package final class ValidationController {
     private let isStrict: Bool
     private let diagnosticLimit: Int
     private let jobs: Int
+    /// Told of each file done, when set.
+    package var progress: ProgressHandler?
 
     /// Creates a controller.
     ///
     /// - Parameters:
     ///   - isStrict: whether warnings count as errors.
-    ///   - diagnosticLimit: how many diagnostics to keep per file; all are counted.
+    ///   - diagnosticLimit: how many diagnostics to keep per file (0: all); all are counted.
     ///   - jobs: how many files to validate at once (default: one per core).
     package init(
         isStrict: Bool = false, diagnosticLimit: Int = 100,
@@ -22,17 +24,29 @@ package final class ValidationController {
         self.jobs = max(1, jobs)
     }
 
+    /// Creates a controller that reads as the settings say, telling their progress handler.
+    package convenience init(_ settings: ReadSettings) {
+        self.init(
+            isStrict: settings.isStrict, diagnosticLimit: settings.diagnosticLimit,
+            jobs: settings.jobs)
+        progress = settings.progress
+    }
+
     /// Validates every file, `jobs` files at a time, or, with fewer files than jobs, one
     /// after another with each large one read in `jobs` parts at once; the report lists them
     /// in the order they were found, whatever order they finish in.
     package func validate(_ files: StatementFiles) -> ValidationReport {
         let entries = files.entries
+        let done = FileTally(count: entries.count, progress: progress)
+        done.report(nil)
         if entries.count < jobs {
             return ValidationReport(
                 files: entries.map { entry, dialect in
-                    Self.validate(
+                    let file = Self.validate(
                         entry, dialect: dialect, isStrict: self.isStrict, limit: diagnosticLimit,
                         parts: jobs)
+                    done.report(file)
+                    return file
                 })
         }
         let results = ConcurrentResults<FileValidation>(count: entries.count)
@@ -42,8 +56,9 @@ package final class ValidationController {
         DispatchQueue.concurrentPerform(iterations: min(jobs, max(1, entries.count))) { _ in
             while let index = work.take() {
                 let (entry, dialect) = entries[index]
-                results[index] = Self.validate(
-                    entry, dialect: dialect, isStrict: isStrict, limit: limit)
+                let file = Self.validate(entry, dialect: dialect, isStrict: isStrict, limit: limit)
+                results[index] = file
+                done.report(file)
             }
         }
         return ValidationReport(files: results.values.map { $0! })
@@ -55,14 +70,21 @@ package final class ValidationController {
     ///   `StatementFileReader`).
     package func validateFile(at path: String, dialect: Dialect? = nil) -> FileValidation {
         Self.validate(
-            .file(path, profile: nil), dialect: dialect, isStrict: isStrict, limit: diagnosticLimit)
+            .file(FileFinder.FoundFile(path, profile: nil, archivePath: nil)), dialect: dialect,
+            isStrict: isStrict, limit: diagnosticLimit)
     }
 
     private static func validate(
         _ entry: FileFinder.Entry, dialect: Dialect?, isStrict: Bool, limit: Int, parts: Int = 1
     ) -> FileValidation {
         switch entry {
-        case .file(let path, _):
+        case .file(let found) where found.name != found.path:
+            return validate(
+                .file(FileFinder.FoundFile(found.path, profile: nil, archivePath: nil)),
+                dialect: dialect, isStrict: isStrict, limit: limit, parts: parts
+            ).named(found.name)
+        case .file(let found):
+            let path = found.path
             if let validation = validateInParts(
                 path: path, dialect: dialect, parts: parts, isStrict: isStrict, limit: limit),
                 !isWindows1252(validation, dialect: dialect)
@@ -112,4 +134,37 @@ package final class ValidationController {
         DialectSniffer.sniff(try FileByteSource(path: path).readAll(), account: account)
     }
 
+}
+
+/// Counts the files done and rows read across the threads of a run, for its progress.
+final class FileTally: @unchecked Sendable {
+    // @unchecked: `done` and `rows` are only touched under `lock`.
+    private let lock = NSLock()
+    private let count: Int
+    private let phase: RunProgress.Phase
+    private let progress: ProgressHandler?
+    private var done = 0
+    private var rows = 0
+
+    init(count: Int, phase: RunProgress.Phase = .reading, progress: ProgressHandler?) {
+        self.count = count
+        self.phase = phase
+        self.progress = progress
+    }
+
+    /// Counts a file read (`nil`: tells where the run starts).
+    func report(_ file: FileValidation?) {
+        add(files: file == nil ? 0 : 1, rows: file?.rowCount ?? 0)
+    }
+
+    /// Counts files done and rows read (negative: takes rows counted before back).
+    func add(files: Int = 0, rows added: Int = 0) {
+        guard let progress else { return }
+        let now = lock.withLock {
+            done += files
+            rows += added
+            return RunProgress(phase: phase, done: done, total: count, rows: rows)
+        }
+        progress(now)
+    }
 }

@@ -107,6 +107,8 @@ package struct DiagnosticCollector: Sendable {
     package private(set) var diagnostics: [Diagnostic] = []
     package private(set) var errorCount = 0
     package private(set) var warningCount = 0
+    /// How many diagnostics of each code were reported, kept or not.
+    package private(set) var codeCounts: [DiagnosticCode: Int] = [:]
     /// Whether an environment problem (unreadable file) was reported.
     package private(set) var hasEnvironmentError = false
     /// How many bytes the parsers scanned to find the lines and columns of diagnostics: the
@@ -114,10 +116,12 @@ package struct DiagnosticCollector: Sendable {
     var locationWork = 0
 
     /// Creates an empty collector for a file.
+    ///
+    /// - Parameter limit: how many diagnostics to keep; 0 keeps all.
     package init(file: String, isStrict: Bool = false, limit: Int = 100) {
         self.file = file
         self.isStrict = isStrict
-        self.limit = limit
+        self.limit = limit == 0 ? .max : limit
     }
 
     /// The number of diagnostics reported but not kept.
@@ -128,6 +132,7 @@ package struct DiagnosticCollector: Sendable {
         let code = message.code
         let severity: Severity = isStrict ? .error : code.defaultSeverity
         if severity == .error { errorCount += 1 } else { warningCount += 1 }
+        codeCounts[code, default: 0] += 1
         hasEnvironmentError = hasEnvironmentError || code.isEnvironmental
         guard diagnostics.count < limit else { return }
         diagnostics.append(
@@ -145,6 +150,7 @@ package struct DiagnosticCollector: Sendable {
     package mutating func append(contentsOf later: DiagnosticCollector) {
         errorCount += later.errorCount
         warningCount += later.warningCount
+        codeCounts.merge(later.codeCounts, uniquingKeysWith: +)
         hasEnvironmentError = hasEnvironmentError || later.hasEnvironmentError
         locationWork += later.locationWork
         diagnostics += later.diagnostics.prefix(limit - diagnostics.count)

@@ -1,17 +1,19 @@
 /// The outcome of validating one file (or one path that could not be read).
 package struct FileValidation: Hashable, Sendable {
     /// The path as the user named it or as found below a named folder.
-    package let path: String
+    package private(set) var path: String
     /// How many transaction rows the file holds.
     package let rowCount: Int
     /// How many of them were left out as not booked yet (a profile's `notBooked`).
     package let notBookedCount: Int
     /// The first diagnostics of the file; see `omittedCount` for the rest.
-    package let diagnostics: [Diagnostic]
+    package private(set) var diagnostics: [Diagnostic]
     package let errorCount: Int
     package let warningCount: Int
     /// How many diagnostics were counted but not kept.
     package let omittedCount: Int
+    /// How many diagnostics of each code the file has, kept or not.
+    package let codeCounts: [DiagnosticCode: Int]
     /// Whether the file or path could not be read at all.
     package let hasEnvironmentError: Bool
 
@@ -36,7 +38,23 @@ package struct FileValidation: Hashable, Sendable {
         errorCount = collector.errorCount
         warningCount = collector.warningCount
         omittedCount = collector.omittedCount
+        codeCounts = collector.codeCounts
         hasEnvironmentError = collector.hasEnvironmentError
+    }
+}
+
+extension FileValidation {
+    /// The same outcome for a file shown under another name (standard input is read from a
+    /// copy, and shown as `<stdin>` or the name given for it).
+    func named(_ name: String) -> FileValidation {
+        var renamed = self
+        renamed.path = name
+        renamed.diagnostics = diagnostics.map {
+            Diagnostic(
+                file: name, line: $0.line, column: $0.column, severity: $0.severity,
+                code: $0.code, message: $0.message)
+        }
+        return renamed
     }
 }
 
@@ -54,6 +72,10 @@ package struct ValidationReport: Hashable, Sendable {
     package var notBookedCount: Int { files.reduce(0) { $0 + $1.notBookedCount } }
     package var errorCount: Int { files.reduce(0) { $0 + $1.errorCount } }
     package var warningCount: Int { files.reduce(0) { $0 + $1.warningCount } }
+    /// How many diagnostics of each code the files have, kept or not.
+    package var codeCounts: [DiagnosticCode: Int] {
+        files.reduce(into: [:]) { $0.merge($1.codeCounts, uniquingKeysWith: +) }
+    }
     /// How many files have at least one error.
     package var failedFileCount: Int { files.count { $0.errorCount > 0 } }
     /// Whether some path could not be read.

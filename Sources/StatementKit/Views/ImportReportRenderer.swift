@@ -1,18 +1,41 @@
-/// Writes what an import did: one line per file and the totals on stdout, the rejected
-/// files' diagnostics on stderr as `validate` writes them.
+/// Writes what an import did: the rejected files' diagnostics on stderr as `validate` writes
+/// them, and on stdout a line per rejected file (verbose: per file) and the totals; or one
+/// JSON document.
 package struct ImportReportRenderer: Sendable {
-    /// Creates a renderer.
-    package init() {}
+    /// The output formats of `import` and `process`.
+    package enum Format: String, CaseIterable, Sendable {
+        case text, json
+    }
 
+    package let verbosity: Verbosity
+    package let style: TextStyle
+
+    /// Creates a renderer.
+    package init(verbosity: Verbosity = .normal, style: TextStyle = .plain) {
+        self.verbosity = verbosity
+        self.style = style
+    }
+
+    /// Writes the report as text.
     package func render(
         _ report: ImportReport, diagnostics: inout some TextOutputStream,
         results: inout some TextOutputStream
     ) {
         for file in report.files {
-            ValidationReportRenderer.writeDiagnostics(of: file.validation, to: &diagnostics)
-            results.write(line(file, isDryRun: report.isDryRun) + "\n")
+            ValidationReportRenderer.writeDiagnostics(
+                of: file.validation, to: &diagnostics, style: style)
+            if verbosity == .verbose || (verbosity == .normal && file.outcome == .rejected) {
+                results.write(line(file, isDryRun: report.isDryRun) + "\n")
+            }
         }
+        guard verbosity > .quiet else { return }
         results.write(summary(report) + "\n")
+        let rejected = report.files.filter { $0.outcome == .rejected }.map(\.validation)
+        if let counts = ValidationReportRenderer.codeCounts(
+            ValidationReport(files: rejected).codeCounts)
+        {
+            results.write("  \(counts)\n")
+        }
     }
 
     private func line(_ file: FileImport, isDryRun: Bool) -> String {
@@ -35,13 +58,55 @@ package struct ImportReportRenderer: Sendable {
         return count > 0 ? ", \(count.counted("row")) not booked yet left out" : ""
     }
 
-    /// The closing line, such as `25 new transactions from 5 files, 0 already present, 1 file rejected`.
+    /// The closing line, such as `added 25 new transactions from 5 files, 0 already present,
+    /// 1 file rejected`, or `nothing new: …` when the run added nothing.
     package func summary(_ report: ImportReport) -> String {
         let accepted = report.files.count - report.rejectedCount
+        let rejected =
+            report.rejectedCount > 0 ? ", \(report.rejectedCount.counted("file")) rejected" : ""
+        guard !report.files.isEmpty else { return "no statement files found" }
+        guard report.newCount > 0 else {
+            let present = report.presentCount == 1 ? "is" : "are"
+            return
+                "nothing new: the \(report.presentCount.counted("transaction")) of \(accepted.counted("file")) \(present) in the ledger already"
+                + rejected
+        }
         let verb = report.isDryRun ? "would add" : "added"
-        var text =
+        return
             "\(verb) \(report.newCount.counted("new transaction")) from \(accepted.counted("file")), \(report.presentCount.groupedText) already present"
-        if report.rejectedCount > 0 { text += ", \(report.rejectedCount.counted("file")) rejected" }
-        return text
+            + rejected
+    }
+
+    /// The report as a JSON object (without a final newline), indented as a member of
+    /// another object when `indent` is given.
+    package func json(_ report: ImportReport) -> String {
+        var out = "{\n  \"files\": ["
+        for (index, file) in report.files.enumerated() {
+            let (outcome, new, present) =
+                switch file.outcome {
+                case .imported(let new, let present): ("imported", new, present)
+                case .alreadyPresent(let present): ("present", 0, present)
+                case .rejected: ("rejected", 0, 0)
+                }
+            let validation = file.validation
+            out += index == 0 ? "\n" : ",\n"
+            out += "    {\"path\": \(jsonString(validation.path)), \"outcome\": \"\(outcome)\", "
+            out += "\"new\": \(new), \"present\": \(present), \"rows\": \(validation.rowCount), "
+            out +=
+                "\"errors\": \(validation.errorCount), \"warnings\": \(validation.warningCount), "
+            out += "\"omittedDiagnostics\": \(validation.omittedCount), "
+            out += "\"notBooked\": \(validation.notBookedCount)}"
+        }
+        out += report.files.isEmpty ? "],\n" : "\n  ],\n"
+        let validations = report.files.map(\.validation)
+        out +=
+            "  \"diagnostics\": "
+            + ValidationReportRenderer.jsonDiagnostics(of: validations) + ",\n"
+        out += "  \"summary\": {\"files\": \(report.files.count), \"new\": \(report.newCount), "
+        out += "\"present\": \(report.presentCount), \"rejected\": \(report.rejectedCount), "
+        out += "\"dryRun\": \(report.isDryRun), \"codes\": "
+        out += ValidationReportRenderer.jsonCodeCounts(
+            ValidationReport(files: validations).codeCounts)
+        return out + "}\n}"
     }
 }

@@ -7,48 +7,82 @@ package struct ValidationReportRenderer: Sendable {
     }
 
     package let format: Format
+    package let verbosity: Verbosity
+    package let style: TextStyle
 
     /// Creates a renderer for a format.
-    package init(format: Format) {
+    package init(format: Format, verbosity: Verbosity = .normal, style: TextStyle = .plain) {
         self.format = format
+        self.verbosity = verbosity
+        self.style = style
     }
 
     /// Writes the report: diagnostics to `diagnostics` (stderr) in text format, everything
-    /// else (the summary, JSON, annotations) to `results` (stdout).
+    /// else (the summary, JSON, annotations) to `results` (stdout). Quiet, only the
+    /// diagnostics are written; verbose, a line per file as well.
     package func render(
         _ report: ValidationReport, diagnostics: inout some TextOutputStream,
         results: inout some TextOutputStream
     ) {
         switch format {
         case .text:
-            for file in report.files { Self.writeDiagnostics(of: file, to: &diagnostics) }
-            results.write(summary(report) + "\n")
+            for file in report.files {
+                Self.writeDiagnostics(of: file, to: &diagnostics, style: style)
+                if verbosity == .verbose {
+                    results.write("checked  \(Diagnostic.sanitized(file.path)): \(tally(file))\n")
+                }
+            }
+            if verbosity > .quiet { writeSummary(report, to: &results) }
         case .github:
             for file in report.files {
                 for diagnostic in file.diagnostics {
                     results.write(diagnostic.githubAnnotation + "\n")
                 }
             }
-            results.write(summary(report) + "\n")
+            if verbosity > .quiet { writeSummary(report, to: &results) }
         case .json:
             results.write(json(report))
         }
     }
 
+    /// A file's rows and problems, such as `120 rows, 2 errors`.
+    private func tally(_ file: FileValidation) -> String {
+        var parts = [file.rowCount.counted("row")]
+        if file.errorCount > 0 { parts.append(file.errorCount.counted("error")) }
+        if file.warningCount > 0 { parts.append(file.warningCount.counted("warning")) }
+        return parts.joined(separator: ", ")
+    }
+
+    /// The summary line, then the counts per code when there were diagnostics.
+    package func writeSummary(_ report: ValidationReport, to out: inout some TextOutputStream) {
+        out.write(summary(report) + "\n")
+        if let counts = Self.codeCounts(report.codeCounts) { out.write("  \(counts)\n") }
+    }
+
+    /// How many diagnostics of each code, commonest first, such as
+    /// `1,907 × AMOUNT_FORMAT, 100 × DATE_INVALID`; `nil` when there are none.
+    package static func codeCounts(_ counts: [DiagnosticCode: Int]) -> String? {
+        guard !counts.isEmpty else { return nil }
+        return counts.sorted { ($1.value, $0.key.rawValue) < ($0.value, $1.key.rawValue) }
+            .map { "\($0.value.groupedText) × \($0.key.rawValue)" }
+            .joined(separator: ", ")
+    }
+
     /// Writes a file's diagnostics as compiler-style lines, and a note counting those not
     /// kept: the one way every command prints diagnostics as text.
     package static func writeDiagnostics(
-        of file: FileValidation, to out: inout some TextOutputStream
+        of file: FileValidation, to out: inout some TextOutputStream, style: TextStyle = .plain
     ) {
-        for diagnostic in file.diagnostics { out.write(diagnostic.textLine + "\n") }
+        for diagnostic in file.diagnostics { out.write(diagnostic.textLine(style) + "\n") }
+        let path = style.bold(Diagnostic.sanitized(file.path) + ":")
         if file.notBookedCount > 0 {
             out.write(
-                "\(Diagnostic.sanitized(file.path)): note: \(file.notBookedCount.counted("row")) left out as not booked yet\n"
+                "\(path) \(style.code("note:")) \(file.notBookedCount.counted("row")) left out as not booked yet\n"
             )
         }
         if file.omittedCount > 0 {
             out.write(
-                "\(Diagnostic.sanitized(file.path)): note: \(file.omittedCount.counted("more diagnostic")) not shown\n"
+                "\(path) \(style.code("note:")) \(file.omittedCount.counted("more diagnostic")) not shown (--max-diagnostics 0 shows all)\n"
             )
         }
     }
@@ -77,8 +111,18 @@ package struct ValidationReportRenderer: Sendable {
             out += "\"notBooked\": \(file.notBookedCount)}"
         }
         out += report.files.isEmpty ? "],\n" : "\n  ],\n"
-        out += "  \"diagnostics\": ["
-        let all = report.files.flatMap(\.diagnostics)
+        out += "  \"diagnostics\": " + Self.jsonDiagnostics(of: report.files) + ",\n"
+        out += "  \"summary\": {\"files\": \(report.files.count), \"rows\": \(report.rowCount), "
+        out += "\"notBooked\": \(report.notBookedCount), "
+        out += "\"errors\": \(report.errorCount), \"warnings\": \(report.warningCount), "
+        out += "\"codes\": " + Self.jsonCodeCounts(report.codeCounts) + "}\n}\n"
+        return out
+    }
+
+    /// Every kept diagnostic of the files as a JSON array, one per line.
+    package static func jsonDiagnostics(of files: [FileValidation]) -> String {
+        var out = "["
+        let all = files.flatMap(\.diagnostics)
         for (index, diagnostic) in all.enumerated() {
             out += index == 0 ? "\n" : ",\n"
             out += "    {\"file\": \(jsonString(diagnostic.file)), \"line\": \(diagnostic.line), "
@@ -87,11 +131,14 @@ package struct ValidationReportRenderer: Sendable {
             out +=
                 "\"code\": \"\(diagnostic.code.rawValue)\", \"message\": \(jsonString(diagnostic.message))}"
         }
-        out += all.isEmpty ? "],\n" : "\n  ],\n"
-        out += "  \"summary\": {\"files\": \(report.files.count), \"rows\": \(report.rowCount), "
-        out += "\"notBooked\": \(report.notBookedCount), "
-        out += "\"errors\": \(report.errorCount), \"warnings\": \(report.warningCount)}\n}\n"
-        return out
+        return out + (all.isEmpty ? "]" : "\n  ]")
+    }
+
+    /// The counts per code as a JSON object, codes in alphabetical order.
+    package static func jsonCodeCounts(_ counts: [DiagnosticCode: Int]) -> String {
+        "{"
+            + counts.sorted { $0.key.rawValue < $1.key.rawValue }
+            .map { "\"\($0.key.rawValue)\": \($0.value)" }.joined(separator: ", ") + "}"
     }
 }
 
@@ -116,9 +163,16 @@ package func jsonString(_ text: String) -> String {
 
 extension Diagnostic {
     /// `FILE:LINE:COL: severity: [CODE] message`, or `FILE: severity: …` for a whole file.
-    package var textLine: String {
+    package var textLine: String { textLine(.plain) }
+
+    /// The text line, in colour when the style says so: the place in bold, the severity in
+    /// red or yellow, the code in cyan.
+    package func textLine(_ style: TextStyle) -> String {
         let place = line > 0 ? "\(safePath):\(line):\(column)" : safePath
-        return "\(place): \(severity.rawValue): [\(code.rawValue)] \(message)"
+        let severityText = severity.rawValue + ":"
+        let painted = severity == .error ? style.error(severityText) : style.warning(severityText)
+        return
+            "\(style.bold(place + ":")) \(painted) \(style.code("[\(code.rawValue)]")) \(message)"
     }
 
     /// A GitHub Actions workflow command that annotates the file and line.

@@ -29,7 +29,7 @@ enum Accounts: Command {
         let format = try options.choice(
             "format", default: AccountsRenderer.Format.text)
         var standardOutput = console.output
-        let folder = try StateFolder.existing(options)
+        let folder = try StateFolder.existing(options, console: console)
         do {
             let summaries = try StateController(storage: StorageController(folder: folder))
                 .accountSummaries()

@@ -30,7 +30,7 @@ enum Check: Command {
         }
         var standardOutput = console.output
         var standardError = console.error
-        let storage = StorageController(folder: StateFolder.path(options))
+        let storage = StorageController(folder: StateFolder.path(options, console: console))
         do {
             let (problems, months) = try storage.check()
             for problem in problems {

@@ -6,22 +6,25 @@ enum Import: Command {
     static let summary = "add new transactions to the ledger, each exactly once"
 
     static let usage = """
-        USAGE: statements import PATH... [--state DIR] [--profile FILE] [--account ID]
-                                         [--dry-run]
+        USAGE: statements import PATH... [-s DIR] [-n] [-f text|json] [-q|-v] [--strict]
+                                         [-j N] [-p FILE] [-a ID] [--max-diagnostics N]
 
-        Imports statement files (CSV and JSON) and folders into the ledger. Each transaction is
-        stored once, however often a file is delivered or exports overlap. A file with any error
-        is rejected whole (its diagnostics on stderr, as validate prints them); the other files
-        still import. All accepted files become visible together in one atomic commit.
+        Imports statement files and folders (found as validate finds them; '-' reads standard
+        input) into the ledger. Each transaction is stored once, however often a file is
+        delivered or exports overlap. A file with any error is rejected whole (its
+        diagnostics on stderr, as validate prints them); the other files still import. All
+        accepted files become visible together in one atomic commit.
 
         OPTIONS:
-          --state DIR     the ledger folder (default: $STATEMENTS_STATE, else ./ledger);
-                          created on first import
-          --dry-run       report what would be imported; write nothing
-          --profile FILE  read every CSV file in this bank dialect (as in validate)
-          --account ID    the account of CSV files that do not name their own (as in
-                          validate)
-          -h, --help      show this help
+          -s, --state DIR            the ledger folder (default: $STATEMENTS_STATE, else
+                                     ./ledger); created on first import
+          -n, --dry-run              report what would be imported; write nothing
+          -f, --format text|json     a summary (default) or one JSON document on stdout
+          -q, --quiet                print errors only
+          -v, --verbose              print a line per file
+          --color WHEN               auto (default), always or never
+        \(ReadOptions.help)
+          -h, --help                 show this help
 
         EXIT STATUS: 0 every file imported or already present, 1 a file was rejected,
         2 usage error, 3 state folder locked by another run or unwritable, or a path unreadable.
@@ -29,18 +32,46 @@ enum Import: Command {
 
     static func run(_ arguments: [String], console: Console) throws(CommandError) -> Int32 {
         let options = try Arguments(
-            arguments, valueOptions: ["state", "profile", "account"], flagOptions: ["dry-run"])
-        let files = try options.statementFiles(of: "import")
+            arguments,
+            valueOptions: ReadOptions.valueOptions.union(Output.valueOptions)
+                .union(["state", "format"]),
+            flagOptions: ReadOptions.flagOptions.union(Output.flagOptions).union(["dry-run"]))
+        let format = try options.choice("format", default: ImportReportRenderer.Format.text)
+        let output = try Output(options, console: console)
+        let read = try ReadOptions(options, command: name)
+        let report = try importFiles(read, options: options, output: output, console: console)
         var standardError = console.error
         var standardOutput = console.output
-        let state = StateController(storage: StorageController(folder: StateFolder.path(options)))
-        let report: ImportReport
-        do {
-            report = try state.importFiles(files, dryRun: options.has("dry-run"))
+        let renderer = ImportReportRenderer(verbosity: output.verbosity, style: output.style)
+        switch format {
+        case .text:
+            renderer.render(report, diagnostics: &standardError, results: &standardOutput)
+        case .json:
+            print(renderer.json(report), to: &standardOutput)
+        }
+        return exitStatus(report)
+    }
+
+    /// Imports the files into the `--state` ledger, with progress on a terminal: the part of
+    /// `import` that `process` shares.
+    static func importFiles(
+        _ read: ReadOptions, options: Arguments, output: Output, console: Console
+    ) throws(CommandError) -> ImportReport {
+        let state = StateController(
+            storage: StorageController(folder: StateFolder.path(options, console: console)))
+        let progress = output.progress(console)
+        defer { progress?.finish() }
+        state.reading = read.settings
+        state.reading.progress = progress?.handler
+        do throws(StorageError) {
+            return try state.importFiles(read.files, dryRun: options.has("dry-run"))
         } catch {
             throw .environment("\(error)")
         }
-        ImportReportRenderer().render(report, diagnostics: &standardError, results: &standardOutput)
+    }
+
+    /// The exit status of an import: 3 for an unreadable path, 1 for a rejected file.
+    static func exitStatus(_ report: ImportReport) -> Int32 {
         if report.hasEnvironmentError { return ExitCode.environment }
         return report.rejectedCount > 0 ? ExitCode.dataError : ExitCode.success
     }

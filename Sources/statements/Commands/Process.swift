@@ -6,8 +6,9 @@ enum Process: Command {
     static let summary = "the nightly job: import, then report the months that changed"
 
     static let usage = """
-        USAGE: statements process PATH... [--state DIR] [--profile FILE] [--account ID]
-                                  [--out DIR] [--format text|csv|html]... [--locale ID]
+        USAGE: statements process PATH... [-s DIR] [-o DIR] [--archive DIR] [-n] [-q|-v]
+                                  [-f text|json] [--report-format FORMAT]... [--locale ID]
+                                  [--strict] [-j N] [-p FILE] [-a ID] [--max-diagnostics N]
 
         Imports the files as 'statements import' does, then writes the statements of every
         month the import changed (the months it added to, and later months of those accounts,
@@ -18,49 +19,109 @@ enum Process: Command {
         written again.
 
         OPTIONS:
-          --state DIR      the ledger folder (default: $STATEMENTS_STATE, else ./ledger)
-          --profile FILE   read every CSV file in this bank dialect (as in validate)
-          --account ID     the account of CSV files that do not name their own (as in
-                           validate)
-          --out DIR        the output folder (default: ./reports)
-          --format FORMAT  text, csv or html; may be repeated (default: all three)
-          --locale ID      how amounts and dates are written (default: en_US)
-          -h, --help       show this help
+          -s, --state DIR            the ledger folder (default: $STATEMENTS_STATE, else
+                                     ./ledger)
+          --archive DIR              after the import is committed, move every file imported
+                                     or already present into DIR (paths below the folder
+                                     named kept); rejected files stay
+          -n, --dry-run              say what would be imported and which months' reports
+                                     would be written; write and move nothing
+        \(ReportOptions.help)
+          -q, --quiet                print errors only
+          -v, --verbose              print a line per file read, written or moved
+          --color WHEN               auto (default), always or never
+        \(ReadOptions.help)
+          -h, --help                 show this help
 
         EXIT STATUS: as import: 0 success, 1 a file was rejected (the rest is imported and
-        reported), 2 usage error, 3 state or output folder unusable, or a path unreadable.
+        reported), 2 usage error, 3 state, output or archive folder unusable, or a path
+        unreadable.
         """
 
     static func run(_ arguments: [String], console: Console) throws(CommandError) -> Int32 {
         let options = try Arguments(
             arguments,
-            valueOptions: ReportOptions.valueOptions.union(["state", "profile", "account"]),
-            flagOptions: [])
-        let files = try options.statementFiles(of: "process")
+            valueOptions: ReadOptions.valueOptions.union(ReportOptions.valueOptions)
+                .union(Output.valueOptions).union(["state", "archive"]),
+            flagOptions: ReadOptions.flagOptions.union(Output.flagOptions).union(["dry-run"]))
         let report = try ReportOptions(options)
+        let output = try Output(options, console: console)
+        let read = try ReadOptions(options, command: name)
+        let isDryRun = options.has("dry-run")
+        let imported = try Import.importFiles(
+            read, options: options, output: output, console: console)
         var standardError = console.error
         var standardOutput = console.output
-        let state = StateController(storage: StorageController(folder: StateFolder.path(options)))
-        let imported: ImportReport
-        do throws(StorageError) {
-            imported = try state.importFiles(files)
-        } catch {
-            throw .environment("\(error)")
+        let importRenderer = ImportReportRenderer(verbosity: output.verbosity, style: output.style)
+        if report.summaryFormat == .text {
+            // What the import did is said before anything else can fail.
+            importRenderer.render(imported, diagnostics: &standardError, results: &standardOutput)
         }
-        // What the import did is said before anything else can fail.
-        ImportReportRenderer().render(
-            imported, diagnostics: &standardError, results: &standardOutput)
+        var archived: [ArchivedFile] = []
+        var archiveFailed = false
+        if let folder = options.value("archive") {
+            for result in InboxArchive.archive(read.files, report: imported, into: folder) {
+                switch result {
+                case .success(let file): archived.append(file)
+                case .failure(let error):
+                    print("statements process: error: \(error)", to: &standardError)
+                    archiveFailed = true
+                }
+            }
+        }
+        let state = StateController(
+            storage: StorageController(folder: StateFolder.path(options, console: console)))
+        let months: Set<Month>
         let statements: [MonthlyStatement]
         do throws(StorageError) {
-            let months = try state.monthsToReport(
+            months = try state.monthsToReport(
                 after: imported, reportedGeneration: report.controller.reportedGeneration())
-            statements = try state.monthlyStatements(months: months)
+            statements = isDryRun ? [] : try state.monthlyStatements(months: months)
         } catch {
             throw .environment("\(error)")
         }
-        _ = try report.publish(
-            statements, generation: imported.generations.after, console: console)
-        if imported.hasEnvironmentError { return ExitCode.environment }
-        return imported.rejectedCount > 0 ? ExitCode.dataError : ExitCode.success
+        let publishRenderer = PublishReportRenderer(verbosity: output.verbosity)
+        let published =
+            isDryRun
+            ? []
+            : try report.publish(
+                statements, generation: imported.generations.after, output: output,
+                console: console)
+        let writtenMonths = Set(statements.map(\.month))
+        switch report.summaryFormat {
+        case .text:
+            if let folder = options.value("archive") {
+                publishRenderer.renderArchived(
+                    archived, folder: folder, isDryRun: isDryRun, into: &standardOutput)
+            }
+            if isDryRun {
+                if output.verbosity > .quiet {
+                    print(
+                        publishRenderer.dryRunSummary(folder: report.folder, months: months),
+                        to: &standardOutput)
+                }
+            } else {
+                publishRenderer.render(
+                    published, folder: report.folder, months: writtenMonths, into: &standardOutput)
+            }
+        case .json:
+            func nested(_ json: String) -> String {
+                json.replacingOccurrences(of: "\n", with: "\n  ")
+            }
+            let moves = archived.map {
+                "{\"from\": \(jsonString($0.from)), \"to\": \(jsonString($0.to))}"
+            }
+            print(
+                """
+                {
+                  "import": \(nested(importRenderer.json(imported))),
+                  "archived": [\(moves.joined(separator: ", "))],
+                  "reports": \(nested(publishRenderer.json(published, folder: report.folder, months: isDryRun ? months : writtenMonths)))
+                }
+                """, to: &standardOutput)
+        }
+        let status = Import.exitStatus(imported)
+        return archiveFailed && status == ExitCode.success ? ExitCode.environment : status
     }
+
 }

@@ -6,9 +6,9 @@ enum Report: Command {
     static let summary = "write monthly statements as text, CSV and HTML"
 
     static let usage = """
-        USAGE: statements report [--state DIR] [--month YYYY-MM | --from YYYY-MM --to YYYY-MM]
-                                 [--account ID]... [--format text|csv|html]... [--out DIR]
-                                 [--locale ID]
+        USAGE: statements report [-s DIR] [-m YYYY-MM | --from YYYY-MM --to YYYY-MM]
+                                 [-a ID]... [--report-format FORMAT]... [-o DIR] [--locale ID]
+                                 [-f text|json] [-q|-v]
 
         Writes one statement per account and month with transactions, as
         OUT/YYYY-MM/ACCOUNT.txt, .csv and .html, and OUT/YYYY-MM/index.html linking a month's
@@ -16,15 +16,18 @@ enum Report: Command {
         Reads the ledger without locking or writing it.
 
         OPTIONS:
-          --state DIR            the ledger folder (default: $STATEMENTS_STATE, else ./ledger)
-          --month YYYY-MM        the month (default: the latest month with transactions)
-          --from/--to YYYY-MM    a range of months, both included
-          --account ID           only this account (an IBAN or scheme:value); may be repeated
-          --format FORMAT        text, csv or html; may be repeated (default: all three)
-          --out DIR              the output folder (default: ./reports); '-' writes the one
-                                 statement of a single account and format to stdout
-          --locale ID            how amounts and dates are written (default: en_US)
-          -h, --help             show this help
+          -s, --state DIR            the ledger folder (default: $STATEMENTS_STATE, else
+                                     ./ledger)
+          -m, --month YYYY-MM        the month (default: the latest month with transactions)
+          --from/--to YYYY-MM        a range of months, both included
+          -a, --account ID           only this account (an IBAN or scheme:value); may be
+                                     repeated
+        \(ReportOptions.help)
+                                     ('-o -' writes the one statement of a single account
+                                     and report format to stdout)
+          -q, --quiet                print errors only
+          -v, --verbose              print a line per file written
+          -h, --help                 show this help
 
         EXIT STATUS: 0 success, 2 usage error, 3 the ledger or output folder cannot be used.
         """
@@ -35,16 +38,17 @@ enum Report: Command {
             valueOptions: ReportOptions.valueOptions.union([
                 "state", "month", "from", "to", "account",
             ]),
-            flagOptions: [])
+            flagOptions: Output.flagOptions)
         try options.expectNoPaths(name)
         let report = try ReportOptions(options)
+        let output = try Output(options, console: console)
         var accounts: Set<AccountID>?
         for text in options.values("account") {
             accounts = (accounts ?? []).union([try Arguments.accountID(text)])
         }
         let requested = try months(options)
         var standardError = console.error
-        let folder = try StateFolder.existing(options)
+        let folder = try StateFolder.existing(options, console: console)
         let state = StateController(storage: StorageController(folder: folder))
         if let accounts {
             let known: Set<AccountID>
@@ -70,10 +74,23 @@ enum Report: Command {
             print("statements report: no transactions in the months asked for", to: &standardError)
         }
         guard report.folder == "-" else {
-            return try report.publish(statements, console: console)
+            let published = try report.publish(statements, output: output, console: console)
+            let renderer = PublishReportRenderer(verbosity: output.verbosity)
+            let months = Set(statements.map(\.month))
+            var standardOutput = console.output
+            switch report.summaryFormat {
+            case .text:
+                renderer.render(
+                    published, folder: report.folder, months: months, into: &standardOutput)
+            case .json:
+                print(
+                    renderer.json(published, folder: report.folder, months: months),
+                    to: &standardOutput)
+            }
+            return ExitCode.success
         }
         guard statements.count == 1, report.formats.count == 1 else {
-            throw .usage("--out - needs exactly one account, month and format")
+            throw .usage("--out - needs exactly one account, month and --report-format")
         }
         var standardOutput = console.output
         let controller = ReportController(

@@ -1,23 +1,41 @@
 import Foundation
 import StatementKit
 
-/// The options `report` and `process` share: formats, output folder and locale.
+/// The options `report` and `process` share: the statements' formats, output folder and
+/// locale, and what the command prints about them.
 struct ReportOptions {
-    static let valueOptions: Set = ["format", "out", "locale"]
+    static let valueOptions: Set = ["report-format", "out", "locale", "format"]
+
+    /// The help lines of these options, shared by the commands' help texts.
+    static let help = """
+          -o, --out DIR              the output folder (default: ./reports)
+          --report-format FORMAT     text, csv or html; may be repeated or listed as
+                                     text,html (default: all three)
+          --locale ID                how amounts and dates are written (default: en_US)
+          -f, --format text|json     a summary (default) or one JSON document on stdout
+        """
 
     let formats: [ReportFormat]
     let folder: String
     let locale: Locale
+    /// The format of what the command prints.
+    let summaryFormat: ImportReportRenderer.Format
 
     init(_ options: Arguments) throws(CommandError) {
         var formats: [ReportFormat] = []
-        for text in options.values("format") {
-            guard let format = ReportFormat(rawValue: text) else {
-                throw .usage("--format must be text, csv or html, not '\(text)'")
+        for text in options.values("report-format").flatMap({ $0.split(separator: ",") }) {
+            guard let format = ReportFormat(rawValue: String(text)) else {
+                throw .usage("--report-format must be text, csv or html, not '\(text)'")
             }
             formats.append(format)
         }
         self.formats = formats.isEmpty ? ReportFormat.allCases : formats
+        if let text = options.value("format"), ["csv", "html"].contains(text) {
+            throw .usage(
+                "--format is what the command prints (text or json); the statements' formats are --report-format \(text)"
+            )
+        }
+        summaryFormat = try options.choice("format", default: ImportReportRenderer.Format.text)
         folder = options.value("out") ?? "reports"
         let identifier = options.value("locale") ?? "en_US"
         let canonical = identifier.replacingOccurrences(of: "-", with: "_")
@@ -32,27 +50,22 @@ struct ReportOptions {
         ReportController(folder: folder, formats: formats, locale: locale)
     }
 
-    /// Writes the statements, printing each file written, and returns the exit status.
+    /// Writes the statements, with progress on a terminal, and returns what was written.
     ///
     /// - Parameter generation: the ledger generation the reports now reflect, recorded in the
     ///   output folder once every file is written (`process` uses it).
-    func publish(_ statements: [MonthlyStatement], generation: Int? = nil, console: Console)
-        throws(CommandError) -> Int32
-    {
-        var standardOutput = console.output
-        let files: [PublishedFile]
+    func publish(
+        _ statements: [MonthlyStatement], generation: Int? = nil, output: Output,
+        console: Console
+    ) throws(CommandError) -> [PublishedFile] {
+        let controller = self.controller
+        let progress = output.progress(console)
+        defer { progress?.finish() }
+        controller.progress = progress?.handler
         do throws(StorageError) {
-            files = try controller.publish(statements, generation: generation)
+            return try controller.publish(statements, generation: generation)
         } catch {
             throw .environment("\(error)")
         }
-        for file in files where file.isWritten {
-            print("wrote  \(file.path)", to: &standardOutput)
-        }
-        let unchanged = files.count { !$0.isWritten }
-        print(
-            "wrote \(files.count - unchanged) report files, \(unchanged) unchanged",
-            to: &standardOutput)
-        return ExitCode.success
     }
 }

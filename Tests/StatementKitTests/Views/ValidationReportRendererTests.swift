@@ -38,7 +38,49 @@ struct ValidationReportRendererTests {
                 in/nov.csv:1:1: warning: [FILE_NO_TRANSACTIONS] the file has a header but no rows
 
                 """)
-        #expect(results == "1 error, 2 warnings in 1 of 2 files (41,200 rows checked)\n")
+        #expect(
+            results == """
+                1 error, 2 warnings in 1 of 2 files (41,200 rows checked)
+                  1 × COLUMN_UNKNOWN, 1 × FILE_NO_TRANSACTIONS, 1 × IBAN_CHECKSUM
+
+                """)
+    }
+
+    @Test func `says only the diagnostics when quiet, a line per file when verbose`() {
+        for (verbosity, expected) in [
+            (Verbosity.quiet, ""),
+            (
+                .verbose,
+                """
+                checked  in/oct.csv: 41,199 rows, 1 error, 1 warning
+                checked  in/nov.csv: 1 row, 1 warning
+                1 error, 2 warnings in 1 of 2 files (41,200 rows checked)
+                  1 × COLUMN_UNKNOWN, 1 × FILE_NO_TRANSACTIONS, 1 × IBAN_CHECKSUM
+
+                """
+            ),
+        ] {
+            var (diagnostics, results) = ("", "")
+            ValidationReportRenderer(format: .text, verbosity: verbosity).render(
+                Self.report(), diagnostics: &diagnostics, results: &results)
+            #expect(results == expected)
+            #expect(diagnostics.split(separator: "\n").count == 3)
+        }
+    }
+
+    @Test func `colours the severity, the place and the code on a terminal`() {
+        let diagnostic = Diagnostic(
+            file: "a.csv", line: 3, column: 12, severity: .error, code: .ibanChecksum,
+            message: "m")
+        #expect(
+            diagnostic.textLine(TextStyle(isColored: true))
+                == "\u{1B}[1ma.csv:3:12:\u{1B}[0m \u{1B}[1;31merror:\u{1B}[0m \u{1B}[1;36m[IBAN_CHECKSUM]\u{1B}[0m m"
+        )
+        let warning = Diagnostic(
+            file: "a.csv", line: 1, column: 1, severity: .warning, code: .columnUnknown,
+            message: "m")
+        #expect(warning.textLine(TextStyle(isColored: true)).contains("\u{1B}[1;33mwarning:"))
+        #expect(warning.textLine(.plain) == "a.csv:1:1: warning: [COLUMN_UNKNOWN] m")
     }
 
     @Test func `summarises a clean run`() {
@@ -57,7 +99,9 @@ struct ValidationReportRendererTests {
             ValidationReport(files: [
                 FileValidation(path: "f.csv", rowCount: 2, collector: collector)
             ]))
-        #expect(diagnostics.hasSuffix("f.csv: note: 1 more diagnostic not shown\n"))
+        #expect(
+            diagnostics.hasSuffix(
+                "f.csv: note: 1 more diagnostic not shown (--max-diagnostics 0 shows all)\n"))
     }
 
     @Test func `writes one JSON document`() throws {
@@ -65,9 +109,14 @@ struct ValidationReportRendererTests {
         #expect(diagnostics.isEmpty)
         let document = try #require(
             JSONSerialization.jsonObject(with: Data(results.utf8)) as? [String: Any])
-        let summary = try #require(document["summary"] as? [String: Int])
+        let summary = try #require(document["summary"] as? [String: Any])
         #expect(
-            summary == ["files": 2, "rows": 41_200, "notBooked": 0, "errors": 1, "warnings": 2])
+            summary.compactMapValues { $0 as? Int }
+                == ["files": 2, "rows": 41_200, "notBooked": 0, "errors": 1, "warnings": 2])
+        #expect(
+            summary["codes"] as? [String: Int] == [
+                "IBAN_CHECKSUM": 1, "COLUMN_UNKNOWN": 1, "FILE_NO_TRANSACTIONS": 1,
+            ])
         let first = try #require((document["diagnostics"] as? [[String: Any]])?.first)
         #expect(first["file"] as? String == "in/oct.csv")
         #expect(first["line"] as? Int == 14)
@@ -85,6 +134,7 @@ struct ValidationReportRendererTests {
                 ::warning file=in/oct.csv,line=1,col=9,title=COLUMN_UNKNOWN::ignoring unknown column "x, y"
                 ::warning file=in/nov.csv,line=1,col=1,title=FILE_NO_TRANSACTIONS::the file has a header but no rows
                 1 error, 2 warnings in 1 of 2 files (41,200 rows checked)
+                  1 × COLUMN_UNKNOWN, 1 × FILE_NO_TRANSACTIONS, 1 × IBAN_CHECKSUM
 
                 """)
     }

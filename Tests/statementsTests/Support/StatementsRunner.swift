@@ -24,8 +24,11 @@ struct StatementsRunner {
     }()
 
     /// Runs `statements` with arguments in the package root and waits for it.
+    ///
+    /// - Parameter input: written to its standard input through a pipe (default: none).
     static func run(
-        _ arguments: [String], environment: [String: String] = [:], executable: URL = executable
+        _ arguments: [String], environment: [String: String] = [:], input: String? = nil,
+        executable: URL = executable
     ) throws -> Output {
         let process = Process()
         process.executableURL = executable
@@ -44,8 +47,14 @@ struct StatementsRunner {
         FileManager.default.createFile(atPath: err.path, contents: nil)
         process.standardOutput = try FileHandle(forWritingTo: out)
         process.standardError = try FileHandle(forWritingTo: err)
-        process.standardInput = FileHandle.nullDevice
+        let pipe = Pipe()
+        process.standardInput = input == nil ? FileHandle.nullDevice : pipe
         try process.run()
+        if let input {
+            let writer = pipe.fileHandleForWriting
+            writer.write(Data(input.utf8))
+            try writer.close()
+        }
         process.waitUntilExit()
         return Output(
             status: process.terminationStatus,

@@ -1,0 +1,51 @@
+import StatementKit
+
+/// The options of every command that reads statement files (`validate`, `import`,
+/// `process`): which files, in which dialect, how strictly, on how many cores, with how many
+/// diagnostics shown.
+struct ReadOptions {
+    static let valueOptions: Set = ["profile", "account", "jobs", "max-diagnostics", "stdin-name"]
+    static let flagOptions: Set = ["strict"]
+
+    /// The help lines of these options, shared by the commands' help texts.
+    static let help = """
+          -p, --profile FILE         read every CSV file in this bank dialect (see
+                                     'statements profile'); without it, a folder's
+                                     statements-profile.json applies, else the dialect
+                                     of a non-canonical file is sniffed
+          -a, --account ID           the account of CSV files that do not name their
+                                     own (an IBAN or scheme:value, such as
+                                     aba:021000021/123456789); the layout is sniffed
+          --strict                   treat warnings as errors
+          -j, --jobs N               cores to use (default: all)
+          --max-diagnostics N        diagnostics printed per file (default: 100; 0: all);
+                                     all are counted
+          --stdin-name NAME          the name of standard input ('-') in diagnostics; its
+                                     extension (.json, .csv) says the format where the
+                                     content does not
+        """
+
+    let files: StatementFiles
+    var settings = ReadSettings()
+
+    init(_ options: Arguments, command: String) throws(CommandError) {
+        let paths = try options.paths(of: command)
+        if paths.count { $0 == "-" } > 1 {
+            throw .usage("standard input ('-') can be read only once")
+        }
+        let account = try options.value("account").map { (text) throws(CommandError) in
+            try Arguments.accountID(text)
+        }
+        do {
+            files = try StatementFiles.find(
+                paths, profile: options.value("profile"), account: account,
+                standardInputName: options.value("stdin-name"))
+        } catch {
+            throw .usage(error.description)
+        }
+        settings.isStrict = options.has("strict")
+        settings.jobs = try options.number("jobs", minimum: 1) ?? settings.jobs
+        settings.diagnosticLimit =
+            try options.number("max-diagnostics", minimum: 0) ?? settings.diagnosticLimit
+    }
+}
