@@ -1,4 +1,5 @@
 import Foundation
+import StatementKit
 
 #if canImport(Glibc)
     import Glibc
@@ -12,9 +13,17 @@ struct Statements {
 
     /// Every command, in the order the help lists them.
     static let commands: [any Command.Type] = [
-        Validate.self, Import.self, Accounts.self, Report.self, Process.self, Profile.self,
-        Check.self,
+        Validate.self, Import.self, Accounts.self, Register.self, Report.self, Process.self,
+        Profile.self, Check.self, Completions.self, Manual.self,
     ]
+
+    /// What the program does, in one line.
+    static let tagline = "bank statement files to a validated ledger and monthly statements"
+
+    /// Every command's help, read for completions and the man page.
+    static var commandHelp: [CommandHelp] {
+        commands.map { CommandHelp(name: $0.name, summary: $0.summary, usage: $0.usage) }
+    }
 
     /// The top-level help, built from the command table.
     static var usage: String {
@@ -25,7 +34,7 @@ struct Statements {
                 "  \(name)\(String(repeating: " ", count: width - name.count + 3))\(command.summary)"
         }
         return """
-            statements \(version): bank statement files to a validated ledger and monthly statements.
+            statements \(version): \(tagline).
 
             USAGE: statements <command> [options]
 

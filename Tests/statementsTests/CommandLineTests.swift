@@ -27,10 +27,13 @@ struct CommandLineTests {
                   validate PATH...   check statement files and folders, like a compiler
                   import PATH...     add new transactions to the ledger, each exactly once
                   accounts           list the ledger's accounts and balances
+                  register           list transactions with running balances; writes no files
                   report             write monthly statements as text, CSV and HTML
                   process PATH...    the nightly job: import, then report the months that changed
                   profile FILE       work out a bank export's dialect and print it as a profile
                   check              verify the ledger against its checksums
+                  completions        print shell completions (bash, zsh, fish)
+                  man                print the manual page (roff)
 
                 Run 'statements <command> --help' for a command's options.
                 OPTIONS: -h, --help  show this help;  --version  print the version

@@ -42,7 +42,7 @@ struct ImportCommandTests {
         let household = try #require(lines.first { $0.hasPrefix("DE89 3704 0044 0532 0130 00") })
         #expect(household.contains("Household"))
         #expect(household.contains("  11  "))
-        #expect(household.contains("1,619.68  2026-10-01  2026-10-31"))
+        #expect(household.contains("1,619.68  2026-10-31"))
     }
 
     @Test func `lists accounts as JSON`() throws {

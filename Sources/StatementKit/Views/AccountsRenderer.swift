@@ -19,6 +19,9 @@ package struct AccountsRenderer: Sendable {
         }
     }
 
+    /// An aligned table of at most 100 columns: long names are cut with `…`, and when the
+    /// account ids are long, the last import, the kind and the first date are left out, in
+    /// that order (JSON has them all).
     private func table(_ accounts: [AccountSummary]) -> String {
         guard !accounts.isEmpty else { return "no accounts in the ledger yet\n" }
         let header = [
@@ -27,21 +30,31 @@ package struct AccountsRenderer: Sendable {
         ]
         let rows = accounts.map { summary in
             [
-                summary.account.id.grouped, Diagnostic.sanitized(summary.account.name ?? "-"),
+                summary.account.id.grouped, (summary.account.name ?? "-").neutralized,
                 summary.account.kind.rawValue, summary.account.currency.code,
                 summary.transactionCount.groupedText,
                 String(summary.balance.groupedText.dropLast(4)), summary.firstDate?.isoText ?? "-",
                 summary.lastDate?.isoText ?? "-", summary.lastImport ?? "-",
             ]
         }
-        let rightAligned: Set = [4, 5]
-        let widths = header.indices.map { column in
-            ([header] + rows).map { $0[column].count }.max()!
+        let (name, rightAligned) = (1, [4, 5] as Set)
+        var widths = header.indices.map { column in
+            ([header] + rows).map { $0[column].displayWidth }.max()!
         }
+        var shown = Array(header.indices)
+        let limit = TextStatementRenderer.maximumWidth
+        func width(nameWidth: Int) -> Int {
+            shown.reduce(0) { $0 + ($1 == name ? nameWidth : widths[$1]) } + 2 * (shown.count - 1)
+        }
+        for optional in [8, 2, 6] where width(nameWidth: min(widths[name], 24)) > limit {
+            shown.removeAll { $0 == optional }
+        }
+        widths[name] = max(4, min(widths[name], limit - width(nameWidth: 0)))
         return ([header] + rows).map { row in
-            row.indices.map { column in
-                let padding = String(repeating: " ", count: widths[column] - row[column].count)
-                return rightAligned.contains(column) ? padding + row[column] : row[column] + padding
+            shown.map { column in
+                let cell =
+                    column == name ? row[column].truncated(toWidth: widths[name]) : row[column]
+                return cell.padded(toWidth: widths[column], right: rightAligned.contains(column))
             }.joined(separator: "  ").trimmingTrailingSpaces
         }.joined(separator: "\n") + "\n"
     }

@@ -23,7 +23,7 @@ package struct ImportReportRenderer: Sendable {
     ) {
         for file in report.files {
             ValidationReportRenderer.writeDiagnostics(
-                of: file.validation, to: &diagnostics, style: style)
+                of: file.validation, to: &diagnostics, style: style, notes: verbosity > .quiet)
             if verbosity == .verbose || (verbosity == .normal && file.outcome == .rejected) {
                 results.write(line(file, isDryRun: report.isDryRun) + "\n")
             }

@@ -27,7 +27,8 @@ package struct ValidationReportRenderer: Sendable {
         switch format {
         case .text:
             for file in report.files {
-                Self.writeDiagnostics(of: file, to: &diagnostics, style: style)
+                Self.writeDiagnostics(
+                    of: file, to: &diagnostics, style: style, notes: verbosity > .quiet)
                 if verbosity == .verbose {
                     results.write("checked  \(Diagnostic.sanitized(file.path)): \(tally(file))\n")
                 }
@@ -68,14 +69,16 @@ package struct ValidationReportRenderer: Sendable {
             .joined(separator: ", ")
     }
 
-    /// Writes a file's diagnostics as compiler-style lines, and a note counting those not
-    /// kept: the one way every command prints diagnostics as text.
+    /// Writes a file's diagnostics as compiler-style lines, and notes counting the rows left
+    /// out as not booked yet (unless `notes` is false: quiet) and the diagnostics not kept:
+    /// the one way every command prints diagnostics as text.
     package static func writeDiagnostics(
-        of file: FileValidation, to out: inout some TextOutputStream, style: TextStyle = .plain
+        of file: FileValidation, to out: inout some TextOutputStream, style: TextStyle = .plain,
+        notes: Bool = true
     ) {
         for diagnostic in file.diagnostics { out.write(diagnostic.textLine(style) + "\n") }
         let path = style.bold(Diagnostic.sanitized(file.path) + ":")
-        if file.notBookedCount > 0 {
+        if file.notBookedCount > 0 && notes {
             out.write(
                 "\(path) \(style.code("note:")) \(file.notBookedCount.counted("row")) left out as not booked yet\n"
             )

@@ -7,7 +7,7 @@ enum Process: Command {
 
     static let usage = """
         USAGE: statements process PATH... [-s DIR] [-o DIR] [--archive DIR] [-n] [-q|-v]
-                                  [-f text|json] [--report-format FORMAT]... [--locale ID]
+                                  [-f text|json] [--report-format text|csv|html]... [--locale ID]
                                   [--strict] [-j N] [-p FILE] [-a ID] [--max-diagnostics N]
 
         Imports the files as 'statements import' does, then writes the statements of every
@@ -29,7 +29,8 @@ enum Process: Command {
         \(ReportOptions.help)
           -q, --quiet                print errors only
           -v, --verbose              print a line per file read, written or moved
-          --color WHEN               auto (default), always or never
+          --color auto|always|never  colour diagnostics (default auto: on a terminal,
+                                     unless NO_COLOR is set)
         \(ReadOptions.help)
           -h, --help                 show this help
 

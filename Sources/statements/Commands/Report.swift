@@ -7,7 +7,7 @@ enum Report: Command {
 
     static let usage = """
         USAGE: statements report [-s DIR] [-m YYYY-MM | --from YYYY-MM --to YYYY-MM]
-                                 [-a ID]... [--report-format FORMAT]... [-o DIR] [--locale ID]
+                                 [-a ID]... [--report-format text|csv|html]... [-o DIR] [--locale ID]
                                  [-f text|json] [-q|-v]
 
         Writes one statement per account and month with transactions, as
@@ -35,40 +35,22 @@ enum Report: Command {
     static func run(_ arguments: [String], console: Console) throws(CommandError) -> Int32 {
         let options = try Arguments(
             arguments,
-            valueOptions: ReportOptions.valueOptions.union([
-                "state", "month", "from", "to", "account",
-            ]),
+            valueOptions: ReportOptions.valueOptions.union(LedgerSelection.valueOptions),
             flagOptions: Output.flagOptions)
         try options.expectNoPaths(name)
         let report = try ReportOptions(options)
         let output = try Output(options, console: console)
-        var accounts: Set<AccountID>?
-        for text in options.values("account") {
-            accounts = (accounts ?? []).union([try Arguments.accountID(text)])
-        }
-        let requested = try months(options)
         var standardError = console.error
-        let folder = try StateFolder.existing(options, console: console)
-        let state = StateController(storage: StorageController(folder: folder))
-        if let accounts {
-            let known: Set<AccountID>
-            do { known = try state.accountIDs() } catch { throw .environment("\(error)") }
-            if let unknown = accounts.subtracting(known).min() {
-                throw .usage(
-                    "no account \(unknown.text) in the ledger at '\(folder)' ('statements accounts' lists them)"
-                )
-            }
-        }
-        let statements: [MonthlyStatement]
-        do throws(StorageError) {
-            let latest = requested == nil ? try state.latestMonth().map { [$0] as Set } : nil
-            guard let months = requested ?? latest else {
-                print("statements report: the ledger has no transactions yet", to: &standardError)
-                return ExitCode.success
-            }
-            statements = try state.monthlyStatements(months: months, accounts: accounts)
-        } catch {
-            throw .environment("\(error)")
+        let selection = try LedgerSelection(options, console: console)
+        let state = selection.state
+        // Without a month: the latest month with transactions.
+        guard
+            let statements = try selection.statements(defaultMonths: {
+                () throws(StorageError) in try state.latestMonth().map { [$0] }
+            })
+        else {
+            print("statements report: the ledger has no transactions yet", to: &standardError)
+            return ExitCode.success
         }
         if statements.isEmpty {
             print("statements report: no transactions in the months asked for", to: &standardError)
@@ -99,34 +81,4 @@ enum Report: Command {
         return ExitCode.success
     }
 
-    /// The months asked for; `nil` when none was: then the latest month with transactions.
-    private static func months(_ options: Arguments) throws(CommandError) -> Set<Month>? {
-        func month(_ option: String) throws(CommandError) -> Month? {
-            guard let text = options.value(option) else { return nil }
-            guard let month = Month(parsing: text) else {
-                throw .usage("--\(option) must be a month like 2026-10, not '\(text)'")
-            }
-            return month
-        }
-        let single = try month("month")
-        let from = try month("from")
-        let to = try month("to")
-        switch (single, from, to) {
-        case (let month?, nil, nil): return [month]
-        case (nil, let first?, let last?):
-            guard first <= last else {
-                throw .usage("--from must not be after --to")
-            }
-            var months: Set<Month> = []
-            var month: Month? = first
-            while let current = month, current <= last {
-                months.insert(current)
-                month = current.next
-            }
-            return months
-        case (nil, nil, nil): return nil
-        default:
-            throw .usage("give either --month, or both --from and --to")
-        }
-    }
 }

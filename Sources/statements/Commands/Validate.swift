@@ -20,8 +20,8 @@ enum Validate: Command {
                                      github: GitHub Actions annotations on stdout
           -q, --quiet                print the diagnostics only, no summary
           -v, --verbose              print a line per file as well
-          --color WHEN               auto (default: on a terminal, unless NO_COLOR is
-                                     set), always or never
+          --color auto|always|never  colour diagnostics (default auto: on a terminal,
+                                     unless NO_COLOR is set)
         \(ReadOptions.help)
           -h, --help                 show this help
 

@@ -1,0 +1,95 @@
+/// Writes a register as a table of at most 100 columns, CSV or JSON.
+package struct RegisterRenderer: Sendable {
+    /// The output formats of `statements register`.
+    package enum Format: String, CaseIterable, Sendable {
+        case text, csv, json
+    }
+
+    package let format: Format
+
+    /// Creates a renderer for a format.
+    package init(format: Format) {
+        self.format = format
+    }
+
+    package func render(_ register: Register, into out: inout some TextOutputStream) {
+        switch format {
+        case .text: table(register, into: &out)
+        case .csv: csv(register, into: &out)
+        case .json: json(register, into: &out)
+        }
+    }
+
+    /// Date, account (when several), beneficiary · description, amount and balance; long
+    /// texts cut with `…` so that a line fits 100 columns.
+    private func table(_ register: Register, into out: inout some TextOutputStream) {
+        guard !register.rows.isEmpty else {
+            out.write("no transactions\n")
+            return
+        }
+        let rows = register.rows.map { row in
+            let transaction = row.transaction
+            let text = [transaction.beneficiary, transaction.description ?? ""]
+                .filter { !$0.isEmpty }.joined(separator: " · ")
+            return [
+                transaction.date.isoText,
+                row.account.name.map { Diagnostic.sanitized($0) } ?? row.account.id.text,
+                text.neutralized, transaction.amount.groupedText, row.balance.groupedText,
+            ]
+        }
+        let header = ["DATE", "ACCOUNT", "TRANSACTION", "AMOUNT", "BALANCE"]
+        let shown = register.hasSeveralAccounts ? [0, 1, 2, 3, 4] : [0, 2, 3, 4]
+        var widths = header.indices.map { column in
+            ([header] + rows).map { $0[column].displayWidth }.max()!
+        }
+        widths[1] = min(widths[1], 20)
+        let others = shown.filter { $0 != 2 }.reduce(0) { $0 + widths[$1] }
+        widths[2] = max(
+            12, min(widths[2], TextStatementRenderer.maximumWidth - others - 2 * (shown.count - 1)))
+        for row in [header] + rows {
+            let cells = shown.map { column in
+                column >= 3
+                    ? row[column].padded(toWidth: widths[column], right: true)
+                    : row[column].truncated(toWidth: widths[column]).padded(toWidth: widths[column])
+            }
+            out.write(cells.joined(separator: "  ") + "\n")
+        }
+        out.write("\(register.rows.count.counted("transaction"))\n")
+    }
+
+    private func csv(_ register: Register, into out: inout some TextOutputStream) {
+        let field = { (text: String) in CSVStatementRenderer.cell(text.reportField) }
+        out.write("date,account,beneficiary,description,reference,amount,currency,balance\r\n")
+        for row in register.rows {
+            let transaction = row.transaction
+            let fields = [
+                transaction.date.isoText, field(row.account.id.text),
+                field(transaction.beneficiary),
+                field(transaction.description ?? ""), field(transaction.reference ?? ""),
+                transaction.amount.decimalText, transaction.amount.currency.code,
+                row.balance.decimalText,
+            ]
+            out.write(fields.joined(separator: ",") + "\r\n")
+        }
+    }
+
+    private func json(_ register: Register, into out: inout some TextOutputStream) {
+        func money(_ value: Money) -> String {
+            "{\"minorUnits\": \(value.minorUnits), \"decimal\": \"\(value.decimalText)\"}"
+        }
+        let objects = register.rows.map { row in
+            let transaction = row.transaction
+            let fields = [
+                "\"date\": \"\(transaction.date.isoText)\"",
+                "\"account\": \(jsonString(row.account.id.text))",
+                "\"beneficiary\": \(jsonString(transaction.beneficiary))",
+                "\"description\": \(transaction.description.map(jsonString) ?? "null")",
+                "\"reference\": \(transaction.reference.map(jsonString) ?? "null")",
+                "\"currency\": \"\(transaction.amount.currency.code)\"",
+                "\"amount\": \(money(transaction.amount))", "\"balance\": \(money(row.balance))",
+            ]
+            return "  {" + fields.joined(separator: ", ") + "}"
+        }
+        out.write(objects.isEmpty ? "[]\n" : "[\n" + objects.joined(separator: ",\n") + "\n]\n")
+    }
+}

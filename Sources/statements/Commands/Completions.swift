@@ -1,0 +1,66 @@
+import StatementKit
+
+/// `statements completions SHELL`: the shell completion script, generated from the help.
+enum Completions: Command {
+    static let name = "completions"
+    static let summary = "print shell completions (bash, zsh, fish)"
+
+    static let usage = """
+        USAGE: statements completions bash|zsh|fish
+
+        Prints the completion script of a shell, generated from the commands' help, on stdout.
+        Scripts/install installs them; by hand:
+          statements completions bash > ~/.local/share/bash-completion/completions/statements
+          statements completions zsh > ~/.zfunc/_statements      # a folder on $fpath
+          statements completions fish > ~/.config/fish/completions/statements.fish
+
+        OPTIONS:
+          -h, --help  show this help
+
+        EXIT STATUS: 0 success, 2 usage error.
+        """
+
+    static func run(_ arguments: [String], console: Console) throws(CommandError) -> Int32 {
+        let options = try Arguments(arguments, valueOptions: [], flagOptions: [])
+        guard options.positionals.count == 1,
+            let shell = CompletionRenderer.Shell(rawValue: options.positionals[0])
+        else {
+            throw .usage("give one shell: bash, zsh or fish")
+        }
+        var standardOutput = console.output
+        standardOutput.write(
+            CompletionRenderer(program: "statements", commands: Statements.commandHelp)
+                .render(shell))
+        return ExitCode.success
+    }
+}
+
+/// `statements man`: the manual page, generated from the help.
+enum Manual: Command {
+    static let name = "man"
+    static let summary = "print the manual page (roff)"
+
+    static let usage = """
+        USAGE: statements man
+
+        Prints the manual page, generated from the commands' help, as roff on stdout:
+        statements man > statements.1 && man -l statements.1. Scripts/install installs it.
+
+        OPTIONS:
+          -h, --help  show this help
+
+        EXIT STATUS: 0 success, 2 usage error.
+        """
+
+    static func run(_ arguments: [String], console: Console) throws(CommandError) -> Int32 {
+        let options = try Arguments(arguments, valueOptions: [], flagOptions: [])
+        try options.expectNoPaths(name)
+        var standardOutput = console.output
+        standardOutput.write(
+            ManPageRenderer(
+                program: "statements", version: Statements.version,
+                summary: Statements.tagline, commands: Statements.commandHelp
+            ).render())
+        return ExitCode.success
+    }
+}

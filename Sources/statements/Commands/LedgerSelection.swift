@@ -1,0 +1,80 @@
+import StatementKit
+
+/// Which accounts and months of which ledger a reading command (`report`, `register`) asks
+/// for: `--state` (which must exist), `--account` (each in the ledger), and `--month` or
+/// `--from`/`--to`.
+struct LedgerSelection {
+    static let valueOptions: Set = ["state", "month", "from", "to", "account"]
+
+    let state: StateController
+    /// The accounts asked for; `nil`: every account.
+    let accounts: Set<AccountID>?
+    /// The months asked for; `nil` when none was (each command has its default).
+    let months: Set<Month>?
+
+    init(_ options: Arguments, console: Console) throws(CommandError) {
+        var accounts: Set<AccountID>?
+        for text in options.values("account") {
+            accounts = (accounts ?? []).union([try Arguments.accountID(text)])
+        }
+        months = try Self.months(options)
+        let folder = try StateFolder.existing(options, console: console)
+        state = StateController(storage: StorageController(folder: folder))
+        if let accounts {
+            let known: Set<AccountID>
+            do { known = try state.accountIDs() } catch { throw .environment("\(error)") }
+            if let unknown = accounts.subtracting(known).min() {
+                throw .usage(
+                    "no account \(unknown.text) in the ledger at '\(folder)' ('statements accounts' lists them)"
+                )
+            }
+        }
+        self.accounts = accounts
+    }
+
+    /// The statements of the months asked for, or of `defaultMonths` when none were; `nil`
+    /// when there are no months at all (an empty ledger).
+    func statements(defaultMonths: () throws(StorageError) -> Set<Month>?)
+        throws(CommandError) -> [MonthlyStatement]?
+    {
+        do throws(StorageError) {
+            let chosen: Set<Month>?
+            if let months { chosen = months } else { chosen = try defaultMonths() }
+            guard let chosen else { return nil }
+            return try state.monthlyStatements(months: chosen, accounts: accounts)
+        } catch {
+            throw .environment("\(error)")
+        }
+    }
+
+    /// The months asked for; `nil` when none was.
+    private static func months(_ options: Arguments) throws(CommandError) -> Set<Month>? {
+        func month(_ option: String) throws(CommandError) -> Month? {
+            guard let text = options.value(option) else { return nil }
+            guard let month = Month(parsing: text) else {
+                throw .usage("--\(option) must be a month like 2026-10, not '\(text)'")
+            }
+            return month
+        }
+        let single = try month("month")
+        let from = try month("from")
+        let to = try month("to")
+        switch (single, from, to) {
+        case (let month?, nil, nil): return [month]
+        case (nil, let first?, let last?):
+            guard first <= last else {
+                throw .usage("--from must not be after --to")
+            }
+            var months: Set<Month> = []
+            var month: Month? = first
+            while let current = month, current <= last {
+                months.insert(current)
+                month = current.next
+            }
+            return months
+        case (nil, nil, nil): return nil
+        default:
+            throw .usage("give either --month, or both --from and --to")
+        }
+    }
+}
