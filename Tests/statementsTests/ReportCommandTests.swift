@@ -100,7 +100,8 @@ struct ReportCommandTests {
             "--out",
             "-",
         ])
-        #expect(german.stdout.contains("Closing balance  1.619,68\u{00A0}€"))
+        #expect(german.stdout.contains("Endsaldo      1.619,68\u{00A0}€"))
+        #expect(german.stdout.contains("Datum       Empfänger/Auftraggeber"))
         #expect(german.stdout.contains("15.10.2026"))
         #expect(german.stdout.contains("-1.200,00\u{00A0}€"))
     }

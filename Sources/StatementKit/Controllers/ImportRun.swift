@@ -117,12 +117,19 @@ final class ImportRun {
         for tail in grown {
             earliest[tail.accountID] = min(earliest[tail.accountID] ?? tail.month, tail.month)
         }
-        // The grown months (not yet in the manifest of a dry run), and every later month of
-        // the same accounts.
+        // The grown months (not yet in the manifest of a dry run), every later month of the
+        // same accounts, and, when the earliest is a new month of its account, the month
+        // before it, whose statement now links to it.
         var changed = Set(grown.map(\.month))
         for (accountID, first) in earliest {
-            for month in manifest.accounts[accountID]!.months.keys where month >= first {
+            let months = manifest.accounts[accountID]!.months.keys
+            for month in months where month >= first {
                 changed.insert(month)
+            }
+            if committed.accounts[accountID]?.months[first] == nil,
+                let before = months.filter({ $0 < first }).max()
+            {
+                changed.insert(before)
             }
         }
         return ImportReport(

@@ -53,9 +53,13 @@ package final class ReportController {
     /// changed one is replaced atomically (written beside under a name of this process, then
     /// renamed). Runs writing one output folder take turns (`flock` on the folder), so each
     /// month's files and index come from one run; the recorded generation never moves back.
-    package func publish(_ statements: [MonthlyStatement], generation: Int? = nil)
-        throws(StorageError) -> [PublishedFile]
-    {
+    ///
+    /// - Parameter accountMonths: each account's months with transactions: an HTML statement
+    ///   links to the account's statements of the months before and after.
+    package func publish(
+        _ statements: [MonthlyStatement], generation: Int? = nil,
+        accountMonths: [AccountID: [Month]] = [:]
+    ) throws(StorageError) -> [PublishedFile] {
         try Self.makeFolder(folder)
         let lock = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard lock >= 0 else {
@@ -81,7 +85,12 @@ package final class ReportController {
             count: ordered.count * formats.count, phase: .writingReports, progress: progress)
         tally.report(nil)
         DispatchQueue.concurrentPerform(iterations: ordered.count) { index in
-            results[index] = Result { () throws(StorageError) in try job.publish(ordered[index]) }
+            let statement = ordered[index]
+            let neighbours = StatementNeighbours(
+                of: statement.month, among: accountMonths[statement.account.id] ?? [])
+            results[index] = Result { () throws(StorageError) in
+                try job.publish(statement, neighbours: neighbours)
+            }
             tally.add(files: job.formats.count)
         }
         var published: [PublishedFile] = []
@@ -110,20 +119,25 @@ package final class ReportController {
         let text: TextStatementRenderer
         let html: HTMLStatementRenderer
 
-        func render(_ statement: MonthlyStatement, as format: ReportFormat) -> String {
+        func render(
+            _ statement: MonthlyStatement, as format: ReportFormat,
+            neighbours: StatementNeighbours = .none
+        ) -> String {
             var output = ""
             switch format {
             case .text: text.render(statement, into: &output)
             case .csv: CSVStatementRenderer().render(statement, into: &output)
-            case .html: html.render(statement, into: &output)
+            case .html: html.render(statement, neighbours: neighbours, into: &output)
             }
             return output
         }
 
-        func publish(_ statement: MonthlyStatement) throws(StorageError) -> [PublishedFile] {
+        func publish(_ statement: MonthlyStatement, neighbours: StatementNeighbours)
+            throws(StorageError) -> [PublishedFile]
+        {
             var published: [PublishedFile] = []
             for format in formats {
-                let output = render(statement, as: format)
+                let output = render(statement, as: format, neighbours: neighbours)
                 let path =
                     "\(folder)/\(statement.month.isoText)/\(statement.account.id.fileName).\(format.fileExtension)"
                 published.append(try ReportController.write(output, to: path))

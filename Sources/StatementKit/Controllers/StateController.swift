@@ -124,6 +124,11 @@ package final class StateController {
         Set(try storage.loadManifest().accounts.values.flatMap(\.months.keys))
     }
 
+    /// The months with transactions of each account, for the links between statements.
+    package func accountMonths() throws(StorageError) -> [AccountID: [Month]] {
+        try storage.loadManifest().accounts.mapValues { $0.months.keys.sorted() }
+    }
+
     /// The ids of the ledger's accounts.
     package func accountIDs() throws(StorageError) -> Set<AccountID> {
         Set(try storage.loadManifest().accounts.keys)

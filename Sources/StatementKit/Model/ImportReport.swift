@@ -27,8 +27,9 @@ package struct ImportReport: Hashable, Sendable {
     package let files: [FileImport]
     /// Whether the run only reported what it would do.
     package let isDryRun: Bool
-    /// The months whose statements the run changed: every month it added transactions to, and
-    /// each later month of the same accounts, whose opening balance moved with them.
+    /// The months whose statements the run changed: every month it added transactions to,
+    /// each later month of the same accounts, whose opening balance moved with them, and the
+    /// month before an account's new month, whose statement now links to it.
     package let changedMonths: Set<Month>
     /// The ledger's generation before the run and after it, read under the writer lock: the
     /// run changed the ledger from the one to the other and nothing else came between.

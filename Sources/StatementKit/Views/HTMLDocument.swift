@@ -1,32 +1,39 @@
 import Foundation
 
 /// The shared frame of the HTML reports: one self-contained page, inline CSS, no scripts and
-/// no external requests, readable on a phone and printable on A4.
+/// no external requests, readable on a phone (no horizontal scrolling at 390 px: on narrow
+/// screens the description and reference columns go, the IBAN goes under the name, long
+/// words break) and printable on A4 (the account and period repeated on every page).
 enum HTMLDocument {
     static let style = """
         :root{color-scheme:light}
         body{font-family:system-ui,-apple-system,"Segoe UI",Roboto,"Noto Sans",sans-serif;color:#1b1b1b;
-        margin:0 auto;max-width:60rem;padding:1rem;line-height:1.4}
+        margin:0 auto;max-width:64rem;padding:1rem;line-height:1.4;overflow-wrap:anywhere}
         h1{font-size:1.4rem;margin:.2rem 0}
+        nav{font-size:.9rem;display:flex;flex-wrap:wrap;gap:.3rem 1.2rem}
         dl{display:grid;grid-template-columns:max-content 1fr;gap:.15rem 1rem;margin:.5rem 0 1rem}
         dt{color:#555}dd{margin:0}
         table{border-collapse:collapse;width:100%;font-size:.92rem}
         th,td{padding:.3rem .45rem;border-bottom:1px solid #ddd;text-align:left;vertical-align:top}
         th{border-bottom:2px solid #999}
-        .num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
-        td:first-child{white-space:nowrap}
+        .num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap;overflow-wrap:normal}
+        .date,.reference{white-space:nowrap;overflow-wrap:normal}
         .neg{color:#a3001b}
-        .iban{font-family:ui-monospace,Menlo,Consolas,monospace;white-space:nowrap}
-        figure{margin:0 0 1rem}svg{width:100%;height:auto;max-height:16rem}
+        .iban{font-family:ui-monospace,Menlo,Consolas,monospace;white-space:nowrap;overflow-wrap:normal}
+        .sub{display:block;color:#555;font-size:.85rem}
+        figure{margin:0 0 1rem}svg{width:100%;height:auto;max-height:17rem}
         footer{margin-top:1rem;color:#333}
-        @media (max-width:40rem){.description,.reference{display:none}body{padding:.5rem}}
+        .print-only{display:none}
+        @media (max-width:40rem){.description,.reference,.wide{display:none}body{padding:.5rem}
+        th,td{padding:.3rem .25rem}table{font-size:.85rem}.iban{white-space:normal}}
         @media print{@page{size:A4;margin:14mm}body{max-width:none;padding:0;font-size:10pt}
+        nav{display:none}.print-only{display:table-row}thead{display:table-header-group}
         a{color:inherit;text-decoration:none}tr{break-inside:avoid}}
         """
 
-    /// A complete page.
-    static func page(title: String, locale: Locale, body: String) -> String {
-        let language = escape(locale.language.languageCode?.identifier ?? "en")
+    /// A complete page whose labels are in `language` (an ISO 639 code, for `lang`).
+    static func page(title: String, language: String, body: String) -> String {
+        let language = escape(language)
         return """
             <!DOCTYPE html>
             <html lang="\(language)">
@@ -71,5 +78,12 @@ enum HTMLDocument {
     static func moneyCell(_ money: Money, _ format: MoneyFormat) -> String {
         let negative = money.minorUnits < 0 ? " neg" : ""
         return "<td class=\"num\(negative)\">\(escape(format.format(money)))</td>"
+    }
+
+    /// An amount in running text, never broken across lines (the minus stays with its
+    /// number), marked when negative.
+    static func amount(_ money: Money, _ format: MoneyFormat) -> String {
+        let negative = money.minorUnits < 0 ? " neg" : ""
+        return "<span class=\"num\(negative)\">\(escape(format.format(money)))</span>"
     }
 }

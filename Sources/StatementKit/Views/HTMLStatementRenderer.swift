@@ -1,59 +1,120 @@
 import Foundation
 
+/// The months before and after a statement's month in which its account has a statement, for
+/// the links between them.
+package struct StatementNeighbours: Hashable, Sendable {
+    package var previous: Month?
+    package var next: Month?
+
+    /// Neither: no links to other months.
+    package static let none = StatementNeighbours()
+
+    /// Creates neighbours.
+    package init(previous: Month? = nil, next: Month? = nil) {
+        self.previous = previous
+        self.next = next
+    }
+
+    /// The neighbours of `month` among an account's months.
+    package init(of month: Month, among months: [Month]) {
+        previous = months.filter { $0 < month }.max()
+        next = months.filter { $0 > month }.min()
+    }
+}
+
 /// Renders a monthly statement as one self-contained HTML page with a chart of the daily
-/// closing balance.
+/// closing balance, links to the month's index and the account's months before and after,
+/// and labels in the locale's language.
 package struct HTMLStatementRenderer: Sendable {
     private let formatting: LocaleFormatting
+    private let labels: ReportLabels
     private var days: DayFormatter { formatting.days }
 
     /// Creates a renderer for a locale.
     package init(locale: Locale) {
         formatting = LocaleFormatting(locale: locale)
+        labels = ReportLabels(locale: locale)
     }
 
-    package func render(_ statement: MonthlyStatement, into out: inout some TextOutputStream) {
+    package func render(
+        _ statement: MonthlyStatement, neighbours: StatementNeighbours = .none,
+        into out: inout some TextOutputStream
+    ) {
         let account = statement.account
         let (money, dayTexts) = formatting.formats(for: statement)
         let period = days.monthAndYear(statement.month)
         let name = account.name ?? account.id.grouped
         let escape = HTMLDocument.escape
-        var body = "<header>\n<h1>\(escape(name)) · \(escape(period))</h1>\n<dl>\n"
+        let amount = { (value: Money) in HTMLDocument.amount(value, money) }
+        var body = "<nav>" + navigation(statement, neighbours) + "</nav>\n"
+        body += "<header>\n<h1>\(escape(name)) · \(escape(period))</h1>\n<dl>\n"
         let facts = [
-            (account.id.label, "<span class=\"iban\">\(escape(account.id.grouped))</span>"),
-            ("Account", escape("\(account.kind.rawValue), \(account.currency.code)")),
-            ("Opening balance", escape(money.format(statement.openingBalance))),
-            ("Closing balance", escape(money.format(statement.closingBalance))),
+            (
+                account.id.iban == nil ? labels.accountID : "IBAN",
+                "<span class=\"iban\">\(escape(account.id.grouped))</span>"
+            ),
+            (labels.account, escape("\(labels.kind(account.kind)), \(account.currency.code)")),
+            (labels.openingBalance, amount(statement.openingBalance)),
+            (labels.closingBalance, amount(statement.closingBalance)),
         ]
-        for (term, value) in facts { body += "<dt>\(term)</dt><dd>\(value)</dd>\n" }
+        for (term, value) in facts { body += "<dt>\(escape(term))</dt><dd>\(value)</dd>\n" }
         body += "</dl>\n</header>\n"
+        let chart = BalanceChart(statement: statement, money: money, days: days, labels: labels)
+        body += "<figure>\n\(chart.svg)\n</figure>\n"
+        // The first header row is printed only: it repeats the account and period on every
+        // page a long statement takes.
+        body += "<table>\n<thead><tr class=\"print-only\"><th colspan=\"6\">"
+        body += "\(escape(name)) · \(escape(account.id.grouped)) · \(escape(period))</th></tr>\n"
+        body += "<tr><th>\(escape(labels.date))</th><th>\(escape(labels.beneficiary))</th>"
+        body += "<th class=\"description\">\(escape(labels.description))</th>"
+        body += "<th class=\"reference\">\(escape(labels.reference))</th>"
         body +=
-            "<figure>\n\(BalanceChart(statement: statement, money: money, days: days).svg)\n</figure>\n"
-        body +=
-            "<table>\n<thead><tr><th>Date</th><th>Beneficiary</th><th class=\"description\">Description</th>"
-        body +=
-            "<th class=\"reference\">Reference</th><th class=\"num\">Amount</th><th class=\"num\">Balance</th></tr></thead>\n<tbody>\n"
+            "<th class=\"num\">\(escape(labels.amount))</th><th class=\"num\">\(escape(labels.balance))</th></tr></thead>\n<tbody>\n"
         for entry in statement.entries {
             let transaction = entry.transaction
             body +=
-                "<tr><td>\(escape(dayTexts[transaction.date.day - 1]))</td><td>\(escape(transaction.beneficiary.reportField))</td>"
+                "<tr><td class=\"date\">\(escape(dayTexts[transaction.date.day - 1]))</td><td class=\"text\">\(escape(transaction.beneficiary.reportField))</td>"
             body +=
-                "<td class=\"description\">\(escape((transaction.description ?? "").reportField))</td>"
+                "<td class=\"description text\">\(escape((transaction.description ?? "").reportField))</td>"
             body +=
                 "<td class=\"reference\">\(escape((transaction.reference ?? "").reportField))</td>"
             body += HTMLDocument.moneyCell(transaction.amount, money)
             body += HTMLDocument.moneyCell(entry.balance, money) + "</tr>\n"
         }
         body += "</tbody>\n</table>\n"
-        let count = statement.entries.count
-        body +=
-            "<footer>\(count) transaction\(count == 1 ? "" : "s") · in \(escape(money.format(statement.totalIn)))"
-        body += " · out \(escape(money.format(statement.totalOut)))</footer>"
+        body += "<footer>\(escape(labels.transactions(statement.entries.count)))"
+        body += " · \(escape(labels.moneyIn)) \(amount(statement.totalIn))"
+        body += " · \(escape(labels.moneyOut)) \(amount(statement.totalOut))</footer>"
         out.write(
-            HTMLDocument.page(title: "\(name) · \(period)", locale: formatting.locale, body: body))
+            HTMLDocument.page(
+                title: "\(name) · \(period)", language: labels.languageCode, body: body))
+    }
+
+    /// Links to the month's index and to the account's statements before and after.
+    private func navigation(_ statement: MonthlyStatement, _ neighbours: StatementNeighbours)
+        -> String
+    {
+        let escape = HTMLDocument.escape
+        let file = statement.account.id.fileName + ".html"
+        var links = ["<a href=\"index.html\">\(escape(labels.monthIndex))</a>"]
+        if let previous = neighbours.previous {
+            links.append(
+                "<a href=\"../\(previous.isoText)/\(file)\" rel=\"prev\">← \(escape(labels.previousMonth)) (\(escape(days.monthAndYear(previous))))</a>"
+            )
+        }
+        if let next = neighbours.next {
+            links.append(
+                "<a href=\"../\(next.isoText)/\(file)\" rel=\"next\">\(escape(labels.nextMonth)) (\(escape(days.monthAndYear(next)))) →</a>"
+            )
+        }
+        return links.joined(separator: " ")
     }
 }
 
-/// An inline SVG step chart of a month's daily closing balance, with a zero line and labels.
+/// An inline SVG step chart of a month's daily closing balance: a zero line, the top and
+/// bottom of the scale, the lowest and highest balance marked with their dates, and a mark
+/// where the balance crosses zero. Labels never overlap: a scale label that would touch
+/// another is left out, and the marks' labels sit inside the plot on the side with room.
 ///
 /// Positions are computed in integer arithmetic (`Int128`) from the minor units, so that no
 /// amount passes through floating point even for drawing.
@@ -61,73 +122,159 @@ struct BalanceChart {
     let statement: MonthlyStatement
     let money: MoneyFormat
     let days: DayFormatter
+    let labels: ReportLabels
 
     private let width = 640
-    private let height = 200
+    private let height = 220
     private let left = 110
     private let right = 12
-    private let top = 12
-    private let bottom = 28
+    private let top = 24
+    private let bottom = 40
+    /// The height of a label line at the chart's font size of 12.
+    static let lineHeight = 14
 
-    var svg: String {
+    /// A text placed on the chart: its box, for the overlap check, and its SVG.
+    struct Label {
+        let text: String
+        let x: Int
+        /// The baseline.
+        let y: Int
+        let anchor: String
+
+        /// The box the text takes, estimated at 7 units per character (12-unit font).
+        var box: (left: Int, right: Int, top: Int, bottom: Int) {
+            let width = text.displayWidth * 7
+            let start =
+                anchor == "end" ? x - width : anchor == "middle" ? x - width / 2 : x
+            return (start, start + width, y - 11, y + 3)
+        }
+
+        func overlaps(_ other: Label) -> Bool {
+            let (a, b) = (box, other.box)
+            return a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom
+        }
+    }
+
+    /// Every label of the chart, in the order drawn.
+    var texts: [Label] {
+        let geometry = Geometry(chart: self)
+        let currency = statement.account.currency
         let month = statement.month
-        let daysInMonth = Day.daysIn(month: month.month, year: month.year)
+        let first = try! Day(year: month.year, month: month.month, day: 1)
+        let last = try! Day(year: month.year, month: month.month, day: geometry.daysInMonth)
+        var scale = [
+            Label(
+                text: money.format(Money(minorUnits: geometry.high, currency: currency)),
+                x: left - 6, y: geometry.y(geometry.high) + 4, anchor: "end"),
+            Label(
+                text: money.format(Money(minorUnits: geometry.low, currency: currency)),
+                x: left - 6, y: geometry.y(geometry.low) + 4, anchor: "end"),
+        ]
+        if geometry.low < 0 && geometry.high > 0 {
+            let zero = Label(
+                text: money.format(Money.zero(currency)), x: left - 6, y: geometry.y(0) + 4,
+                anchor: "end")
+            if !scale.contains(where: zero.overlaps) { scale.append(zero) }
+        }
+        var result =
+            scale + [
+                Label(text: days.medium(first), x: left, y: height - 6, anchor: "start"),
+                Label(
+                    text: days.medium(last), x: left + geometry.plotWidth, y: height - 6,
+                    anchor: "end"),
+            ]
+        // The lowest and highest balance, above and below the plot, at their day.
         let daily = statement.dailyBalances
-        let values = [statement.openingBalance.minorUnits] + daily.map(\.balance.minorUnits)
-        let low = min(0, values.min()!)
-        var high = max(0, values.max()!)
-        if high == low { high = low + 1 }
-        let plotWidth = width - left - right
-        let plotHeight = height - top - bottom
+        if let lowest = daily.min(by: { $0.balance.minorUnits < $1.balance.minorUnits }),
+            let highest = daily.max(by: { $0.balance.minorUnits < $1.balance.minorUnits }),
+            lowest.balance != highest.balance
+        {
+            for (point, word, y) in [
+                (highest, labels.highest, top - 8), (lowest, labels.lowest, height - bottom + 16),
+            ] {
+                let x = geometry.x(point.day.day)
+                let anchor =
+                    x < left + geometry.plotWidth / 3
+                    ? "start" : x > left + geometry.plotWidth * 2 / 3 ? "end" : "middle"
+                result.append(
+                    Label(
+                        text: "\(word) \(money.format(point.balance)), \(days.medium(point.day))",
+                        x: x, y: y, anchor: anchor))
+            }
+        }
+        return result
+    }
+
+    /// The scale and plot area of the chart.
+    private struct Geometry {
+        let low: Int64
+        let high: Int64
+        let plotWidth: Int
+        let plotHeight: Int
+        let daysInMonth: Int
+        let left: Int
+        let top: Int
+
+        init(chart: BalanceChart) {
+            let statement = chart.statement
+            let values =
+                [statement.openingBalance.minorUnits]
+                + statement.dailyBalances.map(\.balance.minorUnits)
+            low = min(0, values.min()!)
+            let high = max(0, values.max()!)
+            self.high = high == low ? low + 1 : high
+            plotWidth = chart.width - chart.left - chart.right
+            plotHeight = chart.height - chart.top - chart.bottom
+            daysInMonth = Day.daysIn(month: statement.month.month, year: statement.month.year)
+            left = chart.left
+            top = chart.top
+        }
+
         func y(_ value: Int64) -> Int {
             top + Int(Int128(high - value) * Int128(plotHeight) / (Int128(high) - Int128(low)))
         }
+
         func x(_ day: Int) -> Int {
             left + (day - 1) * plotWidth / max(1, daysInMonth - 1)
         }
+    }
+
+    var svg: String {
+        let geometry = Geometry(chart: self)
+        let (x, y) = (geometry.x, geometry.y)
+        let daily = statement.dailyBalances
         var points = ["\(left),\(y(statement.openingBalance.minorUnits))"]
         var lastY = y(statement.openingBalance.minorUnits)
+        var previous = statement.openingBalance.minorUnits
+        var crossings: [Int] = []
         for (day, balance) in daily {
             let px = x(day.day)
             points.append("\(px),\(lastY)")
             lastY = y(balance.minorUnits)
             points.append("\(px),\(lastY)")
+            if (previous < 0) != (balance.minorUnits < 0) { crossings.append(px) }
+            previous = balance.minorUnits
         }
-        points.append("\(left + plotWidth),\(lastY)")
-        let currency = statement.account.currency
+        points.append("\(left + geometry.plotWidth),\(lastY)")
         let escape = HTMLDocument.escape
         let title =
-            "Daily closing balance, \(days.monthAndYear(month)): from \(money.format(statement.openingBalance)) to \(money.format(statement.closingBalance))"
-        let first = try! Day(year: month.year, month: month.month, day: 1)
-        let last = try! Day(year: month.year, month: month.month, day: daysInMonth)
+            "\(labels.chartTitle), \(days.monthAndYear(statement.month)): \(money.format(statement.openingBalance)) → \(money.format(statement.closingBalance))"
         var svg =
             "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 \(width) \(height)\" role=\"img\" aria-labelledby=\"chart-title\">\n"
         svg += "<title id=\"chart-title\">\(escape(title))</title>\n"
         svg +=
-            "<rect x=\"\(left)\" y=\"\(top)\" width=\"\(plotWidth)\" height=\"\(plotHeight)\" fill=\"#f7f7f7\"/>\n"
+            "<rect x=\"\(left)\" y=\"\(top)\" width=\"\(geometry.plotWidth)\" height=\"\(geometry.plotHeight)\" fill=\"#f7f7f7\"/>\n"
         svg +=
-            "<line x1=\"\(left)\" y1=\"\(y(0))\" x2=\"\(left + plotWidth)\" y2=\"\(y(0))\" stroke=\"#888\" stroke-dasharray=\"4 3\"/>\n"
+            "<line x1=\"\(left)\" y1=\"\(y(0))\" x2=\"\(left + geometry.plotWidth)\" y2=\"\(y(0))\" stroke=\"#888\" stroke-dasharray=\"4 3\"/>\n"
         svg +=
             "<polyline fill=\"none\" stroke=\"#1f5fa8\" stroke-width=\"2\" points=\"\(points.joined(separator: " "))\"/>\n"
-        let labels: [(String, Int, Int, String)] = [
-            (
-                money.format(Money(minorUnits: high, currency: currency)), left - 6,
-                top + 10, "end"
-            ),
-            (
-                money.format(Money(minorUnits: low, currency: currency)), left - 6,
-                top + plotHeight, "end"
-            ),
-            (days.medium(first), left, height - 8, "start"),
-            (days.medium(last), left + plotWidth, height - 8, "end"),
-        ]
-        for (text, lx, ly, anchor) in labels {
+        for crossing in crossings {
             svg +=
-                "<text x=\"\(lx)\" y=\"\(ly)\" font-size=\"12\" text-anchor=\"\(anchor)\" fill=\"#333\">\(escape(text))</text>\n"
+                "<circle class=\"crossing\" cx=\"\(crossing)\" cy=\"\(y(0))\" r=\"4\" fill=\"#a3001b\"/>\n"
         }
-        if low < 0 && high > 0 {
+        for label in texts {
             svg +=
-                "<text x=\"\(left - 6)\" y=\"\(y(0) + 4)\" font-size=\"12\" text-anchor=\"end\" fill=\"#333\">\(escape(money.format(Money.zero(currency))))</text>\n"
+                "<text x=\"\(label.x)\" y=\"\(label.y)\" font-size=\"12\" text-anchor=\"\(label.anchor)\" fill=\"#333\">\(escape(label.text))</text>\n"
         }
         return svg + "</svg>"
     }

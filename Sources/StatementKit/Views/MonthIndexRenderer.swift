@@ -5,11 +5,13 @@ import Foundation
 package struct MonthIndexRenderer: Sendable {
     package let locale: Locale
     private let days: DayFormatter
+    private let labels: ReportLabels
 
     /// Creates a renderer for a locale.
     package init(locale: Locale) {
         self.locale = locale
         days = DayFormatter(locale: locale)
+        labels = ReportLabels(locale: locale)
     }
 
     /// - Parameter extensions: the file extensions written per account, such as `["html", "txt"]`.
@@ -19,16 +21,20 @@ package struct MonthIndexRenderer: Sendable {
     ) {
         let escape = HTMLDocument.escape
         let period = days.monthAndYear(month)
-        let idLabel = statements.allSatisfy { $0.account.id.iban != nil } ? "IBAN" : "Account id"
+        let title = "\(labels.statements) · \(period)"
         var body =
-            "<h1>Statements · \(escape(period))</h1>\n<table>\n<thead><tr><th>Account</th><th>\(idLabel)</th>"
-        body += "<th class=\"num\">Closing balance</th><th>Files</th></tr></thead>\n<tbody>\n"
+            "<h1>\(escape(title))</h1>\n<table>\n<thead><tr><th>\(escape(labels.account))</th>"
+        body += "<th class=\"num\">\(escape(labels.closingBalance))</th>"
+        body += "<th>\(escape(labels.files))</th></tr></thead>\n<tbody>\n"
         for statement in statements.sorted(by: { $0.account.id < $1.account.id }) {
             let id = statement.account.id
             let links = extensions.map { "<a href=\"\(id.fileName).\($0)\">\($0)</a>" }.joined(
                 separator: " ")
-            body +=
-                "<tr><td>\(escape(statement.account.name ?? "–"))</td><td class=\"iban\">\(escape(id.grouped))</td>"
+            // The account id goes under the name, so that a phone needs no third column.
+            let name =
+                statement.account.name.map { escape($0) + "<span class=\"sub iban\">" }
+                ?? "<span class=\"iban\">"
+            body += "<tr><td>\(name)\(escape(id.grouped))</span></td>"
             body +=
                 HTMLDocument.moneyCell(
                     statement.closingBalance,
@@ -36,6 +42,6 @@ package struct MonthIndexRenderer: Sendable {
                 + "<td>\(links)</td></tr>\n"
         }
         body += "</tbody>\n</table>"
-        out.write(HTMLDocument.page(title: "Statements · \(period)", locale: locale, body: body))
+        out.write(HTMLDocument.page(title: title, language: labels.languageCode, body: body))
     }
 }

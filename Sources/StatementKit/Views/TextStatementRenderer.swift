@@ -6,11 +6,13 @@ package struct TextStatementRenderer: Sendable {
     package static let maximumWidth = 100
 
     private let formatting: LocaleFormatting
+    private let labels: ReportLabels
     private var days: DayFormatter { formatting.days }
 
-    /// Creates a renderer for a locale.
+    /// Creates a renderer for a locale, with the labels of its language.
     package init(locale: Locale) {
         formatting = LocaleFormatting(locale: locale)
+        labels = ReportLabels(locale: locale)
     }
 
     package func render(_ statement: MonthlyStatement, into out: inout some TextOutputStream) {
@@ -21,16 +23,17 @@ package struct TextStatementRenderer: Sendable {
             year: statement.month.year, month: statement.month.month,
             day: Day.daysIn(month: statement.month.month, year: statement.month.year))
         let title =
-            "\(account.name?.neutralized ?? "Account") · \(account.kind.rawValue) · \(account.currency.code)"
+            "\(account.name?.neutralized ?? labels.account) · \(labels.kind(account.kind)) · \(account.currency.code)"
         out.write(title.truncated(toWidth: Self.maximumWidth) + "\n")
-        out.write("\(account.id.label) \(account.id.grouped)\n")
+        out.write("\(account.id.iban == nil ? labels.account : "IBAN") \(account.id.grouped)\n")
         out.write(
             "\(days.monthAndYear(statement.month)): \(days.medium(first)) – \(days.medium(last))\n")
         let opening = money.format(statement.openingBalance)
         let closing = money.format(statement.closingBalance)
-        let labelWidth = 17
-        out.write("Opening balance".padded(toWidth: labelWidth) + opening + "\n")
-        out.write("Closing balance".padded(toWidth: labelWidth) + closing + "\n\n")
+        let labelWidth =
+            max(labels.openingBalance.displayWidth, labels.closingBalance.displayWidth) + 2
+        out.write(labels.openingBalance.padded(toWidth: labelWidth) + opening + "\n")
+        out.write(labels.closingBalance.padded(toWidth: labelWidth) + closing + "\n\n")
 
         let rows = statement.entries.map { entry in
             (
@@ -41,9 +44,10 @@ package struct TextStatementRenderer: Sendable {
                 balance: money.format(entry.balance)
             )
         }
-        let dateWidth = max(4, rows.map(\.date.displayWidth).max() ?? 0)
+        let dateWidth = max(labels.date.displayWidth, rows.map(\.date.displayWidth).max() ?? 0)
         let moneyWidth = max(
-            7, rows.flatMap { [$0.amount.displayWidth, $0.balance.displayWidth] }.max() ?? 0)
+            labels.amount.displayWidth, labels.balance.displayWidth,
+            rows.flatMap { [$0.amount.displayWidth, $0.balance.displayWidth] }.max() ?? 0)
         let gaps = 4 * 2
         let textWidth = max(20, Self.maximumWidth - dateWidth - 2 * moneyWidth - gaps)
         let beneficiaryWidth = textWidth * 11 / 20
@@ -61,7 +65,8 @@ package struct TextStatementRenderer: Sendable {
             ]
             return cells.joined(separator: "  ")
         }
-        let header = line("Date", "Beneficiary", "Description", "Amount", "Balance")
+        let header = line(
+            labels.date, labels.beneficiary, labels.description, labels.amount, labels.balance)
         out.write(header + "\n")
         out.write(String(repeating: "─", count: header.displayWidth) + "\n")
         for row in rows {
@@ -69,9 +74,8 @@ package struct TextStatementRenderer: Sendable {
                 line(row.date, row.beneficiary, row.description, row.amount, row.balance) + "\n")
         }
         out.write(String(repeating: "─", count: header.displayWidth) + "\n")
-        let count = statement.entries.count
         out.write(
-            "\(count) transaction\(count == 1 ? "" : "s") · in \(money.format(statement.totalIn))"
-                + " · out \(money.format(statement.totalOut))\n")
+            "\(labels.transactions(statement.entries.count)) · \(labels.moneyIn) \(money.format(statement.totalIn))"
+                + " · \(labels.moneyOut) \(money.format(statement.totalOut))\n")
     }
 }

@@ -56,7 +56,8 @@ enum Report: Command {
             print("statements report: no transactions in the months asked for", to: &standardError)
         }
         guard report.folder == "-" else {
-            let published = try report.publish(statements, output: output, console: console)
+            let published = try report.publish(
+                statements, state: state, output: output, console: console)
             let renderer = PublishReportRenderer(verbosity: output.verbosity)
             let months = Set(statements.map(\.month))
             var standardOutput = console.output

@@ -55,15 +55,16 @@ struct ReportOptions {
     /// - Parameter generation: the ledger generation the reports now reflect, recorded in the
     ///   output folder once every file is written (`process` uses it).
     func publish(
-        _ statements: [MonthlyStatement], generation: Int? = nil, output: Output,
-        console: Console
+        _ statements: [MonthlyStatement], generation: Int? = nil, state: StateController,
+        output: Output, console: Console
     ) throws(CommandError) -> [PublishedFile] {
         let controller = self.controller
         let progress = output.progress(console)
         defer { progress?.finish() }
         controller.progress = progress?.handler
         do throws(StorageError) {
-            return try controller.publish(statements, generation: generation)
+            return try controller.publish(
+                statements, generation: generation, accountMonths: state.accountMonths())
         } catch {
             throw .environment("\(error)")
         }

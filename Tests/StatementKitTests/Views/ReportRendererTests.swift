@@ -214,7 +214,9 @@ struct HTMLStatementRendererTests {
         #expect(html.contains("&lt;script&gt;alert(1)&lt;/script&gt;"))
         #expect(html.contains("Household &lt;Main&gt;"))
         #expect(!html.contains("src="))
-        #expect(!html.contains("href="))
+        // The one link: to the month's index, beside the page.
+        #expect(html.components(separatedBy: "href=").count == 2)
+        #expect(html.contains("<nav><a href=\"index.html\">All statements of the month</a></nav>"))
         // "http" stands only in the SVG namespace and in the escaped text.
         #expect(html.components(separatedBy: "http").count == 3)
         #expect(!html.unicodeScalars.contains("\u{202E}"))
@@ -226,10 +228,103 @@ struct HTMLStatementRendererTests {
         #expect(html.contains("<svg"))
         #expect(
             html.contains(
-                "<title id=\"chart-title\">Daily closing balance, October 2026: from €1,520.00 to -€1,196,101.50</title>"
+                "<title id=\"chart-title\">Daily closing balance, October 2026: €1,520.00 → -€1,196,101.50</title>"
             ))
         #expect(html.contains("stroke-dasharray"))
         #expect(html.contains("@media print"))
+    }
+
+    @Test func `links the account's months before and after, and repeats its header in print`() {
+        var html = ""
+        HTMLStatementRenderer(locale: Locale(identifier: "en_US")).render(
+            SampleStatement.statement,
+            neighbours: StatementNeighbours(
+                of: Month(year: 2026, month: 10)!,
+                among: [
+                    Month(year: 2026, month: 7)!, Month(year: 2026, month: 9)!,
+                    Month(year: 2026, month: 10)!, Month(year: 2027, month: 1)!,
+                ]),
+            into: &html)
+        #expect(
+            html.contains(
+                "<a href=\"../2026-09/DE89370400440532013000.html\" rel=\"prev\">← Previous month (September 2026)</a>"
+            ))
+        #expect(
+            html.contains(
+                "<a href=\"../2027-01/DE89370400440532013000.html\" rel=\"next\">Next month (January 2027) →</a>"
+            ))
+        #expect(
+            html.contains(
+                "<tr class=\"print-only\"><th colspan=\"6\">Household &lt;Main&gt; · DE89 3704 0044 0532 0130 00 · October 2026</th></tr>"
+            ))
+        #expect(html.contains("thead{display:table-header-group}"))
+        // Amounts in running text never break after their minus sign.
+        #expect(html.contains("<dd><span class=\"num neg\">-€1,196,101.50</span></dd>"))
+    }
+
+    @Test(arguments: ["de_DE", "fr_FR", "es_ES", "it_IT", "nl_NL", "ja_JP", "pt_BR", "en_GB"])
+    func `labels the statement and the index in the locale's language, else English`(
+        identifier: String
+    ) {
+        let locale = Locale(identifier: identifier)
+        let labels = ReportLabels(locale: locale)
+        let language = String(identifier.prefix(2))
+        #expect(labels.languageCode == (ReportLabels.all[language] == nil ? "en" : language))
+        var (html, text, index) = ("", "", "")
+        HTMLStatementRenderer(locale: locale).render(SampleStatement.statement, into: &html)
+        TextStatementRenderer(locale: locale).render(SampleStatement.statement, into: &text)
+        MonthIndexRenderer(locale: locale).render(
+            [SampleStatement.statement], month: SampleStatement.statement.month,
+            extensions: ["html"], into: &index)
+        for page in [html, index] {
+            #expect(page.contains("<html lang=\"\(labels.languageCode)\">"))
+        }
+        let english = ReportLabels.english
+        let words = [
+            english.openingBalance, english.closingBalance, english.beneficiary,
+            english.description, english.monthIndex, english.chartTitle,
+        ]
+        for word in words {
+            let expected = labels.languageCode == "en"
+            #expect(html.contains(word) == expected, "\(identifier): \(word)")
+        }
+        #expect(text.contains(labels.openingBalance))
+        #expect(text.contains(labels.transactions(6)))
+        #expect(index.contains(labels.closingBalance))
+        #expect(text.split(separator: "\n").allSatisfy { String($0).displayWidth <= 100 })
+    }
+
+    @Test func `never lets chart labels overlap, whatever the balances`() {
+        var generator = SystemRandomNumberGenerator()
+        // Among them the case that overlapped: a minimum just below zero.
+        var cases: [[Int64]] = [[500_000, -218_247], [1, -1], [0, 0], [-5, -5], [100, 99]]
+        for _ in 0..<300 {
+            let count = Int.random(in: 1...25, using: &generator)
+            let scale = Int64([100, 10_000, 1_000_000, 100_000_000].randomElement()!)
+            cases.append(
+                (0..<count).map { _ in Int64.random(in: -scale...scale, using: &generator) })
+        }
+        for amounts in cases {
+            let statement = try! MonthlyStatement(
+                account: SampleStatement.statement.account, month: Month(year: 2026, month: 2)!,
+                openingBalance: Money(minorUnits: amounts[0], currency: .eur),
+                transactions: amounts.dropFirst().enumerated().map { index, cents in
+                    Transaction(
+                        date: try! Day(year: 2026, month: 2, day: index % 28 + 1),
+                        amount: Money(minorUnits: cents, currency: .eur), beneficiary: "x")
+                })
+            let locale = Locale(identifier: "en_US")
+            let chart = BalanceChart(
+                statement: statement, money: MoneyFormat(currency: .eur, locale: locale),
+                days: DayFormatter(locale: locale), labels: ReportLabels(locale: locale))
+            let texts: [BalanceChart.Label] = chart.texts
+            for (index, label) in texts.enumerated() {
+                for other in texts[(index + 1)...] {
+                    #expect(!label.overlaps(other), "\(amounts): \(label.text) / \(other.text)")
+                }
+                #expect(label.box.left >= 0 && label.box.right <= 640, "\(label.text)")
+            }
+        }
     }
 
     @Test func `links each account from the month index`() {
