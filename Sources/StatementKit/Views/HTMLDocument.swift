@@ -15,7 +15,7 @@ enum HTMLDocument {
         dt{color:#555}dd{margin:0}
         table{border-collapse:collapse;width:100%;font-size:.92rem}
         th,td{padding:.3rem .45rem;border-bottom:1px solid #ddd;text-align:left;vertical-align:top}
-        th{border-bottom:2px solid #999}
+        th{border-bottom:2px solid #999;overflow-wrap:normal}.files{white-space:nowrap}
         .num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap;overflow-wrap:normal}
         .date,.reference{white-space:nowrap;overflow-wrap:normal}
         .neg{color:#a3001b}
@@ -78,6 +78,12 @@ enum HTMLDocument {
     static func moneyCell(_ money: Money, _ format: MoneyFormat) -> String {
         let negative = money.minorUnits < 0 ? " neg" : ""
         return "<td class=\"num\(negative)\">\(escape(format.format(money)))</td>"
+    }
+
+    /// A column heading: escaped, and breakable after a `/` only (`Empfänger/Auftraggeber`),
+    /// never inside a word.
+    static func heading(_ text: String) -> String {
+        escape(text).replacingOccurrences(of: "/", with: "/<wbr>")
     }
 
     /// An amount in running text, never broken across lines (the minus stays with its

@@ -65,11 +65,12 @@ package struct HTMLStatementRenderer: Sendable {
         // page a long statement takes.
         body += "<table>\n<thead><tr class=\"print-only\"><th colspan=\"6\">"
         body += "\(escape(name)) · \(escape(account.id.grouped)) · \(escape(period))</th></tr>\n"
-        body += "<tr><th>\(escape(labels.date))</th><th>\(escape(labels.beneficiary))</th>"
-        body += "<th class=\"description\">\(escape(labels.description))</th>"
-        body += "<th class=\"reference\">\(escape(labels.reference))</th>"
+        let heading = HTMLDocument.heading
+        body += "<tr><th>\(heading(labels.date))</th><th>\(heading(labels.beneficiary))</th>"
+        body += "<th class=\"description\">\(heading(labels.description))</th>"
+        body += "<th class=\"reference\">\(heading(labels.reference))</th>"
         body +=
-            "<th class=\"num\">\(escape(labels.amount))</th><th class=\"num\">\(escape(labels.balance))</th></tr></thead>\n<tbody>\n"
+            "<th class=\"num\">\(heading(labels.amount))</th><th class=\"num\">\(heading(labels.balance))</th></tr></thead>\n<tbody>\n"
         for entry in statement.entries {
             let transaction = entry.transaction
             body +=

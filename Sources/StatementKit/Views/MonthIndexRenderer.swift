@@ -23,9 +23,10 @@ package struct MonthIndexRenderer: Sendable {
         let period = days.monthAndYear(month)
         let title = "\(labels.statements) · \(period)"
         var body =
-            "<h1>\(escape(title))</h1>\n<table>\n<thead><tr><th>\(escape(labels.account))</th>"
-        body += "<th class=\"num\">\(escape(labels.closingBalance))</th>"
-        body += "<th>\(escape(labels.files))</th></tr></thead>\n<tbody>\n"
+            "<h1>\(escape(title))</h1>\n<table>\n<thead><tr><th>\(HTMLDocument.heading(labels.account))</th>"
+        body += "<th class=\"num\">\(HTMLDocument.heading(labels.closingBalance))</th>"
+        body +=
+            "<th class=\"files\">\(HTMLDocument.heading(labels.files))</th></tr></thead>\n<tbody>\n"
         for statement in statements.sorted(by: { $0.account.id < $1.account.id }) {
             let id = statement.account.id
             let links = extensions.map { "<a href=\"\(id.fileName).\($0)\">\($0)</a>" }.joined(
@@ -39,7 +40,7 @@ package struct MonthIndexRenderer: Sendable {
                 HTMLDocument.moneyCell(
                     statement.closingBalance,
                     MoneyFormat(currency: statement.account.currency, locale: locale))
-                + "<td>\(links)</td></tr>\n"
+                + "<td class=\"files\">\(links)</td></tr>\n"
         }
         body += "</tbody>\n</table>"
         out.write(HTMLDocument.page(title: title, language: labels.languageCode, body: body))
