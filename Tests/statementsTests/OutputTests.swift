@@ -48,7 +48,7 @@ import Testing
         #expect(
             first.stdout == """
                 added 25 new transactions from 5 files, 0 already present
-                wrote 19 report files (0 unchanged) to \(workspace.path)/r/2026-10/
+                wrote 20 report files (0 unchanged) to \(workspace.path)/r/ (2026-10)
 
                 """)
         let again = try StatementsRunner.run(run + ["-v"])
@@ -181,7 +181,7 @@ import Testing
         #expect(terminal.stdout.contains(erase + "writing reports 0 of 18 files"))
         // Each drawing is erased before the summary lines.
         #expect(terminal.stdout.contains(erase + "added 25 new transactions"))
-        #expect(terminal.stdout.contains(erase + "wrote 19 report files"))
+        #expect(terminal.stdout.contains(erase + "wrote 20 report files"))
         let piped = try StatementsRunner.run([
             "validate", "SampleData/good", "SampleData/formats",
         ])

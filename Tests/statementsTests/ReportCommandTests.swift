@@ -26,9 +26,9 @@ struct ReportCommandTests {
         #expect(
             first.stdout.contains("added 25 new transactions from 5 files, 0 already present\n"))
         #expect(
-            first.stdout.hasSuffix("wrote 19 report files (0 unchanged) to \(out)/2026-10/\n"))
+            first.stdout.hasSuffix("wrote 20 report files (0 unchanged) to \(out)/ (2026-10)\n"))
         let files = try FileManager.default.contentsOfDirectory(atPath: out + "/2026-10").sorted()
-        #expect(files.count == 19)
+        #expect(files.count == 20)  // with .closing-balances.tsv
         #expect(files.contains("DE89370400440532013000.txt"))
         #expect(files.contains("DE89370400440532013000.csv"))
         #expect(files.contains("DE89370400440532013000.html"))
@@ -47,7 +47,7 @@ struct ReportCommandTests {
                 """)
         let report = try StatementsRunner.run(["report", "--state", workspace.state, "--out", out])
         #expect(
-            report.stdout == "reports up to date: 19 report files unchanged in \(out)/2026-10/\n")
+            report.stdout == "reports up to date: 20 report files unchanged in \(out)/ (2026-10)\n")
         #expect(try Self.modificationDates(out) == before)
     }
 
@@ -117,7 +117,7 @@ struct ReportCommandTests {
         #expect(output.status == 0)
         #expect(
             output.stdout
-                == "wrote  \(workspace.path)/r/2026-10/NL91ABNA0417164300.csv\nwrote 1 report file (0 unchanged) to \(workspace.path)/r/2026-10/\n"
+                == "wrote  \(workspace.path)/r/2026-10/NL91ABNA0417164300.csv\nwrote 1 report file (0 unchanged) to \(workspace.path)/r/ (2026-10)\n"
         )
         let csv = try String(
             contentsOfFile: workspace.path + "/r/2026-10/NL91ABNA0417164300.csv", encoding: .utf8)
@@ -206,5 +206,55 @@ struct ReportCommandTests {
             }
         }
         #expect(found == expected)
+    }
+}
+
+/// The links between reports: month index, months before and after, the index of all months.
+@Suite struct ReportNavigationTests {
+    @Test func `links months of an account both ways and lists every month's closing balances`()
+        throws
+    {
+        let workspace = try Workspace()
+        let out = workspace.path + "/r"
+        let run = ["process", "-s", workspace.state, "-o", out, "--report-format", "html"]
+        #expect(try StatementsRunner.run(run + ["SampleData/good"]).status == 0)
+        // A later file adds September for the household account: its October statement now
+        // links back to it, and September links forward.
+        let september = try workspace.write(
+            "sep.csv",
+            "date,account_iban,amount,beneficiary\n2026-09-15,DE89370400440532013000,-5.00,Late\n")
+        let second = try StatementsRunner.run(run + [september, "-v"])
+        #expect(second.status == 0, "\(second.stderr)")
+        let october = try String(
+            contentsOfFile: out + "/2026-10/DE89370400440532013000.html", encoding: .utf8)
+        #expect(
+            october.contains(
+                "<a href=\"../2026-09/DE89370400440532013000.html\" rel=\"prev\">← Previous month (September 2026)</a>"
+            ))
+        let sept = try String(
+            contentsOfFile: out + "/2026-09/DE89370400440532013000.html", encoding: .utf8)
+        #expect(
+            sept.contains(
+                "<a href=\"../2026-10/DE89370400440532013000.html\" rel=\"next\">Next month (October 2026) →</a>"
+            ))
+        #expect(sept.contains("<a href=\"index.html\">All statements of the month</a>"))
+        let monthIndex = try String(contentsOfFile: out + "/2026-09/index.html", encoding: .utf8)
+        #expect(monthIndex.contains("<nav><a href=\"../index.html\">All months</a></nav>"))
+        let all = try String(contentsOfFile: out + "/index.html", encoding: .utf8)
+        let octoberAt = try #require(
+            all.range(of: "<a href=\"2026-10/index.html\">October 2026</a>"))
+        let septemberAt = try #require(
+            all.range(of: "<a href=\"2026-09/index.html\">September 2026</a>"))
+        #expect(octoberAt.lowerBound < septemberAt.lowerBound)
+        // September's balance is the opening balance less 5.00; October's moved with it.
+        #expect(
+            all.contains(
+                "<tr><td><a href=\"2026-09/DE89370400440532013000.html\">Household</a></td><td class=\"num\">€1,515.00</td></tr>"
+            ))
+        #expect(
+            all.contains(
+                "<tr><td><a href=\"2026-10/DE89370400440532013000.html\">Household</a></td><td class=\"num\">€1,614.68</td></tr>"
+            ))
+        #expect(all.components(separatedBy: "<tr><td><a href=\"2026-10/").count == 7)
     }
 }

@@ -104,7 +104,11 @@ package final class ReportController {
                     byMonth[month]!, month: month, extensions: formats.map(\.fileExtension),
                     into: &index)
                 published.append(try Self.write(index, to: "\(folder)/\(month.isoText)/index.html"))
+                let balances = ClosingBalances(month: month, statements: byMonth[month]!)
+                _ = try Self.write(
+                    balances.tsv, to: "\(folder)/\(month.isoText)/\(Self.balancesName)")
             }
+            if !statements.isEmpty { published.append(try writeAllMonthsIndex()) }
         }
         if let generation, generation >= reportedGeneration() ?? 0 {
             _ = try Self.write("\(generation)\n", to: markerPath)
@@ -144,6 +148,28 @@ package final class ReportController {
             }
             return published
         }
+    }
+
+    /// The file beside a month's reports with each account's closing balance.
+    static let balancesName = ".closing-balances.tsv"
+
+    /// Writes `OUT/index.html` from every month folder's closing balances: built from the
+    /// output folder alone, so that it lists the months written by earlier runs too.
+    private func writeAllMonthsIndex() throws(StorageError) -> PublishedFile {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+        var months: [ClosingBalances] = []
+        for name in names {
+            guard let month = Month(parsing: name),
+                let data = FileManager.default.contents(
+                    atPath: "\(folder)/\(name)/\(Self.balancesName)"),
+                let balances = ClosingBalances(
+                    month: month, tsv: String(decoding: data, as: UTF8.self))
+            else { continue }
+            months.append(balances)
+        }
+        var index = ""
+        AllMonthsIndexRenderer(locale: locale).render(months, into: &index)
+        return try Self.write(index, to: "\(folder)/index.html")
     }
 
     /// The file in the output folder that records which ledger generation the reports reflect.

@@ -22,7 +22,8 @@ package struct MonthIndexRenderer: Sendable {
         let escape = HTMLDocument.escape
         let period = days.monthAndYear(month)
         let title = "\(labels.statements) · \(period)"
-        var body =
+        var body = "<nav><a href=\"../index.html\">\(escape(labels.allMonths))</a></nav>\n"
+        body +=
             "<h1>\(escape(title))</h1>\n<table>\n<thead><tr><th>\(HTMLDocument.heading(labels.account))</th>"
         body += "<th class=\"num\">\(HTMLDocument.heading(labels.closingBalance))</th>"
         body +=

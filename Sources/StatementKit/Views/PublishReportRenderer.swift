@@ -60,12 +60,12 @@ package struct PublishReportRenderer: Sendable {
             "would write the statements of \(months.count.counted("month")) (\(list)) to \(Diagnostic.sanitized(folder))/"
     }
 
-    /// `reports/2026-10/` for one month, `reports/ (2026-09 to 2026-10)` for several.
+    /// `reports/ (2026-10)` for one month, `reports/ (2026-09 to 2026-10)` for several.
     private static func place(folder: String, months: Set<Month>) -> String {
         let base = Diagnostic.sanitized(folder)
         guard let first = months.min(), let last = months.max() else { return base + "/" }
         return first == last
-            ? "\(base)/\(first.isoText)/" : "\(base)/ (\(first.isoText) to \(last.isoText))"
+            ? "\(base)/ (\(first.isoText))" : "\(base)/ (\(first.isoText) to \(last.isoText))"
     }
 
     /// The outcome as a JSON object (without a final newline).

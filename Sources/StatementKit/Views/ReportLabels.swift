@@ -24,6 +24,7 @@ package struct ReportLabels: Hashable, Sendable {
     let moneyIn: String
     let moneyOut: String
     let monthIndex: String
+    let allMonths: String
     let previousMonth: String
     let nextMonth: String
     let chartTitle: String
@@ -41,7 +42,8 @@ package struct ReportLabels: Hashable, Sendable {
         beneficiary: String, description: String, reference: String, amount: String,
         balance: String, account: String, accountID: String, statements: String, files: String,
         transactionOne: String, transactionMany: String, moneyIn: String, moneyOut: String,
-        monthIndex: String, previousMonth: String, nextMonth: String, chartTitle: String,
+        monthIndex: String, allMonths: String, previousMonth: String, nextMonth: String,
+        chartTitle: String,
         lowest: String, highest: String,
         kinds: (checking: String, savings: String, investment: String, creditCard: String)
     ) {
@@ -63,6 +65,7 @@ package struct ReportLabels: Hashable, Sendable {
         self.moneyIn = moneyIn
         self.moneyOut = moneyOut
         self.monthIndex = monthIndex
+        self.allMonths = allMonths
         self.previousMonth = previousMonth
         self.nextMonth = nextMonth
         self.chartTitle = chartTitle
@@ -89,7 +92,7 @@ package struct ReportLabels: Hashable, Sendable {
         reference: "Reference", amount: "Amount", balance: "Balance", account: "Account",
         accountID: "Account id", statements: "Statements", files: "Files",
         transactionOne: "%@ transaction", transactionMany: "%@ transactions", moneyIn: "in",
-        moneyOut: "out", monthIndex: "All statements of the month",
+        moneyOut: "out", monthIndex: "All statements of the month", allMonths: "All months",
         previousMonth: "Previous month", nextMonth: "Next month",
         chartTitle: "Daily closing balance", lowest: "lowest", highest: "highest",
         kinds: ("checking", "savings", "investment", "credit card"))
@@ -104,6 +107,7 @@ package struct ReportLabels: Hashable, Sendable {
             accountID: "Kontokennung", statements: "Kontoauszüge", files: "Dateien",
             transactionOne: "%@ Umsatz", transactionMany: "%@ Umsätze", moneyIn: "Eingänge",
             moneyOut: "Ausgänge", monthIndex: "Alle Kontoauszüge des Monats",
+            allMonths: "Alle Monate",
             previousMonth: "Vormonat", nextMonth: "Folgemonat",
             chartTitle: "Tagesendsaldo", lowest: "Tiefststand", highest: "Höchststand",
             kinds: ("Girokonto", "Sparkonto", "Depotkonto", "Kreditkarte")),
@@ -114,6 +118,7 @@ package struct ReportLabels: Hashable, Sendable {
             accountID: "Identifiant du compte", statements: "Relevés", files: "Fichiers",
             transactionOne: "%@ opération", transactionMany: "%@ opérations",
             moneyIn: "crédits", moneyOut: "débits", monthIndex: "Tous les relevés du mois",
+            allMonths: "Tous les mois",
             previousMonth: "Mois précédent", nextMonth: "Mois suivant",
             chartTitle: "Solde de fin de journée", lowest: "plus bas", highest: "plus haut",
             kinds: ("compte courant", "épargne", "placement", "carte de crédit")),
@@ -124,6 +129,7 @@ package struct ReportLabels: Hashable, Sendable {
             accountID: "Identificador de cuenta", statements: "Extractos", files: "Archivos",
             transactionOne: "%@ movimiento", transactionMany: "%@ movimientos",
             moneyIn: "ingresos", moneyOut: "cargos", monthIndex: "Todos los extractos del mes",
+            allMonths: "Todos los meses",
             previousMonth: "Mes anterior", nextMonth: "Mes siguiente",
             chartTitle: "Saldo al cierre de cada día", lowest: "mínimo", highest: "máximo",
             kinds: ("cuenta corriente", "ahorro", "inversión", "tarjeta de crédito")),
@@ -134,6 +140,7 @@ package struct ReportLabels: Hashable, Sendable {
             accountID: "Identificativo del conto", statements: "Estratti conto", files: "File",
             transactionOne: "%@ movimento", transactionMany: "%@ movimenti", moneyIn: "entrate",
             moneyOut: "uscite", monthIndex: "Tutti gli estratti conto del mese",
+            allMonths: "Tutti i mesi",
             previousMonth: "Mese precedente", nextMonth: "Mese successivo",
             chartTitle: "Saldo di fine giornata", lowest: "minimo", highest: "massimo",
             kinds: ("conto corrente", "risparmio", "investimento", "carta di credito")),
@@ -144,6 +151,7 @@ package struct ReportLabels: Hashable, Sendable {
             accountID: "Rekeningnummer", statements: "Afschriften", files: "Bestanden",
             transactionOne: "%@ transactie", transactionMany: "%@ transacties",
             moneyIn: "bij", moneyOut: "af", monthIndex: "Alle afschriften van de maand",
+            allMonths: "Alle maanden",
             previousMonth: "Vorige maand", nextMonth: "Volgende maand",
             chartTitle: "Saldo aan het eind van de dag", lowest: "laagste", highest: "hoogste",
             kinds: ("betaalrekening", "spaarrekening", "beleggingsrekening", "creditcard")),
@@ -152,7 +160,7 @@ package struct ReportLabels: Hashable, Sendable {
             beneficiary: "取引先", description: "摘要", reference: "参照番号", amount: "金額",
             balance: "残高", account: "口座", accountID: "口座ID", statements: "取引明細",
             files: "ファイル", transactionOne: "%@件の取引", transactionMany: "%@件の取引",
-            moneyIn: "入金", moneyOut: "出金", monthIndex: "当月の明細一覧",
+            moneyIn: "入金", moneyOut: "出金", monthIndex: "当月の明細一覧", allMonths: "全期間",
             previousMonth: "前月", nextMonth: "翌月", chartTitle: "日末残高", lowest: "最低",
             highest: "最高", kinds: ("普通預金", "貯蓄預金", "投資口座", "クレジットカード")),
     ]

@@ -64,7 +64,8 @@ struct ReportControllerTests {
         let names = try FileManager.default.contentsOfDirectory(atPath: folder.path + "/2026-10")
         #expect(
             names.sorted() == [
-                "DE89370400440532013000.html", "DE89370400440532013000.txt", "index.html",
+                ".closing-balances.tsv", "DE89370400440532013000.html",
+                "DE89370400440532013000.txt", "index.html",
             ])
         for name in names {
             let size =
