@@ -168,7 +168,7 @@ package final class ReportController {
             months.append(balances)
         }
         var index = ""
-        AllMonthsIndexRenderer(locale: locale).render(months, into: &index)
+        MonthIndexRenderer(locale: locale).renderAllMonths(months, into: &index)
         return try Self.write(index, to: "\(folder)/index.html")
     }
 

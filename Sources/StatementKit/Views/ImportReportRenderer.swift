@@ -77,8 +77,7 @@ package struct ImportReportRenderer: Sendable {
             + rejected
     }
 
-    /// The report as a JSON object (without a final newline), indented as a member of
-    /// another object when `indent` is given.
+    /// The report as a JSON object (without a final newline).
     package func json(_ report: ImportReport) -> String {
         var out = "{\n  \"files\": ["
         for (index, file) in report.files.enumerated() {

@@ -1,7 +1,7 @@
 import Foundation
 
-/// Renders `index.html` of a month: every account's statement with its closing balance and
-/// links to the files written for it.
+/// Renders `index.html` of a month (every account's statement with its closing balance and
+/// links to the files written for it) and the index across all months.
 package struct MonthIndexRenderer: Sendable {
     package let locale: Locale
     private let days: DayFormatter
@@ -45,5 +45,36 @@ package struct MonthIndexRenderer: Sendable {
         }
         body += "</tbody>\n</table>"
         out.write(HTMLDocument.page(title: title, language: labels.languageCode, body: body))
+    }
+
+    /// Renders `OUT/index.html`: every month with statements, newest first, each account's
+    /// closing balance linking to its statement, and each month to its own index.
+    package func renderAllMonths(
+        _ months: [ClosingBalances], into out: inout some TextOutputStream
+    ) {
+        let escape = HTMLDocument.escape
+        var body = "<h1>\(escape(labels.statements))</h1>\n"
+        for month in months.sorted(by: { $0.month > $1.month }) {
+            let folder = month.month.isoText
+            body +=
+                "<h2><a href=\"\(folder)/index.html\">\(escape(days.monthAndYear(month.month)))</a></h2>\n"
+            body += "<table>\n<thead><tr><th>\(HTMLDocument.heading(labels.account))</th>"
+            body +=
+                "<th class=\"num\">\(HTMLDocument.heading(labels.closingBalance))</th></tr></thead>\n<tbody>\n"
+            for line in month.lines {
+                let title =
+                    line.name.map(escape)
+                    ?? "<span class=\"iban\">\(escape(line.account.grouped))</span>"
+                body +=
+                    "<tr><td><a href=\"\(folder)/\(line.account.fileName).html\">\(title)</a></td>"
+                body +=
+                    HTMLDocument.moneyCell(
+                        line.balance, MoneyFormat(currency: line.balance.currency, locale: locale))
+                    + "</tr>\n"
+            }
+            body += "</tbody>\n</table>\n"
+        }
+        out.write(
+            HTMLDocument.page(title: labels.statements, language: labels.languageCode, body: body))
     }
 }

@@ -68,6 +68,24 @@ package struct PublishReportRenderer: Sendable {
             ? "\(base)/ (\(first.isoText))" : "\(base)/ (\(first.isoText) to \(last.isoText))"
     }
 
+    /// What `process -f json` prints: the import's and the reports' JSON objects (as
+    /// `json(_:)` of each renderer writes them) and the files archived, in one object.
+    package func processJSON(imported: String, archived: [ArchivedFile], reports: String)
+        -> String
+    {
+        func nested(_ json: String) -> String { json.replacingOccurrences(of: "\n", with: "\n  ") }
+        let moves = archived.map {
+            "{\"from\": \(jsonString($0.from)), \"to\": \(jsonString($0.to))}"
+        }
+        return """
+            {
+              "import": \(nested(imported)),
+              "archived": [\(moves.joined(separator: ", "))],
+              "reports": \(nested(reports))
+            }
+            """
+    }
+
     /// The outcome as a JSON object (without a final newline).
     package func json(_ files: [PublishedFile], folder: String, months: Set<Month>) -> String {
         let written = files.filter(\.isWritten).map { "    " + jsonString($0.path) }

@@ -106,20 +106,13 @@ enum Process: Command {
                     published, folder: report.folder, months: writtenMonths, into: &standardOutput)
             }
         case .json:
-            func nested(_ json: String) -> String {
-                json.replacingOccurrences(of: "\n", with: "\n  ")
-            }
-            let moves = archived.map {
-                "{\"from\": \(jsonString($0.from)), \"to\": \(jsonString($0.to))}"
-            }
             print(
-                """
-                {
-                  "import": \(nested(importRenderer.json(imported))),
-                  "archived": [\(moves.joined(separator: ", "))],
-                  "reports": \(nested(publishRenderer.json(published, folder: report.folder, months: isDryRun ? months : writtenMonths)))
-                }
-                """, to: &standardOutput)
+                publishRenderer.processJSON(
+                    imported: importRenderer.json(imported), archived: archived,
+                    reports: publishRenderer.json(
+                        published, folder: report.folder,
+                        months: isDryRun ? months : writtenMonths)),
+                to: &standardOutput)
         }
         let status = Import.exitStatus(imported)
         return archiveFailed && status == ExitCode.success ? ExitCode.environment : status
