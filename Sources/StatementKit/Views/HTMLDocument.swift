@@ -23,8 +23,9 @@ enum HTMLDocument {
         .sub{display:block;color:#555;font-size:.85rem}
         figure{margin:0 0 1rem}svg{width:100%;height:auto;max-height:17rem}
         footer{margin-top:1rem;color:#333}
-        .print-only{display:none}
-        @media (max-width:40rem){.description,.reference,.wide{display:none}body{padding:.5rem}
+        .print-only{display:none}.chart-narrow{display:none}
+        @media (max-width:40rem){.description,.reference,.chart-wide{display:none}
+        .chart-narrow{display:block}body{padding:.5rem}
         th,td{padding:.3rem .25rem}table{font-size:.85rem}.iban{white-space:normal}}
         @media print{@page{size:A4;margin:14mm}body{max-width:none;padding:0;font-size:10pt}
         nav{display:none}.print-only{display:table-row}thead{display:table-header-group}

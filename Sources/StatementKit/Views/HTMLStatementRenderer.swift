@@ -59,8 +59,12 @@ package struct HTMLStatementRenderer: Sendable {
         ]
         for (term, value) in facts { body += "<dt>\(escape(term))</dt><dd>\(value)</dd>\n" }
         body += "</dl>\n</header>\n"
-        let chart = BalanceChart(statement: statement, money: money, days: days, labels: labels)
-        body += "<figure>\n\(chart.svg)\n</figure>\n"
+        // The chart at a desktop's width and at a phone's, each shown on its own screens.
+        for (width, kind) in [(640, "wide"), (360, "narrow")] {
+            let chart = BalanceChart(
+                statement: statement, money: money, days: days, labels: labels, width: width)
+            body += "<figure class=\"chart-\(kind)\">\n\(chart.svg)\n</figure>\n"
+        }
         // The first header row is printed only: it repeats the account and period on every
         // page a long statement takes.
         body += "<table>\n<thead><tr class=\"print-only\"><th colspan=\"6\">"
@@ -125,9 +129,12 @@ struct BalanceChart {
     let days: DayFormatter
     let labels: ReportLabels
 
-    private let width = 640
+    /// The width in SVG units: 640 for a desktop, 360 for a phone (drawn at its own size, so
+    /// that its labels stay readable).
+    var width = 640
     private let height = 220
-    private let left = 110
+    /// The least room left of the plot for the scale's labels.
+    private let minimumLeft = 72
     private let right = 12
     private let top = 24
     private let bottom = 40
@@ -166,22 +173,23 @@ struct BalanceChart {
         var scale = [
             Label(
                 text: money.format(Money(minorUnits: geometry.high, currency: currency)),
-                x: left - 6, y: geometry.y(geometry.high) + 4, anchor: "end"),
+                x: geometry.left - 6, y: geometry.y(geometry.high) + 4, anchor: "end"),
             Label(
                 text: money.format(Money(minorUnits: geometry.low, currency: currency)),
-                x: left - 6, y: geometry.y(geometry.low) + 4, anchor: "end"),
+                x: geometry.left - 6, y: geometry.y(geometry.low) + 4, anchor: "end"),
         ]
         if geometry.low < 0 && geometry.high > 0 {
             let zero = Label(
-                text: money.format(Money.zero(currency)), x: left - 6, y: geometry.y(0) + 4,
+                text: money.format(Money.zero(currency)), x: geometry.left - 6,
+                y: geometry.y(0) + 4,
                 anchor: "end")
             if !scale.contains(where: zero.overlaps) { scale.append(zero) }
         }
         var result =
             scale + [
-                Label(text: days.medium(first), x: left, y: height - 6, anchor: "start"),
+                Label(text: days.medium(first), x: geometry.left, y: height - 6, anchor: "start"),
                 Label(
-                    text: days.medium(last), x: left + geometry.plotWidth, y: height - 6,
+                    text: days.medium(last), x: geometry.left + geometry.plotWidth, y: height - 6,
                     anchor: "end"),
             ]
         // The lowest and highest balance, above and below the plot, at their day.
@@ -193,14 +201,26 @@ struct BalanceChart {
             for (point, word, y) in [
                 (highest, labels.highest, top - 8), (lowest, labels.lowest, height - bottom + 16),
             ] {
-                let x = geometry.x(point.day.day)
-                let anchor =
-                    x < left + geometry.plotWidth / 3
-                    ? "start" : x > left + geometry.plotWidth * 2 / 3 ? "end" : "middle"
-                result.append(
-                    Label(
-                        text: "\(word) \(money.format(point.balance)), \(days.medium(point.day))",
-                        x: x, y: y, anchor: anchor))
+                // Above or below the plot at the day, kept over the plot: the longest text
+                // that fits (with the date, without it, the amount alone).
+                let amount = money.format(point.balance)
+                let texts = [
+                    "\(word) \(amount), \(days.medium(point.day))", "\(word) \(amount)", amount,
+                ]
+                guard
+                    let text = texts.first(where: {
+                        $0.displayWidth * 7 <= width - 2 - geometry.left
+                    })
+                else { continue }
+                var label = Label(text: text, x: geometry.x(point.day.day), y: y, anchor: "middle")
+                let box = label.box
+                if box.left < geometry.left {
+                    label = Label(text: text, x: geometry.left, y: y, anchor: "start")
+                }
+                if box.right > width - 2 {
+                    label = Label(text: text, x: width - 2, y: y, anchor: "end")
+                }
+                result.append(label)
             }
         }
         return result
@@ -224,10 +244,14 @@ struct BalanceChart {
             low = min(0, values.min()!)
             let high = max(0, values.max()!)
             self.high = high == low ? low + 1 : high
-            plotWidth = chart.width - chart.left - chart.right
+            // Room left of the plot for the widest scale label (7 units a character).
+            let scale = [self.high, low, 0].map {
+                chart.money.format(Money(minorUnits: $0, currency: statement.account.currency))
+            }
+            left = max(chart.minimumLeft, scale.map(\.displayWidth).max()! * 7 + 12)
+            plotWidth = chart.width - left - chart.right
             plotHeight = chart.height - chart.top - chart.bottom
             daysInMonth = Day.daysIn(month: statement.month.month, year: statement.month.year)
-            left = chart.left
             top = chart.top
         }
 
@@ -244,7 +268,7 @@ struct BalanceChart {
         let geometry = Geometry(chart: self)
         let (x, y) = (geometry.x, geometry.y)
         let daily = statement.dailyBalances
-        var points = ["\(left),\(y(statement.openingBalance.minorUnits))"]
+        var points = ["\(geometry.left),\(y(statement.openingBalance.minorUnits))"]
         var lastY = y(statement.openingBalance.minorUnits)
         var previous = statement.openingBalance.minorUnits
         var crossings: [Int] = []
@@ -256,17 +280,18 @@ struct BalanceChart {
             if (previous < 0) != (balance.minorUnits < 0) { crossings.append(px) }
             previous = balance.minorUnits
         }
-        points.append("\(left + geometry.plotWidth),\(lastY)")
+        points.append("\(geometry.left + geometry.plotWidth),\(lastY)")
         let escape = HTMLDocument.escape
         let title =
             "\(labels.chartTitle), \(days.monthAndYear(statement.month)): \(money.format(statement.openingBalance)) → \(money.format(statement.closingBalance))"
+        let titleID = "chart-title-\(width)"
         var svg =
-            "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 \(width) \(height)\" role=\"img\" aria-labelledby=\"chart-title\">\n"
-        svg += "<title id=\"chart-title\">\(escape(title))</title>\n"
+            "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 \(width) \(height)\" role=\"img\" aria-labelledby=\"\(titleID)\">\n"
+        svg += "<title id=\"\(titleID)\">\(escape(title))</title>\n"
         svg +=
-            "<rect x=\"\(left)\" y=\"\(top)\" width=\"\(geometry.plotWidth)\" height=\"\(geometry.plotHeight)\" fill=\"#f7f7f7\"/>\n"
+            "<rect x=\"\(geometry.left)\" y=\"\(top)\" width=\"\(geometry.plotWidth)\" height=\"\(geometry.plotHeight)\" fill=\"#f7f7f7\"/>\n"
         svg +=
-            "<line x1=\"\(left)\" y1=\"\(y(0))\" x2=\"\(left + geometry.plotWidth)\" y2=\"\(y(0))\" stroke=\"#888\" stroke-dasharray=\"4 3\"/>\n"
+            "<line x1=\"\(geometry.left)\" y1=\"\(y(0))\" x2=\"\(geometry.left + geometry.plotWidth)\" y2=\"\(y(0))\" stroke=\"#888\" stroke-dasharray=\"4 3\"/>\n"
         svg +=
             "<polyline fill=\"none\" stroke=\"#1f5fa8\" stroke-width=\"2\" points=\"\(points.joined(separator: " "))\"/>\n"
         for crossing in crossings {

@@ -217,8 +217,8 @@ struct HTMLStatementRendererTests {
         // The one link: to the month's index, beside the page.
         #expect(html.components(separatedBy: "href=").count == 2)
         #expect(html.contains("<nav><a href=\"index.html\">All statements of the month</a></nav>"))
-        // "http" stands only in the SVG namespace and in the escaped text.
-        #expect(html.components(separatedBy: "http").count == 3)
+        // "http" stands only in the two charts' SVG namespace and in the escaped text.
+        #expect(html.components(separatedBy: "http").count == 4)
         #expect(!html.unicodeScalars.contains("\u{202E}"))
         #expect(!html.unicodeScalars.contains("\u{1B}"))
     }
@@ -228,7 +228,7 @@ struct HTMLStatementRendererTests {
         #expect(html.contains("<svg"))
         #expect(
             html.contains(
-                "<title id=\"chart-title\">Daily closing balance, October 2026: €1,520.00 → -€1,196,101.50</title>"
+                "<title id=\"chart-title-640\">Daily closing balance, October 2026: €1,520.00 → -€1,196,101.50</title>"
             ))
         #expect(html.contains("stroke-dasharray"))
         #expect(html.contains("@media print"))
@@ -313,16 +313,21 @@ struct HTMLStatementRendererTests {
                         date: try! Day(year: 2026, month: 2, day: index % 28 + 1),
                         amount: Money(minorUnits: cents, currency: .eur), beneficiary: "x")
                 })
-            let locale = Locale(identifier: "en_US")
-            let chart = BalanceChart(
-                statement: statement, money: MoneyFormat(currency: .eur, locale: locale),
-                days: DayFormatter(locale: locale), labels: ReportLabels(locale: locale))
-            let texts: [BalanceChart.Label] = chart.texts
-            for (index, label) in texts.enumerated() {
-                for other in texts[(index + 1)...] {
-                    #expect(!label.overlaps(other), "\(amounts): \(label.text) / \(other.text)")
+            for (identifier, width) in [("en_US", 640), ("en_US", 360), ("fr_FR", 360)] {
+                let locale = Locale(identifier: identifier)
+                let chart = BalanceChart(
+                    statement: statement, money: MoneyFormat(currency: .eur, locale: locale),
+                    days: DayFormatter(locale: locale), labels: ReportLabels(locale: locale),
+                    width: width)
+                let texts: [BalanceChart.Label] = chart.texts
+                for (index, label) in texts.enumerated() {
+                    for other in texts[(index + 1)...] {
+                        #expect(
+                            !label.overlaps(other), "\(amounts): \(label.text) / \(other.text)")
+                    }
+                    #expect(
+                        label.box.left >= 0 && label.box.right <= width, "\(width): \(label.text)")
                 }
-                #expect(label.box.left >= 0 && label.box.right <= 640, "\(label.text)")
             }
         }
     }
