@@ -83,6 +83,9 @@ package final class StorageController {
     /// The state folder.
     package let folder: String
     private var lockDescriptor: Int32 = -1
+    /// The journal, open for appending from a run's first tail until the journal goes (one
+    /// `open` per run, not one per month file touched).
+    private var journalDescriptor: Int32 = -1
     /// Called before each commit step; a test makes it throw to simulate a failure there.
     var faultInjection: (@Sendable (CommitStep) throws(StorageError) -> Void)?
 
@@ -296,6 +299,7 @@ package final class StorageController {
 
     /// Releases the writer lock.
     package func unlock() {
+        closeJournal()
         guard lockDescriptor >= 0 else { return }
         close(lockDescriptor)
         lockDescriptor = -1
@@ -303,6 +307,7 @@ package final class StorageController {
 
     /// Cuts the files a crashed run appended to back to their committed lengths.
     private func recover() throws(StorageError) {
+        closeJournal()
         _ = unlink(manifestPath + ".tmp")
         guard let journal = try readFile(journalPath, upTo: nil, missingIsEmpty: true) else {
             return
@@ -388,6 +393,7 @@ package final class StorageController {
             try? recover()
             throw error
         }
+        closeJournal()
         _ = unlink(journalPath)
         try? syncDirectory(folder)
     }
@@ -459,11 +465,19 @@ package final class StorageController {
     }
 
     private func appendToJournal(_ line: String) throws(StorageError) {
-        let descriptor = open(
-            journalPath, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | O_NOFOLLOW, 0o644)
-        guard descriptor >= 0 else { throw error("create", journalPath) }
-        defer { close(descriptor) }
-        try writeAll(descriptor, Array(line.utf8), journalPath)
+        if journalDescriptor < 0 {
+            journalDescriptor = open(
+                journalPath, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | O_NOFOLLOW, 0o644)
+            guard journalDescriptor >= 0 else { throw error("create", journalPath) }
+        }
+        try writeAll(journalDescriptor, Array(line.utf8), journalPath)
+    }
+
+    /// Closes the journal, before it is read, removed or left to the next writer.
+    private func closeJournal() {
+        guard journalDescriptor >= 0 else { return }
+        close(journalDescriptor)
+        journalDescriptor = -1
     }
 
     /// Makes the appended files and their folders durable before the manifest names them.
