@@ -212,7 +212,7 @@ struct AccountIDCommandTests {
         #expect(reports.contains("sort-code_601613_31926819.html"))
         let text = try String(
             contentsOfFile: workspace.path + "/reports/2026-10/card_amex_1004.txt", encoding: .utf8)
-        #expect(text.contains("Account card:amex/1004\n"))
+        #expect(text.contains("Account id card:amex/1004\n"))
         let one = try StatementsRunner.run([
             "report", "--state", workspace.state, "--account", "aba:021000021 123456789",
             "--report-format", "csv", "--out", "-",

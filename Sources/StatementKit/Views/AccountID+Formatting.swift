@@ -2,7 +2,4 @@ extension AccountID {
     /// The print form: an IBAN in groups of four (`DE89 3704 0044 0532 0130 00`), any other
     /// id as its canonical text (`aba:021000021/123456789`).
     package var grouped: String { iban?.grouped ?? text }
-
-    /// What the id is called in a report: `IBAN`, or `Account` for the other schemes.
-    package var label: String { iban == nil ? "Account" : "IBAN" }
 }

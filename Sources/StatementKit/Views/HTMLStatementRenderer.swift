@@ -50,7 +50,7 @@ package struct HTMLStatementRenderer: Sendable {
         body += "<header>\n<h1>\(escape(name)) · \(escape(period))</h1>\n<dl>\n"
         let facts = [
             (
-                account.id.iban == nil ? labels.accountID : "IBAN",
+                labels.name(of: account.id),
                 "<span class=\"iban\">\(escape(account.id.grouped))</span>"
             ),
             (labels.account, escape("\(labels.kind(account.kind)), \(account.currency.code)")),

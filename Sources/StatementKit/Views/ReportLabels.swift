@@ -83,6 +83,9 @@ package struct ReportLabels: Hashable, Sendable {
             .replacingOccurrences(of: "%@", with: count.groupedText)
     }
 
+    /// What an account's id is called: `IBAN`, or the language's word for the other schemes.
+    func name(of id: AccountID) -> String { id.iban == nil ? accountID : "IBAN" }
+
     /// The kind of an account in the language.
     func kind(_ kind: Account.Kind) -> String { kinds[kind] ?? kind.rawValue }
 

@@ -25,7 +25,7 @@ package struct TextStatementRenderer: Sendable {
         let title =
             "\(account.name?.neutralized ?? labels.account) · \(labels.kind(account.kind)) · \(account.currency.code)"
         out.write(title.truncated(toWidth: Self.maximumWidth) + "\n")
-        out.write("\(account.id.iban == nil ? labels.account : "IBAN") \(account.id.grouped)\n")
+        out.write("\(labels.name(of: account.id)) \(account.id.grouped)\n")
         out.write(
             "\(days.monthAndYear(statement.month)): \(days.medium(first)) – \(days.medium(last))\n")
         let opening = money.format(statement.openingBalance)
