@@ -23,6 +23,11 @@ package final class StandardInput: Sendable {
 
     deinit {
         guard case .success(let path) = copy else { return }
+        Self.remove(path)
+    }
+
+    /// Removes the copy (if it was made) and its private folder.
+    private static func remove(_ path: String) {
         unlink(path)
         rmdir(String(path[..<path.lastIndex(of: "/")!]))
     }
@@ -40,7 +45,7 @@ package final class StandardInput: Sendable {
         let output = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         guard output >= 0 else {
             let error = FileReadError(errno: errno)
-            rmdir(folder)
+            remove(path)
             return .failure(error)
         }
         defer { close(output) }
@@ -59,8 +64,7 @@ package final class StandardInput: Sendable {
                 failure = FileReadError(errno: code)
             }
             if let failure {
-                unlink(path)
-                rmdir(folder)
+                remove(path)
                 return .failure(failure)
             }
         }

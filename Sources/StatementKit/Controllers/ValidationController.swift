@@ -135,36 +135,3 @@ package final class ValidationController {
     }
 
 }
-
-/// Counts the files done and rows read across the threads of a run, for its progress.
-final class FileTally: @unchecked Sendable {
-    // @unchecked: `done` and `rows` are only touched under `lock`.
-    private let lock = NSLock()
-    private let count: Int
-    private let phase: RunProgress.Phase
-    private let progress: ProgressHandler?
-    private var done = 0
-    private var rows = 0
-
-    init(count: Int, phase: RunProgress.Phase = .reading, progress: ProgressHandler?) {
-        self.count = count
-        self.phase = phase
-        self.progress = progress
-    }
-
-    /// Counts a file read (`nil`: tells where the run starts).
-    func report(_ file: FileValidation?) {
-        add(files: file == nil ? 0 : 1, rows: file?.rowCount ?? 0)
-    }
-
-    /// Counts files done and rows read (negative: takes rows counted before back).
-    func add(files: Int = 0, rows added: Int = 0) {
-        guard let progress else { return }
-        let now = lock.withLock {
-            done += files
-            rows += added
-            return RunProgress(phase: phase, done: done, total: count, rows: rows)
-        }
-        progress(now)
-    }
-}

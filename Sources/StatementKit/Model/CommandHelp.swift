@@ -14,6 +14,11 @@ package struct CommandHelp: Hashable, Sendable {
         package let choices: [String]
         /// The first line of its description.
         package let summary: String
+
+        /// How it is written on a command line: `-f` (if it has one) and `--format`.
+        package var spellings: [String] {
+            (short.map { ["-\($0)"] } ?? []) + ["--" + long]
+        }
     }
 
     package let name: String

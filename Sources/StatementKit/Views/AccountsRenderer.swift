@@ -67,7 +67,7 @@ package struct AccountsRenderer: Sendable {
                 "\"name\": \(summary.account.name.map(jsonString) ?? "null")",
                 "\"kind\": \"\(summary.account.kind.rawValue)\"",
                 "\"currency\": \"\(summary.account.currency.code)\"",
-                "\"balance\": {\"minorUnits\": \(summary.balance.minorUnits), \"decimal\": \"\(summary.balance.decimalText)\"}",
+                "\"balance\": \(summary.balance.jsonObject)",
                 "\"transactionCount\": \(summary.transactionCount)",
                 "\"firstDate\": \(summary.firstDate.map { "\"\($0.isoText)\"" } ?? "null")",
                 "\"lastDate\": \(summary.lastDate.map { "\"\($0.isoText)\"" } ?? "null")",

@@ -37,9 +37,7 @@ package struct CompletionRenderer: Sendable {
         for command in commands {
             out += "    \(command.name))\n        case \"$prev\" in\n"
             for option in command.options where option.value != nil {
-                let names = ([option.short.map { "-\($0)" }] + ["--" + option.long]).compactMap {
-                    $0
-                }
+                let names = option.spellings
                 let reply =
                     !option.choices.isEmpty
                     ? "COMPREPLY=($(compgen -W \"\(option.choices.joined(separator: " "))\" -- \"$cur\"))"
@@ -49,9 +47,7 @@ package struct CompletionRenderer: Sendable {
                 out += "            \(names.joined(separator: "|"))) \(reply); return ;;\n"
             }
             out += "        esac\n"
-            let flags = command.options.flatMap { option in
-                [option.short.map { "-\($0)" }, "--" + option.long].compactMap { $0 }
-            }
+            let flags = command.options.flatMap(\.spellings)
             out += "        if [[ \"$cur\" == -* ]]; then\n"
             out +=
                 "            COMPREPLY=($(compgen -W \"\(flags.joined(separator: " "))\" -- \"$cur\"))\n"
@@ -85,7 +81,7 @@ package struct CompletionRenderer: Sendable {
         for command in commands {
             var specs: [String] = []
             for option in command.options {
-                let names = [option.short.map { "-\($0)" }, "--" + option.long].compactMap { $0 }
+                let names = option.spellings
                 let spec =
                     names.count == 2
                     ? "'(\(names.joined(separator: " ")))'{\(names.joined(separator: ","))}'"

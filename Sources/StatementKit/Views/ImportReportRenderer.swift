@@ -90,11 +90,8 @@ package struct ImportReportRenderer: Sendable {
             let validation = file.validation
             out += index == 0 ? "\n" : ",\n"
             out += "    {\"path\": \(jsonString(validation.path)), \"outcome\": \"\(outcome)\", "
-            out += "\"new\": \(new), \"present\": \(present), \"rows\": \(validation.rowCount), "
-            out +=
-                "\"errors\": \(validation.errorCount), \"warnings\": \(validation.warningCount), "
-            out += "\"omittedDiagnostics\": \(validation.omittedCount), "
-            out += "\"notBooked\": \(validation.notBookedCount)}"
+            out += "\"new\": \(new), \"present\": \(present), "
+            out += ValidationReportRenderer.jsonCounts(of: validation) + "}"
         }
         out += report.files.isEmpty ? "],\n" : "\n  ],\n"
         let validations = report.files.map(\.validation)

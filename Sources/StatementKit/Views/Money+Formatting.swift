@@ -1,6 +1,11 @@
 import Foundation
 
 extension Money {
+    /// The amount as a JSON object: `{"minorUnits": -1500, "decimal": "-15.00"}`.
+    package var jsonObject: String {
+        "{\"minorUnits\": \(minorUnits), \"decimal\": \"\(decimalText)\"}"
+    }
+
     /// The amount with `,` between thousands and the currency code, such as `-1,234.56 EUR`.
     package var groupedText: String {
         let plain = decimalText
@@ -14,6 +19,7 @@ extension Money {
 }
 
 extension Money {
+
     /// Formats the amount as currency for a locale, exactly from its minor units.
     ///
     /// The amount becomes a base-10 `Decimal` built from the integer minor units, never a

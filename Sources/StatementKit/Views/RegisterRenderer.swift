@@ -74,9 +74,6 @@ package struct RegisterRenderer: Sendable {
     }
 
     private func json(_ register: Register, into out: inout some TextOutputStream) {
-        func money(_ value: Money) -> String {
-            "{\"minorUnits\": \(value.minorUnits), \"decimal\": \"\(value.decimalText)\"}"
-        }
         let objects = register.rows.map { row in
             let transaction = row.transaction
             let fields = [
@@ -86,7 +83,8 @@ package struct RegisterRenderer: Sendable {
                 "\"description\": \(transaction.description.map(jsonString) ?? "null")",
                 "\"reference\": \(transaction.reference.map(jsonString) ?? "null")",
                 "\"currency\": \"\(transaction.amount.currency.code)\"",
-                "\"amount\": \(money(transaction.amount))", "\"balance\": \(money(row.balance))",
+                "\"amount\": \(transaction.amount.jsonObject)",
+                "\"balance\": \(row.balance.jsonObject)",
             ]
             return "  {" + fields.joined(separator: ", ") + "}"
         }

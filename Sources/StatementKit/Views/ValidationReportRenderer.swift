@@ -107,11 +107,7 @@ package struct ValidationReportRenderer: Sendable {
         var out = "{\n  \"files\": ["
         for (index, file) in report.files.enumerated() {
             out += index == 0 ? "\n" : ",\n"
-            out +=
-                "    {\"path\": \(jsonString(file.path)), \"rows\": \(file.rowCount), \"errors\": \(file.errorCount), "
-            out +=
-                "\"warnings\": \(file.warningCount), \"omittedDiagnostics\": \(file.omittedCount), "
-            out += "\"notBooked\": \(file.notBookedCount)}"
+            out += "    {\"path\": \(jsonString(file.path)), \(Self.jsonCounts(of: file))}"
         }
         out += report.files.isEmpty ? "],\n" : "\n  ],\n"
         out += "  \"diagnostics\": " + Self.jsonDiagnostics(of: report.files) + ",\n"
@@ -120,6 +116,13 @@ package struct ValidationReportRenderer: Sendable {
         out += "\"errors\": \(report.errorCount), \"warnings\": \(report.warningCount), "
         out += "\"codes\": " + Self.jsonCodeCounts(report.codeCounts) + "}\n}\n"
         return out
+    }
+
+    /// A file's counts as JSON members: `"rows": 3, "errors": 1, "warnings": 0,
+    /// "omittedDiagnostics": 0, "notBooked": 0`.
+    package static func jsonCounts(of file: FileValidation) -> String {
+        "\"rows\": \(file.rowCount), \"errors\": \(file.errorCount), \"warnings\": \(file.warningCount), "
+            + "\"omittedDiagnostics\": \(file.omittedCount), \"notBooked\": \(file.notBookedCount)"
     }
 
     /// Every kept diagnostic of the files as a JSON array, one per line.

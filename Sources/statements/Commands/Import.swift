@@ -40,7 +40,10 @@ enum Import: Command {
         let format = try options.choice("format", default: ImportReportRenderer.Format.text)
         let output = try Output(options, console: console)
         let read = try ReadOptions(options, command: name)
-        let report = try importFiles(read, options: options, output: output, console: console)
+        let state = StateController(
+            storage: StorageController(folder: StateFolder.path(options, console: console)))
+        let report = try importFiles(
+            read, into: state, isDryRun: options.has("dry-run"), output: output, console: console)
         var standardError = console.error
         var standardOutput = console.output
         let renderer = ImportReportRenderer(verbosity: output.verbosity, style: output.style)
@@ -53,19 +56,18 @@ enum Import: Command {
         return exitStatus(report)
     }
 
-    /// Imports the files into the `--state` ledger, with progress on a terminal: the part of
-    /// `import` that `process` shares.
+    /// Imports the files into the ledger, with progress on a terminal: the part of `import`
+    /// that `process` shares.
     static func importFiles(
-        _ read: ReadOptions, options: Arguments, output: Output, console: Console
+        _ read: ReadOptions, into state: StateController, isDryRun: Bool, output: Output,
+        console: Console
     ) throws(CommandError) -> ImportReport {
-        let state = StateController(
-            storage: StorageController(folder: StateFolder.path(options, console: console)))
         let progress = output.progress(console)
         defer { progress?.finish() }
         state.reading = read.settings
         state.reading.progress = progress?.handler
         do throws(StorageError) {
-            return try state.importFiles(read.files, dryRun: options.has("dry-run"))
+            return try state.importFiles(read.files, dryRun: isDryRun)
         } catch {
             throw .environment("\(error)")
         }

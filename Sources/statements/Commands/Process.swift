@@ -49,8 +49,10 @@ enum Process: Command {
         let output = try Output(options, console: console)
         let read = try ReadOptions(options, command: name)
         let isDryRun = options.has("dry-run")
+        let state = StateController(
+            storage: StorageController(folder: StateFolder.path(options, console: console)))
         let imported = try Import.importFiles(
-            read, options: options, output: output, console: console)
+            read, into: state, isDryRun: isDryRun, output: output, console: console)
         var standardError = console.error
         var standardOutput = console.output
         let importRenderer = ImportReportRenderer(verbosity: output.verbosity, style: output.style)
@@ -70,8 +72,6 @@ enum Process: Command {
                 }
             }
         }
-        let state = StateController(
-            storage: StorageController(folder: StateFolder.path(options, console: console)))
         let months: Set<Month>
         let statements: [MonthlyStatement]
         do throws(StorageError) {
