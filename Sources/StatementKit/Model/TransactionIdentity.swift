@@ -33,6 +33,14 @@ package struct TransactionIdentity: Hashable, Sendable {
 
     /// The identity of a transaction with the bank's transaction id.
     init(account: AccountID, transactionID: String) {
+        var transactionID = transactionID
+        self = transactionID.withUTF8 {
+            TransactionIdentity(account: account, transactionID: UnsafeRawBufferPointer($0))
+        }
+    }
+
+    /// The identity of a transaction with the bank's transaction id, given as its UTF-8.
+    init(account: AccountID, transactionID: UnsafeRawBufferPointer) {
         var hasher = StableHasher()
         account.withBytes { hasher.combine($0) }
         hasher.combine(0x54)  // "T": a transaction id identity
@@ -119,8 +127,8 @@ struct StableHasher {
     }
 
     mutating func combine(_ number: UInt64) {
-        for shift in stride(from: 0, to: 64, by: 8) {
-            byte(UInt8(truncatingIfNeeded: number >> UInt64(shift)))
+        for index in 0..<8 as Range<UInt64> {
+            byte(UInt8(truncatingIfNeeded: number >> (index &* 8)))
         }
     }
 

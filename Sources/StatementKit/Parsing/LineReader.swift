@@ -23,7 +23,17 @@ struct LineReader<Source: ByteSource> {
     mutating func next(_ body: (UnsafeRawBufferPointer, Int, Bool) -> Void) throws -> Bool {
         wasCut = false
         while true {
-            if let end = buffer[start...].firstIndex(where: { $0 == 0x0A || $0 == 0x0D }) {
+            let searched = start
+            let found = buffer.withUnsafeBufferPointer { bytes -> Int? in
+                var index = searched
+                while index < bytes.count {
+                    let byte = bytes[index]
+                    if byte <= 0x0D && (byte == 0x0A || byte == 0x0D) { return index }
+                    index += 1
+                }
+                return nil
+            }
+            if let end = found {
                 // A CR at the buffer's end may be the first half of a CRLF.
                 if buffer[end] == 0x0D && end + 1 == buffer.count && !isAtEnd {
                     try fill()

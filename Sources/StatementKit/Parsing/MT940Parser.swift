@@ -14,6 +14,10 @@ import Foundation
 /// `/REMI/`, `/IBAN/`, `/CNTP/` form gives the counterparty and the purpose; any other text is
 /// the description. Lines that are not valid UTF-8 are read as Windows-1252. An MT942's entries
 /// are intraday and not bookings yet: they are checked, counted as not booked, and left out.
+///
+/// A line is copied once, into the text of its field (a buffer reused from field to field);
+/// an entry keeps its references as ranges of that text, and strings are made only for the
+/// rows that are built.
 package struct MT940Parser: Sendable {
     /// Whether valid rows are built and handed to `onRow`; `validate` checks them only.
     let buildsRows: Bool
@@ -57,25 +61,111 @@ package struct MT940Parser: Sendable {
 }
 
 extension MT940Parser {
-    /// A field being read: its tag, where it starts, and its lines.
+    /// A field's tag, such as `61` or `60F`: two digits and up to two more digits or capital
+    /// letters, packed into one integer so that telling tags apart compares one word.
+    struct Tag: Hashable, CustomStringConvertible {
+        private let packed: UInt32
+
+        init(_ bytes: some Collection<UInt8>) {
+            var packed: UInt32 = 0
+            var shift: UInt32 = 0
+            for byte in bytes.prefix(4) {
+                packed |= UInt32(byte) << shift
+                shift += 8
+            }
+            self.packed = packed
+        }
+
+        /// A tag from its characters' codes, the first in the lowest byte: constants, so
+        /// that comparing with one loads nothing (`TagTests` checks each against its text).
+        private init(packed: UInt32) {
+            self.packed = packed
+        }
+
+        static var statement: Tag { Tag(packed: 0x3032) }  // 20
+        static var account: Tag { Tag(packed: 0x3532) }  // 25
+        static var openingFinal: Tag { Tag(packed: 0x46_3036) }  // 60F
+        static var openingInterim: Tag { Tag(packed: 0x4D_3036) }  // 60M
+        static var closingFinal: Tag { Tag(packed: 0x46_3236) }  // 62F
+        static var closingInterim: Tag { Tag(packed: 0x4D_3236) }  // 62M
+        static var entry: Tag { Tag(packed: 0x3136) }  // 61
+        static var information: Tag { Tag(packed: 0x3638) }  // 86
+        static var floorLimit: Tag { Tag(packed: 0x46_3433) }  // 34F
+        static var dateTime: Tag { Tag(packed: 0x44_3331) }  // 13D
+        static var debitCount: Tag { Tag(packed: 0x44_3039) }  // 90D
+        static var creditCount: Tag { Tag(packed: 0x43_3039) }  // 90C
+
+        /// The number of characters.
+        var count: Int { (32 - packed.leadingZeroBitCount + 7) / 8 }
+
+        var isClosing: Bool { self == .closingFinal || self == .closingInterim }
+
+        var description: String {
+            String(
+                decoding: (0..<count).map { UInt8(truncatingIfNeeded: packed >> ($0 * 8)) },
+                as: UTF8.self)
+        }
+    }
+
+    /// The text of a field: the bytes of its lines one after another and where each line
+    /// ends. One is kept per use and reused, so that reading a line allocates nothing.
+    struct FieldText {
+        private(set) var bytes: [UInt8] = []
+        private var lineEnds: [Int] = []
+
+        var lineCount: Int { lineEnds.count }
+
+        mutating func removeAll() {
+            bytes.removeAll(keepingCapacity: true)
+            lineEnds.removeAll(keepingCapacity: true)
+        }
+
+        mutating func append(_ line: UnsafeRawBufferPointer) {
+            bytes.append(contentsOf: line)
+            lineEnds.append(bytes.count)
+        }
+
+        /// The line at `index`; the first one starts at 0.
+        func line(_ index: Int) -> ArraySlice<UInt8> {
+            bytes[(index == 0 ? 0 : lineEnds[index - 1])..<lineEnds[index]]
+        }
+
+        /// The lines from `first` on joined: without a break where the text is cut at a
+        /// fixed width (structured `?20` and `/NAME/` forms), with a space otherwise.
+        func joined(from first: Int = 0) -> [UInt8] {
+            guard first < lineCount else { return [] }
+            let head = line(first)
+            let structured = head.contains(UInt8(ascii: "?")) || head.first == UInt8(ascii: "/")
+            var result: [UInt8] = []
+            for index in first..<lineCount {
+                if index > first && !structured { result.append(UInt8(ascii: " ")) }
+                result += line(index)
+            }
+            return result
+        }
+    }
+
+    /// A field being read: its tag and where it starts (its text is the state's `fieldText`).
     struct Field {
-        let tag: String
+        let tag: Tag
         let line: Int
-        var lines: [[UInt8]]
         /// Whether lines past `maximumFieldLines` were left out (and reported).
         var isCut = false
     }
 
-    /// A `:61:` entry waiting for its `:86:`.
+    /// A `:61:` entry waiting for its `:86:`. Its text is the state's `entryText`, whose first
+    /// line holds the references.
     struct Entry {
         let line: Int
         let date: Day
         let amount: Money
-        let customerReference: String?
-        let bankReference: String?
-        let supplementary: String?
-        let typeCode: String
-        var information: [UInt8]?
+        /// The customer's reference, without spaces; `nil` when absent or `NONREF`.
+        let customerReference: Range<Int>?
+        /// The bank's reference, the transaction id, likewise.
+        let bankReference: Range<Int>?
+        let typeCode: Range<Int>
+        /// Whether an `:86:` (the state's `informationText`) belongs to the entry.
+        var hasInformation = false
     }
 
     /// A balance field: `:60F:`, `:62F:` and the like.
@@ -95,7 +185,6 @@ extension MT940Parser {
         var total: Int64 = 0
         var isValid = true
         var isInterim = false
-        var entry: Entry?
     }
 
     struct State {
@@ -103,6 +192,11 @@ extension MT940Parser {
         var summary = ParseSummary()
         var field: Field?
         var statement: Statement?
+        /// The entry of the statement waiting for its `:86:`.
+        var entry: Entry?
+        var fieldText = FieldText()
+        var entryText = FieldText()
+        var informationText = FieldText()
         var sawStatement = false
         var lineCount = 0
         /// The ids of the statement being read, to find one given to two of its bookings.
@@ -122,42 +216,51 @@ extension MT940Parser {
             self.buildsRows = buildsRows
         }
 
-        /// The text of a line: UTF-8, or Windows-1252 when it is not valid UTF-8.
-        static func text(_ bytes: UnsafeRawBufferPointer) -> [UInt8] {
-            if !bytes.contains(where: { $0 >= 0x80 })
-                || String(validating: bytes, as: UTF8.self) != nil
-            {
-                return Array(bytes)
-            }
-            return TextEncoding.windows1252.utf8(from: Array(bytes))
-        }
-
+        /// Reads a line: as it is when it is ASCII, else as UTF-8, or as Windows-1252 when it
+        /// is not valid UTF-8.
         mutating func read(
             line raw: UnsafeRawBufferPointer, number: Int, _ onRow: (ParsedRow) -> Void
         ) {
             lineCount += 1
-            var line = Self.text(raw)
-            if number == 1, line.starts(with: [0xEF, 0xBB, 0xBF]) { line.removeFirst(3) }
+            var high: UInt8 = 0
+            for byte in raw { high |= byte }
+            if high < 0x80 || String(validating: raw, as: UTF8.self) != nil {
+                read(text: raw, number: number, onRow)
+            } else {
+                TextEncoding.windows1252.utf8(from: Array(raw)).withUnsafeBytes {
+                    read(text: $0, number: number, onRow)
+                }
+            }
+        }
+
+        /// Reads a line of UTF-8 text.
+        mutating func read(
+            text: UnsafeRawBufferPointer, number: Int, _ onRow: (ParsedRow) -> Void
+        ) {
+            var line = text[...]
+            if number == 1, line.starts(with: [0xEF, 0xBB, 0xBF]) { line = line.dropFirst(3) }
             // The envelope: `{1:…}{2:…}{4:` before the fields, `-}` after them.
             if line.first == UInt8(ascii: "{") {
                 guard
                     let block4 = line.indices.first(where: {
-                        line[$0...].starts(with: Array("{4:".utf8))
+                        line[$0...].starts(with: "{4:".utf8)
                     })
                 else { return }
-                line.removeSubrange(0..<block4 + 3)
+                line = line[(block4 + 3)...]
                 if line.isEmpty { return }
             }
+            let start = line.startIndex
             // `-` ends a statement; `-}` ends the envelope, a trailer `{5:…}` may follow.
             if line.first == UInt8(ascii: "-"),
-                line.count == 1 || line[1] == UInt8(ascii: "}") || line[1] == UInt8(ascii: " ")
+                line.count == 1 || line[start + 1] == UInt8(ascii: "}")
+                    || line[start + 1] == UInt8(ascii: " ")
             {
                 flushField(onRow)
                 endStatement(onRow)
                 return
             }
             if line.first == UInt8(ascii: ":") {
-                guard let (tag, rest) = Self.tag(line) else {
+                guard let (tag, valueStart) = Self.tag(line) else {
                     flushField(onRow)
                     diagnostics.report(
                         .mt940Syntax(
@@ -167,14 +270,16 @@ extension MT940Parser {
                     return
                 }
                 flushField(onRow)
-                field = Field(tag: tag, line: number, lines: [Array(rest)])
+                field = Field(tag: tag, line: number)
+                fieldText.removeAll()
+                fieldText.append(UnsafeRawBufferPointer(rebasing: line[valueStart...]))
                 return
             }
             // A line of the field before (the supplementary details of a :61:, :86: text),
             // or, outside a field, a header line of the bank's (`ABNANL2A`, `940`). A field
             // keeps at most `maximumFieldLines` lines, so that memory stays bounded.
             guard let current = field else { return }
-            if current.lines.count == Self.maximumFieldLines && !current.isCut {
+            if fieldText.lineCount == Self.maximumFieldLines && !current.isCut {
                 field!.isCut = true
                 diagnostics.report(
                     .mt940Syntax(
@@ -182,7 +287,9 @@ extension MT940Parser {
                     ), line: number, column: 1)
                 if statement != nil { statement!.isValid = false }
             }
-            if current.lines.count < Self.maximumFieldLines { field!.lines.append(line) }
+            if fieldText.lineCount < Self.maximumFieldLines {
+                fieldText.append(UnsafeRawBufferPointer(rebasing: line))
+            }
         }
 
         /// Input bytes quoted for a message.
@@ -190,52 +297,54 @@ extension MT940Parser {
             Array(bytes).withUnsafeBytes { Diagnostic.quote(bytes: $0) }
         }
 
-        /// The tag of a field line `:61:…` and the rest of the line.
-        static func tag(_ line: [UInt8]) -> (String, ArraySlice<UInt8>)? {
-            var index = 1
-            while index < line.count, index <= 4,
+        /// The tag of a field line `:61:…` and where its value starts.
+        static func tag(_ line: Slice<UnsafeRawBufferPointer>) -> (Tag, Int)? {
+            let start = line.startIndex
+            var index = start + 1
+            while index < line.endIndex, index <= start + 4,
                 line[index] &- 48 < 10 || (line[index] >= 0x41 && line[index] <= 0x5A)
             {
                 index += 1
             }
-            guard index >= 3, index < line.count, line[index] == UInt8(ascii: ":"),
-                line[1] &- 48 < 10, line[2] &- 48 < 10
+            guard index >= start + 3, index < line.endIndex, line[index] == UInt8(ascii: ":"),
+                line[start + 1] &- 48 < 10, line[start + 2] &- 48 < 10
             else { return nil }
-            return (String(decoding: line[1..<index], as: UTF8.self), line[(index + 1)...])
+            return (Tag(line[(start + 1)..<index]), index + 1)
         }
 
         mutating func flushField(_ onRow: (ParsedRow) -> Void) {
             guard let field else { return }
             self.field = nil
-            let value = field.lines[0]
+            let value = fieldText.line(0)
             let valueColumn = field.tag.count + 3
             switch field.tag {
-            case "20":
+            case .statement:
                 endStatement(onRow)
                 statement = Statement(line: field.line)
                 transactionIDs = TransactionIDChecker()
                 sawStatement = true
-            case "25":
+            case .account:
                 openStatement(field)
                 account(String(decoding: value, as: UTF8.self), field, column: valueColumn)
-            case "60F", "60M", "62F", "62M":
+            case .openingFinal, .openingInterim, .closingFinal, .closingInterim:
                 openStatement(field)
-                if field.tag.hasPrefix("62") { flushEntry(onRow) }
+                if field.tag.isClosing { flushEntry(onRow) }
                 balance(field, value, column: valueColumn)
-            case "61":
+            case .entry:
                 openStatement(field)
                 flushEntry(onRow)
                 entry(field, column: valueColumn)
-            case "86":
-                guard statement?.entry != nil else { return }  // a statement's own information
-                statement!.entry!.information = Self.joined(field.lines)
-            case "34F":
+            case .information:
+                guard entry != nil else { return }  // a statement's own information
+                swap(&informationText, &fieldText)
+                entry!.hasInformation = true
+            case .floorLimit:
                 // An MT942's floor limit, `EUR0,`: the currency of its entries.
                 openStatement(field)
                 statement!.isInterim = true
                 statement!.currency = Currency(
                     code: String(decoding: value.prefix(3), as: UTF8.self))
-            case "13D", "90D", "90C":
+            case .dateTime, .debitCount, .creditCount:
                 statement?.isInterim = true
             default:
                 break  // :21:, :28C:, :64:, :65: carry no transactions
@@ -251,25 +360,10 @@ extension MT940Parser {
             }
         }
 
-        /// The lines of a field joined: without a break where the text is cut at a fixed
-        /// width (structured `?20` and `/NAME/` forms), with a space otherwise.
-        static func joined(_ lines: [[UInt8]]) -> [UInt8] {
-            let structured =
-                lines.first.map { $0.contains(UInt8(ascii: "?")) || $0.first == UInt8(ascii: "/") }
-                ?? false
-            var result: [UInt8] = []
-            for (index, line) in lines.enumerated() {
-                if index > 0 && !structured { result.append(UInt8(ascii: " ")) }
-                result += line
-            }
-            return result
-        }
-
         mutating func report(_ message: DiagnosticMessage, line: Int, column: Int) {
             diagnostics.report(message, line: line, column: column)
             if message.code.defaultSeverity == .error { statement?.isValid = false }
         }
-
         mutating func account(_ text: String, _ field: Field, column: Int) {
             let trimmed = text.trimmingCharacters(in: .whitespaces)
             var candidates = [trimmed]
@@ -296,7 +390,7 @@ extension MT940Parser {
         }
 
         /// Reads `C261001EUR1000,00`: the mark, the date, the currency and the amount.
-        mutating func balance(_ field: Field, _ value: [UInt8], column: Int) {
+        mutating func balance(_ field: Field, _ value: ArraySlice<UInt8>, column: Int) {
             let text = String(decoding: value, as: UTF8.self).trimmingCharacters(
                 in: .whitespaces)
             let bytes = Array(text.utf8)
@@ -328,7 +422,7 @@ extension MT940Parser {
             }
             if bytes[0] == UInt8(ascii: "D") { money = money.negated }
             let balance = Balance(line: field.line, money: money)
-            if field.tag.hasPrefix("60") {
+            if !field.tag.isClosing {
                 statement!.opening = balance
                 statement!.currency = currency
                 // The opening balance gives the account its currency.
@@ -345,16 +439,24 @@ extension MT940Parser {
         mutating func amount(
             _ bytes: ArraySlice<UInt8>, _ currency: Currency, _ field: Field, column: Int
         ) -> Money? {
-            var text = Array(bytes)
-            if text.last == UInt8(ascii: ",") { text.removeLast() }
-            let dotted = text.map { $0 == UInt8(ascii: ",") ? UInt8(ascii: ".") : $0 }
-            let result = dotted.withUnsafeBytes { buffer in
-                Result { () throws(AmountError) in try Money(parsing: buffer, currency: currency) }
+            let result = bytes.withUnsafeBytes { text in
+                withUnsafeTemporaryAllocation(byteCount: text.count, alignment: 1) { dotted in
+                    var count = text.count
+                    if text.last == UInt8(ascii: ",") { count -= 1 }
+                    for index in 0..<count {
+                        dotted[index] =
+                            text[index] == UInt8(ascii: ",") ? UInt8(ascii: ".") : text[index]
+                    }
+                    return Result { () throws(AmountError) in
+                        try Money(
+                            parsing: UnsafeRawBufferPointer(rebasing: dotted[..<count]),
+                            currency: currency)
+                    }
+                }
             }
             switch result {
             case .success(let money)
-            where money.minorUnits >= 0 && !text.isEmpty
-                && text.first != UInt8(ascii: "+"):
+            where money.minorUnits >= 0 && bytes.first != UInt8(ascii: "+"):
                 return money
             case .success:
                 report(
@@ -371,20 +473,42 @@ extension MT940Parser {
             return nil
         }
 
+        /// The number of two ASCII digits at `index`.
+        static func twoDigits(_ bytes: ArraySlice<UInt8>, at index: Int) -> Int {
+            Int(bytes[index] &- 48) * 10 + Int(bytes[index + 1] &- 48)
+        }
+
         /// A date `YYMMDD`: years 80–99 are 1980–1999, the others 2000–2079.
         static func day(_ bytes: ArraySlice<UInt8>) -> Day? {
             guard bytes.count == 6, bytes.allSatisfy({ $0 &- 48 < 10 }) else { return nil }
-            let digits = bytes.map { Int($0 - 48) }
-            let year = digits[0] * 10 + digits[1]
+            let start = bytes.startIndex
+            let year = twoDigits(bytes, at: start)
             return try? Day(
-                year: year >= 80 ? 1900 + year : 2000 + year, month: digits[2] * 10 + digits[3],
-                day: digits[4] * 10 + digits[5])
+                year: year >= 80 ? 1900 + year : 2000 + year,
+                month: twoDigits(bytes, at: start + 2), day: twoDigits(bytes, at: start + 4))
+        }
+
+        /// A reference within `range` of an entry's line, without surrounding spaces; `nil`
+        /// when nothing is left or it is `NONREF` in any case (compared over bytes: ASCII
+        /// letters differ by 0x20).
+        static func reference(_ bytes: ArraySlice<UInt8>, _ range: Range<Int>) -> Range<Int>? {
+            var (start, end) = (range.lowerBound, range.upperBound)
+            while start < end && bytes[start] == UInt8(ascii: " ") { start += 1 }
+            while end > start && bytes[end - 1] == UInt8(ascii: " ") { end -= 1 }
+            guard start < end else { return nil }
+            guard end - start == 6 else { return start..<end }
+            let none: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) = (78, 79, 78, 82, 69, 70)
+            let isNone =
+                bytes[start] & 0xDF == none.0 && bytes[start + 1] & 0xDF == none.1
+                && bytes[start + 2] & 0xDF == none.2 && bytes[start + 3] & 0xDF == none.3
+                && bytes[start + 4] & 0xDF == none.4 && bytes[start + 5] & 0xDF == none.5
+            return isNone ? nil : start..<end
         }
 
         /// Reads a `:61:` line: `2610031003DR12,50NMSCNONREF//BANKREF123`.
         mutating func entry(_ field: Field, column: Int) {
             summary.rowCount += 1
-            let bytes = field.lines[0]
+            let bytes = fieldText.line(0)
             func fail(_ what: String, at offset: Int) {
                 report(
                     .mt940Syntax(":61: \(what) in \(Self.quoted(bytes))"),
@@ -402,8 +526,7 @@ extension MT940Parser {
             var date = valueDate
             // The entry date MMDD, in the value date's year or the one next to it.
             if bytes.count >= 10, bytes[6..<10].allSatisfy({ $0 &- 48 < 10 }) {
-                let digits = bytes[6..<10].map { Int($0 - 48) }
-                let (month, day) = (digits[0] * 10 + digits[1], digits[2] * 10 + digits[3])
+                let (month, day) = (Self.twoDigits(bytes, at: 6), Self.twoDigits(bytes, at: 8))
                 var year = valueDate.year
                 if month == 12 && valueDate.month == 1 { year -= 1 }
                 if month == 1 && valueDate.month == 12 { year += 1 }
@@ -442,35 +565,30 @@ extension MT940Parser {
             guard index + 4 <= bytes.count else {
                 return fail("the transaction type (such as NTRF) is missing", at: index)
             }
-            let typeCode = String(decoding: bytes[index..<index + 4], as: UTF8.self)
+            let typeCode = index..<index + 4
             index += 4
-            // The customer's reference, `//` and the bank's: `NONREF` is none.
-            let references = bytes[index...]
-            let slash = UInt8(ascii: "/")
-            let split = references.indices.first {
-                references[$0] == slash && $0 + 1 < references.endIndex
-                    && references[$0 + 1] == slash
-            }.map { $0..<$0 + 2 }
-            // `NONREF` in any case, compared over bytes (ASCII letters differ by 0x20).
-            let clean = { (text: String?) -> String? in
-                guard let text else { return nil }
-                let isNone = text.utf8.elementsEqual("NONREF".utf8) { $0 & 0xDF == $1 }
-                return isNone ? nil : text
+            // The customer's reference, `//` and the bank's.
+            var split = index
+            while split + 1 < bytes.count
+                && !(bytes[split] == UInt8(ascii: "/") && bytes[split + 1] == UInt8(ascii: "/"))
+            {
+                split += 1
             }
-            statement!.entry = Entry(
+            let hasBankReference = split + 1 < bytes.count
+            entry = Entry(
                 line: field.line, date: date, amount: money,
-                customerReference: clean(
-                    references[..<(split?.lowerBound ?? references.endIndex)].trimmedText),
-                bankReference: clean(split.flatMap { references[$0.upperBound...].trimmedText }),
-                supplementary: field.lines.count > 1
-                    ? Self.joined(Array(field.lines[1...])).trimmedText : nil,
+                customerReference: Self.reference(
+                    bytes, index..<(hasBankReference ? split : bytes.count)),
+                bankReference: hasBankReference
+                    ? Self.reference(bytes, split + 2..<bytes.count) : nil,
                 typeCode: typeCode)
+            swap(&entryText, &fieldText)
         }
 
         /// Builds the transaction of the waiting entry and hands it on.
         mutating func flushEntry(_ onRow: (ParsedRow) -> Void) {
-            guard let entry = statement?.entry else { return }
-            statement!.entry = nil
+            guard let entry else { return }
+            self.entry = nil
             if statement!.isInterim {
                 summary.notBookedCount += 1
                 return
@@ -486,30 +604,45 @@ extension MT940Parser {
                 return
             }
             statement!.total = total
+            let line = entryText.line(0)
+            func text(_ range: Range<Int>?) -> String? {
+                range.map { String(decoding: line[$0], as: UTF8.self) }
+            }
+            // The key of the bank's reference, hashed from its bytes: most rows never need
+            // it as a string.
+            let key = entry.bankReference.map { range in
+                line[range].withUnsafeBytes {
+                    TransactionIdentity(account: account.id, transactionID: $0).hash
+                }
+            }
             guard buildsRows else {
                 // Checked, not built: only a transaction id given to two bookings can be wrong.
-                if let id = entry.bankReference,
+                if let key,
                     let conflict = transactionIDs.check(
-                        id: id, amount: entry.amount, date: entry.date, account: account.id,
-                        line: entry.line)
+                        key: key, id: text(entry.bankReference)!, amount: entry.amount,
+                        date: entry.date, line: entry.line)
                 {
                     report(conflict, line: entry.line, column: 1)
                 }
                 return
             }
-            let details = Information(entry.information ?? [])
+            let information = entry.hasInformation ? informationText.joined() : nil
+            let details = Information(information ?? [])
+            let customerReference = text(entry.customerReference)
             let description =
-                details.purpose ?? entry.information.flatMap { $0.trimmedText }
-                ?? entry.supplementary
+                details.purpose ?? information.flatMap { $0.trimmedText }
+                ?? entryText.joined(from: 1).trimmedText
             let beneficiary =
-                details.name ?? description ?? entry.customerReference ?? entry.typeCode
+                details.name ?? description ?? customerReference ?? text(entry.typeCode)!
             let transaction = Transaction(
                 date: entry.date, amount: entry.amount, beneficiary: beneficiary,
                 beneficiaryIBAN: details.iban, description: description,
-                reference: details.reference ?? entry.customerReference,
-                transactionID: entry.bankReference)
-            if let conflict = transactionIDs.check(
-                transaction, account: account.id, line: entry.line)
+                reference: details.reference ?? customerReference,
+                transactionID: text(entry.bankReference))
+            if let key,
+                let conflict = transactionIDs.check(
+                    key: key, id: transaction.transactionID!, amount: entry.amount,
+                    date: entry.date, line: entry.line)
             {
                 report(conflict, line: entry.line, column: 1)
                 return

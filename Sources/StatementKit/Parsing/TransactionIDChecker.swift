@@ -40,7 +40,18 @@ struct TransactionIDChecker: Sendable {
     mutating func check(id: String, amount: Money, date: Day, account: AccountID, line: Int)
         -> DiagnosticMessage?
     {
-        let key = max(1, TransactionIdentity(account: account, transactionID: id).hash)
+        check(
+            key: TransactionIdentity(account: account, transactionID: id).hash, id: id,
+            amount: amount, date: date, line: line)
+    }
+
+    /// Records a row by the identity hash of its account and id (`TransactionIdentity`);
+    /// returns the conflict when the id was given to another booking before. The id's text
+    /// is made only for the message.
+    mutating func check(
+        key hash: UInt64, id: @autoclosure () -> String, amount: Money, date: Day, line: Int
+    ) -> DiagnosticMessage? {
+        let key = max(1, hash)
         let listing = FirstListing(
             key: key, line: UInt32(clamping: line), dayOrdinal: Int32(date.ordinal),
             minorUnits: amount.minorUnits)
@@ -50,7 +61,7 @@ struct TransactionIDChecker: Sendable {
             return nil
         }
         return .transactionID(
-            id, earlierLine: Int(earlier.line),
+            id(), earlierLine: Int(earlier.line),
             earlier: Money(minorUnits: earlier.minorUnits, currency: amount.currency),
             earlierDay: Day(ordinal: Int(earlier.dayOrdinal)), here: amount, day: date)
     }

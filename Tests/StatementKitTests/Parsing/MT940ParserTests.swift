@@ -215,6 +215,36 @@ struct MT940ParserTests {
         #expect(result.diagnostics.map(\.code) == [.transactionIDConflict])
     }
 
+    @Test func `names every packed tag constant by its own text`() {
+        let constants: [(MT940Parser.Tag, String)] = [
+            (.statement, "20"), (.account, "25"), (.openingFinal, "60F"),
+            (.openingInterim, "60M"), (.closingFinal, "62F"), (.closingInterim, "62M"),
+            (.entry, "61"), (.information, "86"), (.floorLimit, "34F"), (.dateTime, "13D"),
+            (.debitCount, "90D"), (.creditCount, "90C"),
+        ]
+        for (tag, text) in constants {
+            #expect(tag == MT940Parser.Tag(text.utf8))
+            #expect(tag.description == text)
+            #expect(tag.count == text.utf8.count)
+        }
+        #expect(MT940Parser.Tag("28C".utf8).description == "28C")
+        #expect(MT940Parser.Tag("28C".utf8) != .closingFinal)
+    }
+
+    @Test func `reads the same rows whether or not NONREF is written in capitals`() throws {
+        let lower = parse(
+            Self.statement.replacingOccurrences(of: "NONREF//PT-1", with: "nonRef//PT-1"))
+        let upper = parse(Self.statement)
+        #expect(lower.diagnostics.isEmpty)
+        #expect(lower.rows.map(\.transaction) == upper.rows.map(\.transaction))
+        #expect(upper.rows[0].transaction.reference == nil)
+        #expect(upper.rows[1].transaction.reference == "LOHN-10")
+        // A reference of six letters that is not NONREF is kept.
+        let other = parse(
+            Self.statement.replacingOccurrences(of: "NONREF//PT-1", with: "NONREX//PT-1"))
+        #expect(other.rows[0].transaction.reference == "NONREX")
+    }
+
     @Test func `detects MT940 by content, whatever the name`() {
         for head in [
             ":20:STARTUMSE\n", "{1:F01BANK}{2:O940}{4:\n:20:X\n",
