@@ -33,7 +33,8 @@ enum StatementFileReader {
             case .camt:
                 return CamtParser().parse(source, diagnostics: &diagnostics, onRow: onRow)
             case .ofx:
-                return OFXParser().parse(source, diagnostics: &diagnostics, onRow: onRow)
+                return OFXParser(buildsRows: buildsRows).parse(
+                    source, diagnostics: &diagnostics, onRow: onRow)
             case .csv:
                 break
             }

@@ -41,9 +41,22 @@ package struct TransactionIdentity: Hashable, Sendable {
 
     /// The identity of a transaction with the bank's transaction id, given as its UTF-8.
     init(account: AccountID, transactionID: UnsafeRawBufferPointer) {
+        self.init(prefix: Self.transactionIDPrefix(account), transactionID: transactionID)
+    }
+
+    /// What the identity of a transaction id hashes before the id: the same for every id
+    /// of an account, so that a reader of many works it out once.
+    static func transactionIDPrefix(_ account: AccountID) -> StableHasher {
         var hasher = StableHasher()
         account.withBytes { hasher.combine($0) }
         hasher.combine(0x54)  // "T": a transaction id identity
+        return hasher
+    }
+
+    /// The identity of a transaction id given as its UTF-8, after its account's
+    /// `transactionIDPrefix`.
+    init(prefix: StableHasher, transactionID: UnsafeRawBufferPointer) {
+        var hasher = prefix
         hasher.combine(transactionID)
         self.init(hash: hasher.value, isTransactionID: true)
     }

@@ -177,7 +177,11 @@ extension MT940Parser {
     /// The statement being read.
     struct Statement {
         let line: Int
-        var account: Account?
+        var account: Account? {
+            didSet { idPrefix = account.map { TransactionIdentity.transactionIDPrefix($0.id) } }
+        }
+        /// What the keys of the account's transaction ids start with.
+        var idPrefix: StableHasher?
         var opening: Balance?
         var closing: Balance?
         /// The currency of the entries: the opening balance's, or an MT942's floor limit's.
@@ -612,7 +616,7 @@ extension MT940Parser {
             // it as a string.
             let key = entry.bankReference.map { range in
                 line[range].withUnsafeBytes {
-                    TransactionIdentity(account: account.id, transactionID: $0).hash
+                    TransactionIdentity(prefix: statement!.idPrefix!, transactionID: $0).hash
                 }
             }
             guard buildsRows else {
@@ -836,8 +840,4 @@ extension BidirectionalCollection<UInt8> {
         while slice.last == UInt8(ascii: " ") { slice = slice.dropLast() }
         return slice.isEmpty ? nil : String(decoding: slice, as: UTF8.self)
     }
-}
-
-extension String {
-    var nilIfEmpty: String? { isEmpty ? nil : self }
 }

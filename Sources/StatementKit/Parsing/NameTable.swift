@@ -46,6 +46,27 @@ struct NameTable {
         }
     }
 
+    /// Where the name with that number ends when it stands at `offset` in `bytes`, is ASCII,
+    /// not empty, and `>` follows it; `nil` otherwise.
+    func end(of number: Int, at offset: Int, in bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+        let end = offset + length(number)
+        guard end > offset, end < bytes.count, bytes[end] == UInt8(ascii: ">"),
+            isASCIIName(number, at: offset, in: bytes)
+        else { return nil }
+        return end
+    }
+
+    /// The name that followed the previous one last time, which the next one most likely is.
+    var likelyNext: Int? {
+        let guess = Int(successors[previous])
+        return guess >= 0 ? guess : nil
+    }
+
+    /// Notes that the next name was `likelyNext`, found without `number(of:)`.
+    mutating func noteLikelyNext(_ number: Int) {
+        previous = number
+    }
+
     /// The length of the name with that number, in bytes.
     func length(_ number: Int) -> Int { starts[number + 1] - starts[number] }
 

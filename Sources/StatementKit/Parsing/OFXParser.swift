@@ -15,13 +15,18 @@ import Foundation
 /// account its opening balance. The header's `CHARSET:1252` (or `ISO-8859-1`) is honoured;
 /// text that is not valid UTF-8 is read as Windows-1252.
 package struct OFXParser: Sendable {
-    package init() {}
+    /// Whether valid rows are built and handed to `onRow`; `validate` checks them only.
+    let buildsRows: Bool
+
+    package init(buildsRows: Bool = true) {
+        self.buildsRows = buildsRows
+    }
 
     package func parse<Source: ByteSource>(
         _ source: Source, diagnostics: inout DiagnosticCollector, onRow: (ParsedRow) -> Void
     ) -> ParseSummary {
         var reader = OFXReader(source: source, names: Tag.names)
-        var state = State(diagnostics: DiagnosticCollector(file: ""))
+        var state = State(diagnostics: DiagnosticCollector(file: ""), buildsRows: buildsRows)
         return state.parse(
             into: &diagnostics, syntax: DiagnosticMessage.ofxSyntax,
             noStatement: .noStatement(format: "OFX", first: "<STMTRS> or <CCSTMTRS>")
@@ -83,26 +88,58 @@ extension OFXParser {
         var bankID: String?
         var accountID: PlacedText?
         var accountType: String?
-        var account: Account?
+        var account: Account? {
+            didSet { idPrefix = account.map { TransactionIdentity.transactionIDPrefix($0.id) } }
+        }
+        /// What the keys of the account's transaction ids start with.
+        var idPrefix: StableHasher?
         var accountChecked = false
         var ledgerBalance: PlacedText?
         var total: Int64 = 0
         var isValid = true
     }
 
-    /// The `STMTTRN` being read; one, reused, so that a transaction allocates nothing.
+    /// Where a transaction's value stands in its `text`, and in the file.
+    struct PlacedValue {
+        let range: Range<Int>
+        let line: Int
+        let column: Int
+    }
+
+    /// The `STMTTRN` being read; one, reused, so that a transaction allocates nothing: its
+    /// values are kept as UTF-8 one after another, and made strings only for a row built.
     struct Transaction {
         var line = 0
         var isOpen = false
         /// The first value of each tag with a `valueIndex`.
-        var values = [PlacedText?](repeating: nil, count: 8)
+        var values = [PlacedValue?](repeating: nil, count: 8)
+        var text: [UInt8] = []
 
-        subscript(_ tag: Tag) -> PlacedText? { values[tag.valueIndex!] }
+        subscript(_ tag: Tag) -> PlacedValue? { values[tag.valueIndex!] }
+
+        /// The bytes of a value.
+        func bytes(_ value: PlacedValue) -> ArraySlice<UInt8> { text[value.range] }
+
+        /// The tag's value as a string, `nil` when the tag is absent or empty.
+        func string(_ tag: Tag) -> String? {
+            self[tag].flatMap {
+                $0.range.isEmpty ? nil : String(decoding: text[$0.range], as: UTF8.self)
+            }
+        }
 
         mutating func open(line: Int) {
             self.line = line
             isOpen = true
             for index in values.indices { values[index] = nil }
+            text.removeAll(keepingCapacity: true)
+        }
+
+        /// Keeps the value of the reader's leaf as the tag's, unless the tag had one.
+        mutating func keep<S>(_ index: Int, from reader: OFXReader<S>, line: Int, column: Int) {
+            guard values[index] == nil else { return }
+            let start = text.count
+            reader.appendValue(to: &text)
+            values[index] = PlacedValue(range: start..<text.count, line: line, column: column)
         }
     }
 
@@ -119,9 +156,11 @@ extension OFXParser {
         /// same id in two statements of a file is the import's to judge (the ledger finds an
         /// id already there with another amount).
         var transactionIDs = TransactionIDChecker()
+        let buildsRows: Bool
 
-        init(diagnostics: DiagnosticCollector) {
+        init(diagnostics: DiagnosticCollector, buildsRows: Bool) {
             self.diagnostics = diagnostics
+            self.buildsRows = buildsRows
         }
 
         mutating func handle<S>(
@@ -151,7 +190,7 @@ extension OFXParser {
                     path.last == .stmttrn || path.last == .payee && tag == .name,
                     let index = tag.valueIndex
                 {
-                    if transaction.values[index] == nil { transaction.values[index] = value() }
+                    transaction.keep(index, from: reader, line: line, column: column)
                 } else if statement != nil {
                     switch (path.last, tag) {
                     case (_, .curdef): statement!.currency = value()
@@ -240,31 +279,33 @@ extension OFXParser {
         }
 
         /// An OFX amount: signed, with `.` or `,` as its decimal mark.
-        mutating func money(_ value: PlacedText, _ name: String, currency: Currency) -> Money? {
-            let parse = { (bytes: UnsafeRawBufferPointer) in
-                Result { () throws(AmountError) in try Money(parsing: bytes, currency: currency) }
+        mutating func money(
+            _ bytes: ArraySlice<UInt8>, line: Int, column: Int, _ name: String, currency: Currency
+        ) -> Money? {
+            let result = bytes.withUnsafeBytes { text in
+                withUnsafeTemporaryAllocation(byteCount: text.count, alignment: 1) { dotted in
+                    for index in 0..<text.count {
+                        dotted[index] =
+                            text[index] == UInt8(ascii: ",") ? UInt8(ascii: ".") : text[index]
+                    }
+                    return Result { () throws(AmountError) in
+                        try Money(parsing: UnsafeRawBufferPointer(dotted), currency: currency)
+                    }
+                }
             }
-            let result =
-                value.text.utf8.contains(UInt8(ascii: ","))
-                ? value.text.utf8.map { $0 == UInt8(ascii: ",") ? UInt8(ascii: ".") : $0 }
-                    .withUnsafeBytes(parse)
-                : value.text.parsingUTF8(parse)
             switch result {
             case .success(let money): return money
             case .failure(let error):
                 report(
                     .amount(
-                        name, Diagnostic.quote(value.text), error, currency: currency, example: nil),
-                    line: value.line, column: value.column)
+                        name, Diagnostic.quote(String(decoding: bytes, as: UTF8.self)), error,
+                        currency: currency, example: nil),
+                    line: line, column: column)
                 return nil
             }
         }
 
         /// `YYYYMMDD`, then optionally `HHMMSS`, `.XXX` and a zone `[-5:EST]`.
-        static func day(_ text: String) -> Day? {
-            text.parsingUTF8 { day($0.assumingMemoryBound(to: UInt8.self)) }
-        }
-
         static func day(_ bytes: UnsafeBufferPointer<UInt8>) -> Day? {
             guard bytes.count >= 8, bytes[0..<8].allSatisfy({ $0 &- 48 < 10 }) else { return nil }
             let rest = bytes[8...]
@@ -279,59 +320,78 @@ extension OFXParser {
         }
 
         mutating func endTransaction(_ onRow: (ParsedRow) -> Void) {
-            let transaction = self.transaction
             summary.rowCount += 1
             guard let account = account() else { return }
+            let line = transaction.line
             guard let posted = transaction[.dtposted] else {
-                report(
-                    .elementMissing("<DTPOSTED>", in: "<STMTTRN>"), line: transaction.line,
-                    column: 1)
+                report(.elementMissing("<DTPOSTED>", in: "<STMTTRN>"), line: line, column: 1)
                 return
             }
-            guard let date = Self.day(posted.text) else {
+            guard let date = transaction.bytes(posted).withUnsafeBufferPointer(Self.day) else {
                 report(
                     .date(
-                        "DTPOSTED", Diagnostic.quote(posted.text), .malformed,
+                        "DTPOSTED", Diagnostic.quote(transaction.string(.dtposted)!), .malformed,
                         format: try? DateFormat("yyyyMMdd")),
                     line: posted.line, column: posted.column)
                 return
             }
-            guard let amountText = transaction[.trnamt] else {
-                report(
-                    .elementMissing("<TRNAMT>", in: "<STMTTRN>"), line: transaction.line, column: 1)
+            guard let amountValue = transaction[.trnamt] else {
+                report(.elementMissing("<TRNAMT>", in: "<STMTTRN>"), line: line, column: 1)
                 return
             }
-            guard let amount = money(amountText, "TRNAMT", currency: account.currency) else {
-                return
-            }
+            guard
+                let amount = money(
+                    transaction.bytes(amountValue), line: amountValue.line,
+                    column: amountValue.column, "TRNAMT", currency: account.currency)
+            else { return }
             let (total, overflow) = statement!.total.addingReportingOverflow(amount.minorUnits)
             guard !overflow else {
-                report(.sumOverflow, line: transaction.line, column: 1)
+                report(.sumOverflow, line: line, column: 1)
                 return
             }
             statement!.total = total
-            let name = transaction[.name]?.text.nilIfEmpty
-            let memo = transaction[.memo]?.text.nilIfEmpty
-            let reference = (transaction[.checknum] ?? transaction[.refnum])?.text.nilIfEmpty
-            let built = StatementKit.Transaction(
-                date: date, amount: amount,
-                beneficiary: name ?? memo ?? transaction[.trntype]?.text.nilIfEmpty
-                    ?? "(no name)",
-                description: memo, reference: reference,
-                transactionID: transaction[.fitid]?.text.nilIfEmpty)
-            if let conflict = transactionIDs.check(
-                built, account: account.id, line: transaction.line)
-            {
-                report(conflict, line: transaction.line, column: 1)
+            // The key of the FITID, hashed from its bytes: most rows never need it as a string.
+            let key = transaction[.fitid].flatMap { fitid in
+                fitid.range.isEmpty
+                    ? nil
+                    : transaction.bytes(fitid).withUnsafeBytes {
+                        TransactionIdentity(prefix: statement!.idPrefix!, transactionID: $0).hash
+                    }
+            }
+            let fitid = { [transaction] in transaction.string(.fitid)! }
+            guard buildsRows else {
+                if let key,
+                    let conflict = transactionIDs.check(
+                        key: key, id: fitid(), amount: amount, date: date, line: line)
+                {
+                    report(conflict, line: line, column: 1)
+                }
                 return
             }
-            onRow(ParsedRow(account: account, transaction: built, line: transaction.line))
+            let name = transaction.string(.name)
+            let memo = transaction.string(.memo)
+            let built = StatementKit.Transaction(
+                date: date, amount: amount,
+                beneficiary: name ?? memo ?? transaction.string(.trntype) ?? "(no name)",
+                description: memo,
+                reference: transaction.string(.checknum) ?? transaction.string(.refnum),
+                transactionID: key == nil ? nil : fitid())
+            if let key,
+                let conflict = transactionIDs.check(
+                    key: key, id: fitid(), amount: amount, date: date, line: line)
+            {
+                report(conflict, line: line, column: 1)
+                return
+            }
+            onRow(ParsedRow(account: account, transaction: built, line: line))
         }
 
         mutating func endStatement() {
             guard let account = account(), statement!.isValid,
                 let balance = statement!.ledgerBalance,
-                let closing = money(balance, "LEDGERBAL/BALAMT", currency: account.currency)
+                let closing = money(
+                    Array(balance.text.utf8)[...], line: balance.line, column: balance.column,
+                    "LEDGERBAL/BALAMT", currency: account.currency)
             else { return }
             // The balance after the statement tells the balance before it.
             if summary.openingBalances[account.id] == nil {
@@ -382,16 +442,31 @@ struct OFXReader<Source: ByteSource> {
     /// The value of the leaf just read: its entities replaced, in the header's charset
     /// (Windows-1252 also when it is not valid UTF-8).
     var value: String {
+        var text: [UInt8] = []
+        appendValue(to: &text)
+        return String(decoding: text, as: UTF8.self)
+    }
+
+    /// Appends the UTF-8 of the leaf just read to `text`: its entities replaced, in the
+    /// header's charset (Windows-1252 also when it is not valid UTF-8).
+    func appendValue(to text: inout [UInt8]) {
+        if valueIsPlain {
+            cursor.buffer.withUnsafeBufferPointer {
+                text.append(contentsOf: UnsafeBufferPointer(rebasing: $0[valueRange]))
+            }
+            return
+        }
         let raw = cursor.buffer[valueRange]
-        if valueIsPlain || !raw.contains(where: { $0 >= 0x80 || $0 == UInt8(ascii: "&") }) {
-            return String(decoding: raw, as: UTF8.self)
+        if !raw.contains(where: { $0 >= 0x80 || $0 == UInt8(ascii: "&") }) {
+            text += raw
+            return
         }
         var bytes = Array(raw)
         if bytes.contains(UInt8(ascii: "&")) { bytes = Self.decodingEntities(bytes) }
         let isASCII = !bytes.contains { $0 >= 0x80 }
-        return isASCII || !(isWindows1252 || String(validating: bytes, as: UTF8.self) == nil)
-            ? String(decoding: bytes, as: UTF8.self)
-            : String(decoding: TextEncoding.windows1252.utf8(from: bytes), as: UTF8.self)
+        text +=
+            isASCII || !(isWindows1252 || String(validating: bytes, as: UTF8.self) == nil)
+            ? bytes : TextEncoding.windows1252.utf8(from: bytes)
     }
 
     mutating func next() throws(XMLSyntaxError) -> Event? {
@@ -488,22 +563,33 @@ struct OFXReader<Source: ByteSource> {
         return buffer.withUnsafeBufferPointer { bytes -> SimpleTag in
             let isClosing = bytes[position + 1] == UInt8(ascii: "/")
             let start = position + (isClosing ? 2 : 1)
-            guard let end = Self.simpleName(bytes, from: start) else { return .other }
-            let name = UnsafeBufferPointer(rebasing: bytes[start..<end])
-            let length = end + 1 - position
             if isClosing {
-                if let leaf = lastLeaf, names.isName(leaf, name) {
-                    cursor.consume(length, columns: length)
+                // It closes the leaf just read, or the open aggregate.
+                guard let number = lastLeaf ?? open.last,
+                    let end = names.end(of: number, at: start, in: bytes)
+                else { return .other }
+                let length = end + 1 - position
+                cursor.consume(length, columns: length)
+                if lastLeaf != nil {
                     lastLeaf = nil
                     return .closedLeaf
                 }
-                guard lastLeaf == nil, let number = open.last, names.isName(number, name) else {
-                    return .other
-                }
-                cursor.consume(length, columns: length)
                 open.removeLast()
                 return .event(.end(number))
             }
+            // Documents repeat their sequence of tags: the likely one is compared first.
+            var likely: Int?
+            let end: Int
+            if let guess = names.likelyNext,
+                let guessEnd = names.end(of: guess, at: start, in: bytes)
+            {
+                (likely, end) = (guess, guessEnd)
+            } else {
+                guard let nameEnd = Self.simpleName(bytes, from: start) else { return .other }
+                end = nameEnd
+            }
+            let name = UnsafeBufferPointer(rebasing: bytes[start..<end])
+            let length = end + 1 - position
             // The value: up to the next `<`, all of it within the buffer.
             var valueEnd = end + 1
             var isPlain = true
@@ -515,8 +601,14 @@ struct OFXReader<Source: ByteSource> {
                 if byte == 0x0A { hasLineBreak = true }
                 valueEnd += 1
             }
-            guard valueEnd < bytes.count, let number = names.number(of: name) else {
-                return .other
+            guard valueEnd < bytes.count else { return .other }
+            let number: Int
+            if let likely {
+                names.noteLikelyNext(likely)
+                number = likely
+            } else {
+                guard let found = names.number(of: name) else { return .other }
+                number = found
             }
             var (from, to) = (end + 1, valueEnd)
             while from < to && XMLReader<Source>.isSpace(bytes[from]) { from += 1 }
@@ -537,9 +629,7 @@ struct OFXReader<Source: ByteSource> {
             var next = valueEnd
             if valueEnd == to, valueEnd + 1 < bytes.count,
                 bytes[valueEnd + 1] == UInt8(ascii: "/"),
-                let closeEnd = Self.simpleName(bytes, from: valueEnd + 2),
-                names.isName(
-                    number, UnsafeBufferPointer(rebasing: bytes[(valueEnd + 2)..<closeEnd]))
+                let closeEnd = names.end(of: number, at: valueEnd + 2, in: bytes)
             {
                 next = closeEnd + 1
                 lastLeaf = nil

@@ -123,6 +123,39 @@ struct OFXParserTests {
         #expect(results[3].rows.map(\.line) == Array(stride(from: 10, to: 27_010, by: 9)))
     }
 
+    @Test func `reads tags in a changing order and names that begin other names`() throws {
+        // The reader first compares the tag that followed the previous one last time; here
+        // the order changes from one transaction to the next, and `NAMEX`, `MEMO2` and
+        // `TRNAMTX` begin like the tags they follow.
+        let transactions = (0..<200).map { index in
+            let amount = "<TRNAMT>-\(index).25</TRNAMT>"
+            let name = "<NAME>Payee \(index)</NAME><NAMEX>not a name</NAMEX>"
+            let memo = "<MEMO2>not a memo</MEMO2><MEMO>Memo \(index)</MEMO>"
+            let body = index % 3 == 0 ? name + amount + memo : memo + name + amount
+            return "<STMTTRN><TRNTYPE>DEBIT</TRNTYPE><DTPOSTED>20261003</DTPOSTED>"
+                + "<TRNAMTX>9</TRNAMTX>\(body)<FITID>F\(index)</FITID></STMTTRN>\n"
+        }
+        let total = (0..<200).reduce(0) { $0 - ($1 * 100 + 25) }
+        let document = """
+            <?xml version="1.0"?>
+            <OFX><BANKMSGSRSV1><STMTTRNRS><STMTRS><CURDEF>EUR</CURDEF>
+            <BANKACCTFROM><BANKID>B</BANKID><ACCTID>42</ACCTID></BANKACCTFROM><BANKTRANLIST>
+            \(transactions.joined())</BANKTRANLIST>
+            <LEDGERBAL><BALAMT>0</BALAMT></LEDGERBAL></STMTRS></STMTTRNRS></BANKMSGSRSV1></OFX>
+            """
+        let result = parse(document)
+        #expect(result.diagnostics.isEmpty, "\(result.lines)")
+        #expect(result.rows.count == 200)
+        for (index, row) in result.rows.enumerated() {
+            #expect(row.transaction.amount.minorUnits == -(Int64(index) * 100 + 25))
+            #expect(row.transaction.beneficiary == "Payee \(index)")
+            #expect(row.transaction.description == "Memo \(index)")
+            #expect(row.transaction.transactionID == "F\(index)")
+        }
+        let account = try #require(result.rows.first?.account.id)
+        #expect(result.summary.openingBalances[account]?.minorUnits == Int64(-total))
+    }
+
     @Test func `places an error after values spread over lines`() {
         let text = Self.statement(count: 2) { "<\($0)>\n \($1)\n</\($0)>" }
             .replacingOccurrences(of: "-1.05", with: "-1.051")
