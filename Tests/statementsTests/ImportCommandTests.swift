@@ -32,7 +32,8 @@ struct ImportCommandTests {
                 "nothing new: the 25 transactions of 5 files are in the ledger already\n"))
         #expect(
             second.stdout.contains(
-                "already present  SampleData/good/2026-10-savings.json: 2 transactions\n"))
+                "already present  SampleData/good/2026-10-savings.json: 2 transactions"
+                    + " (unchanged since imported, not read again)\n"))
         #expect(
             try StatementsRunner.run(["accounts", "--state", workspace.state]).stdout
                 == accounts.stdout)

@@ -55,7 +55,8 @@ import Testing
         #expect(again.stdout.split(separator: "\n").count == 7)
         #expect(
             again.stdout.contains(
-                "already present  SampleData/good/2026-10-savings.json: 2 transactions\n"))
+                "already present  SampleData/good/2026-10-savings.json: 2 transactions"
+                    + " (unchanged since imported, not read again)\n"))
         #expect(again.stdout.hasSuffix("no report files to write\n"))
         let quiet = try StatementsRunner.run(run + ["--quiet"])
         #expect(quiet.status == 0)

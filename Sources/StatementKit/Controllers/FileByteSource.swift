@@ -68,6 +68,34 @@ final class FileByteSource: ByteSource {
         }
     }
 
+    /// The file's stamp now.
+    func stamp() throws(FileReadError) -> FileStamp {
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else { throw FileReadError(errno: errno) }
+        return FileStamp(status)
+    }
+
+    /// The hash of the whole file, leaving the read position as it is.
+    func contentHash() throws -> ContentHash {
+        var hasher = ContentHasher()
+        var chunk = [UInt8](repeating: 0, count: 1 << 20)
+        var position = 0
+        while true {
+            let result = chunk.withUnsafeMutableBytes {
+                POSIXIO.readFully(descriptor, into: $0, at: position)
+            }
+            switch result {
+            case .success(0): return hasher.finish()
+            case .success(let count):
+                chunk.withUnsafeBytes {
+                    hasher.feed(UnsafeRawBufferPointer(rebasing: $0[..<count]))
+                }
+                position += count
+            case .failure(let error): throw FileReadError(errno: error.code)
+            }
+        }
+    }
+
     /// Reads up to `count` bytes from the start of the file, leaving the read position as it is.
     func readHead(_ count: Int) throws -> [UInt8] {
         var bytes = [UInt8](repeating: 0, count: count)

@@ -164,10 +164,13 @@ enum FileFinder {
 
 /// The statement files named on a command line, each with the dialect of its profile.
 package struct StatementFiles {
-    /// A file (or a path problem) and the dialect its profile gives; `nil` without one.
-    let entries: [(entry: FileFinder.Entry, dialect: Dialect?)]
+    /// A file (or a path problem), the dialect its profile gives (`nil` without one), and
+    /// the checksum of how it is read: its profile's bytes and the `--account` given.
+    let entries: [(entry: FileFinder.Entry, dialect: Dialect?, reading: Checksum)]
     /// The copy of standard input the entries may read, kept as long as they are.
     let input: StandardInput?
+    /// The absolute paths named, below which every statement file was found.
+    let roots: [String]
 
     /// The largest file read as a profile.
     static let maximumProfileSize = 1 << 20
@@ -186,10 +189,10 @@ package struct StatementFiles {
         _ paths: [String], profile: String? = nil, account: AccountID? = nil,
         standardInputName: String? = nil
     ) throws(ProfileError) -> StatementFiles {
-        var loaded: [String: Dialect] = [:]
+        var loaded: [String: (dialect: Dialect, checksum: Checksum)] = [:]
         func dialect(_ path: String?) throws(ProfileError) -> Dialect? {
             guard let path else { return nil }
-            if let known = loaded[path] { return known }
+            if let known = loaded[path] { return known.dialect }
             let bytes: [UInt8]
             do {
                 let source = try FileByteSource(path: path)
@@ -205,16 +208,16 @@ package struct StatementFiles {
             let dialect = try bytes.withUnsafeBytes { buffer in
                 Result { () throws(ProfileError) in try Dialect(profile: buffer, path: path) }
             }.get()
-            loaded[path] = dialect
+            loaded[path] = (dialect, .of(bytes))
             return dialect
         }
-        var entries: [(FileFinder.Entry, Dialect?)] = []
+        var entries: [(FileFinder.Entry, Dialect?, Checksum)] = []
         let input =
             paths.contains("-")
             ? StandardInput(name: standardInputName ?? FileFinder.standardInputName) : nil
         for entry in FileFinder.entries(for: paths, input: input) {
             guard case .file(let found) = entry else {
-                entries.append((entry, nil))
+                entries.append((entry, nil, .empty))
                 continue
             }
             let path = profile ?? found.profile
@@ -233,8 +236,12 @@ package struct StatementFiles {
                     chosen = .sniffing(account: account)
                 }
             }
-            entries.append((entry, chosen))
+            var reading = path.flatMap { loaded[$0]?.checksum } ?? .empty
+            if let account { reading.feed([0] + Array(account.text.utf8)) }
+            entries.append((entry, chosen, reading))
         }
-        return StatementFiles(entries: entries, input: input)
+        return StatementFiles(
+            entries: entries, input: input,
+            roots: paths.filter { $0 != "-" }.compactMap(POSIXIO.canonicalPath))
     }
 }

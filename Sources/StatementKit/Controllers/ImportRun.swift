@@ -44,6 +44,10 @@ final class ImportRun {
     /// The account-months the run has added rows to, with how far it has written them.
     private var tails: [AccountMonth: MonthTail] = [:]
     private let isDryRun: Bool
+    /// When the run started, in nanoseconds: a file stamp younger than that is not trusted.
+    private let startTime = POSIXIO.nanosecondsNow()
+    /// The absolute paths of the files the run found.
+    private var foundPaths: Set<String> = []
 
     /// One account's month: the unit of storage.
     struct AccountMonth: Hashable, Comparable {
@@ -78,12 +82,12 @@ final class ImportRun {
         let tally = FileTally(count: statementFiles.entries.count, progress: reading.progress)
         tally.report(nil)
         do throws(StorageError) {
-            for (entry, dialect) in statementFiles.entries {
+            for (entry, dialect, fingerprint) in statementFiles.entries {
                 switch entry {
                 case .file(let found):
                     files.append(
-                        try importFile(
-                            at: found.path, named: found.name, dialect: dialect, tally: tally,
+                        try importUnlessUnchanged(
+                            found, dialect: dialect, reading: fingerprint, tally: tally,
                             touched: &touched))
                 case .problem(let path, let code, let reason):
                     files.append(
@@ -99,6 +103,7 @@ final class ImportRun {
             if !isDryRun { try? storage.rollBack() }
             throw error
         }
+        forgetFilesGone(below: statementFiles.roots)
         let grown = tails.values.filter(\.hasAcceptedRows)
             .sorted { ($0.accountID, $0.month) < ($1.accountID, $1.month) }
         if !isDryRun && !grown.isEmpty {
@@ -110,8 +115,11 @@ final class ImportRun {
             for accountID in touched { manifest.accounts[accountID]!.lastImport = now }
             manifest.generation += 1
             try storage.commit(grown, manifest: manifest)
-        } else if !isDryRun && !tails.isEmpty {
-            try storage.rollBack()  // only rejected files were written
+        } else if !isDryRun {
+            if !tails.isEmpty { try storage.rollBack() }  // only rejected files were written
+            // What the run learnt of its files, without a new generation: no transaction
+            // changed, so no report needs writing again.
+            if manifest.files != committed.files { try storage.commit([], manifest: manifest) }
         }
         var earliest: [AccountID: Month] = [:]
         for tail in grown {
@@ -135,6 +143,81 @@ final class ImportRun {
         return ImportReport(
             files: files, isDryRun: isDryRun, changedMonths: changed,
             generations: (committed.generation, manifest.generation))
+    }
+
+    /// Imports a file, unless the ledger recorded it as imported whole and it is unchanged:
+    /// its stamp the same (a `stat`), or, when the stamp moved, its bytes (a hash, and no
+    /// parsing). Records a file imported whole without a warning, unless it changed while it
+    /// was read; forgets the record of a file that changed and was not.
+    private func importUnlessUnchanged(
+        _ found: FileFinder.FoundFile, dialect: Dialect?, reading fingerprint: Checksum,
+        tally: FileTally, touched: inout Set<AccountID>
+    ) throws(StorageError) -> FileImport {
+        func read() throws(StorageError) -> FileImport {
+            try importFile(
+                at: found.path, named: found.name, dialect: dialect, tally: tally,
+                touched: &touched)
+        }
+        // Standard input is a new copy every run, and is never recorded.
+        guard found.archivePath != nil, let path = POSIXIO.canonicalPath(found.path),
+            let stamp = POSIXIO.stamp(of: found.path)
+        else { return try read() }
+        foundPaths.insert(path)
+        let recorded = manifest.files[path].flatMap { $0.reading == fingerprint ? $0 : nil }
+        if let recorded, recorded.stamp == stamp { return unchanged(recorded, named: found.name) }
+        // A file that cannot be hashed is read, which reports why.
+        guard let content = try? FileByteSource(path: found.path).contentHash() else {
+            manifest.files[path] = nil
+            return try read()
+        }
+        let settled = stamp.isSettled(at: startTime) ? stamp : .unsettled
+        if var recorded, recorded.content == content {
+            recorded.stamp = settled
+            manifest.files[path] = recorded
+            return unchanged(recorded, named: found.name)
+        }
+        let result = try read()
+        let validation = result.validation
+        let count: Int
+        switch result.outcome {
+        case .imported(let new, let present): count = new + present
+        case .alreadyPresent(let present): count = present
+        case .rejected: count = -1
+        }
+        guard count >= 0, validation.warningCount == 0, POSIXIO.stamp(of: found.path) == stamp
+        else {
+            manifest.files[path] = nil
+            return result
+        }
+        manifest.files[path] = ImportedFile(
+            stamp: settled, content: content, reading: fingerprint, transactionCount: count,
+            rowCount: validation.rowCount, notBookedCount: validation.notBookedCount)
+        return result
+    }
+
+    /// What reading a recorded file again would give: every transaction already present, no
+    /// diagnostic.
+    private func unchanged(_ file: ImportedFile, named name: String) -> FileImport {
+        let collector = DiagnosticCollector(
+            file: name, isStrict: reading.isStrict, limit: reading.diagnosticLimit)
+        return FileImport(
+            outcome: .alreadyPresent(file.transactionCount),
+            validation: FileValidation(
+                path: name, rowCount: file.rowCount, notBookedCount: file.notBookedCount,
+                collector: collector),
+            isUnchanged: true)
+    }
+
+    /// Forgets the records of files below the run's folders that the run did not find: they
+    /// were moved away or deleted.
+    private func forgetFilesGone(below roots: [String]) {
+        for path in manifest.files.keys where !foundPaths.contains(path) {
+            if roots.contains(where: {
+                path == $0 || path.hasPrefix($0.hasSuffix("/") ? $0 : $0 + "/")
+            }) {
+                manifest.files[path] = nil
+            }
+        }
     }
 
     /// The rows of one file in one account-month, encoded for storage.

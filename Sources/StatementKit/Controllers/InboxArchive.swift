@@ -30,7 +30,7 @@ package enum InboxArchive {
         _ files: StatementFiles, report: ImportReport, into folder: String
     ) -> [Result<ArchivedFile, StorageError>] {
         var results: [Result<ArchivedFile, StorageError>] = []
-        for ((entry, _), file) in zip(files.entries, report.files)
+        for ((entry, _, _), file) in zip(files.entries, report.files)
         where file.outcome != .rejected {
             guard case .file(let found) = entry, let archivePath = found.archivePath else {
                 continue

@@ -68,6 +68,41 @@ extension POSIXIO {
     }
 }
 
+extension POSIXIO {
+    /// The stamp of a regular file, following symbolic links; `nil` when there is none.
+    static func stamp(of path: String) -> FileStamp? {
+        var info = stat()
+        guard stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return nil }
+        return FileStamp(info)
+    }
+
+    /// The absolute path of a file without symbolic links or `.` and `..`; `nil` when it
+    /// cannot be resolved.
+    static func canonicalPath(_ path: String) -> String? {
+        guard let resolved = realpath(path, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+
+    /// The time now in nanoseconds since 1970, as file times are kept.
+    static func nanosecondsNow() -> Int64 {
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        return Int64(now.tv_sec) * 1_000_000_000 + Int64(now.tv_nsec)
+    }
+}
+
+extension FileStamp {
+    /// The stamp of what `stat(2)` or `fstat(2)` gave.
+    init(_ info: stat) {
+        self.init(
+            size: Int64(info.st_size),
+            modified: Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec),
+            changed: Int64(info.st_ctim.tv_sec) * 1_000_000_000 + Int64(info.st_ctim.tv_nsec),
+            inode: UInt64(info.st_ino), device: UInt64(info.st_dev))
+    }
+}
+
 /// A system call's `errno`.
 package struct POSIXErrno: Error, Hashable, Sendable, CustomStringConvertible {
     package let code: Int32

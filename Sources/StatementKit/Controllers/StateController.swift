@@ -55,7 +55,8 @@ package final class StateController {
         if writes { try storage.lockForWriting() }
         defer { storage.unlock() }
         var committed = try storage.loadManifest()
-        if writes && committed.version < LedgerManifest.formatVersion {
+        // Format 2 lacks only the file records, which the run adds: format 1 is upgraded.
+        if writes && committed.version < 2 {
             committed = try upgrade(committed)
         }
         let run = ImportRun(

@@ -41,7 +41,7 @@ package final class ValidationController {
         done.report(nil)
         if entries.count < jobs {
             return ValidationReport(
-                files: entries.map { entry, dialect in
+                files: entries.map { entry, dialect, _ in
                     let file = Self.validate(
                         entry, dialect: dialect, isStrict: self.isStrict, limit: diagnosticLimit,
                         parts: jobs)
@@ -55,7 +55,7 @@ package final class ValidationController {
         // Each worker takes the next file until none is left.
         DispatchQueue.concurrentPerform(iterations: min(jobs, max(1, entries.count))) { _ in
             while let index = work.take() {
-                let (entry, dialect) = entries[index]
+                let (entry, dialect, _) = entries[index]
                 let file = Self.validate(entry, dialect: dialect, isStrict: isStrict, limit: limit)
                 results[index] = file
                 done.report(file)

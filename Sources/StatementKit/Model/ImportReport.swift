@@ -13,11 +13,14 @@ package struct FileImport: Hashable, Sendable {
     package let outcome: Outcome
     /// The file's diagnostics, as `validate` reports them.
     package let validation: FileValidation
+    /// Whether the file was known as imported whole and unchanged, and so not read again.
+    package let isUnchanged: Bool
 
     /// Creates the outcome of one file.
-    package init(outcome: Outcome, validation: FileValidation) {
+    package init(outcome: Outcome, validation: FileValidation, isUnchanged: Bool = false) {
         self.outcome = outcome
         self.validation = validation
+        self.isUnchanged = isUnchanged
     }
 }
 

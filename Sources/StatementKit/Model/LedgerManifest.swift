@@ -10,16 +10,19 @@
 /// generation N
 /// account AccountID CURRENCY KIND OPENING-MINOR-UNITS|- LAST-IMPORT|- TURNOVER NAME
 /// month AccountID YYYY-MM DATA-BYTES INDEX-BYTES DATA-CHECKSUM INDEX-CHECKSUM
+/// file SIZE MODIFIED CHANGED INODE DEVICE CONTENT-HASH READING TRANSACTIONS ROWS NOT-BOOKED PATH
 /// end CHECKSUM
 /// ```
 ///
 /// The checksums are 64-bit FNV-1a in hexadecimal: of each month file's committed bytes, and
 /// in the `end` line of every byte before it, so that a manifest cut short or changed is
-/// known for what it is. Format 1 (no turnover, no checksums, no end line, 8-byte identity
-/// files) is still read; a writer upgrades it to format 2 first.
+/// known for what it is. A `file` record is a statement file imported whole (`ImportedFile`),
+/// by its absolute path. Format 2 (no file records) is still read, and a writer writes it
+/// as format 3; format 1 (no turnover, no checksums, no end line, 8-byte identity files) is
+/// still read, and a writer upgrades it first.
 package struct LedgerManifest: Hashable, Sendable {
     /// The format version this build writes.
-    package static let formatVersion = 2
+    package static let formatVersion = 3
     static let magic = "statements-ledger"
 
     /// What the ledger records about one account.
@@ -71,7 +74,9 @@ package struct LedgerManifest: Hashable, Sendable {
 
     /// The accounts by AccountID.
     package var accounts: [AccountID: AccountEntry] = [:]
-    /// How many runs have committed to the ledger; each commit adds one.
+    /// The statement files imported whole, by absolute path.
+    package var files: [String: ImportedFile] = [:]
+    /// How many runs have committed transactions to the ledger; each such commit adds one.
     package var generation = 0
     /// The format version the manifest was read in (`formatVersion` when made here).
     package internal(set) var version = LedgerManifest.formatVersion
@@ -94,7 +99,8 @@ package struct LedgerManifest: Hashable, Sendable {
         }
     }
 
-    /// The manifest as text in format 2, in a stable order, ending in its checksum line.
+    /// The manifest as text in the current format, in a stable order, ending in its checksum
+    /// line.
     ///
     /// - Precondition: every account has its turnover and every month its checksums (a
     ///   format 1 manifest is upgraded before it is written).
@@ -120,6 +126,17 @@ package struct LedgerManifest: Hashable, Sendable {
                         length.idChecksum!.hexText,
                     ].joined(separator: "\t"))
             }
+        }
+        for path in files.keys.sorted() {
+            let file = files[path]!
+            let stamp = file.stamp
+            lines.append(
+                [
+                    "file", String(stamp.size), String(stamp.modified), String(stamp.changed),
+                    String(stamp.inode), String(stamp.device), file.content.description,
+                    file.reading.hexText, String(file.transactionCount), String(file.rowCount),
+                    String(file.notBookedCount), LedgerManifest.escape(path),
+                ].joined(separator: "\t"))
         }
         let body = lines.joined(separator: "\n") + "\n"
         return body + "end\t\(Checksum.of(body[...].utf8).hexText)\n"
@@ -160,6 +177,23 @@ package struct LedgerManifest: Hashable, Sendable {
                     throw .malformed(line: number, "bad generation")
                 }
                 self.generation = generation
+                continue
+            }
+            if fields.first == "file" && version >= 3 {
+                guard fields.count == 12, let size = Int64(fields[1]),
+                    let modified = Int64(fields[2]), let changed = Int64(fields[3]),
+                    let inode = UInt64(fields[4]), let device = UInt64(fields[5]),
+                    let content = ContentHash(hexText: fields[6]),
+                    let reading = Checksum(hexText: fields[7]),
+                    let transactions = Int(fields[8]), let rows = Int(fields[9]),
+                    let notBooked = Int(fields[10]), transactions >= 0, rows >= 0, notBooked >= 0
+                else { throw .malformed(line: number, "bad file record") }
+                files[LedgerManifest.unescape(fields[11])] = ImportedFile(
+                    stamp: FileStamp(
+                        size: size, modified: modified, changed: changed, inode: inode,
+                        device: device),
+                    content: content, reading: reading, transactionCount: transactions,
+                    rowCount: rows, notBookedCount: notBooked)
                 continue
             }
             guard let kind = fields.first, let ibanText = fields.dropFirst().first,

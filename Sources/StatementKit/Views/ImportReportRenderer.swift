@@ -47,6 +47,7 @@ package struct ImportReportRenderer: Sendable {
                 + notBooked(file)
         case .alreadyPresent(let count):
             return "already present  \(path): \(count.counted("transaction"))" + notBooked(file)
+                + (file.isUnchanged ? " (unchanged since imported, not read again)" : "")
         case .rejected:
             return
                 "rejected  \(path): \(file.validation.errorCount.counted("error")), nothing imported"
@@ -90,7 +91,7 @@ package struct ImportReportRenderer: Sendable {
             let validation = file.validation
             out += index == 0 ? "\n" : ",\n"
             out += "    {\"path\": \(jsonString(validation.path)), \"outcome\": \"\(outcome)\", "
-            out += "\"new\": \(new), \"present\": \(present), "
+            out += "\"new\": \(new), \"present\": \(present), \"unchanged\": \(file.isUnchanged), "
             out += ValidationReportRenderer.jsonCounts(of: validation) + "}"
         }
         out += report.files.isEmpty ? "],\n" : "\n  ],\n"

@@ -19,10 +19,11 @@ struct StateControllerTests {
         let text = Self.header + Self.row("01", "-1.00", id: "A") + Self.row("02", "-2.00")
         let first = try ledger.importText(text)
         #expect(first.files.map(\.outcome) == [.imported(new: 2, present: 0)])
-        let before = try ledger.snapshot()
+        let before = try ledger.transactionSnapshot()
         let second = try ledger.importText(text, name: "again.csv")
         #expect(second.files.map(\.outcome) == [.alreadyPresent(2)])
-        #expect(try ledger.snapshot() == before)
+        // The same transactions; the ledger now knows the second file too.
+        #expect(try ledger.transactionSnapshot() == before)
         #expect(try ledger.account(Self.de).balance.minorUnits == -300)
     }
 
@@ -147,7 +148,7 @@ struct StateControllerTests {
         let path = try inSteps.files.write("in.csv", text)
         let report = try inSteps.controller(stagingLimit: 200).importFiles(at: [path])
         #expect(report.newCount == 300)
-        #expect(try inSteps.snapshot() == atOnce.snapshot())
+        #expect(try inSteps.transactionSnapshot() == atOnce.transactionSnapshot())
         let again = try inSteps.controller(stagingLimit: 200).importFiles(at: [path])
         #expect(again.files.map(\.outcome) == [.alreadyPresent(300)])
     }
@@ -288,12 +289,12 @@ struct StateControllerTests {
         let ledger = try TestLedger()
         try FileManager.default.createDirectory(
             atPath: ledger.state, withIntermediateDirectories: true)
-        try "statements-ledger 3\n".write(
+        try "statements-ledger 4\n".write(
             toFile: ledger.state + "/manifest", atomically: false, encoding: .utf8)
         #expect(
             throws: StorageError.unreadable(
                 folder: ledger.state,
-                reason: LedgerManifest.DecodingError.newerVersion(3).description)
+                reason: LedgerManifest.DecodingError.newerVersion(4).description)
         ) {
             try ledger.accounts()
         }

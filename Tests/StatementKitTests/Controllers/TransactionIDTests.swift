@@ -130,7 +130,7 @@ struct LedgerUpgradeTests {
         #expect(after.balance == before.balance)
         #expect(after.account.name == "Household")
         let manifest = try String(contentsOfFile: ledger.state + "/manifest", encoding: .utf8)
-        #expect(manifest.hasPrefix("statements-ledger 2\n"))
+        #expect(manifest.hasPrefix("statements-ledger 3\n"))
         let folder = ledger.state + "/accounts/\(Self.de)"
         #expect(!FileManager.default.fileExists(atPath: folder + "/2026-10.ids"))
         #expect(FileManager.default.fileExists(atPath: folder + "/2026-10.idx"))
@@ -181,7 +181,7 @@ struct LedgerUpgradeTests {
         #expect(report.files.allSatisfy { if case .imported = $0.outcome { false } else { true } })
         #expect(try figures().elementsEqual(Self.format1Accounts, by: ==))
         let manifest = try String(contentsOfFile: ledger.state + "/manifest", encoding: .utf8)
-        #expect(manifest.hasPrefix("statements-ledger 2\n"))
+        #expect(manifest.hasPrefix("statements-ledger 3\n"))
         // Once more, now in format 2: still nothing new.
         let again = try ledger.controller().importFiles(at: [root + "/SampleData/good"] + profiles)
         #expect(again.files.allSatisfy { if case .imported = $0.outcome { false } else { true } })

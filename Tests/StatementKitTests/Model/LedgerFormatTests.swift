@@ -49,7 +49,7 @@ struct LedgerManifestTests {
                 Month(year: 2026, month: 10)!: LedgerManifest.MonthLength(
                     dataBytes: 10, idBytes: 16, dataChecksum: .of([1, 2]), idChecksum: .empty)
             ])
-        #expect(manifest.encoded.hasPrefix("statements-ledger 2\n"))
+        #expect(manifest.encoded.hasPrefix("statements-ledger 3\n"))
         #expect(try LedgerManifest(decoding: manifest.encoded) == manifest)
     }
 
@@ -174,5 +174,108 @@ struct TransactionIdentityTests {
                     account: Self.iban, transaction: Self.transaction(day: "2026-10-04"),
                     occurrence: 1))
         #expect(!one.isTransactionID)
+    }
+}
+
+struct ImportedFileRecordTests {
+    static func record(_ size: Int64) -> ImportedFile {
+        ImportedFile(
+            stamp: FileStamp(
+                size: size, modified: 1_790_000_000_123_456_789, changed: 1_790_000_001_000_000_000,
+                inode: 42, device: 2049),
+            content: ContentHash(first: 0xDEAD_BEEF, second: .max), reading: .of([1, 2, 3]),
+            transactionCount: 11, rowCount: 12, notBookedCount: 1)
+    }
+
+    @Test func `round-trips file records, whatever their paths hold`() throws {
+        var manifest = LedgerManifest()
+        manifest.generation = 4
+        manifest.files["/in box/a.csv"] = Self.record(100)
+        manifest.files["/in\tbox/new\nline\\.sta"] = Self.record(7)
+        manifest.files["/unsettled.ofx"] = ImportedFile(
+            stamp: .unsettled, content: ContentHash(first: 1, second: 2), reading: .empty,
+            transactionCount: 0, rowCount: 0, notBookedCount: 0)
+        let text = manifest.encoded
+        #expect(
+            text.contains(
+                "\nfile\t100\t1790000000123456789\t1790000001000000000\t42\t2049\t00000000deadbeefffffffffffffffff\t"
+            ))
+        #expect(try LedgerManifest(decoding: text) == manifest)
+    }
+
+    @Test func `reads a format 2 manifest, which has no file records`() throws {
+        var manifest = LedgerManifest()
+        let iban = AccountID(try IBAN(parsing: "DE89370400440532013000"))
+        manifest.accounts[iban] = LedgerManifest.AccountEntry(
+            account: Account(id: iban, currency: .eur), turnover: 0, months: [:])
+        let lines = manifest.encoded.split(separator: "\n").dropLast()
+        let body = (["statements-ledger 2"] + lines.dropFirst()).joined(separator: "\n") + "\n"
+        let format2 = body + "end\t\(Checksum.of(body[...].utf8).hexText)\n"
+        let read = try LedgerManifest(decoding: format2)
+        #expect(read.version == 2)
+        #expect(read.accounts == manifest.accounts)
+        #expect(read.files.isEmpty)
+        // A file record in a format 2 manifest is not one of its records.
+        let withFile =
+            body
+            + "file\t1\t1\t1\t1\t1\t\(ContentHash(first: 1, second: 1))\t\(Checksum.empty.hexText)\t0\t0\t0\t/a\n"
+        #expect(throws: LedgerManifest.DecodingError.self) {
+            try LedgerManifest(
+                decoding: withFile + "end\t\(Checksum.of(withFile[...].utf8).hexText)\n")
+        }
+    }
+
+    @Test func `refuses a damaged file record`() throws {
+        var manifest = LedgerManifest()
+        manifest.files["/a.csv"] = Self.record(100)
+        let good = manifest.encoded.split(separator: "\n").dropLast().joined(separator: "\n") + "\n"
+        for damaged in [
+            good.replacingOccurrences(of: "\t42\t", with: "\tx\t"),
+            good.replacingOccurrences(of: "deadbeef", with: "deadbeeg"),
+            good.replacingOccurrences(of: "\t11\t12\t1\t", with: "\t-11\t12\t1\t"),
+            good.replacingOccurrences(of: "\t/a.csv", with: ""),
+        ] {
+            let text = damaged + "end\t\(Checksum.of(damaged[...].utf8).hexText)\n"
+            #expect(throws: LedgerManifest.DecodingError.self) {
+                try LedgerManifest(decoding: text)
+            }
+        }
+    }
+}
+
+struct ContentHashTests {
+    @Test func `hashes the same bytes alike however they are fed`() {
+        var generator = SeededGenerator(seed: 11)
+        for length in [0, 1, 7, 8, 9, 63, 64, 65, 1000] {
+            let bytes = (0..<length).map { _ in UInt8.random(in: 0...255, using: &generator) }
+            let whole = bytes.withUnsafeBytes { ContentHash.of($0) }
+            var pieces = ContentHasher()
+            var start = 0
+            while start < length {
+                let end = min(length, start + Int.random(in: 1...13, using: &generator))
+                bytes[start..<end].withUnsafeBytes { pieces.feed($0) }
+                start = end
+            }
+            #expect(pieces.finish() == whole)
+            #expect(ContentHash(hexText: whole.description) == whole)
+        }
+    }
+
+    @Test func `tells apart bytes that differ in one bit, in length or in order`() {
+        let base = Array("date,account_iban,amount\n2026-10-03,DE89,-1.50\n".utf8)
+        var hashes: Set<ContentHash> = [base.withUnsafeBytes { ContentHash.of($0) }]
+        for index in base.indices {
+            for bit in 0..<8 {
+                var changed = base
+                changed[index] ^= 1 << bit
+                hashes.insert(changed.withUnsafeBytes { ContentHash.of($0) })
+            }
+        }
+        hashes.insert((base + [0]).withUnsafeBytes { ContentHash.of($0) })
+        hashes.insert(Array(base.dropLast()).withUnsafeBytes { ContentHash.of($0) })
+        hashes.insert(Array(base.reversed()).withUnsafeBytes { ContentHash.of($0) })
+        #expect(hashes.count == 1 + base.count * 8 + 3)
+        #expect(ContentHash(hexText: "0123456789abcdef0123456789abcdeg") == nil)
+        #expect(ContentHash(hexText: "+123456789abcdef0123456789abcdef") == nil)
     }
 }

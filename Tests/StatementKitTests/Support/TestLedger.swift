@@ -51,6 +51,18 @@ final class TestLedger {
         }
         return result
     }
+
+    /// The snapshot without the manifest's records of imported files (and so its checksum
+    /// line): what two ledgers holding the same transactions from other files share.
+    func transactionSnapshot() throws -> [String: Data] {
+        var result = try snapshot()
+        let manifest = String(decoding: result["manifest"] ?? Data(), as: UTF8.self)
+        result["manifest"] = Data(
+            manifest.split(separator: "\n", omittingEmptySubsequences: false)
+                .filter { !$0.hasPrefix("file\t") && !$0.hasPrefix("end\t") }
+                .joined(separator: "\n").utf8)
+        return result
+    }
 }
 
 extension StateController {
