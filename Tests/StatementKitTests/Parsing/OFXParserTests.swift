@@ -156,6 +156,28 @@ struct OFXParserTests {
         #expect(result.summary.openingBalances[account]?.minorUnits == Int64(-total))
     }
 
+    @Test func `scans values eight bytes at a time as one byte at a time would`() {
+        var generator = SeededGenerator(seed: 5)
+        let alphabet = Array("ab <&\n\r>Z".utf8) + [0x80, 0xC3, 0xFF, 0x7F, 0x00]
+        for _ in 0..<5_000 {
+            let length = Int.random(in: 0...40, using: &generator)
+            let bytes = (0..<length).map { _ in alphabet.randomElement(using: &generator)! }
+            let start = Int.random(in: 0...length, using: &generator)
+            var (end, isPlain, hasLineBreak) = (start, true, false)
+            while end < length && bytes[end] != UInt8(ascii: "<") {
+                if bytes[end] >= 0x80 || bytes[end] == UInt8(ascii: "&") { isPlain = false }
+                if bytes[end] == 0x0A { hasLineBreak = true }
+                end += 1
+            }
+            let scanned = bytes.withUnsafeBufferPointer {
+                OFXReader<MemoryByteSource>.scanValue($0, from: start)
+            }
+            #expect(scanned.end == end, "\(bytes) from \(start)")
+            #expect(scanned.isPlain == isPlain, "\(bytes) from \(start)")
+            #expect(scanned.hasLineBreak == hasLineBreak, "\(bytes) from \(start)")
+        }
+    }
+
     @Test func `places an error after values spread over lines`() {
         let text = Self.statement(count: 2) { "<\($0)>\n \($1)\n</\($0)>" }
             .replacingOccurrences(of: "-1.05", with: "-1.051")
