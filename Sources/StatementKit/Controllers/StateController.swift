@@ -97,6 +97,9 @@ package final class StateController {
             }
             upgraded.accounts[accountID]!.turnover = turnover
         }
+        // The new index files are synced as written; their names too before the commit.
+        try storage.syncAccountFolders(
+            Set(committed.accounts.filter { !$0.value.months.isEmpty }.keys))
         try storage.commit([], manifest: upgraded)
         storage.removeLegacyIndexes(of: committed)
         return upgraded
