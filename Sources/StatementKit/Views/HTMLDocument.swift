@@ -56,11 +56,15 @@ enum HTMLDocument {
 
     /// Text made safe for HTML content and attribute values, with controls neutralised.
     static func escape(_ text: String) -> String {
-        let special: Set<UInt8> = [
-            UInt8(ascii: "&"), UInt8(ascii: "<"), UInt8(ascii: ">"), UInt8(ascii: "\""),
-            UInt8(ascii: "'"),
-        ]
-        if !text.utf8.contains(where: special.contains) && text.isNeutral { return text }
+        let isSpecial = { (byte: UInt8) in
+            switch byte {
+            case UInt8(ascii: "&"), UInt8(ascii: "<"), UInt8(ascii: ">"), UInt8(ascii: "\""),
+                UInt8(ascii: "'"):
+                true
+            default: false
+            }
+        }
+        if !text.utf8.contains(where: isSpecial) && text.isNeutral { return text }
         var out = ""
         for character in text.neutralized {
             switch character {

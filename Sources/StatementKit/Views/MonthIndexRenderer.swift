@@ -20,6 +20,8 @@ package struct MonthIndexRenderer: Sendable {
         into out: inout some TextOutputStream
     ) {
         let escape = HTMLDocument.escape
+        // Learned once per currency, not once per row.
+        let formats = MoneyFormatCache(locale: locale)
         let period = days.monthAndYear(month)
         let title = "\(labels.statements) · \(period)"
         var body = "<nav><a href=\"../index.html\">\(escape(labels.allMonths))</a></nav>\n"
@@ -39,8 +41,7 @@ package struct MonthIndexRenderer: Sendable {
             body += "<tr><td>\(name)\(escape(id.grouped))</span></td>"
             body +=
                 HTMLDocument.moneyCell(
-                    statement.closingBalance,
-                    MoneyFormat(currency: statement.account.currency, locale: locale))
+                    statement.closingBalance, formats.format(for: statement.account.currency))
                 + "<td class=\"files\">\(links)</td></tr>\n"
         }
         body += "</tbody>\n</table>"
@@ -53,6 +54,7 @@ package struct MonthIndexRenderer: Sendable {
         _ months: [ClosingBalances], into out: inout some TextOutputStream
     ) {
         let escape = HTMLDocument.escape
+        let formats = MoneyFormatCache(locale: locale)
         var body = "<h1>\(escape(labels.statements))</h1>\n"
         for month in months.sorted(by: { $0.month > $1.month }) {
             let folder = month.month.isoText
@@ -68,8 +70,7 @@ package struct MonthIndexRenderer: Sendable {
                 body +=
                     "<tr><td><a href=\"\(folder)/\(line.account.fileName).html\">\(title)</a></td>"
                 body +=
-                    HTMLDocument.moneyCell(
-                        line.balance, MoneyFormat(currency: line.balance.currency, locale: locale))
+                    HTMLDocument.moneyCell(line.balance, formats.format(for: line.balance.currency))
                     + "</tr>\n"
             }
             body += "</tbody>\n</table>\n"
