@@ -68,13 +68,6 @@ final class FileByteSource: ByteSource {
         }
     }
 
-    /// The file's stamp now.
-    func stamp() throws(FileReadError) -> FileStamp {
-        var status = stat()
-        guard fstat(descriptor, &status) == 0 else { throw FileReadError(errno: errno) }
-        return FileStamp(status)
-    }
-
     /// The hash of the whole file, leaving the read position as it is.
     func contentHash() throws -> ContentHash {
         var hasher = ContentHasher()
