@@ -182,6 +182,8 @@ extension MT940Parser {
         }
         /// What the keys of the account's transaction ids start with.
         var idPrefix: StableHasher?
+        /// Whether a `:25:` was read, valid or not.
+        var hasAccountField = false
         var opening: Balance?
         var closing: Balance?
         /// The currency of the entries: the opening balance's, or an MT942's floor limit's.
@@ -329,6 +331,7 @@ extension MT940Parser {
                 sawStatement = true
             case .account:
                 openStatement(field)
+                statement!.hasAccountField = true
                 account(String(decoding: value, as: UTF8.self), field, column: valueColumn)
             case .openingFinal, .openingInterim, .closingFinal, .closingInterim:
                 openStatement(field)
@@ -375,12 +378,28 @@ extension MT940Parser {
             if trimmed.count > 3, trimmed.suffix(3).allSatisfy({ $0.isLetter }) {
                 candidates.append(String(trimmed.dropLast(3)).trimmingCharacters(in: .whitespaces))
             }
+            var defect: (candidate: String, error: IBANError)?
             for candidate in candidates {
-                if let iban = try? IBAN(parsing: candidate) {
+                do throws(IBANError) {
+                    let iban = try IBAN(parsing: candidate)
                     statement!.account = Account(
                         id: AccountID(iban), name: nil, kind: .checking, currency: .eur)
                     return
+                } catch {
+                    switch error {
+                    case .invalidStructure, .checksumMismatch: defect = defect ?? (candidate, error)
+                    case .illegalCharacter, .unknownCountry, .wrongLength: break
+                    }
                 }
+            }
+            // A registered country and exactly its length, but wrong inside: an IBAN mistyped
+            // or damaged, never taken for another kind of account number (that would be
+            // another account, silently).
+            if let defect {
+                report(
+                    .iban(":25:", Diagnostic.quote(defect.candidate), defect.error),
+                    line: field.line, column: column)
+                return
             }
             // A bank code and an account number, `37040044/0532013000`, kept as a name.
             do throws(AccountIDParseError) {
@@ -661,8 +680,10 @@ extension MT940Parser {
             statement = self.statement!
             self.statement = nil
             if statement.account == nil {
-                diagnostics.report(
-                    .elementMissing(":25:"), line: statement.line, column: 1)
+                // A `:25:` that was there is reported where it stands, as what is wrong with it.
+                if !statement.hasAccountField {
+                    diagnostics.report(.elementMissing(":25:"), line: statement.line, column: 1)
+                }
                 return
             }
             if statement.opening == nil && !statement.isInterim {

@@ -215,6 +215,31 @@ struct MT940ParserTests {
         #expect(result.diagnostics.map(\.code) == [.transactionIDConflict])
     }
 
+    @Test func `refuses a mistyped IBAN rather than take it for another account number`() {
+        for (account, code) in [
+            ("NL50RABO0123456789 EUR", DiagnosticCode.ibanChecksum),
+            ("DE89370400440532013001", .ibanChecksum), ("NL91ABNA04171643X0", .ibanStructure),
+        ] {
+            let result = parse(
+                Self.statement.replacingOccurrences(
+                    of: ":25:DE89370400440532013000", with: ":25:\(account)"))
+            #expect(result.rows.isEmpty, "\(account)")
+            #expect(result.diagnostics.map(\.code) == [code], "\(account): \(result.lines)")
+            #expect(result.diagnostics.first?.line == 2)
+        }
+        // A bank code and account number, and an IBAN with its currency, are accounts.
+        for (account, id) in [
+            ("37040044/0532013000", "name:37040044-0532013000"),
+            ("NL91ABNA0417164300 EUR", "NL91ABNA0417164300"),
+        ] {
+            let result = parse(
+                Self.statement.replacingOccurrences(
+                    of: ":25:DE89370400440532013000", with: ":25:\(account)"))
+            #expect(result.diagnostics.isEmpty, "\(account): \(result.lines)")
+            #expect(result.rows.first?.account.id.text == id)
+        }
+    }
+
     @Test func `names every packed tag constant by its own text`() {
         let constants: [(MT940Parser.Tag, String)] = [
             (.statement, "20"), (.account, "25"), (.openingFinal, "60F"),
