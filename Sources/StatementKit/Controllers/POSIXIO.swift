@@ -22,6 +22,25 @@ package enum POSIXIO {
         return nil
     }
 
+    /// Writes every byte at a file offset with `pwrite`, leaving the descriptor's own offset
+    /// alone (so no `lseek` is needed first).
+    ///
+    /// - Returns: `nil` when all was written, else the `errno` of the failure.
+    package static func writeAll(
+        _ descriptor: Int32, _ bytes: UnsafeRawBufferPointer, at offset: Int
+    ) -> Int32? {
+        var written = 0
+        while written < bytes.count {
+            let count = pwrite(
+                descriptor, bytes.baseAddress! + written, bytes.count - written,
+                off_t(offset + written))
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else { return count < 0 ? errno : EIO }
+            written += count
+        }
+        return nil
+    }
+
     /// Reads up to `buffer.count` bytes from a file offset with one `pread` (retried when
     /// interrupted): the count read, 0 at the end of the file, or the `errno` of the failure.
     package static func read(

@@ -458,10 +458,10 @@ package final class StorageController {
         let descriptor = open(path, O_WRONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o644)
         guard descriptor >= 0 else { throw error("open", path) }
         defer { close(descriptor) }
-        guard ftruncate(descriptor, off_t(offset)) == 0,
-            lseek(descriptor, off_t(offset), SEEK_SET) == off_t(offset)
-        else { throw error("write", path) }
-        try writeAll(descriptor, bytes, path)
+        guard ftruncate(descriptor, off_t(offset)) == 0 else { throw error("write", path) }
+        if let code = bytes.withUnsafeBytes({ POSIXIO.writeAll(descriptor, $0, at: offset) }) {
+            throw .io(path: path, operation: "write", reason: POSIXErrno(code: code).description)
+        }
     }
 
     private func appendToJournal(_ line: String) throws(StorageError) {
