@@ -93,8 +93,8 @@ extension CamtParser {
         var indicator: String?
         var debtorName: String?
         var creditorName: String?
-        var debtorIBAN: String?
-        var creditorIBAN: String?
+        var debtorIBAN: PlacedText?
+        var creditorIBAN: PlacedText?
         var unstructured: [String] = []
         var creditorReference: String?
         var endToEndID: String?
@@ -324,8 +324,8 @@ extension CamtParser {
                 details!.debtorName = value().text
             case .nm where within(.cdtr, .nm) || within(.cdtr, .pty, .nm):
                 details!.creditorName = value().text
-            case .iban where within(.dbtrAcct, .id, .iban): details!.debtorIBAN = value().text
-            case .iban where within(.cdtrAcct, .id, .iban): details!.creditorIBAN = value().text
+            case .iban where within(.dbtrAcct, .id, .iban): details!.debtorIBAN = value()
+            case .iban where within(.cdtrAcct, .id, .iban): details!.creditorIBAN = value()
             case .ustrd where within(.rmtInf, .ustrd):
                 let text = value().text
                 if !text.isEmpty { details!.unstructured.append(text) }
@@ -511,8 +511,17 @@ extension CamtParser {
                 statement!.total = total
                 let isDebit = amount.minorUnits < 0
                 let name = isDebit ? part.creditorName : part.debtorName
-                let counterpartyIBAN = (isDebit ? part.creditorIBAN : part.debtorIBAN).flatMap {
-                    try? IBAN(parsing: $0)
+                // The counterparty's `<IBAN>` is checked as every IBAN is: a damaged one is
+                // reported where it stands, never dropped from the row.
+                var counterpartyIBAN: IBAN?
+                if let given = isDebit ? part.creditorIBAN : part.debtorIBAN {
+                    do throws(IBANError) {
+                        counterpartyIBAN = try IBAN(parsing: given.text)
+                    } catch {
+                        let element = isDebit ? "CdtrAcct/Id/IBAN" : "DbtrAcct/Id/IBAN"
+                        report(.iban(element, Diagnostic.quote(given.text), error), at: given)
+                        continue
+                    }
                 }
                 let description =
                     part.unstructured.isEmpty

@@ -280,6 +280,26 @@ struct CamtParserTests {
             ])
     }
 
+    @Test func `reports a damaged counterparty IBAN instead of dropping it`() {
+        func details(_ iban: String) -> String {
+            "<NtryDtls><TxDtls><RltdPties><Cdtr><Nm>Shop</Nm></Cdtr><CdtrAcct><Id><IBAN>\(iban)</IBAN></Id></CdtrAcct></RltdPties></TxDtls></NtryDtls>"
+        }
+        let damaged = parse(
+            Self.document(Self.entry("1.00", extra: details("FR1420041010050500013M02607"))))
+        #expect(damaged.rows.isEmpty)
+        #expect(
+            damaged.lines == [
+                "c.xml:4:216: error: [IBAN_CHECKSUM] CdtrAcct/Id/IBAN \"FR1420041010050500013M02607\": check digits 14 do not match (expected 84)"
+            ])
+        let sound = parse(
+            Self.document(Self.entry("1.00", extra: details("FR14 2004 1010 0505 0001 3M02 606"))))
+        #expect(sound.lines.isEmpty)
+        #expect(
+            sound.rows.first?.transaction.beneficiaryIBAN?.electronic
+                == "FR1420041010050500013M02606")
+        #expect(sound.rows.first?.transaction.beneficiary == "Shop")
+    }
+
     @Test func `leaves out a camt.052's intraday entries and reads a camt.054's bookings`() {
         let report = parse(Self.document("BkToCstmrAcctRpt", "Rpt", Self.entry("1.00")))
         #expect(report.diagnostics.isEmpty && report.rows.isEmpty)
