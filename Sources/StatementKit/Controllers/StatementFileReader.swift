@@ -31,7 +31,8 @@ enum StatementFileReader {
                 return MT940Parser(buildsRows: buildsRows).parse(
                     source, diagnostics: &diagnostics, onRow: onRow)
             case .camt:
-                return CamtParser().parse(source, diagnostics: &diagnostics, onRow: onRow)
+                return CamtParser(buildsRows: buildsRows).parse(
+                    source, diagnostics: &diagnostics, onRow: onRow)
             case .ofx:
                 return OFXParser(buildsRows: buildsRows).parse(
                     source, diagnostics: &diagnostics, onRow: onRow)

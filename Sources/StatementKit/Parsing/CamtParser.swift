@@ -20,13 +20,19 @@ import Foundation
 /// reference `Strd/CdtrRefInf/Ref`, else `EndToEndId`, as the reference). All entries of a
 /// camt.052 are intraday and left out as not booked, as an MT942's are.
 package struct CamtParser: Sendable {
-    package init() {}
+    /// Whether valid rows are built and handed to `onRow`; `validate` checks them only, and
+    /// keeps no text that only a built row uses (names, remittance information, references).
+    let buildsRows: Bool
+
+    package init(buildsRows: Bool = true) {
+        self.buildsRows = buildsRows
+    }
 
     package func parse<Source: ByteSource>(
         _ source: Source, diagnostics: inout DiagnosticCollector, onRow: (ParsedRow) -> Void
     ) -> ParseSummary {
         var reader = XMLReader(source: source, names: Element.names)
-        var state = State(diagnostics: DiagnosticCollector(file: ""))
+        var state = State(diagnostics: DiagnosticCollector(file: ""), buildsRows: buildsRows)
         return state.parse(
             into: &diagnostics, syntax: DiagnosticMessage.xmlSyntax,
             noStatement: .noStatement(format: "camt", first: "<Stmt>, <Rpt> or <Ntfctn>")
@@ -156,8 +162,11 @@ extension CamtParser {
         /// id already there with another amount).
         var transactionIDs = TransactionIDChecker()
 
-        init(diagnostics: DiagnosticCollector) {
+        let buildsRows: Bool
+
+        init(diagnostics: DiagnosticCollector, buildsRows: Bool) {
             self.diagnostics = diagnostics
+            self.buildsRows = buildsRows
         }
 
         mutating func handle<S>(
@@ -304,7 +313,7 @@ extension CamtParser {
                 entry!.bookingDate = value()
             case .acctSvcrRef where within(.ntry, .acctSvcrRef):
                 entry!.serviceReference = value().text
-            case .addtlNtryInf where within(.ntry, .addtlNtryInf):
+            case .addtlNtryInf where buildsRows && within(.ntry, .addtlNtryInf):
                 entry!.additional = value().text
             case .ntry:
                 endEntry(onRow)
@@ -320,21 +329,22 @@ extension CamtParser {
                 details!.currency = attributeCurrency
             case .cdtDbtInd where within(.txDtls, .cdtDbtInd):
                 details!.indicator = value().text
-            case .nm where within(.dbtr, .nm) || within(.dbtr, .pty, .nm):
+            case .nm where buildsRows && (within(.dbtr, .nm) || within(.dbtr, .pty, .nm)):
                 details!.debtorName = value().text
-            case .nm where within(.cdtr, .nm) || within(.cdtr, .pty, .nm):
+            case .nm where buildsRows && (within(.cdtr, .nm) || within(.cdtr, .pty, .nm)):
                 details!.creditorName = value().text
             case .iban where within(.dbtrAcct, .id, .iban): details!.debtorIBAN = value()
             case .iban where within(.cdtrAcct, .id, .iban): details!.creditorIBAN = value()
-            case .ustrd where within(.rmtInf, .ustrd):
+            case .ustrd where buildsRows && within(.rmtInf, .ustrd):
                 let text = value().text
                 if !text.isEmpty { details!.unstructured.append(text) }
-            case .ref where within(.cdtrRefInf, .ref): details!.creditorReference = value().text
-            case .endToEndId where within(.refs, .endToEndId):
+            case .ref where buildsRows && within(.cdtrRefInf, .ref):
+                details!.creditorReference = value().text
+            case .endToEndId where buildsRows && within(.refs, .endToEndId):
                 details!.endToEndID = value().text
             case .acctSvcrRef where within(.refs, .acctSvcrRef):
                 details!.reference = value().text
-            case .addtlTxInf where within(.txDtls, .addtlTxInf):
+            case .addtlTxInf where buildsRows && within(.txDtls, .addtlTxInf):
                 details!.additional = value().text
             case .txDtls:
                 entry!.details.append(details!)
@@ -510,7 +520,6 @@ extension CamtParser {
                 }
                 statement!.total = total
                 let isDebit = amount.minorUnits < 0
-                let name = isDebit ? part.creditorName : part.debtorName
                 // The counterparty's `<IBAN>` is checked as every IBAN is: a damaged one is
                 // reported where it stands, never dropped from the row.
                 var counterpartyIBAN: IBAN?
@@ -523,6 +532,23 @@ extension CamtParser {
                         continue
                     }
                 }
+                let id: String? =
+                    parts.count > 1
+                    ? (part.reference ?? entry.serviceReference.map { "\($0)/\(index + 1)" })
+                    : (entry.serviceReference ?? part.reference)
+                guard buildsRows else {
+                    // Checked, not built: only a transaction id given to two bookings can be
+                    // wrong.
+                    if let id,
+                        let conflict = transactionIDs.check(
+                            id: id, amount: amount, date: day, account: account.id,
+                            line: entry.line)
+                    {
+                        report(conflict, line: entry.line, column: 1)
+                    }
+                    continue
+                }
+                let name = isDebit ? part.creditorName : part.debtorName
                 let description =
                     part.unstructured.isEmpty
                     ? (part.additional ?? entry.additional)
@@ -530,10 +556,6 @@ extension CamtParser {
                 let endToEnd = part.endToEndID.flatMap {
                     $0.uppercased() == "NOTPROVIDED" ? nil : $0
                 }
-                let id: String? =
-                    parts.count > 1
-                    ? (part.reference ?? entry.serviceReference.map { "\($0)/\(index + 1)" })
-                    : (entry.serviceReference ?? part.reference)
                 let transaction = Transaction(
                     date: day, amount: amount,
                     beneficiary: name ?? description ?? entry.additional ?? "(no counterparty)",
