@@ -77,7 +77,8 @@ extension MT940Parser {
         }
 
         /// A tag from its characters' codes, the first in the lowest byte: constants, so
-        /// that comparing with one loads nothing (`TagTests` checks each against its text).
+        /// that comparing with one loads nothing (`MT940ParserTests` checks each against its
+        /// text).
         private init(packed: UInt32) {
             self.packed = packed
         }
