@@ -6,14 +6,16 @@ enum Accounts: Command {
     static let summary = "list the ledger's accounts and balances"
 
     static let usage = """
-        USAGE: statements accounts [--state DIR] [--format text|json]
+        USAGE: statements accounts [--state DIR]... [--format text|json]
 
         Lists the ledger's accounts: IBAN or account id, name, kind, currency, transaction count, balance
         (opening balance plus every transaction), first and last date, last import.
         Reads the ledger without locking or writing it.
 
         OPTIONS:
-          --state DIR         the ledger folder (default: $STATEMENTS_STATE, else ./ledger)
+          --state DIR         the ledger folder (default: $STATEMENTS_STATE, else ./ledger);
+                              repeated, several ledgers read as one (no account may be
+                              in two)
           --format text|json  an aligned table (default) or a JSON array
           -h, --help          show this help
 
@@ -29,10 +31,9 @@ enum Accounts: Command {
         let format = try options.choice(
             "format", default: AccountsRenderer.Format.text)
         var standardOutput = console.output
-        let folder = try StateFolder.existing(options, console: console)
+        let folders = try StateFolder.existingAll(options, console: console)
         do {
-            let summaries = try StateController(storage: StorageController(folder: folder))
-                .accountSummaries()
+            let summaries = try LedgerGroup(folders: folders).accountSummaries()
             AccountsRenderer(format: format).render(summaries, into: &standardOutput)
             return ExitCode.success
         } catch {

@@ -1,12 +1,12 @@
 import StatementKit
 
-/// Which accounts and months of which ledger a reading command (`report`, `register`) asks
-/// for: `--state` (which must exist), `--account` (each in the ledger), and `--month` or
-/// `--from`/`--to`.
+/// Which accounts and months of which ledgers a reading command (`report`, `register`) asks
+/// for: `--state` (each must exist; several are read as one ledger), `--account` (each in
+/// them), and `--month` or `--from`/`--to`.
 struct LedgerSelection {
     static let valueOptions: Set = ["state", "month", "from", "to", "account"]
 
-    let state: StateController
+    let state: LedgerGroup
     /// The accounts asked for; `nil`: every account.
     let accounts: Set<AccountID>?
     /// The months asked for; `nil` when none was (each command has its default).
@@ -18,14 +18,14 @@ struct LedgerSelection {
             accounts = (accounts ?? []).union([try Arguments.accountID(text)])
         }
         months = try Self.months(options)
-        let folder = try StateFolder.existing(options, console: console)
-        state = StateController(storage: StorageController(folder: folder))
+        let folders = try StateFolder.existingAll(options, console: console)
+        state = LedgerGroup(folders: folders)
         if let accounts {
             let known: Set<AccountID>
             do { known = try state.accountIDs() } catch { throw .environment("\(error)") }
             if let unknown = accounts.subtracting(known).min() {
                 throw .usage(
-                    "no account \(unknown.text) in the ledger at '\(folder)' ('statements accounts' lists them)"
+                    "no account \(unknown.text) in the ledger at \(folders.map { "'\($0)'" }.joined(separator: ", ")) ('statements accounts' lists them)"
                 )
             }
         }

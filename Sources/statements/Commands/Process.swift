@@ -86,8 +86,8 @@ enum Process: Command {
             isDryRun
             ? []
             : try report.publish(
-                statements, generation: imported.generations.after, state: state,
-                output: output, console: console)
+                statements, generation: imported.generations.after,
+                accountMonths: state.accountMonths, output: output, console: console)
         let writtenMonths = Set(statements.map(\.month))
         switch report.summaryFormat {
         case .text:

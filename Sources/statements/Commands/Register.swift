@@ -6,7 +6,7 @@ enum Register: Command {
     static let summary = "list transactions with running balances; writes no files"
 
     static let usage = """
-        USAGE: statements register [-s DIR] [-a ID]... [-m YYYY-MM | --from YYYY-MM --to YYYY-MM]
+        USAGE: statements register [-s DIR]... [-a ID]... [-m YYYY-MM | --from YYYY-MM --to YYYY-MM]
                                    [--match TEXT] [-f text|csv|json]
 
         Lists the ledger's transactions by date, each with its account's balance after it, as
@@ -16,7 +16,8 @@ enum Register: Command {
 
         OPTIONS:
           -s, --state DIR            the ledger folder (default: $STATEMENTS_STATE, else
-                                     ./ledger)
+                                     ./ledger); repeated, several ledgers read as one
+                                     (no account may be in two)
           -a, --account ID           only this account (an IBAN or scheme:value); may be
                                      repeated
           -m, --month YYYY-MM        only this month (default: every month)

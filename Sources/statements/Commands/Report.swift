@@ -6,7 +6,7 @@ enum Report: Command {
     static let summary = "write monthly statements as text, CSV and HTML"
 
     static let usage = """
-        USAGE: statements report [-s DIR] [-m YYYY-MM | --from YYYY-MM --to YYYY-MM]
+        USAGE: statements report [-s DIR]... [-m YYYY-MM | --from YYYY-MM --to YYYY-MM]
                                  [-a ID]... [--report-format text|csv|html]... [-o DIR] [--locale ID]
                                  [-f text|json] [-q|-v]
 
@@ -17,7 +17,8 @@ enum Report: Command {
 
         OPTIONS:
           -s, --state DIR            the ledger folder (default: $STATEMENTS_STATE, else
-                                     ./ledger)
+                                     ./ledger); repeated, several ledgers read as one
+                                     (no account may be in two)
           -m, --month YYYY-MM        the month (default: the latest month with transactions)
           --from/--to YYYY-MM        a range of months, both included
           -a, --account ID           only this account (an IBAN or scheme:value); may be
@@ -57,7 +58,7 @@ enum Report: Command {
         }
         guard report.folder == "-" else {
             let published = try report.publish(
-                statements, state: state, output: output, console: console)
+                statements, accountMonths: state.accountMonths, output: output, console: console)
             let renderer = PublishReportRenderer(verbosity: output.verbosity)
             let months = Set(statements.map(\.month))
             var standardOutput = console.output

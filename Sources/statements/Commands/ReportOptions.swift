@@ -52,11 +52,14 @@ struct ReportOptions {
 
     /// Writes the statements, with progress on a terminal, and returns what was written.
     ///
-    /// - Parameter generation: the ledger generation the reports now reflect, recorded in the
-    ///   output folder once every file is written (`process` uses it).
+    /// - Parameters:
+    ///   - generation: the ledger generation the reports now reflect, recorded in the output
+    ///     folder once every file is written (`process` uses it).
+    ///   - accountMonths: the months of each account, for the links between statements.
     func publish(
-        _ statements: [MonthlyStatement], generation: Int? = nil, state: StateController,
-        output: Output, console: Console
+        _ statements: [MonthlyStatement], generation: Int? = nil,
+        accountMonths: () throws(StorageError) -> [AccountID: [Month]], output: Output,
+        console: Console
     ) throws(CommandError) -> [PublishedFile] {
         let controller = self.controller
         let progress = output.progress(console)
@@ -64,7 +67,7 @@ struct ReportOptions {
         controller.progress = progress?.handler
         do throws(StorageError) {
             return try controller.publish(
-                statements, generation: generation, accountMonths: state.accountMonths())
+                statements, generation: generation, accountMonths: accountMonths())
         } catch {
             throw .environment("\(error)")
         }

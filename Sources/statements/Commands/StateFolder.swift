@@ -6,10 +6,21 @@ enum StateFolder {
         options.value("state") ?? console.environment["STATEMENTS_STATE"] ?? "ledger"
     }
 
-    /// The state folder of a command that only reads the ledger: a folder that is not there
-    /// is an error (a mistyped `--state`), never an empty ledger.
-    static func existing(_ options: Arguments, console: Console) throws(CommandError) -> String {
-        let path = path(options, console: console)
+    /// The state folders of a command that only reads ledgers: each `--state` given, else the
+    /// default one; a folder that is not there is an error (a mistyped `--state`), never an
+    /// empty ledger.
+    static func existingAll(_ options: Arguments, console: Console) throws(CommandError)
+        -> [String]
+    {
+        let given = options.values("state")
+        guard !given.isEmpty else { return [try existing(path(options, console: console))] }
+        var folders: [String] = []
+        for folder in given { folders.append(try existing(folder)) }
+        return folders
+    }
+
+    /// A state folder that must be there.
+    private static func existing(_ path: String) throws(CommandError) -> String {
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder),
             isFolder.boolValue

@@ -1,0 +1,86 @@
+/// Several ledgers read as one: the state folders of entities kept apart, or of shards of one
+/// ledger, whose accounts never overlap. It answers the read-only queries of `accounts`,
+/// `report` and `register` over all of them, in the order one ledger holding every account
+/// would; it never locks or writes.
+package final class LedgerGroup {
+    private let ledgers: [(folder: String, state: StateController)]
+
+    /// Creates a group over existing state folders, in the order given.
+    package init(folders: [String]) {
+        ledgers = folders.map { ($0, StateController(storage: StorageController(folder: $0))) }
+    }
+
+    /// Which ledger holds each account.
+    ///
+    /// - Throws: `StorageError.unreadable` when two ledgers hold one account (the first
+    ///   shared one by id, so that the message is the same every run): read as one, its
+    ///   transactions would count twice.
+    private func owners() throws(StorageError) -> [AccountID: Int] {
+        var owners: [AccountID: Int] = [:]
+        for (index, ledger) in ledgers.enumerated() {
+            for accountID in try ledger.state.accountIDs().sorted() {
+                if let other = owners[accountID] {
+                    throw .unreadable(
+                        folder: ledger.folder,
+                        reason:
+                            "account \(accountID.text) is in the ledger at '\(ledgers[other].folder)' too; ledgers read as one must not share an account"
+                    )
+                }
+                owners[accountID] = index
+            }
+        }
+        return owners
+    }
+
+    /// The ids of every ledger's accounts.
+    package func accountIDs() throws(StorageError) -> Set<AccountID> {
+        Set(try owners().keys)
+    }
+
+    /// The latest month with transactions in any ledger.
+    package func latestMonth() throws(StorageError) -> Month? {
+        var latest: Month?
+        for ledger in ledgers {
+            if let month = try ledger.state.latestMonth() { latest = max(latest ?? month, month) }
+        }
+        return latest
+    }
+
+    /// Every month with transactions in any ledger.
+    package func allMonths() throws(StorageError) -> Set<Month> {
+        var months: Set<Month> = []
+        for ledger in ledgers { months.formUnion(try ledger.state.allMonths()) }
+        return months
+    }
+
+    /// The months with transactions of each account, for the links between statements.
+    package func accountMonths() throws(StorageError) -> [AccountID: [Month]] {
+        _ = try owners()
+        var months: [AccountID: [Month]] = [:]
+        for ledger in ledgers {
+            months.merge(try ledger.state.accountMonths()) { first, _ in first }
+        }
+        return months
+    }
+
+    /// The statements of the given months, for the given accounts (all when `nil`), by
+    /// account and month, as `StateController.monthlyStatements` gives them.
+    package func monthlyStatements(months: Set<Month>, accounts: Set<AccountID>? = nil)
+        throws(StorageError) -> [MonthlyStatement]
+    {
+        _ = try owners()
+        var statements: [MonthlyStatement] = []
+        for ledger in ledgers {
+            statements += try ledger.state.monthlyStatements(months: months, accounts: accounts)
+        }
+        return statements.sorted { ($0.account.id, $0.month) < ($1.account.id, $1.month) }
+    }
+
+    /// Every account of every ledger with its figures, by account.
+    package func accountSummaries() throws(StorageError) -> [AccountSummary] {
+        _ = try owners()
+        var summaries: [AccountSummary] = []
+        for ledger in ledgers { summaries += try ledger.state.accountSummaries() }
+        return summaries.sorted { $0.account.id < $1.account.id }
+    }
+}
