@@ -150,9 +150,12 @@ final class ImportRun {
     /// parsing). Records a file imported whole without a warning, unless it changed while it
     /// was read; forgets the record of a file that changed and was not.
     private func importUnlessUnchanged(
-        _ found: FileFinder.FoundFile, dialect: Dialect?, reading fingerprint: Checksum,
+        _ found: FileFinder.FoundFile, dialect: Dialect?, reading given: Checksum,
         tally: FileTally, touched: inout Set<AccountID>
     ) throws(StorageError) -> FileImport {
+        // A part of a split ledger keeps other rows of a file than the whole does.
+        var fingerprint = given
+        if let shard = reading.shard { fingerprint.feed(Array("shard \(shard)".utf8)) }
         func read() throws(StorageError) -> FileImport {
             try importFile(
                 at: found.path, named: found.name, dialect: dialect, tally: tally,
@@ -315,6 +318,7 @@ final class ImportRun {
         // Rows are counted for the progress display as they come; the file's own count
         // replaces them when it is done.
         var (rowsSeen, rowsTold) = (0, 0)
+        var otherShardRows = 0
         func consume(_ row: ParsedRow) {
             rowsSeen += 1
             if rowsSeen - rowsTold == 1 << 14 {
@@ -322,6 +326,11 @@ final class ImportRun {
                 rowsTold = rowsSeen
             }
             let accountID = row.account.id
+            // Another part's account: read and checked, kept by that part's import.
+            if let shard = reading.shard, !shard.contains(accountID) {
+                otherShardRows += 1
+                return
+            }
             if fileAccounts[accountID] == nil {
                 fileAccounts[accountID] = row.account
                 if let known = manifest.accounts[accountID]?.account,
@@ -387,7 +396,8 @@ final class ImportRun {
                     at: path, named: name, dialect: dialect, sniffing: true, tally: tally,
                     touched: &touched)
             }
-            return FileImport(outcome: .rejected, validation: validation)
+            return FileImport(
+                outcome: .rejected, validation: validation, otherShardRows: otherShardRows)
         }
         for (accountID, account) in fileAccounts where manifest.accounts[accountID] == nil {
             let opening = summary.openingBalances[accountID]
@@ -407,7 +417,7 @@ final class ImportRun {
         let (new, present) = (progress.new, progress.present)
         return FileImport(
             outcome: new == 0 ? .alreadyPresent(present) : .imported(new: new, present: present),
-            validation: validation)
+            validation: validation, otherShardRows: otherShardRows)
     }
 
     /// Sorts the staged rows into present and new, and writes the new ones out as tails of

@@ -235,6 +235,9 @@ package struct ReadSettings: Sendable {
     package var jobs = ProcessInfo.processInfo.activeProcessorCount
     /// Told how far the run has got, when set.
     package var progress: ProgressHandler?
+    /// The part of a ledger split by account that an import keeps; `nil`: every account.
+    /// Files are still read and checked whole, so every part rejects the same files.
+    package var shard: Shard?
 
     /// Creates the default settings.
     package init() {}

@@ -15,12 +15,19 @@ package struct FileImport: Hashable, Sendable {
     package let validation: FileValidation
     /// Whether the file was known as imported whole and unchanged, and so not read again.
     package let isUnchanged: Bool
+    /// The rows of accounts of other parts of a split ledger (`--shard`): read and checked,
+    /// not kept here.
+    package let otherShardRows: Int
 
     /// Creates the outcome of one file.
-    package init(outcome: Outcome, validation: FileValidation, isUnchanged: Bool = false) {
+    package init(
+        outcome: Outcome, validation: FileValidation, isUnchanged: Bool = false,
+        otherShardRows: Int = 0
+    ) {
         self.outcome = outcome
         self.validation = validation
         self.isUnchanged = isUnchanged
+        self.otherShardRows = otherShardRows
     }
 }
 
@@ -79,6 +86,9 @@ package struct ImportReport: Hashable, Sendable {
             }
         }
     }
+
+    /// The rows of accounts of other parts of a split ledger, in every file.
+    package var otherShardRows: Int { files.reduce(0) { $0 + $1.otherShardRows } }
 
     /// How many files were rejected.
     package var rejectedCount: Int { files.count { $0.outcome == .rejected } }

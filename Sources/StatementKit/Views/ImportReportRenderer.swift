@@ -56,7 +56,13 @@ package struct ImportReportRenderer: Sendable {
 
     private func notBooked(_ file: FileImport) -> String {
         let count = file.validation.notBookedCount
-        return count > 0 ? ", \(count.counted("row")) not booked yet left out" : ""
+        return (count > 0 ? ", \(count.counted("row")) not booked yet left out" : "")
+            + Self.otherShards(file.otherShardRows)
+    }
+
+    /// The rows kept by other parts of a split ledger, when there are any.
+    private static func otherShards(_ count: Int) -> String {
+        count > 0 ? "; \(count.counted("row")) of other shards' accounts left to them" : ""
     }
 
     /// The closing line, such as `added 25 new transactions from 5 files, 0 already present,
@@ -64,7 +70,8 @@ package struct ImportReportRenderer: Sendable {
     package func summary(_ report: ImportReport) -> String {
         let accepted = report.files.count - report.rejectedCount
         let rejected =
-            report.rejectedCount > 0 ? ", \(report.rejectedCount.counted("file")) rejected" : ""
+            (report.rejectedCount > 0 ? ", \(report.rejectedCount.counted("file")) rejected" : "")
+            + Self.otherShards(report.otherShardRows)
         guard !report.files.isEmpty else { return "no statement files found" }
         guard report.newCount > 0 else {
             let present = report.presentCount == 1 ? "is" : "are"
@@ -92,6 +99,7 @@ package struct ImportReportRenderer: Sendable {
             out += index == 0 ? "\n" : ",\n"
             out += "    {\"path\": \(jsonString(validation.path)), \"outcome\": \"\(outcome)\", "
             out += "\"new\": \(new), \"present\": \(present), \"unchanged\": \(file.isUnchanged), "
+            out += "\"otherShards\": \(file.otherShardRows), "
             out += ValidationReportRenderer.jsonCounts(of: validation) + "}"
         }
         out += report.files.isEmpty ? "],\n" : "\n  ],\n"
@@ -101,6 +109,7 @@ package struct ImportReportRenderer: Sendable {
             + ValidationReportRenderer.jsonDiagnostics(of: validations) + ",\n"
         out += "  \"summary\": {\"files\": \(report.files.count), \"new\": \(report.newCount), "
         out += "\"present\": \(report.presentCount), \"rejected\": \(report.rejectedCount), "
+        out += "\"otherShards\": \(report.otherShardRows), "
         out += "\"dryRun\": \(report.isDryRun), \"codes\": "
         out += ValidationReportRenderer.jsonCodeCounts(
             ValidationReport(files: validations).codeCounts)

@@ -8,6 +8,7 @@ enum Import: Command {
     static let usage = """
         USAGE: statements import PATH... [-s DIR] [-n] [-f text|json] [-q|-v] [--strict]
                                          [-j N] [-p FILE] [-a ID] [--max-diagnostics N]
+                                         [--shard K/N]
 
         Imports statement files and folders (found as validate finds them; '-' reads standard
         input) into the ledger. Each transaction is stored once, however often a file is
@@ -25,6 +26,7 @@ enum Import: Command {
           --color auto|always|never  colour diagnostics (default auto: on a terminal,
                                      unless NO_COLOR is set)
         \(ReadOptions.help)
+        \(ReadOptions.shardHelp)
           -h, --help                 show this help
 
         EXIT STATUS: 0 every file imported or already present, 1 a file was rejected,
@@ -35,7 +37,7 @@ enum Import: Command {
         let options = try Arguments(
             arguments,
             valueOptions: ReadOptions.valueOptions.union(Output.valueOptions)
-                .union(["state", "format"]),
+                .union(["state", "format", "shard"]),
             flagOptions: ReadOptions.flagOptions.union(Output.flagOptions).union(["dry-run"]))
         let format = try options.choice("format", default: ImportReportRenderer.Format.text)
         let output = try Output(options, console: console)

@@ -47,5 +47,20 @@ struct ReadOptions {
         settings.jobs = try options.number("jobs", minimum: 1) ?? settings.jobs
         settings.diagnosticLimit =
             try options.number("max-diagnostics", minimum: 0) ?? settings.diagnosticLimit
+        if let text = options.value("shard") {
+            guard let shard = Shard(parsing: text) else {
+                throw .usage(
+                    "--shard must be a part and a count like 2/4 (1 to \(Shard.maximumCount) parts), not '\(text)'"
+                )
+            }
+            settings.shard = shard
+        }
     }
+
+    /// The help line of `--shard`, which only `import` takes.
+    static let shardHelp = """
+          --shard K/N                keep only the accounts of part K of N (by a stable
+                                     hash of the account id), for a ledger split over
+                                     several state folders; files are still checked whole
+        """
 }
