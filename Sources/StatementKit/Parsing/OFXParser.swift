@@ -614,7 +614,7 @@ struct OFXReader<Source: ByteSource> {
             }
             cursor.consume(length, columns: length)
             // A value is located where it starts, after its tag and any white space.
-            cursor.consume(from - end - 1)
+            if from > end + 1 { cursor.consume(from - end - 1) }
             (eventLine, eventColumn) = (cursor.line, cursor.column)
             // OFX 2's closing tag right after the value is read with it.
             var next = valueEnd
@@ -629,7 +629,13 @@ struct OFXReader<Source: ByteSource> {
             }
             if isPlain && !hasLineBreak {
                 cursor.consume(to - from, columns: to - from)
-                cursor.consume(next - to)
+                // The closing tag read with it is ASCII on one line; white space after a
+                // value without one may hold a line break.
+                if lastLeaf == nil {
+                    cursor.consume(next - to, columns: next - to)
+                } else {
+                    cursor.consume(next - to)
+                }
             } else {
                 cursor.consume(next - from)
             }
