@@ -3,7 +3,18 @@ import Testing
 
 /// End to end: a ledger notices damage and survives misuse (each case once broke `main`).
 struct LedgerIntegrityTests {
-    static let month = "/accounts/DE89370400440532013000/2026-10"
+    static let account = "DE89370400440532013000"
+
+    /// Where the rows of the account in October 2026 lie in the transaction log: the first
+    /// extent of its month record in the manifest.
+    static func extent(_ state: String) throws -> Range<Int> {
+        let manifest = try String(contentsOfFile: state + "/manifest", encoding: .utf8)
+        let record = try #require(
+            manifest.split(separator: "\n").first { $0.hasPrefix("month\t\(account)\t2026-10\t") })
+        let numbers = try #require(record.split(separator: "\t").last).split(separator: ",")[0]
+            .split(separator: ":").compactMap { Int($0) }
+        return numbers[0]..<numbers[0] + numbers[1]
+    }
 
     /// A ledger with the sample data, and the bytes of its files.
     static func ledger() throws -> (Workspace, [String: Data]) {
@@ -65,44 +76,47 @@ struct LedgerIntegrityTests {
             }, naming: "manifest")
     }
 
-    @Test func `refuses month files cut short, deleted, zeroed or changed by hand`() throws {
+    @Test func `refuses logs cut short, deleted, zeroed or changed by hand`() throws {
         try Self.expectRefused(
             { state in
                 let handle = try FileHandle(
-                    forWritingTo: URL(fileURLWithPath: state + Self.month + ".tsv"))
-                try handle.truncate(atOffset: 27)
+                    forWritingTo: URL(fileURLWithPath: state + "/transactions"))
+                try handle.truncate(atOffset: UInt64(try Self.extent(state).lowerBound + 27))
                 try handle.close()
-            }, naming: "2026-10.tsv")
+            }, naming: "transactions is shorter than its committed length")
         try Self.expectRefused(
-            { try FileManager.default.removeItem(atPath: $0 + Self.month + ".tsv") },
-            naming: "2026-10.tsv")
+            { try FileManager.default.removeItem(atPath: $0 + "/transactions") },
+            naming: "transactions is missing")
+        // Only writers read the identity index.
         try Self.expectRefused(
             { state in
-                let path = state + Self.month + ".idx"
+                let path = state + "/identities"
                 let size = try Data(contentsOf: URL(fileURLWithPath: path)).count
                 try Data(repeating: 0, count: size).write(to: URL(fileURLWithPath: path))
-            }, naming: "2026-10.idx", readers: [])  // only writers use the index
+            }, naming: "identities (the rows of \(Self.account) in 2026-10)", readers: [])
         try Self.expectRefused(
             { state in
-                let path = state + Self.month + ".tsv"
+                let path = state + "/transactions"
                 var bytes = try Data(contentsOf: URL(fileURLWithPath: path))
-                let digit = bytes.firstIndex(of: UInt8(ascii: "5"))!
+                let digit = try #require(
+                    bytes[try Self.extent(state)].firstIndex(of: UInt8(ascii: "5")))
                 bytes[digit] = UInt8(ascii: "6")
                 try bytes.write(to: URL(fileURLWithPath: path))
-            }, naming: "2026-10.tsv")
+            },
+            naming:
+                "transactions (the rows of \(Self.account) in 2026-10) does not match its checksum")
     }
 
     @Test func `takes a first import stopped before its commit for no ledger, not a damaged one`()
         throws
     {
-        // What a first import killed after writing tails leaves: a journal and month files,
-        // no manifest.
+        // What a first import killed after appending leaves: a journal and logs, no manifest.
         let workspace = try Workspace()
-        let folder = workspace.state + "/accounts/DE89370400440532013000"
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            atPath: workspace.state, withIntermediateDirectories: true)
         try "2026-10-01\t-100\tKiosk\t\t\t\t\n".write(
-            toFile: folder + "/2026-10.tsv", atomically: false, encoding: .utf8)
-        try "DE89370400440532013000\t2026-10\n".write(
+            toFile: workspace.state + "/transactions", atomically: false, encoding: .utf8)
+        try "statements-journal 4\n".write(
             toFile: workspace.state + "/pending", atomically: false, encoding: .utf8)
         let accounts = try StatementsRunner.run(["accounts", "--state", workspace.state])
         #expect(accounts.status == 0, "\(accounts.stderr)")
@@ -114,6 +128,11 @@ struct LedgerIntegrityTests {
         let check = try StatementsRunner.run(["check", "--state", workspace.state])
         #expect(check.status == 0)
         #expect(!FileManager.default.fileExists(atPath: workspace.state + "/pending"))
+        // Without the journal, the same logs without a manifest are a lost manifest.
+        try FileManager.default.removeItem(atPath: workspace.state + "/manifest")
+        let lost = try StatementsRunner.run(["accounts", "--state", workspace.state])
+        #expect(lost.status == 3)
+        #expect(lost.stderr.contains("manifest is missing while the ledger holds transactions"))
     }
 
     @Test func `checks a sound ledger`() throws {
@@ -150,13 +169,13 @@ struct LedgerIntegrityTests {
         #expect(try Self.snapshot(workspace.state) == before)
     }
 
-    @Test func `never reads or writes a month file through a symbolic link`() throws {
+    @Test func `never reads or writes a log through a symbolic link`() throws {
         let (workspace, _) = try Self.ledger()
-        let month = workspace.state + Self.month + ".tsv"
+        let log = workspace.state + "/transactions"
         let elsewhere = try workspace.write(
-            "elsewhere.tsv", try String(contentsOfFile: month, encoding: .utf8))
-        try FileManager.default.removeItem(atPath: month)
-        try FileManager.default.createSymbolicLink(atPath: month, withDestinationPath: elsewhere)
+            "elsewhere.tsv", try String(contentsOfFile: log, encoding: .utf8))
+        try FileManager.default.removeItem(atPath: log)
+        try FileManager.default.createSymbolicLink(atPath: log, withDestinationPath: elsewhere)
         let before = try String(contentsOfFile: elsewhere, encoding: .utf8)
         let extra = try workspace.write(
             "new.csv",
@@ -164,7 +183,7 @@ struct LedgerIntegrityTests {
         for arguments in [["accounts"], ["import", extra], ["check"]] {
             let output = try StatementsRunner.run(arguments + ["--state", workspace.state])
             #expect(output.status == 3, "\(arguments)")
-            #expect(output.stderr.contains("2026-10.tsv"), "\(arguments): \(output.stderr)")
+            #expect(output.stderr.contains(log), "\(arguments): \(output.stderr)")
         }
         #expect(try String(contentsOfFile: elsewhere, encoding: .utf8) == before)
     }

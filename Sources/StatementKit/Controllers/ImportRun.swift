@@ -43,6 +43,10 @@ final class ImportRun {
     }
     /// The account-months the run has added rows to, with how far it has written them.
     private var tails: [AccountMonth: MonthTail] = [:]
+    /// The ends of the logs: after the rows of the files accepted so far, and after
+    /// everything written, including rows of the file being read.
+    private var acceptedLogs: LedgerManifest.LogLengths
+    private var writtenLogs: LedgerManifest.LogLengths
     private let isDryRun: Bool
     /// When the run started, in nanoseconds: a file stamp younger than that is not trusted.
     private let startTime = POSIXIO.nanosecondsNow()
@@ -68,6 +72,7 @@ final class ImportRun {
         self.storage = storage
         self.committed = committed
         manifest = committed
+        (acceptedLogs, writtenLogs) = (committed.logs, committed.logs)
         self.stagingLimit = stagingLimit
         self.isDryRun = isDryRun
     }
@@ -113,13 +118,14 @@ final class ImportRun {
                 manifest.accounts[tail.accountID]!.months[tail.month] = tail.accepted
             }
             for accountID in touched { manifest.accounts[accountID]!.lastImport = now }
+            manifest.logs = acceptedLogs
             manifest.generation += 1
-            try storage.commit(grown, manifest: manifest)
+            try storage.commit(manifest: manifest)
         } else if !isDryRun {
             if !tails.isEmpty { try storage.rollBack() }  // only rejected files were written
             // What the run learnt of its files, without a new generation: no transaction
             // changed, so no report needs writing again.
-            if manifest.files != committed.files { try storage.commit([], manifest: manifest) }
+            if manifest.files != committed.files { try storage.commit(manifest: manifest) }
         }
         var earliest: [AccountID: Month] = [:]
         for tail in grown {
@@ -384,12 +390,10 @@ final class ImportRun {
         guard collector.errorCount == 0 else {
             for (key, hashes) in progress.added {
                 for hash in hashes { knownIdentities[key]!.remove(hash) }
-                if isDryRun {
-                    tails[key]!.written = tails[key]!.accepted
-                } else {
-                    try storage.cutBack(&tails[key]!)
-                }
+                tails[key]!.written = tails[key]!.accepted
             }
+            if !isDryRun && writtenLogs != acceptedLogs { try storage.cutBack(to: acceptedLogs) }
+            writtenLogs = acceptedLogs
             if summary.needsSniffing {
                 // Windows-1252 text streamed as UTF-8: undone above, read again as such.
                 return try importFile(
@@ -414,18 +418,21 @@ final class ImportRun {
             tails[key]!.accepted = tails[key]!.written
             touched.insert(key.accountID)
         }
+        acceptedLogs = writtenLogs
         let (new, present) = (progress.new, progress.present)
         return FileImport(
             outcome: new == 0 ? .alreadyPresent(present) : .imported(new: new, present: present),
             validation: validation, otherShardRows: otherShardRows)
     }
 
-    /// Sorts the staged rows into present and new, and writes the new ones out as tails of
-    /// their month files (only counted in a dry run). A transaction id found with another
+    /// Sorts the staged rows into present and new, and appends the new ones to the logs in
+    /// one write each (only counted in a dry run). A transaction id found with another
     /// amount, and an amount the account's balance could not hold, become conflicts.
     private func writeStaged(_ progress: inout FileProgress, accounts: [AccountID: Account])
         throws(StorageError)
     {
+        let start = writtenLogs
+        var (dataLog, idLog): ([UInt8], [UInt8]) = ([], [])
         for key in progress.staged.keys.sorted() {
             let month = progress.staged.removeValue(forKey: key)!
             let currency = accounts[key.accountID]!.currency
@@ -501,7 +508,7 @@ final class ImportRun {
             }
             guard !newRanges.isEmpty else { continue }
             progress.new += newRanges.count
-            // Every row new, as in a first import: write the staged bytes without copying.
+            // Every row new, as in a first import: the staged bytes whole.
             let data =
                 newRanges.count == month.rows.count
                 ? month.bytes : newRanges.reduce(into: []) { $0 += month.bytes[$1] }
@@ -510,12 +517,17 @@ final class ImportRun {
                 ?? MonthTail(
                     accountID: key.accountID, month: key.month,
                     committed: committed.accounts[key.accountID]?.months[key.month])
-            if isDryRun {
-                tail.written.advance(data: data, ids: ids)
-            } else {
-                try storage.appendTail(data: data, ids: ids, to: &tail)
-            }
+            tail.written.advance(data: data, ids: ids, at: writtenLogs)
+            writtenLogs.advance(data: data.count, ids: ids.count)
             tails[key] = tail
+            if !isDryRun {
+                dataLog += data
+                idLog += ids
+            }
+        }
+        if !dataLog.isEmpty {
+            try storage.appendToLogs(
+                data: dataLog, ids: idLog, at: start, committed: committed.logs)
         }
         progress.stagedBytes = 0
     }
@@ -537,7 +549,7 @@ final class ImportRun {
                     known.insert(hash, amountCheck: check)
                 }
             } else {
-                try storage.verifyData(of: key.accountID, in: key.month, length: length)
+                _ = try storage.dataBytes(of: key.accountID, in: key.month, length: length)
                 for (hash, check) in try storage.identities(
                     of: key.accountID, in: key.month, length: length)
                 {

@@ -55,8 +55,8 @@ package final class StateController {
         if writes { try storage.lockForWriting() }
         defer { storage.unlock() }
         var committed = try storage.loadManifest()
-        // Format 2 lacks only the file records, which the run adds: format 1 is upgraded.
-        if writes && committed.version < 2 {
+        // A ledger of an earlier format is moved into the logs first.
+        if writes && committed.version < LedgerManifest.formatVersion {
             committed = try upgrade(committed)
         }
         let run = ImportRun(
@@ -65,44 +65,67 @@ package final class StateController {
         return try run.run(statementFiles, clock: clock)
     }
 
-    /// Upgrades a format 1 ledger to the current format in one commit: identity files anew
-    /// (references became content, the identity entries carry amount checks), checksums of
-    /// every month and each account's turnover. A crash before the commit leaves format 1 in
-    /// force, and the next writer upgrades again.
+    /// Upgrades a ledger of formats 1 to 3 to the current format in one commit: each
+    /// account-month's bytes are copied into the logs as one extent, with the checksums of
+    /// what was copied; a format 1 ledger also gets its identity indexes anew (references
+    /// became content, the entries carry amount checks) and each account's turnover. A crash
+    /// before the commit leaves the old format in force, and the next writer upgrades again;
+    /// the month files go only after the commit.
     private func upgrade(_ committed: LedgerManifest) throws(StorageError) -> LedgerManifest {
         var upgraded = committed
         upgraded.version = LedgerManifest.formatVersion
-        for (accountID, entry) in committed.accounts {
-            var turnover = Int64(entry.openingBalance?.minorUnits.magnitude ?? 0)
-            for (month, length) in entry.months {
-                // Read once: its lines give the identities, its bytes the checksum.
-                let (transactions, dataChecksum) = try storage.transactionsAndChecksum(
-                    of: entry.account, in: month, length: length)
-                var index: [UInt8] = []
-                for (hash, check) in TransactionIdentity.entries(
-                    of: transactions, account: accountID)
-                {
-                    TransactionIdentity.appendEntry(hash: hash, amountCheck: check, to: &index)
-                }
-                for transaction in transactions {
-                    let (sum, overflow) = turnover.addingReportingOverflow(
-                        Int64(exactly: transaction.amount.minorUnits.magnitude) ?? .max)
-                    turnover = overflow ? .max : sum
-                }
-                try storage.writeUpgradedIndex(index, of: accountID, in: month)
-                upgraded.accounts[accountID]!.months[month] = LedgerManifest.MonthLength(
-                    dataBytes: length.dataBytes, idBytes: index.count,
-                    dataChecksum: dataChecksum,
-                    idChecksum: .of(index))
-            }
-            upgraded.accounts[accountID]!.turnover = turnover
+        do throws(StorageError) {
+            try copyIntoLogs(committed, &upgraded)
+            try storage.commit(manifest: upgraded)
+        } catch {
+            try? storage.rollBack()
+            throw error
         }
-        // The new index files are synced as written; their names too before the commit.
-        try storage.syncAccountFolders(
-            Set(committed.accounts.filter { !$0.value.months.isEmpty }.keys))
-        try storage.commit([], manifest: upgraded)
-        storage.removeLegacyIndexes(of: committed)
+        storage.removeMonthFiles(of: committed)
         return upgraded
+    }
+
+    /// Appends each account-month of a ledger of an earlier format to the logs, recording
+    /// where in `upgraded`.
+    private func copyIntoLogs(_ committed: LedgerManifest, _ upgraded: inout LedgerManifest)
+        throws(StorageError)
+    {
+        let empty = LedgerManifest.LogLengths()
+        for accountID in committed.accounts.keys.sorted() {
+            let entry = committed.accounts[accountID]!
+            var turnover = Int64(entry.openingBalance?.minorUnits.magnitude ?? 0)
+            for month in entry.months.keys.sorted() {
+                let length = entry.months[month]!
+                let data: [UInt8]
+                var index: [UInt8] = []
+                if committed.version < 2 {
+                    // Read once: its lines give the identities and the turnover.
+                    let transactions: [Transaction]
+                    (transactions, data) = try storage.transactionsAndBytes(
+                        of: entry.account, in: month, length: length)
+                    for (hash, check) in TransactionIdentity.entries(
+                        of: transactions, account: accountID)
+                    {
+                        TransactionIdentity.appendEntry(hash: hash, amountCheck: check, to: &index)
+                    }
+                    for transaction in transactions {
+                        let (sum, overflow) = turnover.addingReportingOverflow(
+                            Int64(exactly: transaction.amount.minorUnits.magnitude) ?? .max)
+                        turnover = overflow ? .max : sum
+                    }
+                } else {
+                    data = try storage.dataBytes(of: accountID, in: month, length: length)
+                    index = try storage.identityBytes(of: accountID, in: month, length: length)
+                }
+                try storage.appendToLogs(
+                    data: data, ids: index, at: upgraded.logs, committed: empty)
+                var moved = LedgerManifest.MonthLength.empty
+                moved.advance(data: data, ids: index, at: upgraded.logs)
+                upgraded.logs.advance(data: data.count, ids: index.count)
+                upgraded.accounts[accountID]!.months[month] = moved
+            }
+            if committed.version < 2 { upgraded.accounts[accountID]!.turnover = turnover }
+        }
     }
 
     // MARK: Reading

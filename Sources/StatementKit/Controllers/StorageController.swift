@@ -35,18 +35,16 @@ enum CommitStep: Hashable, Sendable, CaseIterable {
     case journal, append, syncData, writeManifest, renameManifest
 }
 
-/// How far a run has written one account-month's files past their committed lengths.
+/// How far a run has written one account-month past its committed bytes.
 struct MonthTail: Sendable {
     let accountID: AccountID
     let month: Month
     /// The lengths in the manifest when the run started; `nil` for a month new to the ledger.
     let committed: LedgerManifest.MonthLength?
-    /// The end of the rows of the files accepted so far: what the commit makes visible.
+    /// The month with the rows of the files accepted so far: what the commit makes visible.
     var accepted: LedgerManifest.MonthLength
-    /// The end of everything written, including rows of the file being read.
+    /// The month with everything written, including rows of the file being read.
     var written: LedgerManifest.MonthLength
-    /// Whether the journal names the month yet.
-    var isJournaled = false
 
     /// Whether accepted files added rows to the month.
     var hasAcceptedRows: Bool {
@@ -62,55 +60,69 @@ struct MonthTail: Sendable {
     }
 }
 
-/// All disk I/O of the ledger state: the manifest, the month files, the lock and recovery.
+/// All disk I/O of the ledger state: the manifest, the logs, the lock and recovery.
 ///
-/// Layout of the state folder:
+/// Layout of the state folder (format 4):
 /// - `manifest`: the commit record (`LedgerManifest`), replaced atomically by rename.
-/// - `accounts/AccountID/YYYY-MM.tsv` and `.idx`: append-only transaction lines and 16-byte
-///   identity entries (identity hash, amount check of a transaction id or 0); only the committed prefix (per the
-///   manifest) is ever read, and only after its checksum matched the manifest's.
-///   (Format 1 kept 8-byte hashes in `.ids` files; an upgrade writes `.idx` files beside them.)
-/// - `pending`: the journal of a run in progress: the month files it appends to, each named
-///   before its first byte is written. Its presence at the next writer's start means a run
-///   died; the files are cut back to their committed lengths. (Appends start at the
-///   committed length even without it, so a journal line lost in a power cut leaves only
+/// - `transactions` and `identities`: two append-only logs, of transaction lines and of
+///   16-byte identity entries (identity hash, amount check of a transaction id or 0). Every
+///   account-month's bytes lie in them as extents, one per run that appended to it, which
+///   the manifest records with the logs' committed lengths; only committed bytes are ever
+///   read, and only after their checksum matched the manifest's. A ledger has these few files
+///   however many accounts and months it holds.
+/// - `pending`: the journal of a run in progress. Its presence at the next writer's start
+///   means a run died; the logs are cut back to their committed lengths. (Appends start at
+///   the committed lengths even without it, so a journal lost in a power cut leaves only
 ///   bytes that no reader sees and the next append overwrites.)
 /// - The folder itself is held with `flock` by the one writer (a lock on the folder cannot be
 ///   deleted from under it, as a lock file can); `lock` holds the writer's process id, for
 ///   the message a second writer gives.
 /// Readers take no lock: a manifest names only bytes that are already durable.
+///
+/// Formats 1 to 3 kept each account-month in files of its own, `accounts/AccountID/YYYY-MM.tsv`
+/// and `.idx` (`.ids` with 8-byte hashes in format 1); they are read as they are, and a
+/// writer upgrades them into the logs first.
 package final class StorageController {
     /// The state folder.
     package let folder: String
     private var lockDescriptor: Int32 = -1
-    /// The journal, open for appending from a run's first tail until the journal goes (one
-    /// `open` per run, not one per month file touched).
+    /// The journal, open from a run's first append until the journal goes.
     private var journalDescriptor: Int32 = -1
+    /// The logs open for appending during a run (-1: not yet), and open for reading.
+    private var writers: [LogPart: Int32] = [:]
+    private var readers: [LogPart: Int32] = [:]
     /// Called before each commit step; a test makes it throw to simulate a failure there.
     var faultInjection: (@Sendable (CommitStep) throws(StorageError) -> Void)?
+
+    /// The two logs of a ledger.
+    enum LogPart: CaseIterable {
+        case data, ids
+    }
 
     /// Creates a controller for a state folder; nothing is touched until a call needs it.
     package init(folder: String) {
         self.folder = folder.count > 1 && folder.hasSuffix("/") ? String(folder.dropLast()) : folder
     }
 
-    deinit { unlock() }
+    deinit {
+        unlock()
+        for descriptor in readers.values { close(descriptor) }
+    }
 
     private var manifestPath: String { folder + "/manifest" }
     private var journalPath: String { folder + "/pending" }
 
-    func dataPath(_ accountID: AccountID, _ month: Month) -> String {
-        "\(folder)/accounts/\(accountID.fileName)/\(month.isoText).tsv"
+    func logPath(_ part: LogPart) -> String {
+        folder + (part == .data ? "/transactions" : "/identities")
     }
 
-    /// The identity index of an account-month: `.idx` (16-byte entries), or in a format 1
-    /// ledger `.ids` (8-byte hashes).
-    func idsPath(
-        _ accountID: AccountID, _ month: Month, version: Int = LedgerManifest.formatVersion
-    )
+    /// An account-month's own file in formats 1 to 3: its transaction lines, or its identity
+    /// index (`.idx` with 16-byte entries, `.ids` with 8-byte hashes in format 1).
+    private func monthPath(_ part: LogPart, _ accountID: AccountID, _ month: Month, version: Int)
         -> String
     {
-        "\(folder)/accounts/\(accountID.fileName)/\(month.isoText).\(version >= 2 ? "idx" : "ids")"
+        let name = part == .data ? "tsv" : version >= 2 ? "idx" : "ids"
+        return "\(folder)/accounts/\(accountID.fileName)/\(month.isoText).\(name)"
     }
 
     // MARK: Reading
@@ -128,14 +140,17 @@ package final class StorageController {
                 reason: String(cString: strerror(ENOTDIR)))
         }
         guard let bytes = try readFile(manifestPath, upTo: nil, missingIsEmpty: true) else {
-            // No manifest but account files, and no journal of a first run that was stopped
+            // No manifest but ledger data, and no journal of a first run that was stopped
             // before its commit: the manifest was lost, not never written.
             let accounts =
                 (try? FileManager.default.contentsOfDirectory(atPath: folder + "/accounts"))
-            if let accounts, !accounts.isEmpty, stat(journalPath, &info) != 0 {
+            let hasData =
+                !(accounts ?? []).isEmpty
+                || (stat(logPath(.data), &info) == 0 && info.st_size > 0)
+            if hasData, stat(journalPath, &info) != 0 {
                 throw .damaged(
                     folder: folder, path: manifestPath,
-                    reason: "is missing while the ledger holds account files")
+                    reason: "is missing while the ledger holds transactions")
             }
             return LedgerManifest()
         }
@@ -163,50 +178,125 @@ package final class StorageController {
         try decodeMonth(of: account, in: month, length: length, LedgerRecord.sum)
     }
 
-    /// Reads the committed bytes of an account-month's transaction file and decodes them.
+    /// Reads the committed bytes of an account-month's transaction lines and decodes them.
     private func decodeMonth<T>(
         of account: Account, in month: Month, length: LedgerManifest.MonthLength,
         _ decode: ([UInt8], Currency) throws(LedgerRecord.DecodingError) -> T
     ) throws(StorageError) -> T {
-        let path = dataPath(account.id, month)
-        let bytes = try readCommitted(path, length.dataBytes, length.dataChecksum)
+        let bytes = try committedBytes(.data, account.id, month, length)
         do throws(LedgerRecord.DecodingError) {
             return try decode(bytes, account.currency)
         } catch {
-            throw .damaged(folder: folder, path: path, reason: "cannot be read: \(error)")
+            throw .damaged(
+                folder: folder, path: place(.data, account.id, month, length),
+                reason: "cannot be read: \(error)")
         }
     }
 
-    /// Reads the committed bytes of a ledger file and checks them against the manifest's
-    /// checksum (a format 1 manifest has none).
-    private func readCommitted(_ path: String, _ length: Int, _ checksum: Checksum?)
-        throws(StorageError) -> [UInt8]
-    {
-        let bytes = try readFile(path, upTo: length, missingIsEmpty: false) ?? []
+    /// Where an account-month's bytes are, for messages: the log, with the account-month, or
+    /// the month's own file in formats 1 to 3.
+    private func place(
+        _ part: LogPart, _ accountID: AccountID, _ month: Month,
+        _ length: LedgerManifest.MonthLength, version: Int = LedgerManifest.formatVersion
+    ) -> String {
+        length.extents == nil
+            ? monthPath(part, accountID, month, version: version)
+            : "\(logPath(part)) (the rows of \(accountID.text) in \(month.isoText))"
+    }
+
+    /// Reads the committed bytes of an account-month, from its extents in a log (or its own
+    /// file in formats 1 to 3), and checks them against the manifest's checksum (a format 1
+    /// manifest has none).
+    private func committedBytes(
+        _ part: LogPart, _ accountID: AccountID, _ month: Month,
+        _ length: LedgerManifest.MonthLength, version: Int = LedgerManifest.formatVersion
+    ) throws(StorageError) -> [UInt8] {
+        let checksum = part == .data ? length.dataChecksum : length.idChecksum
+        let bytes: [UInt8]
+        if let extents = length.extents {
+            bytes = try readExtents(part, extents)
+        } else {
+            bytes =
+                try readFile(
+                    monthPath(part, accountID, month, version: version),
+                    upTo: part == .data ? length.dataBytes : length.idBytes,
+                    missingIsEmpty: false) ?? []
+        }
         if let checksum, Checksum.of(bytes) != checksum {
             throw .damaged(
-                folder: folder, path: path,
+                folder: folder, path: place(part, accountID, month, length, version: version),
                 reason: "does not match its checksum: it was changed after it was written")
         }
         return bytes
     }
 
-    /// Reads the committed transactions of an account-month with the checksum of their
-    /// bytes, for an upgrade, which records the checksum.
-    func transactionsAndChecksum(
+    /// Reads extents of a log, one after another.
+    private func readExtents(_ part: LogPart, _ extents: [LedgerManifest.Extent])
+        throws(StorageError) -> [UInt8]
+    {
+        let path = logPath(part)
+        let descriptor: Int32
+        if let open = readers[part] {
+            descriptor = open
+        } else {
+            descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
+            guard descriptor >= 0 else {
+                if errno == ENOENT {
+                    throw .damaged(folder: folder, path: path, reason: "is missing")
+                }
+                throw error("read", path)
+            }
+            readers[part] = descriptor
+        }
+        let ranges = extents.map {
+            part == .data ? ($0.dataOffset, $0.dataBytes) : ($0.idOffset, $0.idBytes)
+        }
+        var bytes = [UInt8](repeating: 0, count: ranges.reduce(0) { $0 + $1.1 })
+        var start = 0
+        for (offset, count) in ranges {
+            let result = bytes.withUnsafeMutableBytes {
+                POSIXIO.readFully(
+                    descriptor,
+                    into: UnsafeMutableRawBufferPointer(rebasing: $0[start..<start + count]),
+                    at: offset)
+            }
+            switch result {
+            case .success(let read) where read < count:
+                throw .damaged(
+                    folder: folder, path: path,
+                    reason: "is shorter than its committed length (\(offset + count) bytes)")
+            case .success: start += count
+            case .failure(let failure):
+                throw .io(path: path, operation: "read", reason: failure.description)
+            }
+        }
+        return bytes
+    }
+
+    /// Reads the committed transactions of an account-month with its bytes, for an upgrade,
+    /// which copies them into the logs.
+    func transactionsAndBytes(
         of account: Account, in month: Month, length: LedgerManifest.MonthLength
-    ) throws(StorageError) -> ([Transaction], Checksum) {
+    ) throws(StorageError) -> ([Transaction], [UInt8]) {
         try decodeMonth(of: account, in: month, length: length) {
             (bytes, currency) throws(LedgerRecord.DecodingError) in
-            (try LedgerRecord.decode(bytes, currency: currency), Checksum.of(bytes))
+            (try LedgerRecord.decode(bytes, currency: currency), bytes)
         }
     }
 
-    /// Checks that an account-month's transaction file is as committed, without decoding it.
-    func verifyData(of accountID: AccountID, in month: Month, length: LedgerManifest.MonthLength)
-        throws(StorageError)
+    /// An account-month's transaction lines, checked to be as committed, without decoding
+    /// them.
+    func dataBytes(of accountID: AccountID, in month: Month, length: LedgerManifest.MonthLength)
+        throws(StorageError) -> [UInt8]
     {
-        _ = try readCommitted(dataPath(accountID, month), length.dataBytes, length.dataChecksum)
+        try committedBytes(.data, accountID, month, length)
+    }
+
+    /// The committed identity index of an account-month, as stored.
+    func identityBytes(
+        of accountID: AccountID, in month: Month, length: LedgerManifest.MonthLength
+    ) throws(StorageError) -> [UInt8] {
+        try committedBytes(.ids, accountID, month, length)
     }
 
     /// Reads the committed identity entries of an account-month: each identity hash with the
@@ -214,7 +304,7 @@ package final class StorageController {
     func identities(of accountID: AccountID, in month: Month, length: LedgerManifest.MonthLength)
         throws(StorageError) -> [(hash: UInt64, amountCheck: UInt64)]
     {
-        let bytes = try readCommitted(idsPath(accountID, month), length.idBytes, length.idChecksum)
+        let bytes = try identityBytes(of: accountID, in: month, length: length)
         func word(_ offset: Int) -> UInt64 {
             (0..<8).reduce(UInt64(0)) { $0 | UInt64(bytes[offset + $1]) << UInt64(8 * $1) }
         }
@@ -299,30 +389,45 @@ package final class StorageController {
 
     /// Releases the writer lock.
     package func unlock() {
+        closeLogWriters()
         closeJournal()
         guard lockDescriptor >= 0 else { return }
         close(lockDescriptor)
         lockDescriptor = -1
     }
 
-    /// Cuts the files a crashed run appended to back to their committed lengths.
+    /// Cuts what a crashed run appended back to the committed lengths.
     private func recover() throws(StorageError) {
+        closeLogWriters()
         closeJournal()
         _ = unlink(manifestPath + ".tmp")
         guard let journal = try readFile(journalPath, upTo: nil, missingIsEmpty: true) else {
             return
         }
         let manifest = try loadManifest()
+        // The logs past their committed lengths; logs with nothing committed (no ledger yet,
+        // or one of an earlier format that a dead upgrade was copying) go.
+        for part in LogPart.allCases {
+            let path = logPath(part)
+            let committed = part == .data ? manifest.logs.dataBytes : manifest.logs.idBytes
+            var info = stat()
+            if committed == 0 {
+                guard unlink(path) == 0 || errno == ENOENT else { throw error("repair", path) }
+            } else if lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG,
+                info.st_size > committed, truncate(path, off_t(committed)) != 0
+            {
+                throw error("repair", path)
+            }
+        }
+        // A run of an earlier release named each month file it appended to.
         for line in String(decoding: journal, as: UTF8.self).split(separator: "\n") {
             let parts = line.split(separator: "\t")
             guard parts.count == 2, let accountID = try? AccountID(parsing: String(parts[0])),
                 let month = Month(parsing: String(parts[1]))
             else { continue }
             let length = manifest.accounts[accountID]?.months[month]
-            for (path, committed) in [
-                (dataPath(accountID, month), length?.dataBytes),
-                (idsPath(accountID, month), length?.idBytes),
-            ] {
+            for (part, committed) in [(LogPart.data, length?.dataBytes), (.ids, length?.idBytes)] {
+                let path = monthPath(part, accountID, month, version: 2)
                 if let committed {
                     if truncate(path, off_t(committed)) != 0 && errno != ENOENT {
                         throw error("repair", path)
@@ -340,48 +445,84 @@ package final class StorageController {
         try syncDirectory(folder)
     }
 
-    /// Writes rows of a run past an account-month's committed length, where no reader looks:
-    /// at `tail.written`, after naming the month in the journal on its first write.
-    func appendTail(data: [UInt8], ids: [UInt8], to tail: inout MonthTail) throws(StorageError) {
+    /// Writes a run's bytes to the logs at `ends`, past their committed lengths where no
+    /// reader looks; the run's first append journals the run and cuts off what a dead run
+    /// left past the committed lengths.
+    ///
+    /// - Throws: `.damaged` when a log is shorter than its committed length.
+    func appendToLogs(
+        data: [UInt8], ids: [UInt8], at ends: LedgerManifest.LogLengths,
+        committed: LedgerManifest.LogLengths
+    ) throws(StorageError) {
         precondition(lockDescriptor >= 0, "writing needs the writer lock")
-        if !tail.isJournaled {
+        if writers.isEmpty {
             try faultInjection?(.journal)
-            try appendToJournal("\(tail.accountID.text)\t\(tail.month.isoText)\n")
-            try makeDirectories("\(folder)/accounts/\(tail.accountID.fileName)")
-            tail.isJournaled = true
+            try appendToJournal(
+                "statements-journal \(LedgerManifest.formatVersion): logs committed at \(committed.dataBytes) and \(committed.idBytes) bytes\n"
+            )
+            for part in LogPart.allCases {
+                let path = logPath(part)
+                let descriptor = open(path, O_WRONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o644)
+                guard descriptor >= 0 else { throw error("open", path) }
+                writers[part] = descriptor
+                let length = part == .data ? committed.dataBytes : committed.idBytes
+                var info = stat()
+                guard fstat(descriptor, &info) == 0 else { throw error("open", path) }
+                guard info.st_size >= length else {
+                    throw .damaged(
+                        folder: folder, path: path,
+                        reason:
+                            "is shorter (\(info.st_size) bytes) than its committed length (\(length))"
+                    )
+                }
+                if info.st_size > length && ftruncate(descriptor, off_t(length)) != 0 {
+                    throw error("write", path)
+                }
+            }
         }
         try faultInjection?(.append)
-        try writeBytes(data, to: dataPath(tail.accountID, tail.month), at: tail.written.dataBytes)
-        try writeBytes(ids, to: idsPath(tail.accountID, tail.month), at: tail.written.idBytes)
-        tail.written.advance(data: data, ids: ids)
-    }
-
-    /// Cuts an account-month's files back to the rows of the accepted files, after a file was
-    /// rejected; a month that holds none goes.
-    func cutBack(_ tail: inout MonthTail) throws(StorageError) {
-        let length = tail.accepted
-        for (path, bytes) in [
-            (dataPath(tail.accountID, tail.month), length.dataBytes),
-            (idsPath(tail.accountID, tail.month), length.idBytes),
-        ] {
-            let result =
-                bytes == 0 && tail.committed == nil ? unlink(path) : truncate(path, off_t(bytes))
-            guard result == 0 || errno == ENOENT else { throw error("cut back", path) }
+        for (part, bytes, offset) in [
+            (LogPart.data, data, ends.dataBytes), (.ids, ids, ends.idBytes),
+        ] where !bytes.isEmpty {
+            if let code = bytes.withUnsafeBytes({
+                POSIXIO.writeAll(writers[part]!, $0, at: offset)
+            }) {
+                throw .io(
+                    path: logPath(part), operation: "write",
+                    reason: POSIXErrno(code: code).description)
+            }
         }
-        tail.written = length
     }
 
-    /// Makes a run's tails and its new manifest durable and visible, all or nothing.
+    /// Cuts the logs back to `ends`, the rows of the files accepted so far, after a file was
+    /// rejected.
+    func cutBack(to ends: LedgerManifest.LogLengths) throws(StorageError) {
+        for (part, descriptor) in writers {
+            let length = part == .data ? ends.dataBytes : ends.idBytes
+            guard ftruncate(descriptor, off_t(length)) == 0 else {
+                throw error("cut back", logPath(part))
+            }
+        }
+    }
+
+    /// Makes a run's appends and its new manifest durable and visible, all or nothing.
     ///
-    /// Order: sync the appended files; write and `fsync` the new manifest beside the old;
-    /// `rename` it over the old (the commit point); remove the journal. A failure at any step
-    /// leaves the previous manifest in force, and the tails are cut back now or by the next
-    /// writer.
-    func commit(_ tails: [MonthTail], manifest: LedgerManifest) throws(StorageError) {
+    /// Order: `fsync` the logs appended to (the run's own data, whatever other programs have
+    /// waiting to be written on the same file system); write and `fsync` the new manifest
+    /// beside the old; `rename` it over the old (the commit point); remove the journal. A
+    /// failure at any step leaves the previous manifest in force, and the logs are cut back
+    /// now or by the next writer.
+    func commit(manifest: LedgerManifest) throws(StorageError) {
         precondition(lockDescriptor >= 0, "commit needs the writer lock")
         do throws(StorageError) {
             try faultInjection?(.syncData)
-            try syncAppendedData(tails)
+            if !writers.isEmpty {
+                for (part, descriptor) in writers where fsync(descriptor) != 0 {
+                    throw error("sync", logPath(part))
+                }
+                // The logs' names, when this run made them.
+                try syncDirectory(folder)
+            }
             try faultInjection?(.writeManifest)
             try writeNewFile(manifestPath + ".tmp", Array(manifest.encoded.utf8))
             try faultInjection?(.renameManifest)
@@ -393,29 +534,29 @@ package final class StorageController {
             try? recover()
             throw error
         }
+        closeLogWriters()
         closeJournal()
         _ = unlink(journalPath)
         try? syncDirectory(folder)
     }
 
-    /// Writes the identity index of an account-month anew, for an upgrade of the ledger's
-    /// format: a new file that no committed manifest names until the upgrade commits.
-    func writeUpgradedIndex(_ bytes: [UInt8], of accountID: AccountID, in month: Month)
-        throws(StorageError)
-    {
-        precondition(lockDescriptor >= 0, "writing needs the writer lock")
-        try writeNewFile(idsPath(accountID, month), bytes)
-    }
-
-    /// Removes the identity files of format 1 after an upgrade committed; what is left by a
-    /// crash here is never read again.
-    func removeLegacyIndexes(of manifest: LedgerManifest) {
+    /// Removes the month files of a ledger of an earlier format after its upgrade committed;
+    /// what a crash leaves here is never read again.
+    func removeMonthFiles(of manifest: LedgerManifest) {
         for (accountID, entry) in manifest.accounts {
-            for month in entry.months.keys { _ = unlink(idsPath(accountID, month, version: 1)) }
+            for month in entry.months.keys {
+                for version in [1, 2] {
+                    for part in LogPart.allCases {
+                        _ = unlink(monthPath(part, accountID, month, version: version))
+                    }
+                }
+            }
+            _ = rmdir("\(folder)/accounts/\(accountID.fileName)")
         }
+        _ = rmdir(folder + "/accounts")
     }
 
-    /// Every problem of the ledger's committed files: missing, short, or not matching their
+    /// Every problem of the ledger's committed bytes: missing, short, or not matching their
     /// checksums (empty for a sound ledger), and how many account-months were checked.
     /// Reads everything; writes nothing.
     ///
@@ -435,9 +576,8 @@ package final class StorageController {
                     problems.append(error)
                 }
                 do throws(StorageError) {
-                    _ = try readCommitted(
-                        idsPath(accountID, month, version: manifest.version), length.idBytes,
-                        length.idChecksum)
+                    _ = try committedBytes(
+                        .ids, accountID, month, length, version: manifest.version)
                 } catch {
                     problems.append(error)
                 }
@@ -446,22 +586,9 @@ package final class StorageController {
         return (problems, months)
     }
 
-    /// Undoes every tail of the run, as the next writer would after a crash.
+    /// Undoes every append of the run, as the next writer would after a crash.
     func rollBack() throws(StorageError) {
         try recover()
-    }
-
-    /// Writes bytes at an offset of a file, cutting off anything past it first.
-    private func writeBytes(_ bytes: [UInt8], to path: String, at offset: Int)
-        throws(StorageError)
-    {
-        let descriptor = open(path, O_WRONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o644)
-        guard descriptor >= 0 else { throw error("open", path) }
-        defer { close(descriptor) }
-        guard ftruncate(descriptor, off_t(offset)) == 0 else { throw error("write", path) }
-        if let code = bytes.withUnsafeBytes({ POSIXIO.writeAll(descriptor, $0, at: offset) }) {
-            throw .io(path: path, operation: "write", reason: POSIXErrno(code: code).description)
-        }
     }
 
     private func appendToJournal(_ line: String) throws(StorageError) {
@@ -480,52 +607,10 @@ package final class StorageController {
         journalDescriptor = -1
     }
 
-    /// Up to how many account-months a commit syncs file by file: above it, one `syncfs` is
-    /// cheaper than the `fsync`s (two files and a folder per account-month).
-    static let fileSyncLimit = 256
-
-    /// Makes the appended files and their folders durable before the manifest names them.
-    ///
-    /// A run that appended to at most `fileSyncLimit` account-months syncs each file and its
-    /// folder, so that it waits for its own data only, whatever other programs have waiting
-    /// to be written on the same file system (a nightly increment beside a download or a
-    /// database). A larger run, on Linux, syncs the ledger's file system with one `syncfs`
-    /// (where it is missing, file by file too). Nothing appended, nothing to sync.
-    private func syncAppendedData(_ tails: [MonthTail]) throws(StorageError) {
-        guard !tails.isEmpty else { return }
-        #if os(Linux)
-            // Glibc declares syncfs only under _GNU_SOURCE, which the Swift module map lacks.
-            typealias SyncFS = @convention(c) (Int32) -> Int32
-            if tails.count > Self.fileSyncLimit,
-                let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "syncfs")
-            {
-                let syncfs = unsafeBitCast(symbol, to: SyncFS.self)
-                let descriptor = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-                guard descriptor >= 0 else { throw error("open", folder) }
-                defer { close(descriptor) }
-                guard syncfs(descriptor) == 0 else { throw error("sync", folder) }
-                return
-            }
-        #endif
-        for tail in tails {
-            for path in [dataPath(tail.accountID, tail.month), idsPath(tail.accountID, tail.month)]
-            {
-                let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-                guard descriptor >= 0 else { throw error("open", path) }
-                defer { close(descriptor) }
-                guard fsync(descriptor) == 0 else { throw error("sync", path) }
-            }
-        }
-        try syncAccountFolders(Set(tails.map(\.accountID)))
-    }
-
-    /// Makes the names of the files in the accounts' folders, and the folders' own names,
-    /// durable.
-    func syncAccountFolders(_ accountIDs: Set<AccountID>) throws(StorageError) {
-        for accountID in accountIDs.sorted() {
-            try syncDirectory("\(folder)/accounts/\(accountID.fileName)")
-        }
-        try syncDirectory(folder + "/accounts")
+    /// Closes the logs open for appending.
+    private func closeLogWriters() {
+        for descriptor in writers.values { close(descriptor) }
+        writers = [:]
     }
 
     /// Writes a whole new file and makes it durable, replacing one of the same name.

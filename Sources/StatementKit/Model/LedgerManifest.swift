@@ -1,28 +1,32 @@
-/// The ledger's commit record: which accounts exist and how many bytes of each month file are
-/// committed.
+/// The ledger's commit record: which accounts exist, how many bytes of the two logs are
+/// committed, and where in them each account-month's rows lie.
 ///
-/// Month files are append-only; bytes past the committed length belong to a run that did not
+/// The logs are append-only; bytes past the committed lengths belong to a run that did not
 /// commit and are never read. Replacing the manifest with one atomic rename is what makes a
 /// run's writes visible, all together. Text format, one record per line, tab separated:
 ///
 /// ```
-/// statements-ledger 2
+/// statements-ledger 4
 /// generation N
+/// logs DATA-BYTES INDEX-BYTES
 /// account AccountID CURRENCY KIND OPENING-MINOR-UNITS|- LAST-IMPORT|- TURNOVER NAME
-/// month AccountID YYYY-MM DATA-BYTES INDEX-BYTES DATA-CHECKSUM INDEX-CHECKSUM
+/// month AccountID YYYY-MM DATA-BYTES INDEX-BYTES DATA-CHECKSUM INDEX-CHECKSUM EXTENTS
 /// file SIZE MODIFIED CHANGED INODE DEVICE CONTENT-HASH READING TRANSACTIONS ROWS NOT-BOOKED PATH
 /// end CHECKSUM
 /// ```
 ///
-/// The checksums are 64-bit FNV-1a in hexadecimal: of each month file's committed bytes, and
-/// in the `end` line of every byte before it, so that a manifest cut short or changed is
-/// known for what it is. A `file` record is a statement file imported whole (`ImportedFile`),
-/// by its absolute path. Format 2 (no file records) is still read, and a writer writes it
-/// as format 3; format 1 (no turnover, no checksums, no end line, 8-byte identity files) is
-/// still read, and a writer upgrades it first.
+/// EXTENTS are where the month's bytes lie in the logs, in the order they were appended, as
+/// `DATA-OFFSET:DATA-BYTES:INDEX-OFFSET:INDEX-BYTES` joined by commas. The checksums are
+/// 64-bit FNV-1a in hexadecimal: of each month's committed bytes (its extents one after
+/// another), and in the `end` line of every byte before it, so that a manifest cut short or
+/// changed is known for what it is. A `file` record is a statement file imported whole
+/// (`ImportedFile`), by its absolute path. Formats 1 to 3 kept each account-month in files of
+/// its own (`accounts/ID/YYYY-MM.tsv` and `.idx`, `.ids` in format 1) and are still read; a
+/// writer upgrades them first. Format 3 is format 4's records without logs and extents;
+/// format 2 also lacks file records; format 1 also lacks turnover, checksums and the end line.
 package struct LedgerManifest: Hashable, Sendable {
     /// The format version this build writes.
-    package static let formatVersion = 3
+    package static let formatVersion = 4
     static let magic = "statements-ledger"
 
     /// What the ledger records about one account.
@@ -40,7 +44,36 @@ package struct LedgerManifest: Hashable, Sendable {
         package var months: [Month: MonthLength]
     }
 
-    /// The committed sizes and checksums of one account-month's files.
+    /// Where one run appended an account-month's bytes in the logs.
+    package struct Extent: Hashable, Sendable {
+        package var dataOffset: Int
+        package var dataBytes: Int
+        package var idOffset: Int
+        package var idBytes: Int
+
+        package init(dataOffset: Int, dataBytes: Int, idOffset: Int, idBytes: Int) {
+            (self.dataOffset, self.dataBytes) = (dataOffset, dataBytes)
+            (self.idOffset, self.idBytes) = (idOffset, idBytes)
+        }
+    }
+
+    /// The lengths of the two logs: the transaction lines and the identity index.
+    package struct LogLengths: Hashable, Sendable {
+        package var dataBytes = 0
+        package var idBytes = 0
+
+        package init(dataBytes: Int = 0, idBytes: Int = 0) {
+            (self.dataBytes, self.idBytes) = (dataBytes, idBytes)
+        }
+
+        /// Grows the lengths by bytes appended to the logs.
+        package mutating func advance(data: Int, ids: Int) {
+            dataBytes += data
+            idBytes += ids
+        }
+    }
+
+    /// The committed sizes, checksums and places of one account-month's bytes.
     package struct MonthLength: Hashable, Sendable {
         /// Bytes of the transaction lines.
         package var dataBytes: Int
@@ -49,13 +82,30 @@ package struct LedgerManifest: Hashable, Sendable {
         /// The checksums of the committed bytes; `nil` in a format 1 manifest.
         package var dataChecksum: Checksum?
         package var idChecksum: Checksum?
+        /// Where the bytes lie in the logs, in the order appended; `nil` in formats 1 to 3,
+        /// which kept them in the month's own files.
+        package var extents: [Extent]?
 
-        /// The lengths and checksums of files with nothing committed.
+        /// The lengths and checksums of a month with nothing committed.
         package static let empty = MonthLength(
-            dataBytes: 0, idBytes: 0, dataChecksum: .empty, idChecksum: .empty)
+            dataBytes: 0, idBytes: 0, dataChecksum: .empty, idChecksum: .empty, extents: [])
 
-        /// Extends the lengths and checksums by bytes appended to the two files.
-        package mutating func advance(data: [UInt8], ids: [UInt8]) {
+        /// Extends the month by bytes appended to the logs where they end (`logs`): the last
+        /// extent grows when the bytes follow it in both logs.
+        package mutating func advance(data: [UInt8], ids: [UInt8], at logs: LogLengths) {
+            var all = extents ?? []
+            if let last = all.last, last.dataOffset + last.dataBytes == logs.dataBytes,
+                last.idOffset + last.idBytes == logs.idBytes
+            {
+                all[all.count - 1].dataBytes += data.count
+                all[all.count - 1].idBytes += ids.count
+            } else {
+                all.append(
+                    Extent(
+                        dataOffset: logs.dataBytes, dataBytes: data.count,
+                        idOffset: logs.idBytes, idBytes: ids.count))
+            }
+            extents = all
             dataBytes += data.count
             idBytes += ids.count
             dataChecksum?.feed(data)
@@ -63,12 +113,14 @@ package struct LedgerManifest: Hashable, Sendable {
         }
 
         package init(
-            dataBytes: Int, idBytes: Int, dataChecksum: Checksum? = nil, idChecksum: Checksum? = nil
+            dataBytes: Int, idBytes: Int, dataChecksum: Checksum? = nil,
+            idChecksum: Checksum? = nil, extents: [Extent]? = nil
         ) {
             self.dataBytes = dataBytes
             self.idBytes = idBytes
             self.dataChecksum = dataChecksum
             self.idChecksum = idChecksum
+            self.extents = extents
         }
     }
 
@@ -78,6 +130,8 @@ package struct LedgerManifest: Hashable, Sendable {
     package var files: [String: ImportedFile] = [:]
     /// How many runs have committed transactions to the ledger; each such commit adds one.
     package var generation = 0
+    /// The committed lengths of the logs: everything past them is a run's uncommitted tail.
+    package var logs = LogLengths()
     /// The format version the manifest was read in (`formatVersion` when made here).
     package internal(set) var version = LedgerManifest.formatVersion
 
@@ -102,11 +156,12 @@ package struct LedgerManifest: Hashable, Sendable {
     /// The manifest as text in the current format, in a stable order, ending in its checksum
     /// line.
     ///
-    /// - Precondition: every account has its turnover and every month its checksums (a
-    ///   format 1 manifest is upgraded before it is written).
+    /// - Precondition: every account has its turnover and every month its checksums and
+    ///   extents (a manifest of an earlier format is upgraded before it is written).
     package var encoded: String {
         var lines = [
             "\(LedgerManifest.magic) \(LedgerManifest.formatVersion)", "generation\t\(generation)",
+            "logs\t\(logs.dataBytes)\t\(logs.idBytes)",
         ]
         for accountID in accounts.keys.sorted() {
             let entry = accounts[accountID]!
@@ -124,6 +179,9 @@ package struct LedgerManifest: Hashable, Sendable {
                         "month", accountID.text, month.isoText, String(length.dataBytes),
                         String(length.idBytes), length.dataChecksum!.hexText,
                         length.idChecksum!.hexText,
+                        length.extents!.map {
+                            "\($0.dataOffset):\($0.dataBytes):\($0.idOffset):\($0.idBytes)"
+                        }.joined(separator: ","),
                     ].joined(separator: "\t"))
             }
         }
@@ -166,7 +224,7 @@ package struct LedgerManifest: Hashable, Sendable {
             lines = lines.dropLast()
         }
         let accountFields = version >= 2 ? 8 : 7
-        let monthFields = version >= 2 ? 7 : 5
+        let monthFields = version >= 4 ? 8 : version >= 2 ? 7 : 5
         let indexEntry = version >= 2 ? 16 : 8
         for (offset, line) in lines.dropFirst().enumerated() {
             let number = offset + 2
@@ -177,6 +235,13 @@ package struct LedgerManifest: Hashable, Sendable {
                     throw .malformed(line: number, "bad generation")
                 }
                 self.generation = generation
+                continue
+            }
+            if fields.count == 3 && fields[0] == "logs" && version >= 4 {
+                guard let data = Int(fields[1]), let ids = Int(fields[2]), data >= 0, ids >= 0,
+                    ids % 16 == 0
+                else { throw .malformed(line: number, "bad log lengths") }
+                logs = LogLengths(dataBytes: data, idBytes: ids)
                 continue
             }
             if fields.first == "file" && version >= 3 {
@@ -239,11 +304,43 @@ package struct LedgerManifest: Hashable, Sendable {
                     length.dataChecksum = dataChecksum
                     length.idChecksum = idChecksum
                 }
+                if version >= 4 {
+                    guard let extents = LedgerManifest.extents(fields[7], of: length, in: logs)
+                    else { throw .malformed(line: number, "bad month extents") }
+                    length.extents = extents
+                }
                 accounts[accountID]!.months[month] = length
             default:
                 throw .malformed(line: number, "unknown record")
             }
         }
+    }
+
+    /// The extents of a month record: each within the logs' committed lengths (given before
+    /// the months), adding up to the month's lengths; `nil` when they are not.
+    private static func extents(_ text: String, of length: MonthLength, in logs: LogLengths)
+        -> [Extent]?
+    {
+        var extents: [Extent] = []
+        for item in text.split(separator: ",", omittingEmptySubsequences: false) {
+            let numbers = item.split(separator: ":", omittingEmptySubsequences: false).map {
+                Int($0)
+            }
+            guard numbers.count == 4, let dataOffset = numbers[0], let dataBytes = numbers[1],
+                let idOffset = numbers[2], let idBytes = numbers[3], dataOffset >= 0,
+                dataBytes > 0, idOffset >= 0, idBytes > 0, idOffset % 16 == 0,
+                idBytes % 16 == 0, dataBytes <= logs.dataBytes - dataOffset,
+                idBytes <= logs.idBytes - idOffset
+            else { return nil }
+            extents.append(
+                Extent(
+                    dataOffset: dataOffset, dataBytes: dataBytes, idOffset: idOffset,
+                    idBytes: idBytes))
+        }
+        guard extents.reduce(0, { $0 + $1.dataBytes }) == length.dataBytes,
+            extents.reduce(0, { $0 + $1.idBytes }) == length.idBytes
+        else { return nil }
+        return extents
     }
 
     private static func escape(_ text: String) -> String {

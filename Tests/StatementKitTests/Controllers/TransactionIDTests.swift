@@ -106,6 +106,115 @@ struct LedgerUpgradeTests {
                 toFile: state + "/manifest", atomically: false, encoding: .utf8)
     }
 
+    /// The rows of the format 3 ledger that `writeFormat3Ledger` writes, as a CSV import.
+    static let format3Rows =
+        "date,account_iban,amount,beneficiary,description,transaction_id\n"
+        + "2026-10-01,\(de),-3.20,Café,Lunch,\n" + "2026-10-01,\(de),-3.20,Café,Lunch,\n"
+        + "2026-11-02,\(de),250.00,Employer,Salary,TX-9\n"
+
+    /// Writes a format 3 ledger by hand, as that release wrote it: a folder per account with
+    /// a transaction file and an identity index per month, checksums in the manifest.
+    static func writeFormat3Ledger(at state: String) throws {
+        let account = AccountID(try IBAN(parsing: de))
+        let folder = state + "/accounts/\(de)"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        func transaction(
+            _ day: String, _ cents: Int64, _ name: String, _ text: String, _ id: String?
+        )
+            throws -> Transaction
+        {
+            Transaction(
+                date: try Day(parsing: day),
+                amount: Money(minorUnits: cents, currency: .eur), beneficiary: name,
+                description: text, transactionID: id)
+        }
+        let months = [
+            (
+                "2026-10",
+                [
+                    try transaction("2026-10-01", -320, "Café", "Lunch", nil),
+                    try transaction("2026-10-01", -320, "Café", "Lunch", nil),
+                ]
+            ),
+            ("2026-11", [try transaction("2026-11-02", 25_000, "Employer", "Salary", "TX-9")]),
+        ]
+        var manifest =
+            "statements-ledger 3\ngeneration\t1\n"
+            + "account\t\(de)\tEUR\tchecking\t10000\t2026-11-01T00:00:00Z\t35640\tHousehold\n"
+        for (month, transactions) in months {
+            var data: [UInt8] = []
+            var index: [UInt8] = []
+            for transaction in transactions { LedgerRecord.encode(transaction, into: &data) }
+            for (hash, check) in TransactionIdentity.entries(of: transactions, account: account) {
+                TransactionIdentity.appendEntry(hash: hash, amountCheck: check, to: &index)
+            }
+            try Data(data).write(to: URL(fileURLWithPath: "\(folder)/\(month).tsv"))
+            try Data(index).write(to: URL(fileURLWithPath: "\(folder)/\(month).idx"))
+            manifest +=
+                "month\t\(de)\t\(month)\t\(data.count)\t\(index.count)\t"
+                + "\(Checksum.of(data).hexText)\t\(Checksum.of(index).hexText)\n"
+        }
+        manifest += "end\t\(Checksum.of(manifest[...].utf8).hexText)\n"
+        try manifest.write(toFile: state + "/manifest", atomically: false, encoding: .utf8)
+    }
+
+    @Test func `moves a format 3 ledger into the logs in place, adding and losing nothing`()
+        throws
+    {
+        let ledger = try TestLedger()
+        try Self.writeFormat3Ledger(at: ledger.state)
+        let before = try ledger.account(Self.de)
+        #expect(before.transactionCount == 3)
+        #expect(before.balance.minorUnits == 10_000 - 640 + 25_000)
+        let statements = try ledger.controller().monthlyStatements(
+            months: [Month(year: 2026, month: 10)!, Month(year: 2026, month: 11)!])
+        let report = try ledger.importText(Self.format3Rows)
+        #expect(report.files.map(\.outcome) == [.alreadyPresent(3)])
+        let manifest = try String(contentsOfFile: ledger.state + "/manifest", encoding: .utf8)
+        #expect(manifest.hasPrefix("statements-ledger 4\ngeneration\t1\n"))
+        // Only the logs are left, however many months and accounts the ledger held.
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: ledger.state).sorted() == [
+                "identities", "lock", "manifest", "transactions",
+            ])
+        #expect(
+            try ledger.controller().monthlyStatements(
+                months: [Month(year: 2026, month: 10)!, Month(year: 2026, month: 11)!])
+                == statements)
+        #expect(try ledger.account(Self.de).balance == before.balance)
+        #expect(try StorageController(folder: ledger.state).check().problems.isEmpty)
+        // The identities came along: the id with another amount is still a conflict, and a
+        // third lunch is one more.
+        let conflict = try ledger.importText(
+            "date,account_iban,amount,beneficiary,transaction_id\n"
+                + "2026-11-02,\(Self.de),251.00,Employer,TX-9\n", name: "conflict.csv")
+        #expect(conflict.files.map(\.outcome) == [.rejected])
+        let third = try ledger.importText(
+            Self.format3Rows + "2026-10-01,\(Self.de),-3.20,Café,Lunch,\n", name: "third.csv")
+        #expect(third.files.map(\.outcome) == [.imported(new: 1, present: 3)])
+    }
+
+    @Test(arguments: CommitStep.allCases)
+    func `leaves a format 3 ledger as it was when its upgrade fails`(step: CommitStep) throws {
+        let ledger = try TestLedger()
+        try Self.writeFormat3Ledger(at: ledger.state)
+        let before = try ledger.snapshot()
+        let storage = StorageController(folder: ledger.state)
+        storage.faultInjection = { current throws(StorageError) in
+            if current == step {
+                throw .io(path: "injected", operation: "write", reason: "No space left on device")
+            }
+        }
+        #expect(throws: StorageError.self) {
+            try ledger.controller(storage).importFiles(
+                at: [try ledger.files.write("in.csv", Self.format3Rows)])
+        }
+        #expect(try ledger.snapshot() == before)
+        #expect(
+            try ledger.importText(Self.format3Rows).files.map(\.outcome) == [.alreadyPresent(3)])
+        #expect(try ledger.account(Self.de).transactionCount == 3)
+    }
+
     @Test func `re-imports the files of a format 1 ledger adding and losing nothing`() throws {
         let ledger = try TestLedger()
         // What format 1 stored for this file: six fields, the reference last.
@@ -130,10 +239,9 @@ struct LedgerUpgradeTests {
         #expect(after.balance == before.balance)
         #expect(after.account.name == "Household")
         let manifest = try String(contentsOfFile: ledger.state + "/manifest", encoding: .utf8)
-        #expect(manifest.hasPrefix("statements-ledger 3\n"))
-        let folder = ledger.state + "/accounts/\(Self.de)"
-        #expect(!FileManager.default.fileExists(atPath: folder + "/2026-10.ids"))
-        #expect(FileManager.default.fileExists(atPath: folder + "/2026-10.idx"))
+        #expect(manifest.hasPrefix("statements-ledger 4\n"))
+        #expect(!FileManager.default.fileExists(atPath: ledger.state + "/accounts"))
+        #expect(FileManager.default.fileExists(atPath: ledger.state + "/identities"))
         // A third identical coffee in a later export is still one more.
         let third = try ledger.importText(
             "date,account_iban,amount,beneficiary\n"
@@ -181,8 +289,8 @@ struct LedgerUpgradeTests {
         #expect(report.files.allSatisfy { if case .imported = $0.outcome { false } else { true } })
         #expect(try figures().elementsEqual(Self.format1Accounts, by: ==))
         let manifest = try String(contentsOfFile: ledger.state + "/manifest", encoding: .utf8)
-        #expect(manifest.hasPrefix("statements-ledger 3\n"))
-        // Once more, now in format 2: still nothing new.
+        #expect(manifest.hasPrefix("statements-ledger 4\n"))
+        // Once more, now in format 4: still nothing new.
         let again = try ledger.controller().importFiles(at: [root + "/SampleData/good"] + profiles)
         #expect(again.files.allSatisfy { if case .imported = $0.outcome { false } else { true } })
         #expect(try StorageController(folder: ledger.state).check().problems.isEmpty)

@@ -47,10 +47,61 @@ struct LedgerManifestTests {
             lastImport: "2026-11-01T00:00:00Z", turnover: 12,
             months: [
                 Month(year: 2026, month: 10)!: LedgerManifest.MonthLength(
-                    dataBytes: 10, idBytes: 16, dataChecksum: .of([1, 2]), idChecksum: .empty)
+                    dataBytes: 10, idBytes: 48, dataChecksum: .of([1, 2]), idChecksum: .empty,
+                    extents: [
+                        .init(dataOffset: 0, dataBytes: 4, idOffset: 16, idBytes: 32),
+                        .init(dataOffset: 30, dataBytes: 6, idOffset: 80, idBytes: 16),
+                    ])
             ])
-        #expect(manifest.encoded.hasPrefix("statements-ledger 3\n"))
+        manifest.logs = LedgerManifest.LogLengths(dataBytes: 36, idBytes: 96)
+        #expect(manifest.encoded.hasPrefix("statements-ledger 4\ngeneration\t0\nlogs\t36\t96\n"))
+        #expect(manifest.encoded.contains("\t0:4:16:32,30:6:80:16\n"))
         #expect(try LedgerManifest(decoding: manifest.encoded) == manifest)
+    }
+
+    @Test func `grows a month's last extent when its bytes follow it in both logs`() {
+        var month = LedgerManifest.MonthLength.empty
+        month.advance(data: [1, 2], ids: Array(repeating: 0, count: 16), at: .init())
+        month.advance(
+            data: [3], ids: Array(repeating: 0, count: 16), at: .init(dataBytes: 2, idBytes: 16))
+        // Another month's bytes came between: a new extent.
+        month.advance(
+            data: [4], ids: Array(repeating: 0, count: 16), at: .init(dataBytes: 9, idBytes: 64))
+        #expect(
+            month.extents == [
+                .init(dataOffset: 0, dataBytes: 3, idOffset: 0, idBytes: 32),
+                .init(dataOffset: 9, dataBytes: 1, idOffset: 64, idBytes: 16),
+            ])
+        #expect(month.dataBytes == 4 && month.idBytes == 48)
+        #expect(month.dataChecksum == .of([1, 2, 3, 4]))
+    }
+
+    @Test func `refuses extents outside the logs or not adding up to their month`() throws {
+        let iban = AccountID(try IBAN(parsing: "DE89370400440532013000"))
+        func manifest(logs: (Int, Int), extents: String, data: Int = 10) -> String {
+            let body =
+                "statements-ledger 4\ngeneration\t1\nlogs\t\(logs.0)\t\(logs.1)\n"
+                + "account\t\(iban.text)\tEUR\tchecking\t-\t-\t0\t\n"
+                + "month\t\(iban.text)\t2026-10\t\(data)\t16\t\(Checksum.empty.hexText)\t"
+                + "\(Checksum.empty.hexText)\t\(extents)\n"
+            return body + "end\t\(Checksum.of(body[...].utf8).hexText)\n"
+        }
+        #expect(throws: Never.self) {
+            try LedgerManifest(decoding: manifest(logs: (10, 16), extents: "0:10:0:16"))
+        }
+        for (logs, extents, data) in [
+            ((9, 16), "0:10:0:16", 10),  // past the data log's committed length
+            ((10, 0), "0:10:0:16", 10),  // past the index log's
+            ((10, 16), "0:9:0:16", 10),  // not the month's length
+            ((10, 16), "0:10:8:16", 10),  // an index entry cut in two
+            ((20, 32), "0:5:0:16,5:5", 10),  // an extent without its index
+            ((10, 16), "", 10),  // none
+            ((10, 16), "-1:10:0:16", 10),
+        ] {
+            #expect(throws: LedgerManifest.DecodingError.self, "\(extents)") {
+                try LedgerManifest(decoding: manifest(logs: logs, extents: extents, data: data))
+            }
+        }
     }
 
     @Test func `refuses a manifest cut short or changed by hand`() throws {
@@ -209,6 +260,7 @@ struct ImportedFileRecordTests {
         manifest.accounts[iban] = LedgerManifest.AccountEntry(
             account: Account(id: iban, currency: .eur), turnover: 0, months: [:])
         let lines = manifest.encoded.split(separator: "\n").dropLast()
+            .filter { !$0.hasPrefix("logs\t") }
         let body = (["statements-ledger 2"] + lines.dropFirst()).joined(separator: "\n") + "\n"
         let format2 = body + "end\t\(Checksum.of(body[...].utf8).hexText)\n"
         let read = try LedgerManifest(decoding: format2)

@@ -52,6 +52,27 @@ final class TestLedger {
         return result
     }
 
+    /// What the ledger holds, however its logs are laid out: each account's record and each
+    /// account-month's committed transaction lines and identity entries, read back.
+    func contents() throws -> [String: [UInt8]] {
+        let storage = StorageController(folder: state)
+        let manifest = try storage.loadManifest()
+        var result: [String: [UInt8]] = [:]
+        for (accountID, entry) in manifest.accounts {
+            var record = entry
+            record.months = [:]
+            result[accountID.text] = Array("\(record)".utf8)
+            for (month, length) in entry.months {
+                let name = "\(accountID.text) \(month.isoText)"
+                result[name + " data"] = try storage.dataBytes(
+                    of: accountID, in: month, length: length)
+                result[name + " ids"] = try storage.identityBytes(
+                    of: accountID, in: month, length: length)
+            }
+        }
+        return result
+    }
+
     /// The snapshot without the manifest's records of imported files (and so its checksum
     /// line): what two ledgers holding the same transactions from other files share.
     func transactionSnapshot() throws -> [String: Data] {
