@@ -178,7 +178,7 @@ import Testing
         #expect(terminal.status == 0)
         let erase = "\r\u{1B}[K"
         #expect(terminal.stdout.contains(erase + "reading 0 of 5 files"))
-        #expect(terminal.stdout.contains(erase + "saving the ledger (6 month files)"))
+        #expect(terminal.stdout.contains(erase + "saving the ledger (6 account-months)"))
         #expect(terminal.stdout.contains(erase + "writing reports 0 of 18 files"))
         // Each drawing is erased before the summary lines.
         #expect(terminal.stdout.contains(erase + "added 25 new transactions"))

@@ -9,8 +9,8 @@ import Foundation
 /// the bank re-dates across a month end is still found; one without is looked for in its own
 /// month. An id found again with another amount is an error, never a silent skip. Either way a
 /// run reads only the account-months it touches, never the whole history. A file's new rows
-/// are written out every `stagingLimit` bytes as uncommitted tails of their month files, so
-/// memory does not grow with the file; a rejected file's tails are cut back.
+/// are appended to the logs every `stagingLimit` bytes, past their committed lengths, so
+/// memory does not grow with the file; a rejected file's appends are cut back.
 final class ImportRun {
     private let storage: StorageController
     /// How many encoded bytes of a file are held before they are written out as uncommitted

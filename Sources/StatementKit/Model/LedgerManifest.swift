@@ -40,7 +40,7 @@ package struct LedgerManifest: Hashable, Sendable {
         /// units: while it fits in 64 bits, no running balance in any order can overflow.
         /// `nil` in a format 1 manifest.
         package var turnover: Int64?
-        /// The committed lengths of the account's month files.
+        /// Where the account's months lie in the logs, and their lengths and checksums.
         package var months: [Month: MonthLength]
     }
 

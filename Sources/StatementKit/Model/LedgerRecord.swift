@@ -1,4 +1,4 @@
-/// The line format of one transaction in the ledger's month files.
+/// The line format of one transaction in the ledger's transaction log.
 ///
 /// `date TAB amount-in-minor-units TAB beneficiary TAB beneficiary-IBAN TAB description TAB
 /// reference TAB transaction-id LF`; absent optional fields are empty, and `\`, tab, LF and CR
@@ -72,7 +72,7 @@ package enum LedgerRecord {
         return String(decoding: out, as: UTF8.self)
     }
 
-    /// Reads every line of a month file of an account in `currency`.
+    /// Reads every line of an account-month of an account in `currency`.
     ///
     /// - Complexity: O(n) over the bytes; fields are read in place, text is copied once.
     package static func decode(_ bytes: [UInt8], currency: Currency) throws(DecodingError)
@@ -110,7 +110,7 @@ package enum LedgerRecord {
         return transactions
     }
 
-    /// The sum of the amounts of a month file, read without decoding the rest of each line.
+    /// The sum of the amounts of an account-month, read without decoding the rest of each line.
     package static func sum(_ bytes: [UInt8], currency: Currency) throws(DecodingError) -> Money {
         var total = Money.zero(currency)
         try forEachRecord(bytes) { (index, fields) throws(DecodingError) in

@@ -13,7 +13,7 @@ extension RunProgress {
             }
             return text
         case .saving:
-            return "saving the ledger (\(total.counted("month file")))"
+            return "saving the ledger (\(total.counted("account-month")))"
         case .writingReports:
             return "writing reports \(done.groupedText) of \(total.counted("file"))"
         }

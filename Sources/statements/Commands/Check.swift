@@ -8,7 +8,7 @@ enum Check: Command {
     static let usage = """
         USAGE: statements check [--state DIR]
 
-        Verifies the ledger: the manifest's end line and checksum, and every month file's
+        Verifies the ledger: the manifest's end line and checksum, and every account-month's
         committed bytes and identity index against the lengths and checksums the manifest
         records. Prints each problem with the file it is in. Reads without locking or
         writing. Every other command refuses to write to a ledger found damaged; to repair
