@@ -155,7 +155,7 @@ package final class StorageController {
             return LedgerManifest()
         }
         do throws(LedgerManifest.DecodingError) {
-            return try LedgerManifest(decoding: String(decoding: bytes, as: UTF8.self))
+            return try LedgerManifest(decoding: bytes)
         } catch {
             if case .newerVersion = error {
                 throw .unreadable(folder: folder, reason: error.description)
@@ -524,7 +524,7 @@ package final class StorageController {
                 try syncDirectory(folder)
             }
             try faultInjection?(.writeManifest)
-            try writeNewFile(manifestPath + ".tmp", Array(manifest.encoded.utf8))
+            try writeNewFile(manifestPath + ".tmp", manifest.encodedBytes)
             try faultInjection?(.renameManifest)
             guard rename(manifestPath + ".tmp", manifestPath) == 0 else {
                 throw error("commit", manifestPath)

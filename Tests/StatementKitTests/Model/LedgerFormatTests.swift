@@ -84,7 +84,7 @@ struct LedgerManifestTests {
                 + "account\t\(iban.text)\tEUR\tchecking\t-\t-\t0\t\n"
                 + "month\t\(iban.text)\t2026-10\t\(data)\t16\t\(Checksum.empty.hexText)\t"
                 + "\(Checksum.empty.hexText)\t\(extents)\n"
-            return body + "end\t\(Checksum.of(body[...].utf8).hexText)\n"
+            return String(decoding: LedgerManifest.sealed(Array(body.utf8)), as: UTF8.self)
         }
         #expect(throws: Never.self) {
             try LedgerManifest(decoding: manifest(logs: (10, 16), extents: "0:10:0:16"))
@@ -287,7 +287,7 @@ struct ImportedFileRecordTests {
             good.replacingOccurrences(of: "\t11\t12\t1\t", with: "\t-11\t12\t1\t"),
             good.replacingOccurrences(of: "\t/a.csv", with: ""),
         ] {
-            let text = damaged + "end\t\(Checksum.of(damaged[...].utf8).hexText)\n"
+            let text = LedgerManifest.sealed(Array(damaged.utf8))
             #expect(throws: LedgerManifest.DecodingError.self) {
                 try LedgerManifest(decoding: text)
             }

@@ -1,0 +1,433 @@
+/// The manifest's text, written and read as bytes: a ledger of 100,000 accounts over years has
+/// millions of month records, and every run reads the manifest and every commit writes it.
+extension LedgerManifest {
+    /// The manifest as text in the current format, in a stable order, ending in its hash
+    /// line.
+    ///
+    /// - Precondition: every account has its turnover and every month its checksums and
+    ///   extents (a manifest of an earlier format is upgraded before it is written).
+    package var encodedBytes: [UInt8] {
+        var out = ManifestWriter()
+        out.text("\(LedgerManifest.magic) \(LedgerManifest.formatVersion)\ngeneration\t")
+        out.number(generation)
+        out.text("\nlogs\t")
+        out.number(logs.dataBytes)
+        out.tab()
+        out.number(logs.idBytes)
+        out.newline()
+        for accountID in accounts.keys.sorted() {
+            let entry = accounts[accountID]!
+            var id: [UInt8] = []
+            accountID.withBytes { id += $0 }
+            out.text("account\t")
+            out.bytes += id
+            out.tab()
+            out.text(entry.account.currency.code)
+            out.tab()
+            out.text(entry.account.kind.rawValue)
+            out.tab()
+            if let opening = entry.openingBalance {
+                out.number(opening.minorUnits)
+            } else {
+                out.text("-")
+            }
+            out.tab()
+            out.text(entry.lastImport ?? "-")
+            out.tab()
+            out.number(entry.turnover!)
+            out.tab()
+            LedgerRecord.escape(entry.account.name ?? "", into: &out.bytes)
+            out.newline()
+            for month in entry.months.keys.sorted() {
+                let length = entry.months[month]!
+                out.text("month\t")
+                out.bytes += id
+                out.tab()
+                out.text(month.isoText)
+                out.tab()
+                out.number(length.dataBytes)
+                out.tab()
+                out.number(length.idBytes)
+                out.tab()
+                out.hex(length.dataChecksum!.value)
+                out.tab()
+                out.hex(length.idChecksum!.value)
+                out.tab()
+                for (index, extent) in length.extents!.enumerated() {
+                    if index > 0 { out.bytes.append(UInt8(ascii: ",")) }
+                    for (offset, number) in [
+                        extent.dataOffset, extent.dataBytes, extent.idOffset, extent.idBytes,
+                    ].enumerated() {
+                        if offset > 0 { out.bytes.append(UInt8(ascii: ":")) }
+                        out.number(number)
+                    }
+                }
+                out.newline()
+            }
+        }
+        for path in files.keys.sorted() {
+            let file = files[path]!
+            let stamp = file.stamp
+            out.text("file")
+            for number in [stamp.size, stamp.modified, stamp.changed] {
+                out.tab()
+                out.number(number)
+            }
+            for number in [stamp.inode, stamp.device] {
+                out.tab()
+                out.number(number)
+            }
+            out.tab()
+            out.text(file.content.description)
+            out.tab()
+            out.hex(file.reading.value)
+            for number in [file.transactionCount, file.rowCount, file.notBookedCount] {
+                out.tab()
+                out.number(number)
+            }
+            out.tab()
+            LedgerRecord.escape(path, into: &out.bytes)
+            out.newline()
+        }
+        return LedgerManifest.sealed(out.bytes)
+    }
+
+    /// The manifest's text in the current format (`encodedBytes`).
+    package var encoded: String {
+        String(decoding: encodedBytes, as: UTF8.self)
+    }
+
+    /// A manifest's body with its end line: in format 4 the 128-bit content hash of the
+    /// body (`ContentHasher`, eight bytes a step), in formats 2 and 3 its FNV-1a checksum.
+    package static func sealed(_ body: [UInt8], version: Int = formatVersion) -> [UInt8] {
+        let hash =
+            version >= 4
+            ? body.withUnsafeBytes { ContentHash.of($0).description } : Checksum.of(body).hexText
+        return body + Array("end\t\(hash)\n".utf8)
+    }
+
+    /// Reads a manifest written by `encoded`.
+    package init(decoding text: String) throws(DecodingError) {
+        try self.init(decoding: Array(text.utf8))
+    }
+
+    /// Reads a manifest written by `encodedBytes`, or by an earlier format.
+    package init(decoding bytes: [UInt8]) throws(DecodingError) {
+        self.init()
+        var reader = ManifestReader(bytes: bytes)
+        try reader.read(into: &self)
+    }
+}
+
+/// Builds the manifest's bytes.
+private struct ManifestWriter {
+    var bytes: [UInt8] = []
+
+    mutating func text(_ text: String) {
+        bytes += text.utf8
+    }
+
+    mutating func tab() { bytes.append(9) }
+    mutating func newline() { bytes.append(10) }
+
+    mutating func number<T: BinaryInteger>(_ value: T) {
+        if value < 0 { bytes.append(UInt8(ascii: "-")) }
+        var magnitude = UInt64(value.magnitude)
+        let start = bytes.count
+        repeat {
+            bytes.append(UInt8(ascii: "0") + UInt8(magnitude % 10))
+            magnitude /= 10
+        } while magnitude > 0
+        bytes[start...].reverse()
+    }
+
+    /// 16 hexadecimal digits.
+    mutating func hex(_ value: UInt64) {
+        for shift in stride(from: 60, through: 0, by: -4) {
+            let digit = UInt8((value >> UInt64(shift)) & 0xF)
+            bytes.append(digit < 10 ? UInt8(ascii: "0") + digit : UInt8(ascii: "a") + digit - 10)
+        }
+    }
+}
+
+/// Reads the manifest's records from its bytes, a line at a time, its fields as ranges.
+private struct ManifestReader {
+    typealias DecodingError = LedgerManifest.DecodingError
+    let bytes: [UInt8]
+    /// The fields of the current line.
+    private var fields: [Range<Int>] = []
+    /// The last account read, whose months follow it: their ids are compared, not parsed.
+    private var lastAccount: (range: Range<Int>, id: AccountID)?
+
+    init(bytes: [UInt8]) {
+        self.bytes = bytes
+    }
+
+    mutating func read(into manifest: inout LedgerManifest) throws(DecodingError) {
+        var start = 0
+        var lineNumber = 0
+        // Lines as ranges, the end line's apart.
+        var lines: [Range<Int>] = []
+        while start < bytes.count {
+            var end = start
+            while end < bytes.count && bytes[end] != 10 { end += 1 }
+            lines.append(start..<end)
+            start = end + 1
+        }
+        guard let header = lines.first else {
+            throw .malformed(line: 1, "not a statements ledger")
+        }
+        let prefix = Array((LedgerManifest.magic + " ").utf8)
+        guard bytes[header].starts(with: prefix),
+            let version = integer(header.lowerBound + prefix.count..<header.upperBound),
+            version >= 1
+        else { throw .malformed(line: 1, "not a statements ledger") }
+        guard version <= LedgerManifest.formatVersion else { throw .newerVersion(version) }
+        manifest.version = version
+        if version >= 2 {
+            // The end line holds the hash of everything before it.
+            let last = lines.last!
+            let hashText = String(decoding: bytes[last].dropFirst(4), as: UTF8.self)
+            guard bytes.last == 10, lines.count > 1, bytes[last].starts(with: Array("end\t".utf8))
+            else {
+                throw .malformed(
+                    line: lines.count, "it has no end line: it was cut short or changed by hand")
+            }
+            let body = Array(bytes[..<last.lowerBound])
+            let matches: Bool
+            if version >= 4 {
+                guard let hash = ContentHash(hexText: hashText) else {
+                    throw .malformed(
+                        line: lines.count,
+                        "it has no end line: it was cut short or changed by hand")
+                }
+                matches = body.withUnsafeBytes { ContentHash.of($0) } == hash
+            } else {
+                guard let checksum = Checksum(hexText: hashText) else {
+                    throw .malformed(
+                        line: lines.count,
+                        "it has no end line: it was cut short or changed by hand")
+                }
+                matches = Checksum.of(body) == checksum
+            }
+            guard matches else {
+                throw .malformed(
+                    line: lines.count, "its checksum does not match: it was changed by hand")
+            }
+            lines.removeLast()
+        }
+        for line in lines.dropFirst() {
+            lineNumber += 1
+            try readRecord(line, number: lineNumber + 1, version: version, into: &manifest)
+        }
+    }
+
+    private mutating func readRecord(
+        _ line: Range<Int>, number: Int, version: Int, into manifest: inout LedgerManifest
+    ) throws(DecodingError) {
+        fields.removeAll(keepingCapacity: true)
+        var start = line.lowerBound
+        for index in line where bytes[index] == 9 {
+            fields.append(start..<index)
+            start = index + 1
+        }
+        fields.append(start..<line.upperBound)
+        let kind = fields[0]
+        if fields.count == 2 && isText(kind, "generation") {
+            guard let generation = integer(fields[1]), generation >= 0 else {
+                throw .malformed(line: number, "bad generation")
+            }
+            manifest.generation = generation
+            return
+        }
+        if fields.count == 3 && version >= 4 && isText(kind, "logs") {
+            guard let data = integer(fields[1]), let ids = integer(fields[2]), data >= 0,
+                ids >= 0, ids % 16 == 0
+            else { throw .malformed(line: number, "bad log lengths") }
+            manifest.logs = LedgerManifest.LogLengths(dataBytes: data, idBytes: ids)
+            return
+        }
+        if version >= 3 && isText(kind, "file") {
+            guard fields.count == 12, let size = integer(fields[1]),
+                let modified = integer(fields[2]), let changed = integer(fields[3]),
+                let inode = UInt64(text(fields[4])), let device = UInt64(text(fields[5])),
+                let content = ContentHash(hexText: text(fields[6])),
+                let reading = hex(fields[7]),
+                let transactions = integer(fields[8]), let rows = integer(fields[9]),
+                let notBooked = integer(fields[10]), transactions >= 0, rows >= 0, notBooked >= 0
+            else { throw .malformed(line: number, "bad file record") }
+            manifest.files[unescaped(fields[11])] = ImportedFile(
+                stamp: FileStamp(
+                    size: Int64(size), modified: Int64(modified), changed: Int64(changed),
+                    inode: inode, device: device),
+                content: content, reading: Checksum(value: reading),
+                transactionCount: transactions, rowCount: rows, notBookedCount: notBooked)
+            return
+        }
+        guard fields.count >= 2, let accountID = accountID(fields[1]) else {
+            throw .malformed(line: number, "unreadable record")
+        }
+        let accountFields = version >= 2 ? 8 : 7
+        let monthFields = version >= 4 ? 8 : version >= 2 ? 7 : 5
+        if isText(kind, "account") && fields.count == accountFields {
+            guard let currency = Currency(code: text(fields[2])),
+                let accountKind = Account.Kind(rawValue: text(fields[3]))
+            else { throw .malformed(line: number, "bad currency or kind") }
+            var opening: Money?
+            if !isText(fields[4], "-") {
+                guard let units = integer(fields[4]) else {
+                    throw .malformed(line: number, "bad opening balance")
+                }
+                opening = Money(minorUnits: Int64(units), currency: currency)
+            }
+            var turnover: Int64?
+            if version >= 2 {
+                guard let value = integer(fields[6]), value >= 0 else {
+                    throw .malformed(line: number, "bad turnover")
+                }
+                turnover = Int64(value)
+            }
+            let name = unescaped(fields[accountFields - 1])
+            manifest.accounts[accountID] = LedgerManifest.AccountEntry(
+                account: Account(
+                    id: accountID, name: name.isEmpty ? nil : name, kind: accountKind,
+                    currency: currency),
+                openingBalance: opening,
+                lastImport: isText(fields[5], "-") ? nil : text(fields[5]),
+                turnover: turnover, months: [:])
+        } else if isText(kind, "month") && fields.count == monthFields {
+            let indexEntry = version >= 2 ? 16 : 8
+            guard manifest.accounts[accountID] != nil, let month = month(fields[2]),
+                let data = integer(fields[3]), let ids = integer(fields[4]), data >= 0, ids >= 0,
+                ids % indexEntry == 0
+            else { throw .malformed(line: number, "bad month record") }
+            var length = LedgerManifest.MonthLength(dataBytes: data, idBytes: ids)
+            if version >= 2 {
+                guard let dataChecksum = hex(fields[5]), let idChecksum = hex(fields[6]) else {
+                    throw .malformed(line: number, "bad month checksums")
+                }
+                length.dataChecksum = Checksum(value: dataChecksum)
+                length.idChecksum = Checksum(value: idChecksum)
+            }
+            if version >= 4 {
+                guard let extents = extents(fields[7], of: length, in: manifest.logs) else {
+                    throw .malformed(line: number, "bad month extents")
+                }
+                length.extents = extents
+            }
+            manifest.accounts[accountID]!.months[month] = length
+        } else {
+            throw .malformed(line: number, "unknown record")
+        }
+    }
+
+    /// The extents of a month record: each within the logs' committed lengths (given before
+    /// the months), adding up to the month's lengths; `nil` when they are not.
+    private func extents(
+        _ range: Range<Int>, of length: LedgerManifest.MonthLength,
+        in logs: LedgerManifest.LogLengths
+    ) -> [LedgerManifest.Extent]? {
+        var extents: [LedgerManifest.Extent] = []
+        var numbers: [Int] = []
+        var start = range.lowerBound
+        for index in range.lowerBound...range.upperBound {
+            let separator = index == range.upperBound ? UInt8(ascii: ",") : bytes[index]
+            guard separator == UInt8(ascii: ",") || separator == UInt8(ascii: ":") else {
+                continue
+            }
+            guard let number = integer(start..<index) else { return nil }
+            numbers.append(number)
+            start = index + 1
+            guard separator == UInt8(ascii: ",") else { continue }
+            guard numbers.count == 4 else { return nil }
+            let extent = LedgerManifest.Extent(
+                dataOffset: numbers[0], dataBytes: numbers[1], idOffset: numbers[2],
+                idBytes: numbers[3])
+            guard extent.dataOffset >= 0, extent.dataBytes > 0, extent.idOffset >= 0,
+                extent.idBytes > 0, extent.idOffset % 16 == 0, extent.idBytes % 16 == 0,
+                extent.dataBytes <= logs.dataBytes - extent.dataOffset,
+                extent.idBytes <= logs.idBytes - extent.idOffset
+            else { return nil }
+            extents.append(extent)
+            numbers.removeAll(keepingCapacity: true)
+        }
+        guard extents.reduce(0, { $0 + $1.dataBytes }) == length.dataBytes,
+            extents.reduce(0, { $0 + $1.idBytes }) == length.idBytes
+        else { return nil }
+        return extents
+    }
+
+    /// The account id of a field: the last account's when the bytes are the same.
+    private mutating func accountID(_ range: Range<Int>) -> AccountID? {
+        if let last = lastAccount, bytes[last.range].elementsEqual(bytes[range]) {
+            return last.id
+        }
+        guard let id = try? AccountID(parsing: text(range)) else { return nil }
+        lastAccount = (range, id)
+        return id
+    }
+
+    private func isText(_ range: Range<Int>, _ text: StaticString) -> Bool {
+        range.count == text.utf8CodeUnitCount
+            && text.withUTF8Buffer { bytes[range].elementsEqual($0) }
+    }
+
+    private func text(_ range: Range<Int>) -> String {
+        String(decoding: bytes[range], as: UTF8.self)
+    }
+
+    private func unescaped(_ range: Range<Int>) -> String {
+        bytes.withUnsafeBytes {
+            LedgerRecord.unescape(UnsafeRawBufferPointer(rebasing: $0[range]))
+        } ?? ""
+    }
+
+    /// A decimal integer, with an optional leading `-`, that fits in an `Int`.
+    private func integer(_ range: Range<Int>) -> Int? {
+        var index = range.lowerBound
+        let negative = index < range.upperBound && bytes[index] == UInt8(ascii: "-")
+        if negative { index += 1 }
+        guard index < range.upperBound else { return nil }
+        var value = 0
+        while index < range.upperBound {
+            let digit = bytes[index] &- UInt8(ascii: "0")
+            guard digit < 10 else { return nil }
+            let (times, overflow) = value.multipliedReportingOverflow(by: 10)
+            let (sum, carry) = times.addingReportingOverflow(Int(digit))
+            guard !overflow && !carry else { return nil }
+            value = sum
+            index += 1
+        }
+        return negative ? -value : value
+    }
+
+    /// 16 hexadecimal digits.
+    private func hex(_ range: Range<Int>) -> UInt64? {
+        guard range.count == 16 else { return nil }
+        var value: UInt64 = 0
+        for index in range {
+            let byte = bytes[index]
+            let digit: UInt8
+            if byte &- UInt8(ascii: "0") < 10 {
+                digit = byte - UInt8(ascii: "0")
+            } else if (byte | 0x20) &- UInt8(ascii: "a") < 6 {
+                digit = (byte | 0x20) - UInt8(ascii: "a") + 10
+            } else {
+                return nil
+            }
+            value = value << 4 | UInt64(digit)
+        }
+        return value
+    }
+
+    /// `YYYY-MM`.
+    private func month(_ range: Range<Int>) -> Month? {
+        guard range.count == 7, bytes[range.lowerBound + 4] == UInt8(ascii: "-"),
+            let year = integer(range.lowerBound..<range.lowerBound + 4),
+            let month = integer(range.lowerBound + 5..<range.upperBound),
+            bytes[range.lowerBound] != UInt8(ascii: "-"),
+            bytes[range.lowerBound + 5] != UInt8(ascii: "-")
+        else { return nil }
+        return Month(year: year, month: month)
+    }
+}
