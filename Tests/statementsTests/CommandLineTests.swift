@@ -123,6 +123,7 @@ struct CommandLineTests {
                 statements validate: error: unknown option '--strikt'; did you mean '--strict'?
                 USAGE: statements validate PATH... [-f text|json|github] [--strict] [-j N] [-q|-v]
                                                    [-p FILE] [-a ID] [--max-diagnostics N]
+                                                   [--shard K/N]
                 Run 'statements validate --help' for its options.
 
                 """)

@@ -175,6 +175,18 @@ package struct StatementFiles {
     /// The largest file read as a profile.
     static let maximumProfileSize = 1 << 20
 
+    /// The files of one part of a check split by file (`validate --shard K/N`): those whose
+    /// name hashes to it, so that every file is in exactly one part.
+    package func part(_ shard: Shard) -> StatementFiles {
+        StatementFiles(
+            entries: entries.filter {
+                switch $0.entry {
+                case .file(let found): shard.contains(file: found.name)
+                case .problem(let path, _, _): shard.contains(file: path)
+                }
+            }, input: input, roots: roots)
+    }
+
     /// Finds the files at or below `paths` and loads their profiles.
     ///
     /// - Parameters:

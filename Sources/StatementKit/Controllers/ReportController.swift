@@ -23,19 +23,28 @@ package struct PublishedFile: Hashable, Sendable {
 
 /// Renders monthly statements and writes them as `OUT/YYYY-MM/AccountID.txt|.csv|.html` plus
 /// `OUT/YYYY-MM/index.html`, rewriting only files whose content changes.
+///
+/// The parts of a ledger split by account (`Shard`) may write to one output folder, at once
+/// or one after another: each keeps its own record of closing balances in a month and of the
+/// generation it reported, and the indexes list every part's accounts, from every part's
+/// records.
 package final class ReportController {
     private let folder: String
     private let formats: [ReportFormat]
     private let locale: Locale
     private let job: PublishJob
+    /// The part of a ledger split by account whose statements this controller writes.
+    private let shard: Shard?
     /// Told of each statement's files written, when set.
     package var progress: ProgressHandler?
 
-    /// Creates a controller writing below `folder`.
-    package init(folder: String, formats: [ReportFormat], locale: Locale) {
+    /// Creates a controller writing below `folder`, the statements of the accounts of
+    /// `shard` (of every account when `nil`).
+    package init(folder: String, formats: [ReportFormat], locale: Locale, shard: Shard? = nil) {
         self.folder = folder
         self.formats = ReportFormat.allCases.filter(formats.contains)
         self.locale = locale
+        self.shard = shard
         job = PublishJob(
             folder: folder, formats: self.formats, text: TextStatementRenderer(locale: locale),
             html: HTMLStatementRenderer(locale: locale))
@@ -99,14 +108,13 @@ package final class ReportController {
         }
         if formats.contains(.html) {
             for month in byMonth.keys.sorted() {
+                let own = ClosingBalances(month: month, statements: byMonth[month]!)
+                _ = try Self.write(own.tsv, to: "\(folder)/\(month.isoText)/\(balancesName)")
                 var index = ""
                 MonthIndexRenderer(locale: locale).render(
-                    byMonth[month]!, month: month, extensions: formats.map(\.fileExtension),
-                    into: &index)
+                    ClosingBalances(month: month, merging: [own] + balances(of: month)),
+                    extensions: formats.map(\.fileExtension), into: &index)
                 published.append(try Self.write(index, to: "\(folder)/\(month.isoText)/index.html"))
-                let balances = ClosingBalances(month: month, statements: byMonth[month]!)
-                _ = try Self.write(
-                    balances.tsv, to: "\(folder)/\(month.isoText)/\(Self.balancesName)")
             }
             if !statements.isEmpty { published.append(try writeAllMonthsIndex()) }
         }
@@ -150,30 +158,44 @@ package final class ReportController {
         }
     }
 
-    /// The file beside a month's reports with each account's closing balance.
-    static let balancesName = ".closing-balances.tsv"
+    /// The file beside a month's reports with each account's closing balance:
+    /// `.closing-balances.tsv`, or for a part of a ledger split by account
+    /// `.closing-balances.K-of-N.tsv`.
+    private var balancesName: String { ".closing-balances\(partSuffix).tsv" }
+
+    /// `.K-of-N` for a part of a ledger split by account, else nothing.
+    private var partSuffix: String { shard.map { ".\($0.number)-of-\($0.count)" } ?? "" }
+
+    /// The closing balances of a month that every writer of the output folder recorded
+    /// (every part's, when a ledger is split by account), in the order of their file names.
+    private func balances(of month: Month) -> [ClosingBalances] {
+        let path = "\(folder)/\(month.isoText)"
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
+        return names.filter { $0.hasPrefix(".closing-balances") && $0.hasSuffix(".tsv") }.sorted()
+            .compactMap { name in
+                FileManager.default.contents(atPath: "\(path)/\(name)").flatMap {
+                    ClosingBalances(month: month, tsv: String(decoding: $0, as: UTF8.self))
+                }
+            }
+    }
 
     /// Writes `OUT/index.html` from every month folder's closing balances: built from the
-    /// output folder alone, so that it lists the months written by earlier runs too.
+    /// output folder alone, so that it lists the months written by earlier runs, and by the
+    /// other parts of a ledger split by account, too.
     private func writeAllMonthsIndex() throws(StorageError) -> PublishedFile {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
-        var months: [ClosingBalances] = []
-        for name in names {
-            guard let month = Month(parsing: name),
-                let data = FileManager.default.contents(
-                    atPath: "\(folder)/\(name)/\(Self.balancesName)"),
-                let balances = ClosingBalances(
-                    month: month, tsv: String(decoding: data, as: UTF8.self))
-            else { continue }
-            months.append(balances)
+        let months = names.compactMap(Month.init(parsing:)).compactMap { month in
+            let parts = balances(of: month)
+            return parts.isEmpty ? nil : ClosingBalances(month: month, merging: parts)
         }
         var index = ""
         MonthIndexRenderer(locale: locale).renderAllMonths(months, into: &index)
         return try Self.write(index, to: "\(folder)/index.html")
     }
 
-    /// The file in the output folder that records which ledger generation the reports reflect.
-    private var markerPath: String { "\(folder)/.statements-generation" }
+    /// The file in the output folder that records which ledger generation the reports
+    /// reflect: `.statements-generation`, or for a part `.statements-generation.K-of-N`.
+    private var markerPath: String { "\(folder)/.statements-generation\(partSuffix)" }
 
     /// The ledger generation the reports in the folder reflect, if recorded.
     package func reportedGeneration() -> Int? {

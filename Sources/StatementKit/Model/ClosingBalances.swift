@@ -21,6 +21,18 @@ package struct ClosingBalances: Hashable, Sendable {
         }
     }
 
+    /// The lines of several files of one month (the parts of a ledger split by account each
+    /// write their own), by account; an account in more than one takes its line from the
+    /// first.
+    package init(month: Month, merging parts: [ClosingBalances]) {
+        var lines: [AccountID: Line] = [:]
+        for part in parts {
+            for line in part.lines where lines[line.account] == nil { lines[line.account] = line }
+        }
+        self.month = month
+        self.lines = lines.values.sorted { $0.account < $1.account }
+    }
+
     /// The file's text.
     package var tsv: String {
         lines.map { line in

@@ -26,10 +26,21 @@ package struct Shard: Hashable, Sendable, CustomStringConvertible {
         Self.number(of: accountID, count: count) == number
     }
 
+    /// Whether a statement file belongs to this part of a check split by file (`validate
+    /// --shard`), by its name as found.
+    package func contains(file name: String) -> Bool {
+        var name = name
+        return name.withUTF8 { Self.number(of: UnsafeRawBufferPointer($0), count: count) } == number
+    }
+
     /// The part of `count` an account belongs to.
     package static func number(of accountID: AccountID, count: Int) -> Int {
+        accountID.withBytes { number(of: $0, count: count) }
+    }
+
+    private static func number(of bytes: UnsafeRawBufferPointer, count: Int) -> Int {
         var hasher = StableHasher()
-        accountID.withBytes { hasher.combine($0) }
+        hasher.combine(bytes)
         return Int(hasher.value % UInt64(count)) + 1
     }
 

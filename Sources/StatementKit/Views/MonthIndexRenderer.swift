@@ -14,11 +14,13 @@ package struct MonthIndexRenderer: Sendable {
         labels = ReportLabels(locale: locale)
     }
 
-    /// - Parameter extensions: the file extensions written per account, such as `["html", "txt"]`.
+    /// - Parameters:
+    ///   - balances: every account's closing balance in the month.
+    ///   - extensions: the file extensions written per account, such as `["html", "txt"]`.
     package func render(
-        _ statements: [MonthlyStatement], month: Month, extensions: [String],
-        into out: inout some TextOutputStream
+        _ balances: ClosingBalances, extensions: [String], into out: inout some TextOutputStream
     ) {
+        let month = balances.month
         let escape = HTMLDocument.escape
         // Learned once per currency, not once per row.
         let formats = MoneyFormatCache(locale: locale)
@@ -30,18 +32,17 @@ package struct MonthIndexRenderer: Sendable {
         body += "<th class=\"num\">\(HTMLDocument.heading(labels.closingBalance))</th>"
         body +=
             "<th class=\"files\">\(HTMLDocument.heading(labels.files))</th></tr></thead>\n<tbody>\n"
-        for statement in statements.sorted(by: { $0.account.id < $1.account.id }) {
-            let id = statement.account.id
+        for line in balances.lines {
+            let id = line.account
             let links = extensions.map { "<a href=\"\(id.fileName).\($0)\">\($0)</a>" }.joined(
                 separator: " ")
             // The account id goes under the name, so that a phone needs no third column.
             let name =
-                statement.account.name.map { escape($0) + "<span class=\"sub iban\">" }
+                line.name.map { escape($0) + "<span class=\"sub iban\">" }
                 ?? "<span class=\"iban\">"
             body += "<tr><td>\(name)\(escape(id.grouped))</span></td>"
             body +=
-                HTMLDocument.moneyCell(
-                    statement.closingBalance, formats.format(for: statement.account.currency))
+                HTMLDocument.moneyCell(line.balance, formats.format(for: line.balance.currency))
                 + "<td class=\"files\">\(links)</td></tr>\n"
         }
         body += "</tbody>\n</table>"

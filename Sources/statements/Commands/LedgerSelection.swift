@@ -32,15 +32,22 @@ struct LedgerSelection {
         self.accounts = accounts
     }
 
-    /// The statements of the months asked for, or of `defaultMonths` when none were; `nil`
-    /// when there are no months at all (an empty ledger).
-    func statements(defaultMonths: () throws(StorageError) -> Set<Month>?)
-        throws(CommandError) -> [MonthlyStatement]?
-    {
+    /// The statements of the months asked for, or of `defaultMonths` when none were, of the
+    /// accounts asked for that are in `shard` (every one when `nil`); `nil` when there are no
+    /// months at all (an empty ledger).
+    func statements(
+        defaultMonths: () throws(StorageError) -> Set<Month>?, shard: Shard? = nil
+    ) throws(CommandError) -> [MonthlyStatement]? {
         do throws(StorageError) {
             let chosen: Set<Month>?
             if let months { chosen = months } else { chosen = try defaultMonths() }
             guard let chosen else { return nil }
+            var accounts = self.accounts
+            if let shard {
+                let known: Set<AccountID>
+                if let accounts { known = accounts } else { known = try state.accountIDs() }
+                accounts = known.filter(shard.contains)
+            }
             return try state.monthlyStatements(months: chosen, accounts: accounts)
         } catch {
             throw .environment("\(error)")

@@ -9,6 +9,7 @@ enum Process: Command {
         USAGE: statements process PATH... [-s DIR] [-o DIR] [--archive DIR] [-n] [-q|-v]
                                   [-f text|json] [--report-format text|csv|html]... [--locale ID]
                                   [--strict] [-j N] [-p FILE] [-a ID] [--max-diagnostics N]
+                                  [--shard K/N]
 
         Imports the files as 'statements import' does, then writes the statements of every
         month the import changed (the months it added to, and later months of those accounts,
@@ -16,7 +17,10 @@ enum Process: Command {
         not change keep their bytes and modification time. OUT/.statements-generation records
         which state of the ledger the reports reflect; when it is missing or behind (a new
         output folder, or a run killed before its reports were written), every month is
-        written again.
+        written again. With --shard, the parts of a ledger split by account may process into
+        one output folder, at once or one after another: each keeps its own record
+        (OUT/.statements-generation.K-of-N), and the month indexes list every part's
+        accounts once every part has written.
 
         OPTIONS:
           -s, --state DIR            the ledger folder (default: $STATEMENTS_STATE, else
@@ -32,6 +36,7 @@ enum Process: Command {
           --color auto|always|never  colour diagnostics (default auto: on a terminal,
                                      unless NO_COLOR is set)
         \(ReadOptions.help)
+        \(ReadOptions.shardHelp)
           -h, --help                 show this help
 
         EXIT STATUS: as import: 0 success, 1 a file was rejected (the rest is imported and
@@ -43,7 +48,7 @@ enum Process: Command {
         let options = try Arguments(
             arguments,
             valueOptions: ReadOptions.valueOptions.union(ReportOptions.valueOptions)
-                .union(Output.valueOptions).union(["state", "archive"]),
+                .union(Output.valueOptions).union(["state", "archive", "shard"]),
             flagOptions: ReadOptions.flagOptions.union(Output.flagOptions).union(["dry-run"]))
         let report = try ReportOptions(options)
         let output = try Output(options, console: console)
@@ -77,7 +82,13 @@ enum Process: Command {
         do throws(StorageError) {
             months = try state.monthsToReport(
                 after: imported, reportedGeneration: report.controller.reportedGeneration())
-            statements = isDryRun ? [] : try state.monthlyStatements(months: months)
+            // A part reports its own accounts (all its ledger holds, when every import of it
+            // was of that part).
+            let accounts = try report.shard.map { shard throws(StorageError) in
+                try state.accountIDs().filter(shard.contains)
+            }
+            statements =
+                isDryRun ? [] : try state.monthlyStatements(months: months, accounts: accounts)
         } catch {
             throw .environment("\(error)")
         }

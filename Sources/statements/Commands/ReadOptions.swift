@@ -47,17 +47,21 @@ struct ReadOptions {
         settings.jobs = try options.number("jobs", minimum: 1) ?? settings.jobs
         settings.diagnosticLimit =
             try options.number("max-diagnostics", minimum: 0) ?? settings.diagnosticLimit
-        if let text = options.value("shard") {
-            guard let shard = Shard(parsing: text) else {
-                throw .usage(
-                    "--shard must be a part and a count like 2/4 (1 to \(Shard.maximumCount) parts), not '\(text)'"
-                )
-            }
-            settings.shard = shard
-        }
+        settings.shard = try Self.shard(options)
     }
 
-    /// The help line of `--shard`, which only `import` takes.
+    /// The part of `--shard K/N`, if given.
+    static func shard(_ options: Arguments) throws(CommandError) -> Shard? {
+        guard let text = options.value("shard") else { return nil }
+        guard let shard = Shard(parsing: text) else {
+            throw .usage(
+                "--shard must be a part and a count like 2/4 (1 to \(Shard.maximumCount) parts), not '\(text)'"
+            )
+        }
+        return shard
+    }
+
+    /// The help lines of `--shard` for `import` and `process`.
     static let shardHelp = """
           --shard K/N                keep only the accounts of part K of N (by a stable
                                      hash of the account id), for a ledger split over

@@ -8,7 +8,7 @@ enum Report: Command {
     static let usage = """
         USAGE: statements report [-s DIR]... [-m YYYY-MM | --from YYYY-MM --to YYYY-MM]
                                  [-a ID]... [--report-format text|csv|html]... [-o DIR] [--locale ID]
-                                 [-f text|json] [-q|-v]
+                                 [-f text|json] [-q|-v] [--shard K/N]
 
         Writes one statement per account and month with transactions, as
         OUT/YYYY-MM/ACCOUNT.txt, .csv and .html, and OUT/YYYY-MM/index.html linking a month's
@@ -26,6 +26,10 @@ enum Report: Command {
         \(ReportOptions.help)
                                      ('-o -' writes the one statement of a single account
                                      and report format to stdout)
+          --shard K/N                only the accounts of part K of N (by a stable hash of
+                                     the account id), for reports written on several
+                                     machines; the month indexes list every part's
+                                     accounts once every part has written
           -q, --quiet                print errors only
           -v, --verbose              print a line per file written
           -h, --help                 show this help
@@ -36,7 +40,8 @@ enum Report: Command {
     static func run(_ arguments: [String], console: Console) throws(CommandError) -> Int32 {
         let options = try Arguments(
             arguments,
-            valueOptions: ReportOptions.valueOptions.union(LedgerSelection.valueOptions),
+            valueOptions: ReportOptions.valueOptions.union(LedgerSelection.valueOptions)
+                .union(["shard"]),
             flagOptions: Output.flagOptions)
         try options.expectNoPaths(name)
         let report = try ReportOptions(options)
@@ -46,9 +51,9 @@ enum Report: Command {
         let state = selection.state
         // Without a month: the latest month with transactions.
         guard
-            let statements = try selection.statements(defaultMonths: {
-                () throws(StorageError) in try state.latestMonth().map { [$0] }
-            })
+            let statements = try selection.statements(
+                defaultMonths: { () throws(StorageError) in try state.latestMonth().map { [$0] } },
+                shard: report.shard)
         else {
             print("statements report: the ledger has no transactions yet", to: &standardError)
             return ExitCode.success

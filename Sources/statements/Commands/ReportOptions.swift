@@ -17,6 +17,8 @@ struct ReportOptions {
 
     let formats: [ReportFormat]
     let folder: String
+    /// The part of a ledger split by account whose statements are written (`--shard`).
+    let shard: Shard?
     let locale: Locale
     /// The format of what the command prints.
     let summaryFormat: ImportReportRenderer.Format
@@ -43,11 +45,12 @@ struct ReportOptions {
             throw .usage("--locale '\(identifier)' is not a known locale")
         }
         locale = Locale(identifier: canonical)
+        shard = try ReadOptions.shard(options)
     }
 
     /// The controller of the output folder.
     var controller: ReportController {
-        ReportController(folder: folder, formats: formats, locale: locale)
+        ReportController(folder: folder, formats: formats, locale: locale, shard: shard)
     }
 
     /// Writes the statements, with progress on a terminal, and returns what was written.

@@ -8,6 +8,7 @@ enum Validate: Command {
     static let usage = """
         USAGE: statements validate PATH... [-f text|json|github] [--strict] [-j N] [-q|-v]
                                            [-p FILE] [-a ID] [--max-diagnostics N]
+                                           [--shard K/N]
 
         Checks bank statement files and reports every problem as
         FILE:LINE:COLUMN: error|warning: [CODE] message. Folders are searched recursively
@@ -23,6 +24,9 @@ enum Validate: Command {
           --color auto|always|never  colour diagnostics (default auto: on a terminal,
                                      unless NO_COLOR is set)
         \(ReadOptions.help)
+          --shard K/N                check only part K of N of the files (by a stable hash
+                                     of each file's name as found), for a check split over
+                                     several machines: every file is in exactly one part
           -h, --help                 show this help
 
         EXIT STATUS: 0 all files valid, 1 data errors, 2 usage error (including an invalid
@@ -33,7 +37,7 @@ enum Validate: Command {
         let options = try Arguments(
             arguments,
             valueOptions: ReadOptions.valueOptions.union(Output.valueOptions)
-                .union(["format"]),
+                .union(["format", "shard"]),
             flagOptions: ReadOptions.flagOptions.union(Output.flagOptions))
         let format = try options.choice(
             "format", default: ValidationReportRenderer.Format.text)
@@ -41,7 +45,9 @@ enum Validate: Command {
         var read = try ReadOptions(options, command: name)
         let progress = format == .text ? output.progress(console) : nil
         read.settings.progress = progress?.handler
-        let report = ValidationController(read.settings).validate(read.files)
+        // Validate splits by file: a file must be read whole to know its accounts.
+        let files = read.settings.shard.map { read.files.part($0) } ?? read.files
+        let report = ValidationController(read.settings).validate(files)
         progress?.finish()
         var standardError = console.error
         var standardOutput = console.output

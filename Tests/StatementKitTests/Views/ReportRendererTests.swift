@@ -274,7 +274,8 @@ struct HTMLStatementRendererTests {
         HTMLStatementRenderer(locale: locale).render(SampleStatement.statement, into: &html)
         TextStatementRenderer(locale: locale).render(SampleStatement.statement, into: &text)
         MonthIndexRenderer(locale: locale).render(
-            [SampleStatement.statement], month: SampleStatement.statement.month,
+            ClosingBalances(
+                month: SampleStatement.statement.month, statements: [SampleStatement.statement]),
             extensions: ["html"], into: &index)
         for page in [html, index] {
             #expect(page.contains("<html lang=\"\(labels.languageCode)\">"))
@@ -335,7 +336,8 @@ struct HTMLStatementRendererTests {
     @Test func `links each account from the month index`() {
         var html = ""
         MonthIndexRenderer(locale: Locale(identifier: "en_US")).render(
-            [SampleStatement.statement], month: SampleStatement.statement.month,
+            ClosingBalances(
+                month: SampleStatement.statement.month, statements: [SampleStatement.statement]),
             extensions: ["html", "csv"], into: &html)
         #expect(
             html.contains(
