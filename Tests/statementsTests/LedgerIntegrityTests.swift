@@ -6,12 +6,19 @@ struct LedgerIntegrityTests {
     static let account = "DE89370400440532013000"
 
     /// Where the rows of the account in October 2026 lie in the transaction log: the first
-    /// extent of its month record in the manifest.
+    /// extent of its month record, in the account's section of the months log.
     static func extent(_ state: String) throws -> Range<Int> {
         let manifest = try String(contentsOfFile: state + "/manifest", encoding: .utf8)
-        let record = try #require(
-            manifest.split(separator: "\n").first { $0.hasPrefix("month\t\(account)\t2026-10\t") })
-        let numbers = try #require(record.split(separator: "\t").last).split(separator: ",")[0]
+        let lines = manifest.split(separator: "\n")
+        let log = try #require(lines.first { $0.hasPrefix("months\t") }).split(separator: "\t")[1]
+        let record = try #require(lines.first { $0.hasPrefix("account\t\(Self.account)\t") })
+        let section = try #require(record.split(separator: "\t").last).split(separator: ":")
+            .compactMap { Int($0) }
+        let months = try Data(contentsOf: URL(fileURLWithPath: "\(state)/\(log)"))
+        let month = try #require(
+            String(decoding: months[section[0]..<section[0] + section[1]], as: UTF8.self)
+                .split(separator: "\n").first { $0.hasPrefix("2026-10\t") })
+        let numbers = try #require(month.split(separator: "\t").last).split(separator: ",")[0]
             .split(separator: ":").compactMap { Int($0) }
         return numbers[0]..<numbers[0] + numbers[1]
     }
@@ -105,6 +112,21 @@ struct LedgerIntegrityTests {
             },
             naming:
                 "transactions (the rows of \(Self.account) in 2026-10) does not match its checksum")
+        // The account's month records, in its section of the months log.
+        try Self.expectRefused(
+            { state in
+                let path = state + "/months.0"
+                var bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+                let manifest = try String(contentsOfFile: state + "/manifest", encoding: .utf8)
+                let record = try #require(
+                    manifest.split(separator: "\n").first {
+                        $0.hasPrefix("account\t\(Self.account)\t")
+                    })
+                let section = try #require(record.split(separator: "\t").last)
+                let offset = try #require(Int(section.split(separator: ":")[0]))
+                bytes[offset + 8] = bytes[offset + 8] == UInt8(ascii: "1") ? 50 : 49
+                try bytes.write(to: URL(fileURLWithPath: path))
+            }, naming: "months.0 (the months of \(Self.account)) does not match its checksum")
     }
 
     @Test func `takes a first import stopped before its commit for no ledger, not a damaged one`()

@@ -17,8 +17,9 @@ final class ImportRun {
     /// tails, so that memory does not grow with the file.
     private let stagingLimit: Int
     private let reading: ReadSettings
-    /// The manifest as committed on disk when the run started.
-    private let committed: LedgerManifest
+    /// The manifest as committed on disk when the run started (with the months of the
+    /// accounts the run has needed so far).
+    private var committed: LedgerManifest
     /// The manifest as the run has changed it so far.
     private var manifest: LedgerManifest
     /// The identities of the account-months the run has looked at.
@@ -120,12 +121,12 @@ final class ImportRun {
             for accountID in touched { manifest.accounts[accountID]!.lastImport = now }
             manifest.logs = acceptedLogs
             manifest.generation += 1
-            try storage.commit(manifest: manifest)
+            try storage.commit(&manifest, changed: Set(grown.map(\.accountID)))
         } else if !isDryRun {
             if !tails.isEmpty { try storage.rollBack() }  // only rejected files were written
             // What the run learnt of its files, without a new generation: no transaction
             // changed, so no report needs writing again.
-            if manifest.files != committed.files { try storage.commit(manifest: manifest) }
+            if manifest.files != committed.files { try storage.commit(&manifest) }
         }
         var earliest: [AccountID: Month] = [:]
         for tail in grown {
@@ -434,6 +435,7 @@ final class ImportRun {
         let start = writtenLogs
         var (dataLog, idLog): ([UInt8], [UInt8]) = ([], [])
         for key in progress.staged.keys.sorted() {
+            try loadMonths(of: key.accountID)
             let month = progress.staged.removeValue(forKey: key)!
             let currency = accounts[key.accountID]!.currency
             let rowIdentities = month.identities(
@@ -530,6 +532,15 @@ final class ImportRun {
                 data: dataLog, ids: idLog, at: start, committed: committed.logs)
         }
         progress.stagedBytes = 0
+    }
+
+    /// Reads an account's months from the ledger the first time the run needs them: a run
+    /// reads the month records of the accounts it touches only.
+    private func loadMonths(of accountID: AccountID) throws(StorageError) {
+        guard let entry = committed.accounts[accountID], !entry.monthsLoaded else { return }
+        try storage.loadMonths(of: [accountID], in: &committed)
+        manifest.accounts[accountID]!.months = committed.accounts[accountID]!.months
+        manifest.accounts[accountID]!.monthsLoaded = true
     }
 
     /// The identities stored in an account-month plus those this run added, loaded once,

@@ -54,7 +54,8 @@ package final class StateController {
             }
         if writes { try storage.lockForWriting() }
         defer { storage.unlock() }
-        var committed = try storage.loadManifest()
+        // The months of the accounts the run touches are read as it needs them.
+        var committed = try storage.loadManifest(months: false)
         // A ledger of an earlier format is moved into the logs first.
         if writes && committed.version < LedgerManifest.formatVersion {
             committed = try upgrade(committed)
@@ -76,7 +77,7 @@ package final class StateController {
         upgraded.version = LedgerManifest.formatVersion
         do throws(StorageError) {
             try copyIntoLogs(committed, &upgraded)
-            try storage.commit(manifest: upgraded)
+            try storage.commit(&upgraded, changed: Set(upgraded.accounts.keys))
         } catch {
             try? storage.rollBack()
             throw error
@@ -132,7 +133,7 @@ package final class StateController {
 
     /// How many runs have committed to the ledger so far.
     package func generation() throws(StorageError) -> Int {
-        try storage.loadManifest().generation
+        try storage.loadManifest(months: false).generation
     }
 
     /// The months whose reports must be written after an import: the months it changed, when
@@ -158,7 +159,7 @@ package final class StateController {
 
     /// The ids of the ledger's accounts.
     package func accountIDs() throws(StorageError) -> Set<AccountID> {
-        Set(try storage.loadManifest().accounts.keys)
+        Set(try storage.loadManifest(months: false).accounts.keys)
     }
 
     /// The latest month with transactions in the ledger, if any.

@@ -91,6 +91,11 @@ package final class StorageController {
     /// The logs open for appending during a run (-1: not yet), and open for reading.
     private var writers: [LogPart: Int32] = [:]
     private var readers: [LogPart: Int32] = [:]
+    /// The months log open for appending during a commit, with its name.
+    private var monthsWriter: (name: String, descriptor: Int32)?
+    /// How many bytes of superseded sections a months log may hold beyond as many as its live
+    /// ones before a commit copies the live ones into a new months log (a test makes it 0).
+    var monthsLogSlack = 1 << 20
     /// Called before each commit step; a test makes it throw to simulate a failure there.
     var faultInjection: (@Sendable (CommitStep) throws(StorageError) -> Void)?
 
@@ -127,8 +132,17 @@ package final class StorageController {
 
     // MARK: Reading
 
-    /// Reads the committed manifest; a missing folder or manifest is an empty ledger.
-    package func loadManifest() throws(StorageError) -> LedgerManifest {
+    /// Reads the committed manifest, with every account's months unless `months` is false
+    /// (then `loadMonths(of:in:)` reads those of the accounts a run needs); a missing folder
+    /// or manifest is an empty ledger.
+    package func loadManifest(months: Bool = true) throws(StorageError) -> LedgerManifest {
+        var manifest = try loadRoot()
+        if months { try loadAllMonths(&manifest) }
+        return manifest
+    }
+
+    /// Reads the committed manifest without the months of format 4's accounts.
+    private func loadRoot() throws(StorageError) -> LedgerManifest {
         var info = stat()
         if stat(folder, &info) != 0 {
             guard errno == ENOENT else { throw error("read", folder) }
@@ -161,6 +175,81 @@ package final class StorageController {
                 throw .unreadable(folder: folder, reason: error.description)
             }
             throw .damaged(folder: folder, path: manifestPath, reason: "\(error)")
+        }
+    }
+
+    private func monthsPath(_ log: LedgerManifest.MonthsLog) -> String {
+        "\(folder)/\(log.name)"
+    }
+
+    /// Reads the months of the given accounts that are not read yet, from their sections of
+    /// the months log, each checked against its checksum.
+    func loadMonths(of accountIDs: some Sequence<AccountID>, in manifest: inout LedgerManifest)
+        throws(StorageError)
+    {
+        let path = monthsPath(manifest.monthsLog)
+        for accountID in accountIDs {
+            guard let entry = manifest.accounts[accountID], !entry.monthsLoaded,
+                let section = entry.section
+            else { continue }
+            var bytes = [UInt8](repeating: 0, count: section.bytes)
+            let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
+            guard descriptor >= 0 else {
+                if errno == ENOENT {
+                    throw .damaged(folder: folder, path: path, reason: "is missing")
+                }
+                throw error("read", path)
+            }
+            defer { close(descriptor) }
+            switch bytes.withUnsafeMutableBytes({
+                POSIXIO.readFully(descriptor, into: $0, at: section.offset)
+            }) {
+            case .success(let count) where count < section.bytes:
+                throw .damaged(
+                    folder: folder, path: path,
+                    reason:
+                        "is shorter than its committed length (\(section.offset + section.bytes) bytes)"
+                )
+            case .success: break
+            case .failure(let failure):
+                throw .io(path: path, operation: "read", reason: failure.description)
+            }
+            manifest.accounts[accountID]!.months = try months(of: accountID, bytes, manifest)
+            manifest.accounts[accountID]!.monthsLoaded = true
+        }
+    }
+
+    /// Reads every account's months, reading the months log in one go.
+    private func loadAllMonths(_ manifest: inout LedgerManifest) throws(StorageError) {
+        guard manifest.version >= 4, manifest.monthsLog.bytes > 0 else { return }
+        let log =
+            try readFile(
+                monthsPath(manifest.monthsLog), upTo: manifest.monthsLog.bytes,
+                missingIsEmpty: false)
+            ?? []
+        for (accountID, entry) in manifest.accounts where !entry.monthsLoaded {
+            guard let section = entry.section else { continue }
+            manifest.accounts[accountID]!.months = try months(
+                of: accountID, Array(log[section.offset..<section.offset + section.bytes]),
+                manifest)
+            manifest.accounts[accountID]!.monthsLoaded = true
+        }
+    }
+
+    /// Decodes an account's section after checking its checksum.
+    private func months(of accountID: AccountID, _ bytes: [UInt8], _ manifest: LedgerManifest)
+        throws(StorageError) -> [Month: LedgerManifest.MonthLength]
+    {
+        let path = "\(monthsPath(manifest.monthsLog)) (the months of \(accountID.text))"
+        guard Checksum.of(bytes) == manifest.accounts[accountID]!.section!.checksum else {
+            throw .damaged(
+                folder: folder, path: path,
+                reason: "does not match its checksum: it was changed after it was written")
+        }
+        do throws(LedgerManifest.DecodingError) {
+            return try LedgerManifest.months(ofSection: bytes, logs: manifest.logs)
+        } catch {
+            throw .damaged(folder: folder, path: path, reason: "cannot be read: \(error)")
         }
     }
 
@@ -404,7 +493,7 @@ package final class StorageController {
         guard let journal = try readFile(journalPath, upTo: nil, missingIsEmpty: true) else {
             return
         }
-        let manifest = try loadManifest()
+        let manifest = try loadRoot()
         // The logs past their committed lengths; logs with nothing committed (no ledger yet,
         // or one of an earlier format that a dead upgrade was copying) go.
         for part in LogPart.allCases {
@@ -417,6 +506,24 @@ package final class StorageController {
                 info.st_size > committed, truncate(path, off_t(committed)) != 0
             {
                 throw error("repair", path)
+            }
+        }
+        // The months log in force past its committed length; any other goes (a new one a
+        // dead run was copying the live sections into, or the one a commit replaced).
+        let log = monthsPath(manifest.monthsLog)
+        var info = stat()
+        if manifest.monthsLog.bytes == 0 {
+            guard unlink(log) == 0 || errno == ENOENT else { throw error("repair", log) }
+        } else if lstat(log, &info) == 0, info.st_mode & S_IFMT == S_IFREG,
+            info.st_size > manifest.monthsLog.bytes,
+            truncate(log, off_t(manifest.monthsLog.bytes)) != 0
+        {
+            throw error("repair", log)
+        }
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+        where name.hasPrefix("months.") && name != manifest.monthsLog.name {
+            guard unlink("\(folder)/\(name)") == 0 || errno == ENOENT else {
+                throw error("repair", "\(folder)/\(name)")
             }
         }
         // A run of an earlier release named each month file it appended to.
@@ -484,13 +591,7 @@ package final class StorageController {
         for (part, bytes, offset) in [
             (LogPart.data, data, ends.dataBytes), (.ids, ids, ends.idBytes),
         ] where !bytes.isEmpty {
-            if let code = bytes.withUnsafeBytes({
-                POSIXIO.writeAll(writers[part]!, $0, at: offset)
-            }) {
-                throw .io(
-                    path: logPath(part), operation: "write",
-                    reason: POSIXErrno(code: code).description)
-            }
+            try write(bytes, to: writers[part]!, at: offset, logPath(part))
         }
     }
 
@@ -507,22 +608,30 @@ package final class StorageController {
 
     /// Makes a run's appends and its new manifest durable and visible, all or nothing.
     ///
-    /// Order: `fsync` the logs appended to (the run's own data, whatever other programs have
-    /// waiting to be written on the same file system); write and `fsync` the new manifest
-    /// beside the old; `rename` it over the old (the commit point); remove the journal. A
-    /// failure at any step leaves the previous manifest in force, and the logs are cut back
-    /// now or by the next writer.
-    func commit(manifest: LedgerManifest) throws(StorageError) {
+    /// Order: append a new section with the months of each account in `changed` to the months
+    /// log (copying the live sections into a new months log when superseded ones take more
+    /// than half of it); `fsync` the logs appended to (the run's own data, whatever other
+    /// programs have waiting to be written on the same file system); write and `fsync` the
+    /// new manifest beside the old; `rename` it over the old (the commit point); remove the
+    /// journal and a months log no longer in force. A failure at any step leaves the previous
+    /// manifest in force, and the logs are cut back now or by the next writer.
+    ///
+    /// - Precondition: the months of every account in `changed` are loaded.
+    func commit(_ manifest: inout LedgerManifest, changed: Set<AccountID> = [])
+        throws(StorageError)
+    {
         precondition(lockDescriptor >= 0, "commit needs the writer lock")
+        let previousLog = manifest.monthsLog
         do throws(StorageError) {
+            try writeSections(&manifest, changed: changed)
             try faultInjection?(.syncData)
-            if !writers.isEmpty {
-                for (part, descriptor) in writers where fsync(descriptor) != 0 {
-                    throw error("sync", logPath(part))
-                }
-                // The logs' names, when this run made them.
-                try syncDirectory(folder)
+            var descriptors = writers.map { ($0.value, logPath($0.key)) }
+            if let months = monthsWriter { descriptors.append((months.descriptor, months.name)) }
+            for (descriptor, path) in descriptors where fsync(descriptor) != 0 {
+                throw error("sync", path)
             }
+            // The logs' names, when this run made them.
+            if !descriptors.isEmpty { try syncDirectory(folder) }
             try faultInjection?(.writeManifest)
             try writeNewFile(manifestPath + ".tmp", manifest.encodedBytes)
             try faultInjection?(.renameManifest)
@@ -531,13 +640,93 @@ package final class StorageController {
             }
             try syncDirectory(folder)
         } catch {
+            manifest.monthsLog = previousLog
             try? recover()
             throw error
         }
         closeLogWriters()
         closeJournal()
+        // The replaced months log first: while the journal is there, a crash leaves it to
+        // the next writer's recovery.
+        if previousLog.name != manifest.monthsLog.name { _ = unlink(monthsPath(previousLog)) }
         _ = unlink(journalPath)
         try? syncDirectory(folder)
+    }
+
+    /// Appends the sections of the changed accounts to the months log, and copies the live
+    /// sections into a new months log when superseded ones take more than half of it.
+    private func writeSections(_ manifest: inout LedgerManifest, changed: Set<AccountID>)
+        throws(StorageError)
+    {
+        var sections: [UInt8] = []
+        let start = manifest.monthsLog.bytes
+        for accountID in changed.sorted() {
+            precondition(manifest.accounts[accountID]!.monthsLoaded, "the months are loaded")
+            let months = manifest.accounts[accountID]!.months
+            guard !months.isEmpty else { continue }
+            let bytes = LedgerManifest.section(of: months)
+            manifest.accounts[accountID]!.section = LedgerManifest.Section(
+                offset: start + sections.count, bytes: bytes.count, checksum: .of(bytes))
+            sections += bytes
+        }
+        guard !sections.isEmpty else { return }
+        let path = monthsPath(manifest.monthsLog)
+        try openMonthsLog(path, committed: start, truncating: false)
+        try faultInjection?(.append)
+        try write(sections, to: monthsWriter!.descriptor, at: start, path)
+        manifest.monthsLog.bytes += sections.count
+        let live = manifest.accounts.values.reduce(0) { $0 + ($1.section?.bytes ?? 0) }
+        guard manifest.monthsLog.bytes > 2 * live + monthsLogSlack else { return }
+        // Copied as they are: their checksums go with them.
+        let log = try readFile(path, upTo: manifest.monthsLog.bytes, missingIsEmpty: false) ?? []
+        var compacted: [UInt8] = []
+        compacted.reserveCapacity(live)
+        for accountID in manifest.accounts.keys.sorted() {
+            guard let section = manifest.accounts[accountID]!.section else { continue }
+            manifest.accounts[accountID]!.section!.offset = compacted.count
+            compacted += log[section.offset..<section.offset + section.bytes]
+        }
+        var name = "months.\(manifest.generation)"
+        while name == manifest.monthsLog.name { name += "c" }
+        manifest.monthsLog = LedgerManifest.MonthsLog(name: name, bytes: compacted.count)
+        let newPath = monthsPath(manifest.monthsLog)
+        close(monthsWriter!.descriptor)
+        monthsWriter = nil
+        try openMonthsLog(newPath, committed: 0, truncating: true)
+        try write(compacted, to: monthsWriter!.descriptor, at: 0, newPath)
+    }
+
+    /// Opens the months log for appending at its committed length, cutting off what a dead
+    /// run left past it, after journaling the run (if no append did).
+    private func openMonthsLog(_ path: String, committed: Int, truncating: Bool)
+        throws(StorageError)
+    {
+        if journalDescriptor < 0 {
+            try appendToJournal("statements-journal \(LedgerManifest.formatVersion)\n")
+        }
+        let flags = O_WRONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW | (truncating ? O_TRUNC : 0)
+        let descriptor = open(path, flags, 0o644)
+        guard descriptor >= 0 else { throw error("open", path) }
+        monthsWriter = (path, descriptor)
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else { throw error("open", path) }
+        guard info.st_size >= committed else {
+            throw .damaged(
+                folder: folder, path: path,
+                reason:
+                    "is shorter (\(info.st_size) bytes) than its committed length (\(committed))")
+        }
+        if info.st_size > committed && ftruncate(descriptor, off_t(committed)) != 0 {
+            throw error("write", path)
+        }
+    }
+
+    private func write(_ bytes: [UInt8], to descriptor: Int32, at offset: Int, _ path: String)
+        throws(StorageError)
+    {
+        if let code = bytes.withUnsafeBytes({ POSIXIO.writeAll(descriptor, $0, at: offset) }) {
+            throw .io(path: path, operation: "write", reason: POSIXErrno(code: code).description)
+        }
     }
 
     /// Removes the month files of a ledger of an earlier format after its upgrade committed;
@@ -611,6 +800,8 @@ package final class StorageController {
     private func closeLogWriters() {
         for descriptor in writers.values { close(descriptor) }
         writers = [:]
+        if let months = monthsWriter { close(months.descriptor) }
+        monthsWriter = nil
     }
 
     /// Writes a whole new file and makes it durable, replacing one of the same name.

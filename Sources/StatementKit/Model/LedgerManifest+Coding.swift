@@ -4,8 +4,8 @@ extension LedgerManifest {
     /// The manifest as text in the current format, in a stable order, ending in its hash
     /// line.
     ///
-    /// - Precondition: every account has its turnover and every month its checksums and
-    ///   extents (a manifest of an earlier format is upgraded before it is written).
+    /// - Precondition: every account has its turnover, and its months are recorded in its
+    ///   section (a manifest of an earlier format is upgraded before it is written).
     package var encodedBytes: [UInt8] {
         var out = ManifestWriter()
         out.text("\(LedgerManifest.magic) \(LedgerManifest.formatVersion)\ngeneration\t")
@@ -14,13 +14,15 @@ extension LedgerManifest {
         out.number(logs.dataBytes)
         out.tab()
         out.number(logs.idBytes)
+        out.text("\nmonths\t")
+        LedgerRecord.escape(monthsLog.name, into: &out.bytes)
+        out.tab()
+        out.number(monthsLog.bytes)
         out.newline()
         for accountID in accounts.keys.sorted() {
             let entry = accounts[accountID]!
-            var id: [UInt8] = []
-            accountID.withBytes { id += $0 }
             out.text("account\t")
-            out.bytes += id
+            accountID.withBytes { out.bytes += $0 }
             out.tab()
             out.text(entry.account.currency.code)
             out.tab()
@@ -37,33 +39,17 @@ extension LedgerManifest {
             out.number(entry.turnover!)
             out.tab()
             LedgerRecord.escape(entry.account.name ?? "", into: &out.bytes)
-            out.newline()
-            for month in entry.months.keys.sorted() {
-                let length = entry.months[month]!
-                out.text("month\t")
-                out.bytes += id
-                out.tab()
-                out.text(month.isoText)
-                out.tab()
-                out.number(length.dataBytes)
-                out.tab()
-                out.number(length.idBytes)
-                out.tab()
-                out.hex(length.dataChecksum!.value)
-                out.tab()
-                out.hex(length.idChecksum!.value)
-                out.tab()
-                for (index, extent) in length.extents!.enumerated() {
-                    if index > 0 { out.bytes.append(UInt8(ascii: ",")) }
-                    for (offset, number) in [
-                        extent.dataOffset, extent.dataBytes, extent.idOffset, extent.idBytes,
-                    ].enumerated() {
-                        if offset > 0 { out.bytes.append(UInt8(ascii: ":")) }
-                        out.number(number)
-                    }
-                }
-                out.newline()
+            out.tab()
+            if let section = entry.section {
+                out.number(section.offset)
+                out.bytes.append(UInt8(ascii: ":"))
+                out.number(section.bytes)
+                out.bytes.append(UInt8(ascii: ":"))
+                out.hex(section.checksum.value)
+            } else {
+                out.text("-")
             }
+            out.newline()
         }
         for path in files.keys.sorted() {
             let file = files[path]!
@@ -90,6 +76,46 @@ extension LedgerManifest {
             out.newline()
         }
         return LedgerManifest.sealed(out.bytes)
+    }
+
+    /// The section of the months log that records an account's months, a line per month in
+    /// order.
+    ///
+    /// - Precondition: every month has its checksums and extents.
+    package static func section(of months: [Month: MonthLength]) -> [UInt8] {
+        var out = ManifestWriter()
+        for month in months.keys.sorted() {
+            let length = months[month]!
+            out.text(month.isoText)
+            out.tab()
+            out.number(length.dataBytes)
+            out.tab()
+            out.number(length.idBytes)
+            out.tab()
+            out.hex(length.dataChecksum!.value)
+            out.tab()
+            out.hex(length.idChecksum!.value)
+            out.tab()
+            for (index, extent) in length.extents!.enumerated() {
+                if index > 0 { out.bytes.append(UInt8(ascii: ",")) }
+                for (offset, number) in [
+                    extent.dataOffset, extent.dataBytes, extent.idOffset, extent.idBytes,
+                ].enumerated() {
+                    if offset > 0 { out.bytes.append(UInt8(ascii: ":")) }
+                    out.number(number)
+                }
+            }
+            out.newline()
+        }
+        return out.bytes
+    }
+
+    /// Reads an account's months from its section, each within the committed logs.
+    package static func months(ofSection bytes: [UInt8], logs: LogLengths) throws(DecodingError)
+        -> [Month: MonthLength]
+    {
+        var reader = ManifestReader(bytes: bytes)
+        return try reader.readSection(logs: logs)
     }
 
     /// The manifest's text in the current format (`encodedBytes`).
@@ -163,10 +189,9 @@ private struct ManifestReader {
         self.bytes = bytes
     }
 
-    mutating func read(into manifest: inout LedgerManifest) throws(DecodingError) {
+    /// The lines as ranges, without their line feeds.
+    private func lines() -> [Range<Int>] {
         var start = 0
-        var lineNumber = 0
-        // Lines as ranges, the end line's apart.
         var lines: [Range<Int>] = []
         while start < bytes.count {
             var end = start
@@ -174,6 +199,38 @@ private struct ManifestReader {
             lines.append(start..<end)
             start = end + 1
         }
+        return lines
+    }
+
+    /// Splits a line into `fields`.
+    private mutating func split(_ line: Range<Int>) {
+        fields.removeAll(keepingCapacity: true)
+        var start = line.lowerBound
+        for index in line where bytes[index] == 9 {
+            fields.append(start..<index)
+            start = index + 1
+        }
+        fields.append(start..<line.upperBound)
+    }
+
+    /// Reads the months of a section: `YYYY-MM DATA IDX DCHK ICHK EXTENTS` lines.
+    mutating func readSection(logs: LedgerManifest.LogLengths) throws(DecodingError)
+        -> [Month: LedgerManifest.MonthLength]
+    {
+        var months: [Month: LedgerManifest.MonthLength] = [:]
+        guard bytes.last == 10 else { throw .malformed(line: 1, "the section is cut short") }
+        for (offset, line) in lines().enumerated() {
+            split(line)
+            guard fields.count == 6, let (month, length) = monthRecord(from: 0, version: 4, logs)
+            else { throw .malformed(line: offset + 1, "bad month record") }
+            months[month] = length
+        }
+        return months
+    }
+
+    mutating func read(into manifest: inout LedgerManifest) throws(DecodingError) {
+        var lineNumber = 0
+        var lines = self.lines()
         guard let header = lines.first else {
             throw .malformed(line: 1, "not a statements ledger")
         }
@@ -225,13 +282,7 @@ private struct ManifestReader {
     private mutating func readRecord(
         _ line: Range<Int>, number: Int, version: Int, into manifest: inout LedgerManifest
     ) throws(DecodingError) {
-        fields.removeAll(keepingCapacity: true)
-        var start = line.lowerBound
-        for index in line where bytes[index] == 9 {
-            fields.append(start..<index)
-            start = index + 1
-        }
-        fields.append(start..<line.upperBound)
+        split(line)
         let kind = fields[0]
         if fields.count == 2 && isText(kind, "generation") {
             guard let generation = integer(fields[1]), generation >= 0 else {
@@ -245,6 +296,14 @@ private struct ManifestReader {
                 ids >= 0, ids % 16 == 0
             else { throw .malformed(line: number, "bad log lengths") }
             manifest.logs = LedgerManifest.LogLengths(dataBytes: data, idBytes: ids)
+            return
+        }
+        if fields.count == 3 && version >= 4 && isText(kind, "months") {
+            let name = unescaped(fields[1])
+            guard let bytes = integer(fields[2]), bytes >= 0, name.hasPrefix("months."),
+                !name.contains("/")
+            else { throw .malformed(line: number, "bad months log") }
+            manifest.monthsLog = LedgerManifest.MonthsLog(name: name, bytes: bytes)
             return
         }
         if version >= 3 && isText(kind, "file") {
@@ -267,8 +326,8 @@ private struct ManifestReader {
         guard fields.count >= 2, let accountID = accountID(fields[1]) else {
             throw .malformed(line: number, "unreadable record")
         }
-        let accountFields = version >= 2 ? 8 : 7
-        let monthFields = version >= 4 ? 8 : version >= 2 ? 7 : 5
+        let accountFields = version >= 4 ? 9 : version >= 2 ? 8 : 7
+        let monthFields = version >= 2 ? 7 : 5
         if isText(kind, "account") && fields.count == accountFields {
             guard let currency = Currency(code: text(fields[2])),
                 let accountKind = Account.Kind(rawValue: text(fields[3]))
@@ -287,38 +346,68 @@ private struct ManifestReader {
                 }
                 turnover = Int64(value)
             }
-            let name = unescaped(fields[accountFields - 1])
+            let name = unescaped(fields[version >= 2 ? 7 : 6])
+            var section: LedgerManifest.Section?
+            if version >= 4 && !isText(fields[8], "-") {
+                section = self.section(fields[8], in: manifest.monthsLog)
+                guard section != nil else { throw .malformed(line: number, "bad section") }
+            }
             manifest.accounts[accountID] = LedgerManifest.AccountEntry(
                 account: Account(
                     id: accountID, name: name.isEmpty ? nil : name, kind: accountKind,
                     currency: currency),
                 openingBalance: opening,
                 lastImport: isText(fields[5], "-") ? nil : text(fields[5]),
-                turnover: turnover, months: [:])
-        } else if isText(kind, "month") && fields.count == monthFields {
-            let indexEntry = version >= 2 ? 16 : 8
-            guard manifest.accounts[accountID] != nil, let month = month(fields[2]),
-                let data = integer(fields[3]), let ids = integer(fields[4]), data >= 0, ids >= 0,
-                ids % indexEntry == 0
+                turnover: turnover, months: [:], section: section, monthsLoaded: section == nil)
+        } else if isText(kind, "month") && version <= 3 && fields.count == monthFields {
+            guard manifest.accounts[accountID] != nil,
+                let (month, length) = monthRecord(from: 2, version: version, manifest.logs)
             else { throw .malformed(line: number, "bad month record") }
-            var length = LedgerManifest.MonthLength(dataBytes: data, idBytes: ids)
-            if version >= 2 {
-                guard let dataChecksum = hex(fields[5]), let idChecksum = hex(fields[6]) else {
-                    throw .malformed(line: number, "bad month checksums")
-                }
-                length.dataChecksum = Checksum(value: dataChecksum)
-                length.idChecksum = Checksum(value: idChecksum)
-            }
-            if version >= 4 {
-                guard let extents = extents(fields[7], of: length, in: manifest.logs) else {
-                    throw .malformed(line: number, "bad month extents")
-                }
-                length.extents = extents
-            }
             manifest.accounts[accountID]!.months[month] = length
         } else {
             throw .malformed(line: number, "unknown record")
         }
+    }
+
+    /// The month record in `fields` from `start`: `YYYY-MM DATA IDX`, then from format 2 the
+    /// two checksums, and in format 4 the extents; `nil` when it is not one.
+    private func monthRecord(from start: Int, version: Int, _ logs: LedgerManifest.LogLengths)
+        -> (Month, LedgerManifest.MonthLength)?
+    {
+        let indexEntry = version >= 2 ? 16 : 8
+        guard let month = month(fields[start]), let data = integer(fields[start + 1]),
+            let ids = integer(fields[start + 2]), data >= 0, ids >= 0, ids % indexEntry == 0
+        else { return nil }
+        var length = LedgerManifest.MonthLength(dataBytes: data, idBytes: ids)
+        if version >= 2 {
+            guard let dataChecksum = hex(fields[start + 3]), let idChecksum = hex(fields[start + 4])
+            else { return nil }
+            length.dataChecksum = Checksum(value: dataChecksum)
+            length.idChecksum = Checksum(value: idChecksum)
+        }
+        if version >= 4 {
+            guard let extents = extents(fields[start + 5], of: length, in: logs) else {
+                return nil
+            }
+            length.extents = extents
+        }
+        return (month, length)
+    }
+
+    /// An account's section, `OFFSET:BYTES:CHECKSUM`, within the committed months log.
+    private func section(_ range: Range<Int>, in log: LedgerManifest.MonthsLog)
+        -> LedgerManifest.Section?
+    {
+        let parts = bytes[range].split(
+            separator: UInt8(ascii: ":"), omittingEmptySubsequences: false)
+        guard parts.count == 3,
+            let offset = integer(parts[0].startIndex..<parts[0].endIndex),
+            let count = integer(parts[1].startIndex..<parts[1].endIndex),
+            let checksum = hex(parts[2].startIndex..<parts[2].endIndex),
+            offset >= 0, count > 0, count <= log.bytes - offset
+        else { return nil }
+        return LedgerManifest.Section(
+            offset: offset, bytes: count, checksum: Checksum(value: checksum))
     }
 
     /// The extents of a month record: each within the logs' committed lengths (given before

@@ -1,5 +1,5 @@
-/// The ledger's commit record: which accounts exist, how many bytes of the two logs are
-/// committed, and where in them each account-month's rows lie.
+/// The ledger's commit record: which accounts exist, how many bytes of the logs are committed,
+/// and where each account's month records are.
 ///
 /// The logs are append-only; bytes past the committed lengths belong to a run that did not
 /// commit and are never read. Replacing the manifest with one atomic rename is what makes a
@@ -9,21 +9,33 @@
 /// statements-ledger 4
 /// generation N
 /// logs DATA-BYTES INDEX-BYTES
-/// account AccountID CURRENCY KIND OPENING-MINOR-UNITS|- LAST-IMPORT|- TURNOVER NAME
-/// month AccountID YYYY-MM DATA-BYTES INDEX-BYTES DATA-CHECKSUM INDEX-CHECKSUM EXTENTS
+/// months FILE BYTES
+/// account AccountID CURRENCY KIND OPENING-MINOR-UNITS|- LAST-IMPORT|- TURNOVER NAME SECTION
 /// file SIZE MODIFIED CHANGED INODE DEVICE CONTENT-HASH READING TRANSACTIONS ROWS NOT-BOOKED PATH
-/// end CHECKSUM
+/// end HASH
 /// ```
 ///
-/// EXTENTS are where the month's bytes lie in the logs, in the order they were appended, as
+/// An account's months are not in the manifest but in its SECTION of the months log
+/// (`OFFSET:BYTES:CHECKSUM`, or `-` for none), a line per month:
+///
+/// ```
+/// YYYY-MM DATA-BYTES INDEX-BYTES DATA-CHECKSUM INDEX-CHECKSUM EXTENTS
+/// ```
+///
+/// so that a run reads and writes the month records of the accounts it touches only, not
+/// those of the whole ledger. EXTENTS are where the month's bytes lie in the transaction and
+/// identity logs, in the order they were appended, as
 /// `DATA-OFFSET:DATA-BYTES:INDEX-OFFSET:INDEX-BYTES` joined by commas. The checksums are
 /// 64-bit FNV-1a in hexadecimal: of each month's committed bytes (its extents one after
-/// another), and in the `end` line of every byte before it, so that a manifest cut short or
-/// changed is known for what it is. A `file` record is a statement file imported whole
-/// (`ImportedFile`), by its absolute path. Formats 1 to 3 kept each account-month in files of
-/// its own (`accounts/ID/YYYY-MM.tsv` and `.idx`, `.ids` in format 1) and are still read; a
-/// writer upgrades them first. Format 3 is format 4's records without logs and extents;
-/// format 2 also lacks file records; format 1 also lacks turnover, checksums and the end line.
+/// another) and of each section; the `end` line holds the 128-bit content hash of every
+/// byte before it, so that a manifest cut short or changed is known for what it is. A `file`
+/// record is a statement file imported whole (`ImportedFile`), by its absolute path.
+///
+/// Formats 1 to 3 kept each account-month in files of its own (`accounts/ID/YYYY-MM.tsv` and
+/// `.idx`, `.ids` in format 1) and its record in the manifest (`month AccountID YYYY-MM
+/// DATA-BYTES INDEX-BYTES DATA-CHECKSUM INDEX-CHECKSUM`), and are still read; a writer
+/// upgrades them first. Format 2 also lacks file records, and ends in an FNV-1a checksum, as
+/// format 3 does; format 1 also lacks turnover, checksums and the end line.
 package struct LedgerManifest: Hashable, Sendable {
     /// The format version this build writes.
     package static let formatVersion = 4
@@ -40,8 +52,38 @@ package struct LedgerManifest: Hashable, Sendable {
         /// units: while it fits in 64 bits, no running balance in any order can overflow.
         /// `nil` in a format 1 manifest.
         package var turnover: Int64?
-        /// Where the account's months lie in the logs, and their lengths and checksums.
+        /// The account's months: where each lies in the logs, its lengths and checksums. All
+        /// of them when `monthsLoaded`; none in a manifest read without its months, until the
+        /// account's section is read.
         package var months: [Month: MonthLength]
+        /// Where the account's months are recorded in the months log (format 4): the section
+        /// the last run that changed them wrote; `nil` when the account has no months.
+        package var section: Section? = nil
+        /// Whether `months` holds the account's months.
+        package var monthsLoaded = true
+    }
+
+    /// Where an account's month records lie in the months log, and their checksum.
+    package struct Section: Hashable, Sendable {
+        package var offset: Int
+        package var bytes: Int
+        package var checksum: Checksum
+
+        package init(offset: Int, bytes: Int, checksum: Checksum) {
+            (self.offset, self.bytes, self.checksum) = (offset, bytes, checksum)
+        }
+    }
+
+    /// The months log in force: its file name in the state folder and its committed length.
+    /// Sections are appended to it; when superseded ones take more than half of it, a commit
+    /// copies the live ones into a new file.
+    package struct MonthsLog: Hashable, Sendable {
+        package var name = "months.0"
+        package var bytes = 0
+
+        package init(name: String = "months.0", bytes: Int = 0) {
+            (self.name, self.bytes) = (name, bytes)
+        }
     }
 
     /// Where one run appended an account-month's bytes in the logs.
@@ -132,6 +174,8 @@ package struct LedgerManifest: Hashable, Sendable {
     package var generation = 0
     /// The committed lengths of the logs: everything past them is a run's uncommitted tail.
     package var logs = LogLengths()
+    /// The months log in force (format 4).
+    package var monthsLog = MonthsLog()
     /// The format version the manifest was read in (`formatVersion` when made here).
     package internal(set) var version = LedgerManifest.formatVersion
 

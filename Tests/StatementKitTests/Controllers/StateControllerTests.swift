@@ -281,11 +281,54 @@ struct StateControllerTests {
             handle.write(Data("2026-10-09\t-99\tgarbage of sixteen".utf8))
             try handle.close()
         }
+        let months = ledger.state + "/months.0"
+        let handle = try #require(FileHandle(forWritingAtPath: months))
+        handle.seekToEndOfFile()
+        handle.write(Data("2026-11\t1\t16\tgarbage\n".utf8))
+        try handle.close()
+        // A new months log a dead commit was copying the live sections into.
+        try "2026-10\t".write(
+            toFile: ledger.state + "/months.7", atomically: false, encoding: .utf8)
         try "x".write(toFile: ledger.state + "/manifest.tmp", atomically: false, encoding: .utf8)
         // Readers see only committed bytes.
         #expect(try ledger.account(Self.de).transactionCount == 1)
         try StorageController(folder: ledger.state).lockForWriting()
         #expect(try ledger.snapshot() == before)
+    }
+
+    @Test func `copies the live sections into a new months log when most of it is superseded`()
+        throws
+    {
+        let ledger = try TestLedger()
+        func months() throws -> [String] {
+            try FileManager.default.contentsOfDirectory(atPath: ledger.state)
+                .filter { $0.hasPrefix("months.") }
+        }
+        var sizes: [Int] = []
+        for day in 1...6 {
+            let storage = StorageController(folder: ledger.state)
+            storage.monthsLogSlack = 0
+            let text =
+                Self.header + Self.row(String(format: "%02d", day), "-1.00")
+                + "2026-11-0\(day),BE68539007547034,\(day),K,,\n"
+            let report = try ledger.controller(storage).importFiles(
+                at: [try ledger.files.write("day\(day).csv", text)])
+            #expect(report.newCount == 2)
+            let names = try months()
+            #expect(names.count == 1, "\(names)")
+            let manifest = try StorageController(folder: ledger.state).loadManifest()
+            #expect(manifest.monthsLog.name == names.first)
+            // Each run supersedes both accounts' sections; a log more than twice its live
+            // sections is copied, so it never grows past that.
+            let live = manifest.accounts.values.reduce(0) { $0 + $1.section!.bytes }
+            #expect(manifest.monthsLog.bytes <= 2 * live)
+            sizes.append(manifest.monthsLog.bytes)
+        }
+        #expect(try months() != ["months.0"])
+        #expect(sizes.count == 6)
+        #expect(try ledger.account(Self.de).transactionCount == 6)
+        #expect(try ledger.account("BE68539007547034").balance.minorUnits == 2100)
+        #expect(try StorageController(folder: ledger.state).check().problems.isEmpty)
     }
 
     @Test func `repairs what a killed run of the previous format left behind`() throws {

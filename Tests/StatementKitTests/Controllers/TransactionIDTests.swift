@@ -175,7 +175,7 @@ struct LedgerUpgradeTests {
         // Only the logs are left, however many months and accounts the ledger held.
         #expect(
             try FileManager.default.contentsOfDirectory(atPath: ledger.state).sorted() == [
-                "identities", "lock", "manifest", "transactions",
+                "identities", "lock", "manifest", "months.0", "transactions",
             ])
         #expect(
             try ledger.controller().monthlyStatements(

@@ -38,25 +38,55 @@ struct LedgerRecordTests {
 }
 
 struct LedgerManifestTests {
-    @Test func `round-trips accounts and month lengths`() throws {
+    static let october = Month(year: 2026, month: 10)!
+
+    /// An account's months with two extents each in the logs.
+    static let months: [Month: LedgerManifest.MonthLength] = [
+        october: LedgerManifest.MonthLength(
+            dataBytes: 10, idBytes: 48, dataChecksum: .of([1, 2]), idChecksum: .empty,
+            extents: [
+                .init(dataOffset: 0, dataBytes: 4, idOffset: 16, idBytes: 32),
+                .init(dataOffset: 30, dataBytes: 6, idOffset: 80, idBytes: 16),
+            ]),
+        october.next!: LedgerManifest.MonthLength(
+            dataBytes: 3, idBytes: 16, dataChecksum: .of([3]), idChecksum: .of([4]),
+            extents: [.init(dataOffset: 36, dataBytes: 3, idOffset: 96, idBytes: 16)]),
+    ]
+
+    @Test func `round-trips accounts, logs and sections`() throws {
         var manifest = LedgerManifest()
         let iban = AccountID(try IBAN(parsing: "DE89370400440532013000"))
+        let section = LedgerManifest.section(of: Self.months)
         manifest.accounts[iban] = LedgerManifest.AccountEntry(
             account: Account(id: iban, name: "A\tB", kind: .savings, currency: .eur),
             openingBalance: Money(minorUnits: -5, currency: .eur),
-            lastImport: "2026-11-01T00:00:00Z", turnover: 12,
-            months: [
-                Month(year: 2026, month: 10)!: LedgerManifest.MonthLength(
-                    dataBytes: 10, idBytes: 48, dataChecksum: .of([1, 2]), idChecksum: .empty,
-                    extents: [
-                        .init(dataOffset: 0, dataBytes: 4, idOffset: 16, idBytes: 32),
-                        .init(dataOffset: 30, dataBytes: 6, idOffset: 80, idBytes: 16),
-                    ])
-            ])
-        manifest.logs = LedgerManifest.LogLengths(dataBytes: 36, idBytes: 96)
-        #expect(manifest.encoded.hasPrefix("statements-ledger 4\ngeneration\t0\nlogs\t36\t96\n"))
-        #expect(manifest.encoded.contains("\t0:4:16:32,30:6:80:16\n"))
-        #expect(try LedgerManifest(decoding: manifest.encoded) == manifest)
+            lastImport: "2026-11-01T00:00:00Z", turnover: 12, months: [:],
+            section: .init(offset: 7, bytes: section.count, checksum: .of(section)),
+            monthsLoaded: false)
+        let other = AccountID(try IBAN(parsing: "NL91ABNA0417164300"))
+        manifest.accounts[other] = LedgerManifest.AccountEntry(
+            account: Account(id: other, currency: .eur), turnover: 0, months: [:])
+        manifest.logs = LedgerManifest.LogLengths(dataBytes: 39, idBytes: 112)
+        manifest.monthsLog = LedgerManifest.MonthsLog(name: "months.3", bytes: 7 + section.count)
+        let text = manifest.encoded
+        #expect(
+            text.hasPrefix(
+                "statements-ledger 4\ngeneration\t0\nlogs\t39\t112\nmonths\tmonths.3\t\(7 + section.count)\n"
+            ))
+        #expect(text.contains("\tA\\tB\t7:\(section.count):\(Checksum.of(section).hexText)\n"))
+        #expect(text.contains("\t0\t\t-\n"))  // no months, no section
+        #expect(try LedgerManifest(decoding: text) == manifest)
+        // The section: a line per month, its extents in the order appended.
+        #expect(
+            String(decoding: section, as: UTF8.self).hasPrefix(
+                "2026-10\t10\t48\t\(Checksum.of([1, 2]).hexText)\t\(Checksum.empty.hexText)\t0:4:16:32,30:6:80:16\n2026-11\t"
+            ))
+        #expect(try LedgerManifest.months(ofSection: section, logs: manifest.logs) == Self.months)
+        // A section past the months log's committed length is refused.
+        manifest.monthsLog.bytes -= 1
+        #expect(throws: LedgerManifest.DecodingError.self) {
+            try LedgerManifest(decoding: manifest.encoded)
+        }
     }
 
     @Test func `grows a month's last extent when its bytes follow it in both logs`() {
@@ -77,30 +107,37 @@ struct LedgerManifestTests {
     }
 
     @Test func `refuses extents outside the logs or not adding up to their month`() throws {
-        let iban = AccountID(try IBAN(parsing: "DE89370400440532013000"))
-        func manifest(logs: (Int, Int), extents: String, data: Int = 10) -> String {
-            let body =
-                "statements-ledger 4\ngeneration\t1\nlogs\t\(logs.0)\t\(logs.1)\n"
-                + "account\t\(iban.text)\tEUR\tchecking\t-\t-\t0\t\n"
-                + "month\t\(iban.text)\t2026-10\t\(data)\t16\t\(Checksum.empty.hexText)\t"
-                + "\(Checksum.empty.hexText)\t\(extents)\n"
-            return String(decoding: LedgerManifest.sealed(Array(body.utf8)), as: UTF8.self)
+        func section(_ extents: String, data: Int = 10) -> [UInt8] {
+            Array(
+                "2026-10\t\(data)\t16\t\(Checksum.empty.hexText)\t\(Checksum.empty.hexText)\t\(extents)\n"
+                    .utf8)
         }
         #expect(throws: Never.self) {
-            try LedgerManifest(decoding: manifest(logs: (10, 16), extents: "0:10:0:16"))
+            try LedgerManifest.months(
+                ofSection: section("0:10:0:16"), logs: .init(dataBytes: 10, idBytes: 16))
         }
-        for (logs, extents, data) in [
-            ((9, 16), "0:10:0:16", 10),  // past the data log's committed length
-            ((10, 0), "0:10:0:16", 10),  // past the index log's
-            ((10, 16), "0:9:0:16", 10),  // not the month's length
-            ((10, 16), "0:10:8:16", 10),  // an index entry cut in two
-            ((20, 32), "0:5:0:16,5:5", 10),  // an extent without its index
-            ((10, 16), "", 10),  // none
-            ((10, 16), "-1:10:0:16", 10),
+        for (logs, extents) in [
+            ((9, 16), "0:10:0:16"),  // past the data log's committed length
+            ((10, 0), "0:10:0:16"),  // past the index log's
+            ((10, 16), "0:9:0:16"),  // not the month's length
+            ((10, 16), "0:10:8:16"),  // an index entry cut in two
+            ((20, 32), "0:5:0:16,5:5"),  // an extent without its index
+            ((10, 16), ""),  // none
+            ((10, 16), "-1:10:0:16"),
         ] {
             #expect(throws: LedgerManifest.DecodingError.self, "\(extents)") {
-                try LedgerManifest(decoding: manifest(logs: logs, extents: extents, data: data))
+                try LedgerManifest.months(
+                    ofSection: section(extents), logs: .init(dataBytes: logs.0, idBytes: logs.1))
             }
+        }
+        // A section cut short, or with a line of another shape.
+        #expect(throws: LedgerManifest.DecodingError.self) {
+            try LedgerManifest.months(
+                ofSection: section("0:10:0:16").dropLast(), logs: .init(dataBytes: 10, idBytes: 16))
+        }
+        #expect(throws: LedgerManifest.DecodingError.self) {
+            try LedgerManifest.months(
+                ofSection: Array("2026-10\t10\t16\n".utf8), logs: .init(dataBytes: 10, idBytes: 16))
         }
     }
 
@@ -259,8 +296,10 @@ struct ImportedFileRecordTests {
         let iban = AccountID(try IBAN(parsing: "DE89370400440532013000"))
         manifest.accounts[iban] = LedgerManifest.AccountEntry(
             account: Account(id: iban, currency: .eur), turnover: 0, months: [:])
+        // Format 2: no logs, no months log, no sections (and no file records).
         let lines = manifest.encoded.split(separator: "\n").dropLast()
-            .filter { !$0.hasPrefix("logs\t") }
+            .filter { !$0.hasPrefix("logs\t") && !$0.hasPrefix("months\t") }
+            .map { $0.hasPrefix("account\t") ? $0.dropLast(2) : $0 }
         let body = (["statements-ledger 2"] + lines.dropFirst()).joined(separator: "\n") + "\n"
         let format2 = body + "end\t\(Checksum.of(body[...].utf8).hexText)\n"
         let read = try LedgerManifest(decoding: format2)

@@ -60,7 +60,7 @@ final class TestLedger {
         var result: [String: [UInt8]] = [:]
         for (accountID, entry) in manifest.accounts {
             var record = entry
-            record.months = [:]
+            (record.months, record.section) = ([:], nil)
             result[accountID.text] = Array("\(record)".utf8)
             for (month, length) in entry.months {
                 let name = "\(accountID.text) \(month.isoText)"
