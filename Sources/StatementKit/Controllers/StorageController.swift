@@ -90,7 +90,8 @@ package final class StorageController {
     private var journalDescriptor: Int32 = -1
     /// The logs open for appending during a run (-1: not yet), and open for reading.
     private var writers: [LogPart: Int32] = [:]
-    private var readers: [LogPart: Int32] = [:]
+    /// The logs open for reading, by path.
+    private var readers: [String: Int32] = [:]
     /// The months log open for appending during a commit, with its name.
     private var monthsWriter: (name: String, descriptor: Int32)?
     /// How many bytes of superseded sections a months log may hold beyond as many as its live
@@ -111,7 +112,13 @@ package final class StorageController {
 
     deinit {
         unlock()
+        closeReaders()
+    }
+
+    /// Closes the logs open for reading, when files may have been removed or replaced.
+    private func closeReaders() {
         for descriptor in readers.values { close(descriptor) }
+        readers = [:]
     }
 
     private var manifestPath: String { folder + "/manifest" }
@@ -193,14 +200,7 @@ package final class StorageController {
                 let section = entry.section
             else { continue }
             var bytes = [UInt8](repeating: 0, count: section.bytes)
-            let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
-            guard descriptor >= 0 else {
-                if errno == ENOENT {
-                    throw .damaged(folder: folder, path: path, reason: "is missing")
-                }
-                throw error("read", path)
-            }
-            defer { close(descriptor) }
+            let descriptor = try reader(path)
             switch bytes.withUnsafeMutableBytes({
                 POSIXIO.readFully(descriptor, into: $0, at: section.offset)
             }) {
@@ -319,24 +319,24 @@ package final class StorageController {
         return bytes
     }
 
+    /// A log open for reading, opened once: a missing one is damage.
+    private func reader(_ path: String) throws(StorageError) -> Int32 {
+        if let descriptor = readers[path] { return descriptor }
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
+        guard descriptor >= 0 else {
+            if errno == ENOENT { throw .damaged(folder: folder, path: path, reason: "is missing") }
+            throw error("read", path)
+        }
+        readers[path] = descriptor
+        return descriptor
+    }
+
     /// Reads extents of a log, one after another.
     private func readExtents(_ part: LogPart, _ extents: [LedgerManifest.Extent])
         throws(StorageError) -> [UInt8]
     {
         let path = logPath(part)
-        let descriptor: Int32
-        if let open = readers[part] {
-            descriptor = open
-        } else {
-            descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
-            guard descriptor >= 0 else {
-                if errno == ENOENT {
-                    throw .damaged(folder: folder, path: path, reason: "is missing")
-                }
-                throw error("read", path)
-            }
-            readers[part] = descriptor
-        }
+        let descriptor = try reader(path)
         let ranges = extents.map {
             part == .data ? ($0.dataOffset, $0.dataBytes) : ($0.idOffset, $0.idBytes)
         }
@@ -487,6 +487,7 @@ package final class StorageController {
 
     /// Cuts what a crashed run appended back to the committed lengths.
     private func recover() throws(StorageError) {
+        closeReaders()
         closeLogWriters()
         closeJournal()
         _ = unlink(manifestPath + ".tmp")
@@ -644,6 +645,7 @@ package final class StorageController {
             try? recover()
             throw error
         }
+        closeReaders()
         closeLogWriters()
         closeJournal()
         // The replaced months log first: while the journal is there, a crash leaves it to
