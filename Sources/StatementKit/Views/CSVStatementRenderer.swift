@@ -32,6 +32,14 @@ package struct CSVStatementRenderer: Sendable {
     /// is `=`, `+`, `-` or `@`, and that is not a plain number, gets a leading `'`, so that no
     /// spreadsheet evaluates it.
     static func cell(_ text: String) -> String {
+        // Printable ASCII that starts with none of ` =+-@` and holds no `,` or `"` stays as it
+        // is, as the steps below would leave it.
+        if text.isPrintableASCII,
+            !text.utf8.contains(where: { $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: "\"") })
+        {
+            guard let first = text.utf8.first else { return text }
+            if !" =+-@".utf8.contains(first) { return text }
+        }
         var value = text.neutralized
         let start = value.drop { $0 == " " }
         let startsWithControl = text.unicodeScalars.first.map { $0 == "\t" || $0 == "\r" }

@@ -32,6 +32,8 @@ extension String {
     /// Whether `neutralized` would leave the text as it is, decided from its UTF-8 bytes: no C0
     /// or C1 control, no DEL, no U+061C, U+200E, U+200F, U+202A–U+202E or U+2066–U+2069.
     package var isNeutral: Bool {
+        // Most text is printable ASCII, which is neutral: one plain pass over the bytes.
+        if isPrintableASCII { return true }
         var previous: (UInt8, UInt8) = (0, 0)
         for byte in utf8 {
             switch byte {
@@ -49,10 +51,22 @@ extension String {
         return true
     }
 
+    /// Whether every byte is printable ASCII (space to `~`).
+    var isPrintableASCII: Bool {
+        var text = self
+        return text.withUTF8 { bytes in
+            var outside: UInt8 = 0
+            // Each byte's distance from the space, 0x5F or more when outside the range; no
+            // early exit, so that the loop is a plain vectorisable reduction.
+            for byte in bytes { outside |= (byte &- 0x20) >= 0x5F ? 1 : 0 }
+            return outside == 0
+        }
+    }
+
     /// The number of terminal columns the text takes: 2 for East Asian wide characters and
     /// emoji, 0 for combining marks and other zero-width characters, 1 otherwise.
     package var displayWidth: Int {
-        if utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return utf8.count }  // printable ASCII
+        if isPrintableASCII { return utf8.count }
         if unicodeScalars.allSatisfy(\.isPlainNarrow) { return unicodeScalars.count }
         return reduce(0) { $0 + $1.displayWidth }
     }

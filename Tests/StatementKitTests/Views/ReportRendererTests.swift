@@ -137,6 +137,11 @@ struct FormattingTests {
 
     @Test func `neutralises controls and bidi overrides`() {
         #expect("a\u{1B}[31m\u{202E}b\tc\nd".neutralized == "a\u{FFFD}[31m\u{FFFD}b c d")
+        #expect(" ~plain ASCII".isNeutral && " ~plain ASCII".isPrintableASCII)
+        for text in ["a\u{7F}", "\u{1F}b", "tab\t"] {
+            #expect(!text.isNeutral && !text.isPrintableASCII, "\(text)")
+        }
+        #expect("Café".isNeutral && !"Café".isPrintableASCII)
     }
 }
 
@@ -180,6 +185,10 @@ struct CSVStatementRendererTests {
             ("plain, text", "\"plain, text\""), ("", ""),
             // A line break before the formula becomes a space first; the guard still holds.
             ("\n=1+1", "' =1+1"), ("  @x", "'  @x"), ("\r\n-1+2", "'  -1+2"),
+            // Plain text stays as it is; a quote or DEL inside is still handled.
+            ("Groceries 12", "Groceries 12"), ("x=1 ~", "x=1 ~"),
+            ("say \"hi\"", "\"say \"\"hi\"\"\""),
+            ("a\u{7F}b", "a\u{FFFD}b"),
         ] as [(String, String)])
     func `neutralises formula injection and quotes as RFC 4180 asks`(input: String, cell: String) {
         #expect(CSVStatementRenderer.cell(input) == cell)
