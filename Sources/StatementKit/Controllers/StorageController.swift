@@ -569,23 +569,9 @@ package final class StorageController {
                 "statements-journal \(LedgerManifest.formatVersion): logs committed at \(committed.dataBytes) and \(committed.idBytes) bytes\n"
             )
             for part in LogPart.allCases {
-                let path = logPath(part)
-                let descriptor = open(path, O_WRONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o644)
-                guard descriptor >= 0 else { throw error("open", path) }
-                writers[part] = descriptor
-                let length = part == .data ? committed.dataBytes : committed.idBytes
-                var info = stat()
-                guard fstat(descriptor, &info) == 0 else { throw error("open", path) }
-                guard info.st_size >= length else {
-                    throw .damaged(
-                        folder: folder, path: path,
-                        reason:
-                            "is shorter (\(info.st_size) bytes) than its committed length (\(length))"
-                    )
-                }
-                if info.st_size > length && ftruncate(descriptor, off_t(length)) != 0 {
-                    throw error("write", path)
-                }
+                writers[part] = try openForAppending(
+                    logPath(part),
+                    committed: part == .data ? committed.dataBytes : committed.idBytes)
             }
         }
         try faultInjection?(.append)
@@ -698,29 +684,48 @@ package final class StorageController {
         try write(compacted, to: monthsWriter!.descriptor, at: 0, newPath)
     }
 
-    /// Opens the months log for appending at its committed length, cutting off what a dead
-    /// run left past it, after journaling the run (if no append did).
+    /// Opens the months log for appending at its committed length, after journaling the run
+    /// (if no append did).
     private func openMonthsLog(_ path: String, committed: Int, truncating: Bool)
         throws(StorageError)
     {
         if journalDescriptor < 0 {
             try appendToJournal("statements-journal \(LedgerManifest.formatVersion)\n")
         }
+        monthsWriter = (
+            path, try openForAppending(path, committed: committed, truncating: truncating)
+        )
+    }
+
+    /// Opens a log for appending at its committed length, cutting off what a dead run left
+    /// past it (or everything, `truncating`, for a new log).
+    ///
+    /// - Throws: `.damaged` when the log is shorter than its committed length.
+    private func openForAppending(_ path: String, committed: Int, truncating: Bool = false)
+        throws(StorageError) -> Int32
+    {
         let flags = O_WRONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW | (truncating ? O_TRUNC : 0)
         let descriptor = open(path, flags, 0o644)
         guard descriptor >= 0 else { throw error("open", path) }
-        monthsWriter = (path, descriptor)
         var info = stat()
-        guard fstat(descriptor, &info) == 0 else { throw error("open", path) }
+        guard fstat(descriptor, &info) == 0 else {
+            let failure = error("open", path)
+            close(descriptor)
+            throw failure
+        }
         guard info.st_size >= committed else {
+            close(descriptor)
             throw .damaged(
                 folder: folder, path: path,
                 reason:
                     "is shorter (\(info.st_size) bytes) than its committed length (\(committed))")
         }
         if info.st_size > committed && ftruncate(descriptor, off_t(committed)) != 0 {
-            throw error("write", path)
+            let failure = error("write", path)
+            close(descriptor)
+            throw failure
         }
+        return descriptor
     }
 
     private func write(_ bytes: [UInt8], to descriptor: Int32, at offset: Int, _ path: String)
