@@ -1,5 +1,6 @@
-/// The manifest's text, written and read as bytes: a ledger of 100,000 accounts over years has
-/// millions of month records, and every run reads the manifest and every commit writes it.
+/// The manifest's text and its accounts' sections of month records, written and read as bytes:
+/// every run reads the manifest and every commit writes it (100,000 accounts make 10 MB), and
+/// `accounts` or `report` read millions of month records.
 extension LedgerManifest {
     /// The manifest as text in the current format, in a stable order, ending in its hash
     /// line.
