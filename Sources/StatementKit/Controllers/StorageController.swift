@@ -97,6 +97,9 @@ package final class StorageController {
     /// How many bytes of superseded sections a months log may hold beyond as many as its live
     /// ones before a commit copies the live ones into a new months log (a test makes it 0).
     var monthsLogSlack = 1 << 20
+    /// Called between reading the manifest and reading its months log; a test commits
+    /// there, as another process could.
+    var beforeReadingMonths: (() -> Void)?
     /// Called before each commit step; a test makes it throw to simulate a failure there.
     var faultInjection: (@Sendable (CommitStep) throws(StorageError) -> Void)?
 
@@ -142,10 +145,24 @@ package final class StorageController {
     /// Reads the committed manifest, with every account's months unless `months` is false
     /// (then `loadMonths(of:in:)` reads those of the accounts a run needs); a missing folder
     /// or manifest is an empty ledger.
+    ///
+    /// Readers take no lock, so a writer's commit may replace the months log between reading
+    /// the manifest and reading that log: the manifest is then read again.
     package func loadManifest(months: Bool = true) throws(StorageError) -> LedgerManifest {
-        var manifest = try loadRoot()
-        if months { try loadAllMonths(&manifest) }
-        return manifest
+        var attempt = 0
+        while true {
+            var manifest = try loadRoot()
+            guard months else { return manifest }
+            do throws(StorageError) {
+                beforeReadingMonths?()
+                try loadAllMonths(&manifest)
+                return manifest
+            } catch {
+                attempt += 1
+                guard attempt < 5, try loadRoot().monthsLog.name != manifest.monthsLog.name
+                else { throw error }
+            }
+        }
     }
 
     /// Reads the committed manifest without the months of format 4's accounts.

@@ -331,6 +331,32 @@ struct StateControllerTests {
         #expect(try StorageController(folder: ledger.state).check().problems.isEmpty)
     }
 
+    @Test func `reads the manifest again when a commit replaced the months log meanwhile`()
+        throws
+    {
+        let ledger = try TestLedger()
+        try ledger.importText(Self.header + Self.row("01", "-1.00"))
+        try ledger.importText(Self.header + Self.row("02", "-2.00"), name: "two.csv")
+        let reader = StorageController(folder: ledger.state)
+        var commits = 0
+        reader.beforeReadingMonths = {
+            guard commits == 0 else { return }
+            commits += 1
+            // Another run commits, copying the live sections into a new months log and
+            // removing the one the reader's manifest names.
+            let writer = StorageController(folder: ledger.state)
+            writer.monthsLogSlack = 0
+            _ = try? ledger.controller(writer).importFiles(
+                at: [try! ledger.files.write("three.csv", Self.header + Self.row("03", "-3.00"))])
+        }
+        let manifest = try reader.loadManifest()
+        #expect(commits == 1)
+        #expect(manifest.monthsLog.name != "months.0")
+        #expect(!FileManager.default.fileExists(atPath: ledger.state + "/months.0"))
+        #expect(manifest.accounts[AccountID(try IBAN(parsing: Self.de))]!.months.count == 1)
+        #expect(try ledger.account(Self.de).transactionCount == 3)
+    }
+
     @Test func `repairs what a killed run of the previous format left behind`() throws {
         // Format 3's journal named month files; the next writer, of format 4, cuts them back
         // before it upgrades the ledger.
