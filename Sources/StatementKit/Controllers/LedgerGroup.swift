@@ -53,12 +53,15 @@ package final class LedgerGroup {
         return months
     }
 
-    /// The months with transactions of each account, for the links between statements.
-    package func accountMonths() throws(StorageError) -> [AccountID: [Month]] {
+    /// The months with transactions of each of the given accounts (all when `nil`), for the
+    /// links between statements.
+    package func accountMonths(of accounts: Set<AccountID>? = nil) throws(StorageError)
+        -> [AccountID: [Month]]
+    {
         _ = try owners()
         var months: [AccountID: [Month]] = [:]
         for ledger in ledgers {
-            months.merge(try ledger.state.accountMonths()) { first, _ in first }
+            months.merge(try ledger.state.accountMonths(of: accounts)) { first, _ in first }
         }
         return months
     }

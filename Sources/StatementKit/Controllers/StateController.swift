@@ -152,9 +152,23 @@ package final class StateController {
         Set(try storage.loadManifest().accounts.values.flatMap(\.months.keys))
     }
 
-    /// The months with transactions of each account, for the links between statements.
-    package func accountMonths() throws(StorageError) -> [AccountID: [Month]] {
-        try storage.loadManifest().accounts.mapValues { $0.months.keys.sorted() }
+    /// The months with transactions of each of the given accounts (all when `nil`), for the
+    /// links between statements.
+    package func accountMonths(of accounts: Set<AccountID>? = nil) throws(StorageError)
+        -> [AccountID: [Month]]
+    {
+        try manifest(with: accounts).accounts.compactMapValues {
+            $0.monthsLoaded ? $0.months.keys.sorted() : nil
+        }
+    }
+
+    /// The manifest with the months of the given accounts (of all when `nil`): a statement
+    /// of some accounts reads their month records only.
+    private func manifest(with accounts: Set<AccountID>?) throws(StorageError) -> LedgerManifest {
+        guard let accounts else { return try storage.loadManifest() }
+        var manifest = try storage.loadManifest(months: false)
+        try storage.loadMonths(of: accounts, in: &manifest)
+        return manifest
     }
 
     /// The ids of the ledger's accounts.
@@ -175,7 +189,7 @@ package final class StateController {
     package func monthlyStatements(months: Set<Month>, accounts: Set<AccountID>? = nil)
         throws(StorageError) -> [MonthlyStatement]
     {
-        let manifest = try storage.loadManifest()
+        let manifest = try manifest(with: accounts)
         guard let lastRequested = months.max() else { return [] }
         var statements: [MonthlyStatement] = []
         for accountID in manifest.accounts.keys.sorted() where accounts?.contains(accountID) ?? true

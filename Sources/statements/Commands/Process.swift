@@ -98,7 +98,9 @@ enum Process: Command {
             ? []
             : try report.publish(
                 statements, generation: imported.generations.after,
-                accountMonths: state.accountMonths, output: output, console: console)
+                accountMonths: { (accounts) throws(StorageError) in
+                    try state.accountMonths(of: accounts)
+                }, output: output, console: console)
         let writtenMonths = Set(statements.map(\.month))
         switch report.summaryFormat {
         case .text:

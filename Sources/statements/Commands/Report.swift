@@ -63,7 +63,10 @@ enum Report: Command {
         }
         guard report.folder == "-" else {
             let published = try report.publish(
-                statements, accountMonths: state.accountMonths, output: output, console: console)
+                statements,
+                accountMonths: { (accounts) throws(StorageError) in
+                    try state.accountMonths(of: accounts)
+                }, output: output, console: console)
             let renderer = PublishReportRenderer(verbosity: output.verbosity)
             let months = Set(statements.map(\.month))
             var standardOutput = console.output

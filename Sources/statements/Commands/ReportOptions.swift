@@ -58,10 +58,13 @@ struct ReportOptions {
     /// - Parameters:
     ///   - generation: the ledger generation the reports now reflect, recorded in the output
     ///     folder once every file is written (`process` uses it).
-    ///   - accountMonths: the months of each account, for the links between statements.
+    ///   - accountMonths: the months of each of the given accounts, for the links between
+    ///     statements; asked for the accounts of the statements only, whose month records
+    ///     only are then read.
     func publish(
         _ statements: [MonthlyStatement], generation: Int? = nil,
-        accountMonths: () throws(StorageError) -> [AccountID: [Month]], output: Output,
+        accountMonths: (Set<AccountID>) throws(StorageError) -> [AccountID: [Month]],
+        output: Output,
         console: Console
     ) throws(CommandError) -> [PublishedFile] {
         let controller = self.controller
@@ -70,7 +73,8 @@ struct ReportOptions {
         controller.progress = progress?.handler
         do throws(StorageError) {
             return try controller.publish(
-                statements, generation: generation, accountMonths: accountMonths())
+                statements, generation: generation,
+                accountMonths: accountMonths(Set(statements.map(\.account.id))))
         } catch {
             throw .environment("\(error)")
         }
