@@ -165,6 +165,18 @@ package final class StorageController {
         }
     }
 
+    /// The manifest last read with the stamp of its file, and that stamp now.
+    private var cachedRoot: (stamp: [Int], manifest: LedgerManifest)?
+
+    private func manifestStamp() -> [Int]? {
+        var info = stat()
+        guard lstat(manifestPath, &info) == 0 else { return nil }
+        return [
+            Int(info.st_dev), Int(info.st_ino), Int(info.st_size), info.st_mtim.tv_sec,
+            info.st_mtim.tv_nsec, info.st_ctim.tv_sec, info.st_ctim.tv_nsec,
+        ]
+    }
+
     /// Reads the committed manifest without the months of format 4's accounts.
     private func loadRoot() throws(StorageError) -> LedgerManifest {
         var info = stat()
@@ -177,6 +189,10 @@ package final class StorageController {
                 path: folder, operation: "use state folder",
                 reason: String(cString: strerror(ENOTDIR)))
         }
+        // A command asks for the manifest several times; it is read again only when a commit
+        // replaced it (a new file: another inode, size or time).
+        let before = manifestStamp()
+        if let cached = cachedRoot, let before, cached.stamp == before { return cached.manifest }
         guard let bytes = try readFile(manifestPath, upTo: nil, missingIsEmpty: true) else {
             // No manifest but ledger data, and no journal of a first run that was stopped
             // before its commit: the manifest was lost, not never written.
@@ -193,7 +209,9 @@ package final class StorageController {
             return LedgerManifest()
         }
         do throws(LedgerManifest.DecodingError) {
-            return try LedgerManifest(decoding: bytes)
+            let manifest = try LedgerManifest(decoding: bytes)
+            if let before, manifestStamp() == before { cachedRoot = (before, manifest) }
+            return manifest
         } catch {
             if case .newerVersion = error {
                 throw .unreadable(folder: folder, reason: error.description)

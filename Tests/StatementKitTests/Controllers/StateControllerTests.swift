@@ -331,6 +331,18 @@ struct StateControllerTests {
         #expect(try StorageController(folder: ledger.state).check().problems.isEmpty)
     }
 
+    @Test func `reads the manifest again once another run committed`() throws {
+        let ledger = try TestLedger()
+        try ledger.importText(Self.header + Self.row("01", "-1.00"))
+        let reader = StorageController(folder: ledger.state)
+        let first = try reader.loadManifest()
+        #expect(try reader.loadManifest() == first)
+        try ledger.importText(Self.header + Self.row("02", "-2.00"), name: "two.csv")
+        let second = try reader.loadManifest()
+        #expect(second.generation == first.generation + 1)
+        #expect(second.logs.dataBytes > first.logs.dataBytes)
+    }
+
     @Test func `reads the manifest again when a commit replaced the months log meanwhile`()
         throws
     {
