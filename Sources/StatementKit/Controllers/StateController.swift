@@ -165,8 +165,11 @@ package final class StateController {
     /// The manifest with the months of the given accounts (of all when `nil`): a statement
     /// of some accounts reads their month records only.
     private func manifest(with accounts: Set<AccountID>?) throws(StorageError) -> LedgerManifest {
-        guard let accounts else { return try storage.loadManifest() }
         var manifest = try storage.loadManifest(months: false)
+        // Most of the accounts: the months log read in one go.
+        guard let accounts, accounts.count * 2 < manifest.accounts.count else {
+            return try storage.loadManifest()
+        }
         try storage.loadMonths(of: accounts, in: &manifest)
         return manifest
     }
