@@ -234,21 +234,7 @@ package final class StorageController {
             guard let entry = manifest.accounts[accountID], !entry.monthsLoaded,
                 let section = entry.section
             else { continue }
-            var bytes = [UInt8](repeating: 0, count: section.bytes)
-            let descriptor = try reader(path)
-            switch bytes.withUnsafeMutableBytes({
-                POSIXIO.readFully(descriptor, into: $0, at: section.offset)
-            }) {
-            case .success(let count) where count < section.bytes:
-                throw .damaged(
-                    folder: folder, path: path,
-                    reason:
-                        "is shorter than its committed length (\(section.offset + section.bytes) bytes)"
-                )
-            case .success: break
-            case .failure(let failure):
-                throw .io(path: path, operation: "read", reason: failure.description)
-            }
+            let bytes = try read(path, [(section.offset, section.bytes)])
             manifest.accounts[accountID]!.months = try months(of: accountID, bytes, manifest)
             manifest.accounts[accountID]!.monthsLoaded = true
         }
@@ -370,11 +356,18 @@ package final class StorageController {
     private func readExtents(_ part: LogPart, _ extents: [LedgerManifest.Extent])
         throws(StorageError) -> [UInt8]
     {
-        let path = logPath(part)
+        try read(
+            logPath(part),
+            extents.map {
+                part == .data ? ($0.dataOffset, $0.dataBytes) : ($0.idOffset, $0.idBytes)
+            })
+    }
+
+    /// Reads ranges of a committed log, one after another.
+    private func read(_ path: String, _ ranges: [(offset: Int, count: Int)])
+        throws(StorageError) -> [UInt8]
+    {
         let descriptor = try reader(path)
-        let ranges = extents.map {
-            part == .data ? ($0.dataOffset, $0.dataBytes) : ($0.idOffset, $0.idBytes)
-        }
         var bytes = [UInt8](repeating: 0, count: ranges.reduce(0) { $0 + $1.1 })
         var start = 0
         for (offset, count) in ranges {
@@ -533,29 +526,13 @@ package final class StorageController {
         // The logs past their committed lengths; logs with nothing committed (no ledger yet,
         // or one of an earlier format that a dead upgrade was copying) go.
         for part in LogPart.allCases {
-            let path = logPath(part)
-            let committed = part == .data ? manifest.logs.dataBytes : manifest.logs.idBytes
-            var info = stat()
-            if committed == 0 {
-                guard unlink(path) == 0 || errno == ENOENT else { throw error("repair", path) }
-            } else if lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG,
-                info.st_size > committed, truncate(path, off_t(committed)) != 0
-            {
-                throw error("repair", path)
-            }
+            try cutBack(
+                logPath(part),
+                to: part == .data ? manifest.logs.dataBytes : manifest.logs.idBytes)
         }
         // The months log in force past its committed length; any other goes (a new one a
         // dead run was copying the live sections into, or the one a commit replaced).
-        let log = monthsPath(manifest.monthsLog)
-        var info = stat()
-        if manifest.monthsLog.bytes == 0 {
-            guard unlink(log) == 0 || errno == ENOENT else { throw error("repair", log) }
-        } else if lstat(log, &info) == 0, info.st_mode & S_IFMT == S_IFREG,
-            info.st_size > manifest.monthsLog.bytes,
-            truncate(log, off_t(manifest.monthsLog.bytes)) != 0
-        {
-            throw error("repair", log)
-        }
+        try cutBack(monthsPath(manifest.monthsLog), to: manifest.monthsLog.bytes)
         for name in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
         where name.hasPrefix("months.") && name != manifest.monthsLog.name {
             guard unlink("\(folder)/\(name)") == 0 || errno == ENOENT else {
@@ -586,6 +563,18 @@ package final class StorageController {
         }
         guard unlink(journalPath) == 0 else { throw error("remove", journalPath) }
         try syncDirectory(folder)
+    }
+
+    /// Cuts a log back to its committed length; a log with nothing committed goes.
+    private func cutBack(_ path: String, to committed: Int) throws(StorageError) {
+        var info = stat()
+        if committed == 0 {
+            guard unlink(path) == 0 || errno == ENOENT else { throw error("repair", path) }
+        } else if lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG,
+            info.st_size > committed, truncate(path, off_t(committed)) != 0
+        {
+            throw error("repair", path)
+        }
     }
 
     /// Writes a run's bytes to the logs at `ends`, past their committed lengths where no
