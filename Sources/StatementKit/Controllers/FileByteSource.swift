@@ -28,11 +28,19 @@ final class FileByteSource: ByteSource {
     private var offset: Int
     /// The offset at which the source ends, if before the end of the file.
     private let end: Int
+    /// The hash of the bytes read so far, kept while every read went on from where the one
+    /// before ended, from the file's start: `nil` when not asked for, or once a read skipped.
+    private var hasher: ContentHasher?
+    /// How many bytes `hasher` has taken.
+    private var hashedCount = 0
 
     /// Opens a regular file for reading, from `offset` up to `end` (the end of the file by
     /// default). Anything else (a device such as `/dev/zero`, a FIFO, a folder) is refused:
-    /// it may never end.
-    init(path: String, from offset: Int = 0, to end: Int = .max) throws(FileReadError) {
+    /// it may never end. With `hashing`, the bytes are hashed as they are read
+    /// (`contentHashOfWhole`), so that a file read once is not read again for its hash.
+    init(path: String, from offset: Int = 0, to end: Int = .max, hashing: Bool = false)
+        throws(FileReadError)
+    {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard descriptor >= 0 else { throw FileReadError(errno: errno) }
         var status = stat()
@@ -43,6 +51,7 @@ final class FileByteSource: ByteSource {
         self.descriptor = descriptor
         self.offset = offset
         self.end = end
+        if hashing && offset == 0 && end == .max { hasher = ContentHasher() }
     }
 
     deinit { close(descriptor) }
@@ -62,17 +71,39 @@ final class FileByteSource: ByteSource {
             at: offset)
         {
         case .success(let count):
+            if hasher != nil {
+                if offset == hashedCount {
+                    hasher!.feed(UnsafeRawBufferPointer(rebasing: buffer.prefix(count)))
+                    hashedCount += count
+                } else {
+                    hasher = nil
+                }
+            }
             offset += count
             return count
         case .failure(let error): throw FileReadError(errno: error.code)
         }
     }
 
+    /// The hash of the whole file, leaving the read position as it is: from the bytes hashed
+    /// while they were read (`hashing`) and the rest of the file, or from all of them.
+    func contentHashOfWhole() throws -> ContentHash {
+        guard let hasher else { return try contentHash() }
+        return try contentHash(continuing: hasher, from: hashedCount)
+    }
+
     /// The hash of the whole file, leaving the read position as it is.
     func contentHash() throws -> ContentHash {
-        var hasher = ContentHasher()
+        try contentHash(continuing: ContentHasher(), from: 0)
+    }
+
+    /// `hasher`, which has taken the file's bytes up to `position`, fed the rest.
+    private func contentHash(continuing hasher: ContentHasher, from position: Int) throws
+        -> ContentHash
+    {
+        var hasher = hasher
+        var position = position
         var chunk = [UInt8](repeating: 0, count: 1 << 20)
-        var position = 0
         while true {
             let result = chunk.withUnsafeMutableBytes {
                 POSIXIO.readFully(descriptor, into: $0, at: position)

@@ -44,6 +44,8 @@ final class ImportRun {
     }
     /// The account-months the run has added rows to, with how far it has written them.
     private var tails: [AccountMonth: MonthTail] = [:]
+    /// What `writeStaged` appends to the logs, kept between calls.
+    private var logBuffers: (data: [UInt8], ids: [UInt8]) = ([], [])
     /// The ends of the logs: after the rows of the files accepted so far, and after
     /// everything written, including rows of the file being read.
     private var acceptedLogs: LedgerManifest.LogLengths
@@ -163,10 +165,12 @@ final class ImportRun {
         // A part of a split ledger keeps other rows of a file than the whole does.
         var fingerprint = given
         if let shard = reading.shard { fingerprint.feed(Array("shard \(shard)".utf8)) }
+        // The hash of the bytes the import read, recorded with the file.
+        var hashed: ContentHash?
         func read() throws(StorageError) -> FileImport {
             try importFile(
                 at: found.path, named: found.name, dialect: dialect, tally: tally,
-                touched: &touched)
+                touched: &touched, hashed: &hashed)
         }
         // Standard input is a new copy every run, and is never recorded.
         guard found.archivePath != nil, let path = POSIXIO.canonicalPath(found.path),
@@ -175,13 +179,10 @@ final class ImportRun {
         foundPaths.insert(path)
         let recorded = manifest.files[path].flatMap { $0.reading == fingerprint ? $0 : nil }
         if let recorded, recorded.stamp == stamp { return unchanged(recorded, named: found.name) }
-        // A file that cannot be hashed is read, which reports why.
-        guard let content = try? FileByteSource(path: found.path).contentHash() else {
-            manifest.files[path] = nil
-            return try read()
-        }
         let settled = stamp.isSettled(at: startTime) ? stamp : .unsettled
-        if var recorded, recorded.content == content {
+        // A recorded file whose stamp moved is hashed before it is parsed: its bytes may be
+        // the same.
+        if var recorded, recorded.content == (try? FileByteSource(path: found.path).contentHash()) {
             recorded.stamp = settled
             manifest.files[path] = recorded
             return unchanged(recorded, named: found.name)
@@ -194,7 +195,8 @@ final class ImportRun {
         case .alreadyPresent(let present): count = present
         case .rejected: count = -1
         }
-        guard count >= 0, validation.warningCount == 0, POSIXIO.stamp(of: found.path) == stamp
+        guard count >= 0, validation.warningCount == 0, let content = hashed,
+            POSIXIO.stamp(of: found.path) == stamp
         else {
             manifest.files[path] = nil
             return result
@@ -235,12 +237,12 @@ final class ImportRun {
         var bytes: [UInt8] = []
         var rows: [StagedRow] = []
 
-        /// Stages a row; returns how many bytes its encoding took.
-        mutating func append(_ row: borrowing ParsedRow) -> Int {
-            let start = bytes.count
-            LedgerRecord.encode(row.transaction, into: &bytes)
-            rows.append(StagedRow(row, end: bytes.count))
-            return bytes.count - start
+        /// Stages a row encoded in `batch`; returns how many bytes its encoding takes.
+        mutating func append(_ row: EncodedRows.Row, of batch: EncodedRows) -> Int {
+            let encoded = batch.bytes[row.start..<row.staged.end]
+            bytes += encoded
+            rows.append(row.staged.ending(at: bytes.count))
+            return encoded.count
         }
 
         /// The identities of the rows in order. Rows without transaction id are numbered by
@@ -249,43 +251,98 @@ final class ImportRun {
         func identities(of account: AccountID, occurrences: inout [UInt64: Int])
             -> [TransactionIdentity]
         {
-            rows.map { row in
+            let prefix = TransactionIdentity.contentPrefix(account)
+            return rows.map { row in
                 if row.hasTransactionID {
                     return TransactionIdentity(hash: row.hash, isTransactionID: true)
                 }
                 let occurrence = occurrences[row.hash, default: 0] + 1
                 occurrences[row.hash] = occurrence
                 return TransactionIdentity(
-                    account: account, contentHash: row.hash, occurrence: occurrence)
+                    prefix: prefix, contentHash: row.hash, occurrence: occurrence)
             }
+        }
+    }
+
+    /// Rows of a file encoded for storage on the core that reads it, handed to the merging
+    /// core (the busier one) a few thousand at a time. They hold no text, so no string made
+    /// on one core is freed on the other.
+    private struct EncodedRows: Sendable {
+        struct Row: Sendable {
+            let accountID: AccountID
+            let month: Month
+            /// Where the row's bytes start in `bytes`; `staged.end` is where they end.
+            let start: Int
+            let staged: StagedRow
+        }
+
+        /// How many rows a batch holds.
+        static let capacity = 4096
+
+        var bytes: [UInt8]
+        var rows: [Row]
+        /// The accounts first seen in these rows, with the line of the first row of each.
+        var accounts: [(account: Account, line: Int)] = []
+        /// Rows read but kept by another part of a split ledger (`--shard`).
+        var otherShardRows = 0
+
+        init() {
+            bytes = []
+            bytes.reserveCapacity(Self.capacity * 128)
+            rows = []
+            rows.reserveCapacity(Self.capacity)
+        }
+
+        var count: Int { rows.count + otherShardRows }
+
+        /// Encodes a row, with its identity hash when it has a transaction id, else its
+        /// content hash.
+        mutating func append(_ row: ParsedRow) {
+            let transaction = row.transaction
+            let start = bytes.count
+            LedgerRecord.encode(transaction, into: &bytes)
+            let hash =
+                if let id = transaction.transactionID {
+                    TransactionIdentity(account: row.account.id, transactionID: id).hash
+                } else {
+                    TransactionIdentity.contentHash(transaction)
+                }
+            rows.append(
+                Row(
+                    accountID: row.account.id, month: Month(transaction.date), start: start,
+                    staged: StagedRow(
+                        hash: hash, hasTransactionID: transaction.transactionID != nil,
+                        end: bytes.count, amount: transaction.amount.minorUnits, line: row.line)
+                ))
         }
     }
 
     /// A staged row in 32 bytes, as a large import holds hundreds of thousands of them: its
     /// identity hash when it has a transaction id, else its content hash; the end of its
     /// encoded bytes; its amount; and its line, for the messages of conflicts.
-    private struct StagedRow {
+    private struct StagedRow: Sendable {
         let hash: UInt64
         /// The end offset, with whether the row has a transaction id in the top bit.
         private let packedEnd: UInt64
         let amount: Int64
         let line: Int
 
-        init(_ row: borrowing ParsedRow, end: Int) {
-            let transaction = row.transaction
-            if let id = transaction.transactionID {
-                hash = TransactionIdentity(account: row.account.id, transactionID: id).hash
-                packedEnd = UInt64(end) | 1 << 63
-            } else {
-                hash = TransactionIdentity.contentHash(transaction)
-                packedEnd = UInt64(end)
-            }
-            amount = transaction.amount.minorUnits
-            line = row.line
+        init(hash: UInt64, hasTransactionID: Bool, end: Int, amount: Int64, line: Int) {
+            self.hash = hash
+            packedEnd = UInt64(end) | (hasTransactionID ? 1 << 63 : 0)
+            self.amount = amount
+            self.line = line
         }
 
         var end: Int { Int(packedEnd & ~(1 << 63)) }
         var hasTransactionID: Bool { packedEnd >> 63 == 1 }
+
+        /// The same row with its bytes ending at `end`.
+        func ending(at end: Int) -> StagedRow {
+            StagedRow(
+                hash: hash, hasTransactionID: hasTransactionID, end: end, amount: amount,
+                line: line)
+        }
     }
 
     /// What reading one file has done so far: rows staged in memory, rows written out.
@@ -308,64 +365,85 @@ final class ImportRun {
     /// Imports one file, read from `path` and shown as `name`.
     private func importFile(
         at path: String, named name: String, dialect: Dialect?, sniffing: Bool = false,
-        tally: FileTally, touched: inout Set<AccountID>
+        tally: FileTally, touched: inout Set<AccountID>, hashed: inout ContentHash?
     ) throws(StorageError) -> FileImport {
         var progress = FileProgress()
         var writeError: StorageError?
         var fileAccounts: [AccountID: Account] = [:]
         var conflicts: [(line: Int, message: DiagnosticMessage)] = []
         let (isStrict, limit) = (reading.isStrict, reading.diagnosticLimit)
-        let read = { @Sendable (yield: (ParsedRow) -> Void) in
+        let shard = reading.shard
+        let read = { @Sendable (yield: (EncodedRows) -> Void) in
             var collector = DiagnosticCollector(file: name, isStrict: isStrict, limit: limit)
+            var batch = EncodedRows()
+            var seen: Set<AccountID> = []
+            var lastSeen: AccountID?
             let summary = StatementFileReader.read(
-                path: path, dialect: dialect, sniffing: sniffing, diagnostics: &collector,
-                onRow: yield)
+                path: path, dialect: dialect, sniffing: sniffing, hashing: true,
+                diagnostics: &collector
+            ) { row in
+                // Another part's account: read and checked, kept by that part's import.
+                if let shard, !shard.contains(row.account.id) {
+                    batch.otherShardRows += 1
+                } else {
+                    if row.account.id != lastSeen, seen.insert(row.account.id).inserted {
+                        batch.accounts.append((row.account, row.line))
+                    }
+                    lastSeen = row.account.id
+                    batch.append(row)
+                }
+                if batch.count == EncodedRows.capacity {
+                    yield(batch)
+                    batch = EncodedRows()
+                }
+            }
+            if batch.count > 0 { yield(batch) }
             return (summary, collector)
         }
         // Rows are counted for the progress display as they come; the file's own count
         // replaces them when it is done.
         var (rowsSeen, rowsTold) = (0, 0)
         var otherShardRows = 0
-        func consume(_ row: ParsedRow) {
-            rowsSeen += 1
-            if rowsSeen - rowsTold == 1 << 14 {
+        func consume(_ batch: EncodedRows) {
+            rowsSeen += batch.count
+            if rowsSeen - rowsTold >= 1 << 14 {
                 tally.add(rows: rowsSeen - rowsTold)
                 rowsTold = rowsSeen
             }
-            let accountID = row.account.id
-            // Another part's account: read and checked, kept by that part's import.
-            if let shard = reading.shard, !shard.contains(accountID) {
-                otherShardRows += 1
-                return
-            }
-            if fileAccounts[accountID] == nil {
-                fileAccounts[accountID] = row.account
-                if let known = manifest.accounts[accountID]?.account,
-                    known.currency != row.account.currency
+            otherShardRows += batch.otherShardRows
+            for (account, line) in batch.accounts {
+                fileAccounts[account.id] = account
+                if let known = manifest.accounts[account.id]?.account,
+                    known.currency != account.currency
                 {
                     conflicts.append(
                         (
-                            row.line,
+                            line,
                             .ledgerCurrency(
-                                account: accountID, ledger: known.currency,
-                                file: row.account.currency)
+                                account: account.id, ledger: known.currency,
+                                file: account.currency)
                         ))
                 }
             }
-            guard writeError == nil else { return }
-            let key = AccountMonth(accountID: accountID, month: Month(row.transaction.date))
-            progress.stagedBytes += progress.staged[key, default: StagedMonth()].append(row)
-            if progress.stagedBytes >= stagingLimit {
-                do throws(StorageError) {
-                    try writeStaged(&progress, accounts: fileAccounts)
-                } catch { writeError = error }
+            for row in batch.rows {
+                guard writeError == nil else { return }
+                let key = AccountMonth(accountID: row.accountID, month: row.month)
+                progress.stagedBytes += progress.staged[key, default: StagedMonth()].append(
+                    row, of: batch)
+                if progress.stagedBytes >= stagingLimit {
+                    do throws(StorageError) {
+                        try writeStaged(&progress, accounts: fileAccounts)
+                    } catch { writeError = error }
+                }
             }
         }
         // With more than one core, the file is parsed on another while its rows are staged
         // and written here.
         var (summary, collector) =
-            reading.jobs > 1 ? produceConcurrently(read, consume: consume) : read(consume)
+            reading.jobs > 1
+            ? produceConcurrently(batchSize: 1, depth: 8, read, consume: consume) : read(consume)
         tally.add(rows: -rowsTold)
+        hashed = summary.contentHash
         if let writeError { throw writeError }
         for conflict in conflicts {
             collector.report(conflict.message, line: conflict.line, column: 1)
@@ -399,7 +477,7 @@ final class ImportRun {
                 // Windows-1252 text streamed as UTF-8: undone above, read again as such.
                 return try importFile(
                     at: path, named: name, dialect: dialect, sniffing: true, tally: tally,
-                    touched: &touched)
+                    touched: &touched, hashed: &hashed)
             }
             return FileImport(
                 outcome: .rejected, validation: validation, otherShardRows: otherShardRows)
@@ -433,7 +511,13 @@ final class ImportRun {
         throws(StorageError)
     {
         let start = writtenLogs
-        var (dataLog, idLog): ([UInt8], [UInt8]) = ([], [])
+        // Buffers kept from one write to the next, so that their pages are not taken and
+        // cleared again every time.
+        var (dataLog, idLog) = (logBuffers.data, logBuffers.ids)
+        dataLog.removeAll(keepingCapacity: true)
+        idLog.removeAll(keepingCapacity: true)
+        logBuffers = ([], [])
+        defer { logBuffers = (dataLog, idLog) }
         for key in progress.staged.keys.sorted() {
             try loadMonths(of: key.accountID)
             let month = progress.staged.removeValue(forKey: key)!

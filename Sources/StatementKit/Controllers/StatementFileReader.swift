@@ -15,55 +15,70 @@ enum StatementFileReader {
     ///     without building their transactions.
     ///   - sniffing: sniff a file without profile even when it starts with a canonical header,
     ///     as after a streamed read found it to be Windows-1252 (`ParseSummary.needsSniffing`).
+    ///   - hashing: work out the hash of the file's bytes as they are read
+    ///     (`ParseSummary.contentHash`).
     static func read(
         path: String, dialect: Dialect? = nil, buildsRows: Bool = true, sniffing: Bool = false,
-        diagnostics: inout DiagnosticCollector, onRow: (ParsedRow) -> Void
+        hashing: Bool = false, diagnostics: inout DiagnosticCollector,
+        onRow: (ParsedRow) -> Void
     ) -> ParseSummary {
         do {
-            let source = try FileByteSource(path: path)
-            switch StatementFormat(
-                path: path, head: try source.readHead(StatementFormat.headLength))
-            {
-            case .json:
-                return StatementJSONParser().parse(
-                    source, diagnostics: &diagnostics, onRow: onRow)
-            case .mt940:
-                return MT940Parser(buildsRows: buildsRows).parse(
-                    source, diagnostics: &diagnostics, onRow: onRow)
-            case .camt:
-                return CamtParser(buildsRows: buildsRows).parse(
-                    source, diagnostics: &diagnostics, onRow: onRow)
-            case .ofx:
-                return OFXParser(buildsRows: buildsRows).parse(
-                    source, diagnostics: &diagnostics, onRow: onRow)
-            case .csv:
-                break
-            }
-            if !sniffing, let streamed = try streamedDialect(source, profile: dialect) {
-                var summary = StatementCSVParser(dialect: streamed, buildsRows: buildsRows).parse(
-                    source, diagnostics: &diagnostics, onRow: onRow)
-                summary.needsSniffing = try isWindows1252(
-                    source, profile: dialect, diagnostics: diagnostics.diagnostics)
-                return summary
-            }
-            let bytes = try source.readAll()
-            var chosen = dialect ?? Dialect()
-            var text: (body: [UInt8], footer: [UInt8])?
-            if dialect?.sniffsLayout ?? true {
-                let (sniffed, decoded) = DialectSniffer.sniffDecoding(bytes, account: dialect)
-                let found = sniffed.report(into: &diagnostics)
-                if case .unknown = sniffed { return ParseSummary() }
-                if case .lacksAccount = sniffed { return ParseSummary() }
-                if let found { (chosen, text) = (found, found.splittingFooter(decoded)) }
-            }
-            let (body, footer) = text ?? chosen.text(of: bytes)
-            return StatementCSVParser(dialect: chosen, buildsRows: buildsRows).parse(
-                MemoryByteSource(body), footer: footer, diagnostics: &diagnostics, onRow: onRow)
+            let source = try FileByteSource(path: path, hashing: hashing)
+            var summary = try read(
+                source, path: path, dialect: dialect, buildsRows: buildsRows, sniffing: sniffing,
+                diagnostics: &diagnostics, onRow: onRow)
+            if hashing { summary.contentHash = try? source.contentHashOfWhole() }
+            return summary
         } catch {
             diagnostics.report(
                 .unreadable(path, .pathUnreadable, reason: "\(error)"), line: 0, column: 0)
             return ParseSummary()
         }
+    }
+
+    /// Reads an open file (see above).
+    private static func read(
+        _ source: FileByteSource, path: String, dialect: Dialect?, buildsRows: Bool,
+        sniffing: Bool, diagnostics: inout DiagnosticCollector, onRow: (ParsedRow) -> Void
+    ) throws -> ParseSummary {
+        switch StatementFormat(
+            path: path, head: try source.readHead(StatementFormat.headLength))
+        {
+        case .json:
+            return StatementJSONParser().parse(
+                source, diagnostics: &diagnostics, onRow: onRow)
+        case .mt940:
+            return MT940Parser(buildsRows: buildsRows).parse(
+                source, diagnostics: &diagnostics, onRow: onRow)
+        case .camt:
+            return CamtParser(buildsRows: buildsRows).parse(
+                source, diagnostics: &diagnostics, onRow: onRow)
+        case .ofx:
+            return OFXParser(buildsRows: buildsRows).parse(
+                source, diagnostics: &diagnostics, onRow: onRow)
+        case .csv:
+            break
+        }
+        if !sniffing, let streamed = try streamedDialect(source, profile: dialect) {
+            var summary = StatementCSVParser(dialect: streamed, buildsRows: buildsRows).parse(
+                source, diagnostics: &diagnostics, onRow: onRow)
+            summary.needsSniffing = try isWindows1252(
+                source, profile: dialect, diagnostics: diagnostics.diagnostics)
+            return summary
+        }
+        let bytes = try source.readAll()
+        var chosen = dialect ?? Dialect()
+        var text: (body: [UInt8], footer: [UInt8])?
+        if dialect?.sniffsLayout ?? true {
+            let (sniffed, decoded) = DialectSniffer.sniffDecoding(bytes, account: dialect)
+            let found = sniffed.report(into: &diagnostics)
+            if case .unknown = sniffed { return ParseSummary() }
+            if case .lacksAccount = sniffed { return ParseSummary() }
+            if let found { (chosen, text) = (found, found.splittingFooter(decoded)) }
+        }
+        let (body, footer) = text ?? chosen.text(of: bytes)
+        return StatementCSVParser(dialect: chosen, buildsRows: buildsRows).parse(
+            MemoryByteSource(body), footer: footer, diagnostics: &diagnostics, onRow: onRow)
     }
 
     /// Whether a file streamed as canonical CSV is Windows-1252 text, to be sniffed instead:

@@ -13,9 +13,14 @@ package enum LedgerRecord {
 
     /// Appends the line of a transaction to `bytes`.
     package static func encode(_ transaction: Transaction, into bytes: inout [UInt8]) {
-        bytes += transaction.date.isoText.utf8
+        let date = transaction.date
+        appendDecimal(UInt64(date.year), width: 4, to: &bytes)
+        bytes.append(UInt8(ascii: "-"))
+        appendDecimal(UInt64(date.month), width: 2, to: &bytes)
+        bytes.append(UInt8(ascii: "-"))
+        appendDecimal(UInt64(date.day), width: 2, to: &bytes)
         bytes.append(9)
-        bytes += String(transaction.amount.minorUnits).utf8
+        appendDecimal(transaction.amount.minorUnits, to: &bytes)
         bytes.append(9)
         escape(transaction.beneficiary, into: &bytes)
         bytes.append(9)
@@ -27,6 +32,28 @@ package enum LedgerRecord {
         bytes.append(9)
         escape(transaction.transactionID ?? "", into: &bytes)
         bytes.append(10)
+    }
+
+    /// Appends an amount in decimal, with `-` when negative: `String(value)`'s bytes.
+    private static func appendDecimal(_ value: Int64, to bytes: inout [UInt8]) {
+        if value < 0 { bytes.append(UInt8(ascii: "-")) }
+        appendDecimal(value.magnitude, width: 1, to: &bytes)
+    }
+
+    /// Appends a number in decimal, zero-padded to `width` digits (a date's as `Day.isoText`
+    /// writes them).
+    private static func appendDecimal(_ value: UInt64, width: Int, to bytes: inout [UInt8]) {
+        var rest = value
+        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // room for 20 digits
+        withUnsafeMutableBytes(of: &digits) { buffer in
+            var start = buffer.count
+            while rest > 0 || buffer.count - start < width {
+                start -= 1
+                buffer[start] = UInt8(ascii: "0") + UInt8(rest % 10)
+                rest /= 10
+            }
+            bytes += UnsafeRawBufferPointer(rebasing: buffer[start...])
+        }
     }
 
     /// Appends text with `\`, tab, LF and CR written `\\`, `\t`, `\n`, `\r`: the one escaping of

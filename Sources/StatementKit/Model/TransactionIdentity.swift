@@ -63,9 +63,23 @@ package struct TransactionIdentity: Hashable, Sendable {
 
     /// The identity of the `occurrence`-th row of a file with the given `contentHash`.
     init(account: AccountID, contentHash: UInt64, occurrence: Int) {
+        self.init(
+            prefix: Self.contentPrefix(account), contentHash: contentHash, occurrence: occurrence)
+    }
+
+    /// What the identity of a row without transaction id hashes before its content: the
+    /// same for every row of an account.
+    static func contentPrefix(_ account: AccountID) -> StableHasher {
         var hasher = StableHasher()
         account.withBytes { hasher.combine($0) }
         hasher.combine(0x43)  // "C": a content identity
+        return hasher
+    }
+
+    /// The identity of the `occurrence`-th row with the given `contentHash`, after its
+    /// account's `contentPrefix`.
+    init(prefix: StableHasher, contentHash: UInt64, occurrence: Int) {
+        var hasher = prefix
         hasher.combine(contentHash)
         hasher.combine(UInt64(occurrence))
         self.init(hash: hasher.value, isTransactionID: false)

@@ -19,4 +19,6 @@ package struct ParseSummary: Hashable, Sendable {
     /// Whether a file streamed as canonical UTF-8 CSV turned out to be Windows-1252 text: its
     /// findings are void, and it is read again through the sniffer (`sniffing: true`).
     package var needsSniffing = false
+    /// The hash of the file's bytes, when the reader was asked for it (`hashing`).
+    package var contentHash: ContentHash?
 }

@@ -352,6 +352,25 @@ struct ContentHashTests {
         }
     }
 
+    @Test func `hashes a file as it is read to what hashing it on its own gives`() throws {
+        let folder = try TemporaryFolder()
+        // Three and a half reads' worth, so that the hash goes on past where reading stopped.
+        let text = String(
+            (0..<(3_600_000 / 36)).map { "2026-10-\($0 % 28 + 1),line \($0)\n" }.joined())
+        let file = try folder.write("s.csv", text)
+        let whole = try FileByteSource(path: file).contentHash()
+        #expect(whole == Array(text.utf8).withUnsafeBytes { ContentHash.of($0) })
+        var chunk = [UInt8](repeating: 0, count: 1 << 20)
+        for (reads, skips) in [(0, false), (2, false), (5, false), (2, true)] {
+            let source = try FileByteSource(path: file, hashing: true)
+            if skips { _ = try source.readAll(from: 10) }
+            for _ in 0..<reads {
+                _ = try chunk.withUnsafeMutableBytes { try source.read(into: $0) }
+            }
+            #expect(try source.contentHashOfWhole() == whole, "\(reads) reads, skips \(skips)")
+        }
+    }
+
     @Test func `tells apart bytes that differ in one bit, in length or in order`() {
         let base = Array("date,account_iban,amount\n2026-10-03,DE89,-1.50\n".utf8)
         var hashes: Set<ContentHash> = [base.withUnsafeBytes { ContentHash.of($0) }]
