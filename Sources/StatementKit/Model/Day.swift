@@ -96,11 +96,21 @@ extension Day {
 
     /// The day as `YYYY-MM-DD`.
     package var isoText: String {
-        func pad(_ value: Int, _ width: Int) -> String {
-            let digits = String(value)
-            return String(repeating: "0", count: max(0, width - digits.count)) + digits
+        String(unsafeUninitializedCapacity: 10) { out in
+            func put(_ value: Int, digits: Range<Int>) {
+                var rest = value
+                for index in digits.reversed() {
+                    out[index] = UInt8(ascii: "0") + UInt8(rest % 10)
+                    rest /= 10
+                }
+            }
+            put(year, digits: 0..<4)
+            out[4] = UInt8(ascii: "-")
+            put(month, digits: 5..<7)
+            out[7] = UInt8(ascii: "-")
+            put(day, digits: 8..<10)
+            return 10
         }
-        return "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))"
     }
 }
 

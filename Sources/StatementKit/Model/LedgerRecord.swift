@@ -43,17 +43,7 @@ package enum LedgerRecord {
     /// Appends a number in decimal, zero-padded to `width` digits (a date's as `Day.isoText`
     /// writes them).
     private static func appendDecimal(_ value: UInt64, width: Int, to bytes: inout [UInt8]) {
-        var rest = value
-        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // room for 20 digits
-        withUnsafeMutableBytes(of: &digits) { buffer in
-            var start = buffer.count
-            while rest > 0 || buffer.count - start < width {
-                start -= 1
-                buffer[start] = UInt8(ascii: "0") + UInt8(rest % 10)
-                rest /= 10
-            }
-            bytes += UnsafeRawBufferPointer(rebasing: buffer[start...])
-        }
+        DecimalDigits.with(value, minimumCount: width) { bytes += $0 }
     }
 
     /// Appends text with `\`, tab, LF and CR written `\\`, `\t`, `\n`, `\r`: the one escaping of

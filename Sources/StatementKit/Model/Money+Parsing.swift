@@ -79,13 +79,20 @@ extension Money {
     /// The amount as a plain decimal with `.` and no grouping, such as `-1234.56`.
     package var decimalText: String {
         let digits = currency.minorUnitDigits
-        var text = String(minorUnits.magnitude)
-        if digits > 0 {
-            if text.count <= digits {
-                text = String(repeating: "0", count: digits - text.count + 1) + text
+        return DecimalDigits.with(minorUnits.magnitude, minimumCount: digits + 1) { number in
+            String(unsafeUninitializedCapacity: number.count + 2) { out in
+                var count = 0
+                func put(_ byte: UInt8) {
+                    out[count] = byte
+                    count += 1
+                }
+                if minorUnits < 0 { put(UInt8(ascii: "-")) }
+                for (index, digit) in number.enumerated() {
+                    if index == number.count - digits { put(UInt8(ascii: ".")) }
+                    put(digit)
+                }
+                return count
             }
-            text.insert(".", at: text.index(text.endIndex, offsetBy: -digits))
         }
-        return minorUnits < 0 ? "-" + text : text
     }
 }

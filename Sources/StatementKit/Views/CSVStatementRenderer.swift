@@ -9,19 +9,25 @@ package struct CSVStatementRenderer: Sendable {
 
     package func render(_ statement: MonthlyStatement, into out: inout some TextOutputStream) {
         out.write(Self.header + "\r\n")
+        let currency = statement.account.currency.code
+        var line = ""
         for entry in statement.entries {
             let transaction = entry.transaction
             // Dates, amounts and the currency code are plain by construction; text is not.
-            let text = [
+            line.removeAll(keepingCapacity: true)
+            line += transaction.date.isoText
+            for text in [
                 transaction.beneficiary, transaction.description ?? "", transaction.reference ?? "",
-            ]
-            let cells =
-                [transaction.date.isoText] + text.map { Self.cell($0.reportField) }
-                + [
-                    transaction.amount.decimalText, entry.balance.decimalText,
-                    statement.account.currency.code,
-                ]
-            out.write(cells.joined(separator: ",") + "\r\n")
+            ] {
+                line += ","
+                line += Self.cell(text.reportField)
+            }
+            for plain in [transaction.amount.decimalText, entry.balance.decimalText, currency] {
+                line += ","
+                line += plain
+            }
+            line += "\r\n"
+            out.write(line)
         }
     }
 
@@ -34,13 +40,15 @@ package struct CSVStatementRenderer: Sendable {
     static func cell(_ text: String) -> String {
         // Printable ASCII that starts with none of ` =+-@` and holds no `,` or `"` stays as it
         // is, as the steps below would leave it.
-        if text.isPrintableASCII,
+        let isPrintableASCII = text.isPrintableASCII
+        if isPrintableASCII,
             !text.utf8.contains(where: { $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: "\"") })
         {
             guard let first = text.utf8.first else { return text }
             if !" =+-@".utf8.contains(first) { return text }
         }
-        var value = text.neutralized
+        // Printable ASCII holds nothing to neutralise.
+        var value = isPrintableASCII ? text : text.neutralized
         let start = value.drop { $0 == " " }
         let startsWithControl = text.unicodeScalars.first.map { $0 == "\t" || $0 == "\r" }
         if let first = start.unicodeScalars.first,
@@ -50,7 +58,10 @@ package struct CSVStatementRenderer: Sendable {
             value = "'" + value
         }
         guard value.contains(where: { $0 == "," || $0 == "\"" }) else { return value }
-        return "\"" + value.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+        let parts = value.utf8.split(
+            separator: UInt8(ascii: "\""), omittingEmptySubsequences: false)
+        return "\"" + parts.map { String(decoding: $0, as: UTF8.self) }.joined(separator: "\"\"")
+            + "\""
     }
 
     /// Whether the text is a number such as `-12.34`, which a spreadsheet may evaluate.

@@ -65,15 +65,19 @@ struct LocaleFormatting: Sendable {
     let locale: Locale
     let days: DayFormatter
     private let moneyFormats: MoneyFormatCache
+    /// The texts of each month's days, as thousands of statements share a few months.
+    private let monthDays: Memo<Month, [String]>
 
     init(locale: Locale) {
         self.locale = locale
-        days = DayFormatter(locale: locale)
+        let days = DayFormatter(locale: locale)
+        self.days = days
         moneyFormats = MoneyFormatCache(locale: locale)
+        monthDays = Memo { days.mediumDays(of: $0) }
     }
 
     /// The currency format of the statement's account and the texts of its month's days.
     func formats(for statement: MonthlyStatement) -> (money: MoneyFormat, days: [String]) {
-        (moneyFormats.format(for: statement.account.currency), days.mediumDays(of: statement.month))
+        (moneyFormats.format(for: statement.account.currency), monthDays[statement.month])
     }
 }

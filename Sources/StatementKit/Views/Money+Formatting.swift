@@ -37,25 +37,38 @@ extension Money {
 }
 
 /// The `MoneyFormat`s a renderer has learned, by currency, shared by all its calls.
-package final class MoneyFormatCache: @unchecked Sendable {
-    // @unchecked: every access to `formats` holds `lock`.
-    private let lock = NSLock()
-    private var formats: [Currency: MoneyFormat] = [:]
-    private let locale: Locale
+package final class MoneyFormatCache: Sendable {
+    private let formats: Memo<Currency, MoneyFormat>
 
     /// Creates an empty cache for a locale.
     package init(locale: Locale) {
-        self.locale = locale
+        formats = Memo { MoneyFormat(currency: $0, locale: locale) }
     }
 
     /// The format of a currency, learned on first use.
     package func format(for currency: Currency) -> MoneyFormat {
-        lock.lock()
-        defer { lock.unlock() }
-        if let known = formats[currency] { return known }
-        let format = MoneyFormat(currency: currency, locale: locale)
-        formats[currency] = format
-        return format
+        formats[currency]
+    }
+}
+
+/// Values worked out once per key, on first use, and shared by the threads that render.
+final class Memo<Key: Hashable & Sendable, Value: Sendable>: @unchecked Sendable {
+    // @unchecked: every access to `values` holds `lock`.
+    private let lock = NSLock()
+    private var values: [Key: Value] = [:]
+    private let make: @Sendable (Key) -> Value
+
+    init(_ make: @escaping @Sendable (Key) -> Value) {
+        self.make = make
+    }
+
+    subscript(key: Key) -> Value {
+        lock.withLock {
+            if let known = values[key] { return known }
+            let value = make(key)
+            values[key] = value
+            return value
+        }
     }
 }
 
@@ -102,34 +115,46 @@ package struct MoneyFormat: Sendable {
     }
 
     private static func format(_ minorUnits: Int64, digits: Int, _ pattern: Pattern) -> String {
-        var magnitude = Array(String(minorUnits.magnitude).utf8)
-        if magnitude.count <= digits {
-            magnitude.insert(
-                contentsOf: repeatElement(UInt8(ascii: "0"), count: digits - magnitude.count + 1),
-                at: 0)
-        }
-        let integerCount = magnitude.count - digits
-        var out = minorUnits < 0 ? pattern.negativePrefix : pattern.positivePrefix
-        out.reserveCapacity(out.utf8.count + magnitude.count + 12)
-        let grouped = integerCount >= pattern.primaryGrouping + pattern.minimumGroupingDigits
-        // Digits left of a separator position: primary group at the right, secondary ones before.
-        for index in 0..<integerCount {
-            let fromRight = integerCount - index
-            if grouped && index > 0 && fromRight >= pattern.primaryGrouping
-                && (fromRight - pattern.primaryGrouping) % pattern.secondaryGrouping == 0
-            {
-                out += pattern.groupingSeparator
+        // The decimal digits, at least one more than the fraction.
+        DecimalDigits.with(minorUnits.magnitude, minimumCount: digits + 1) { number in
+            let integerCount = number.count - digits
+            let (prefix, suffix) =
+                minorUnits < 0
+                ? (pattern.negativePrefix, pattern.negativeSuffix)
+                : (pattern.positivePrefix, pattern.positiveSuffix)
+            let grouped = integerCount >= pattern.primaryGrouping + pattern.minimumGroupingDigits
+            let capacity =
+                prefix.utf8.count + suffix.utf8.count + number.count
+                + pattern.decimalSeparator.utf8.count
+                + (grouped ? integerCount * pattern.groupingSeparator.utf8.count : 0)
+            return String(unsafeUninitializedCapacity: capacity) { out in
+                var count = 0
+                func put<Bytes: Collection<UInt8>>(_ bytes: Bytes) {
+                    for byte in bytes {
+                        out[count] = byte
+                        count += 1
+                    }
+                }
+                put(prefix.utf8)
+                // Digits left of a separator position: primary group at the right, secondary
+                // ones before.
+                for index in 0..<integerCount {
+                    let fromRight = integerCount - index
+                    if grouped && index > 0 && fromRight >= pattern.primaryGrouping
+                        && (fromRight - pattern.primaryGrouping) % pattern.secondaryGrouping == 0
+                    {
+                        put(pattern.groupingSeparator.utf8)
+                    }
+                    put(CollectionOfOne(number[index]))
+                }
+                if digits > 0 {
+                    put(pattern.decimalSeparator.utf8)
+                    put(number[integerCount...])
+                }
+                put(suffix.utf8)
+                return count
             }
-            out.unicodeScalars.append(Unicode.Scalar(magnitude[index]))
         }
-        if digits > 0 {
-            out += pattern.decimalSeparator
-            for index in integerCount..<magnitude.count {
-                out.unicodeScalars.append(Unicode.Scalar(magnitude[index]))
-            }
-        }
-        out += minorUnits < 0 ? pattern.negativeSuffix : pattern.positiveSuffix
-        return out
     }
 
     private static func learn(currency: Currency, locale: Locale) -> Pattern? {

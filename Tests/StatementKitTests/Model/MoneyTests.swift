@@ -86,6 +86,7 @@ struct MoneyArithmeticTests {
             (-123_456, "EUR", "-1234.56"), (5, "EUR", "0.05"), (0, "EUR", "0.00"),
             (1235, "JPY", "1235"),
             (12_345, "BHD", "12.345"), (-1, "CLF", "-0.0001"),
+            (-.max, "EUR", "-92233720368547758.07"), (0, "JPY", "0"),
         ] as [(Int64, String, String)])
     func `writes plain decimal text`(minorUnits: Int64, code: String, text: String) {
         #expect(Money(minorUnits: minorUnits, currency: Currency(code: code)!).decimalText == text)
