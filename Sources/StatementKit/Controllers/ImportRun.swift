@@ -438,10 +438,12 @@ final class ImportRun {
             }
         }
         // With more than one core, the file is parsed on another while its rows are staged
-        // and written here.
+        // and written here. The merging core works in bursts (each 16 MB flush sorts, checks
+        // and writes what was staged), so up to 32 batches (about 20 MB) may wait: with 8, the
+        // reading core stalled at every flush (1M rows: 1.8 s against 1.4 s).
         var (summary, collector) =
             reading.jobs > 1
-            ? produceConcurrently(batchSize: 1, depth: 8, read, consume: consume) : read(consume)
+            ? produceConcurrently(batchSize: 1, depth: 32, read, consume: consume) : read(consume)
         tally.add(rows: -rowsTold)
         hashed = summary.contentHash
         if let writeError { throw writeError }
