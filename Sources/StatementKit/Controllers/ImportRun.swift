@@ -297,22 +297,22 @@ final class ImportRun {
 
         /// Encodes a row, with its identity hash when it has a transaction id, else its
         /// content hash.
-        mutating func append(_ row: ParsedRow) {
-            let transaction = row.transaction
+        mutating func append(_ row: LentRow) {
+            let fields = row.fields
             let start = bytes.count
-            LedgerRecord.encode(transaction, into: &bytes)
+            LedgerRecord.encode(fields, into: &bytes)
             let hash =
-                if let id = transaction.transactionID {
+                if let id = fields.transactionID {
                     TransactionIdentity(account: row.account.id, transactionID: id).hash
                 } else {
-                    TransactionIdentity.contentHash(transaction)
+                    TransactionIdentity.contentHash(fields)
                 }
             rows.append(
                 Row(
-                    accountID: row.account.id, month: Month(transaction.date), start: start,
+                    accountID: row.account.id, month: Month(fields.date), start: start,
                     staged: StagedRow(
-                        hash: hash, hasTransactionID: transaction.transactionID != nil,
-                        end: bytes.count, amount: transaction.amount.minorUnits, line: row.line)
+                        hash: hash, hasTransactionID: fields.transactionID != nil,
+                        end: bytes.count, amount: fields.amount.minorUnits, line: row.line)
                 ))
         }
     }
@@ -376,17 +376,15 @@ final class ImportRun {
         let read = { @Sendable (yield: (EncodedRows) -> Void) in
             var collector = DiagnosticCollector(file: name, isStrict: isStrict, limit: limit)
             var batch = EncodedRows()
-            var seen: Set<AccountID> = []
+            var seen = AccountTable<Void>()
             var lastSeen: AccountID?
-            let summary = StatementFileReader.read(
-                path: path, dialect: dialect, sniffing: sniffing, hashing: true,
-                diagnostics: &collector
-            ) { row in
+            func take(_ row: LentRow) {
                 // Another part's account: read and checked, kept by that part's import.
                 if let shard, !shard.contains(row.account.id) {
                     batch.otherShardRows += 1
                 } else {
-                    if row.account.id != lastSeen, seen.insert(row.account.id).inserted {
+                    if row.account.id != lastSeen, !seen.contains(row.account.id) {
+                        seen.insert(row.account.id)
                         batch.accounts.append((row.account, row.line))
                     }
                     lastSeen = row.account.id
@@ -396,6 +394,11 @@ final class ImportRun {
                     yield(batch)
                     batch = EncodedRows()
                 }
+            }
+            let summary = withoutActuallyEscaping(take) { take in
+                StatementFileReader.read(
+                    path: path, dialect: dialect, sniffing: sniffing, hashing: true,
+                    diagnostics: &collector, onRow: { _ in }, lending: take)
             }
             if batch.count > 0 { yield(batch) }
             return (summary, collector)

@@ -17,16 +17,23 @@ enum StatementFileReader {
     ///     as after a streamed read found it to be Windows-1252 (`ParseSummary.needsSniffing`).
     ///   - hashing: work out the hash of the file's bytes as they are read
     ///     (`ParseSummary.contentHash`).
+    ///   - lending: when given, every valid row is lent to it instead of handed to `onRow`
+    ///     (`LentRow`): CSV rows without making strings of their texts, other rows from
+    ///     their built transactions.
     static func read(
         path: String, dialect: Dialect? = nil, buildsRows: Bool = true, sniffing: Bool = false,
         hashing: Bool = false, diagnostics: inout DiagnosticCollector,
-        onRow: (ParsedRow) -> Void
+        onRow: (ParsedRow) -> Void, lending: ((LentRow) -> Void)? = nil
     ) -> ParseSummary {
         do {
             let source = try FileByteSource(path: path, hashing: hashing)
+            // Formats that build their rows lend them from the built transactions.
+            func built(_ row: ParsedRow) {
+                if let lending { row.withLent(lending) } else { onRow(row) }
+            }
             var summary = try read(
                 source, path: path, dialect: dialect, buildsRows: buildsRows, sniffing: sniffing,
-                diagnostics: &diagnostics, onRow: onRow)
+                diagnostics: &diagnostics, onRow: built, lending: lending)
             if hashing { summary.contentHash = try? source.contentHashOfWhole() }
             return summary
         } catch {
@@ -39,7 +46,8 @@ enum StatementFileReader {
     /// Reads an open file (see above).
     private static func read(
         _ source: FileByteSource, path: String, dialect: Dialect?, buildsRows: Bool,
-        sniffing: Bool, diagnostics: inout DiagnosticCollector, onRow: (ParsedRow) -> Void
+        sniffing: Bool, diagnostics: inout DiagnosticCollector, onRow: (ParsedRow) -> Void,
+        lending: ((LentRow) -> Void)?
     ) throws -> ParseSummary {
         switch StatementFormat(
             path: path, head: try source.readHead(StatementFormat.headLength))
@@ -61,7 +69,7 @@ enum StatementFileReader {
         }
         if !sniffing, let streamed = try streamedDialect(source, profile: dialect) {
             var summary = StatementCSVParser(dialect: streamed, buildsRows: buildsRows).parse(
-                source, diagnostics: &diagnostics, onRow: onRow)
+                source, footer: [], diagnostics: &diagnostics, onRow: onRow, lending: lending)
             summary.needsSniffing = try isWindows1252(
                 source, profile: dialect, diagnostics: diagnostics.diagnostics)
             return summary
@@ -78,7 +86,8 @@ enum StatementFileReader {
         }
         let (body, footer) = text ?? chosen.text(of: bytes)
         return StatementCSVParser(dialect: chosen, buildsRows: buildsRows).parse(
-            MemoryByteSource(body), footer: footer, diagnostics: &diagnostics, onRow: onRow)
+            MemoryByteSource(body), footer: footer, diagnostics: &diagnostics, onRow: onRow,
+            lending: lending)
     }
 
     /// Whether a file streamed as canonical CSV is Windows-1252 text, to be sniffed instead:

@@ -13,24 +13,29 @@ package enum LedgerRecord {
 
     /// Appends the line of a transaction to `bytes`.
     package static func encode(_ transaction: Transaction, into bytes: inout [UInt8]) {
-        let date = transaction.date
+        transaction.withFields { encode($0, into: &bytes) }
+    }
+
+    /// Appends the line of a transaction's fields to `bytes`.
+    static func encode(_ fields: TransactionFields, into bytes: inout [UInt8]) {
+        let date = fields.date
         appendDecimal(UInt64(date.year), width: 4, to: &bytes)
         bytes.append(UInt8(ascii: "-"))
         appendDecimal(UInt64(date.month), width: 2, to: &bytes)
         bytes.append(UInt8(ascii: "-"))
         appendDecimal(UInt64(date.day), width: 2, to: &bytes)
         bytes.append(9)
-        appendDecimal(transaction.amount.minorUnits, to: &bytes)
+        appendDecimal(fields.amount.minorUnits, to: &bytes)
         bytes.append(9)
-        escape(transaction.beneficiary, into: &bytes)
+        escape(fields.beneficiary, into: &bytes)
         bytes.append(9)
-        if let iban = transaction.beneficiaryIBAN { iban.withBytes { bytes += $0 } }
+        if let iban = fields.beneficiaryIBAN { iban.withBytes { bytes += $0 } }
         bytes.append(9)
-        escape(transaction.description ?? "", into: &bytes)
+        if let description = fields.description { escape(description, into: &bytes) }
         bytes.append(9)
-        escape(transaction.reference ?? "", into: &bytes)
+        if let reference = fields.reference { escape(reference, into: &bytes) }
         bytes.append(9)
-        escape(transaction.transactionID ?? "", into: &bytes)
+        if let transactionID = fields.transactionID { escape(transactionID, into: &bytes) }
         bytes.append(10)
     }
 
@@ -50,20 +55,23 @@ package enum LedgerRecord {
     /// text in the ledger's files (month lines and the manifest).
     static func escape(_ text: String, into bytes: inout [UInt8]) {
         var text = text
-        text.withUTF8 { utf8 in
-            // Most texts hold nothing to escape: copy them whole.
-            guard utf8.contains(where: { $0 == 92 || $0 == 9 || $0 == 10 || $0 == 13 }) else {
-                bytes += utf8
-                return
-            }
-            for byte in utf8 {
-                switch byte {
-                case UInt8(ascii: "\\"): bytes += [92, 92]
-                case 9: bytes += [92, UInt8(ascii: "t")]
-                case 10: bytes += [92, UInt8(ascii: "n")]
-                case 13: bytes += [92, UInt8(ascii: "r")]
-                default: bytes.append(byte)
-                }
+        text.withUTF8 { escape(UnsafeRawBufferPointer($0), into: &bytes) }
+    }
+
+    /// Appends UTF-8 text escaped as `escape(_:into:)` does.
+    static func escape(_ utf8: UnsafeRawBufferPointer, into bytes: inout [UInt8]) {
+        // Most texts hold nothing to escape: copy them whole.
+        guard utf8.contains(where: { $0 == 92 || $0 == 9 || $0 == 10 || $0 == 13 }) else {
+            bytes += utf8
+            return
+        }
+        for byte in utf8 {
+            switch byte {
+            case UInt8(ascii: "\\"): bytes += [92, 92]
+            case 9: bytes += [92, UInt8(ascii: "t")]
+            case 10: bytes += [92, UInt8(ascii: "n")]
+            case 13: bytes += [92, UInt8(ascii: "r")]
+            default: bytes.append(byte)
             }
         }
     }

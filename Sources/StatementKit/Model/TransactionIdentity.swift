@@ -87,18 +87,21 @@ package struct TransactionIdentity: Hashable, Sendable {
 
     /// A hash of the fields that make two rows without transaction id identical.
     package static func contentHash(_ transaction: Transaction) -> UInt64 {
+        transaction.withFields { contentHash($0) }
+    }
+
+    /// A hash of the fields that make two rows without transaction id identical.
+    static func contentHash(_ fields: TransactionFields) -> UInt64 {
+        let date = fields.date
         var hasher = StableHasher()
-        hasher.combine(
-            UInt64(
-                transaction.date.year * 10_000 + transaction.date.month * 100 + transaction.date.day
-            ))
-        hasher.combine(UInt64(bitPattern: transaction.amount.minorUnits))
-        hasher.combine(transaction.beneficiary)
-        hasher.combine(transaction.description ?? "")
-        hasher.combine(transaction.description == nil ? 0 : 1)
-        hasher.combine(UInt64(transaction.amount.currency.packedCode))
-        hasher.combine(transaction.reference ?? "")
-        hasher.combine(transaction.reference == nil ? 0 : 1)
+        hasher.combine(UInt64(date.year * 10_000 + date.month * 100 + date.day))
+        hasher.combine(UInt64(bitPattern: fields.amount.minorUnits))
+        hasher.combine(fields.beneficiary)
+        hasher.combine(fields.description ?? UnsafeRawBufferPointer(start: nil, count: 0))
+        hasher.combine(fields.description == nil ? 0 : 1)
+        hasher.combine(UInt64(fields.amount.currency.packedCode))
+        hasher.combine(fields.reference ?? UnsafeRawBufferPointer(start: nil, count: 0))
+        hasher.combine(fields.reference == nil ? 0 : 1)
         return hasher.value
     }
 
@@ -162,11 +165,6 @@ struct StableHasher {
     mutating func combine(_ bytes: UnsafeRawBufferPointer) {
         combine(UInt64(bytes.count))
         for value in bytes { byte(value) }
-    }
-
-    mutating func combine(_ text: String) {
-        var text = text
-        text.withUTF8 { combine(UnsafeRawBufferPointer($0)) }
     }
 }
 

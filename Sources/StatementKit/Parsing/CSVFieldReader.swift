@@ -267,14 +267,23 @@ struct CSVFieldReader {
     }
 
     func optionalText(_ field: Int) -> String? {
-        isBlank(field) ? nil : record.withField(field) { String(decoding: $0, as: UTF8.self) }
+        optionalBytes(field).map { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// The bytes of `optionalText`, valid while the record is lent.
+    func optionalBytes(_ field: Int) -> UnsafeRawBufferPointer? {
+        isBlank(field) ? nil : record.field(field)
     }
 
     /// A transaction id: the field without surrounding spaces, `nil` when blank. Read even
     /// when rows are not built, to find an id given to two bookings.
     func identifier(_ field: Int) -> String? {
-        isBlank(field)
-            ? nil : record.withField(field) { String(decoding: $0.trimmingSpaces, as: UTF8.self) }
+        identifierBytes(field).map { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// The bytes of `identifier`, valid while the record is lent.
+    func identifierBytes(_ field: Int) -> UnsafeRawBufferPointer? {
+        isBlank(field) ? nil : record.field(field).trimmingSpaces
     }
 
     mutating func accountKind(_ field: Int, _ name: String) -> Account.Kind? {

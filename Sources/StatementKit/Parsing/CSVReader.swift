@@ -379,9 +379,14 @@ struct CSVRecord {
 
     /// Calls `body` with the bytes of field `index`.
     func withField<R>(_ index: Int, _ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+        try body(field(index))
+    }
+
+    /// The bytes of field `index`, valid while the record is lent (`CSVReader.withRecord`).
+    func field(_ index: Int) -> UnsafeRawBufferPointer {
         let field = fields[index]
         let source = field.isUnescaped ? unescaped : bytes
-        return try body(UnsafeRawBufferPointer(rebasing: source[field.start..<field.end]))
+        return UnsafeRawBufferPointer(rebasing: source[field.start..<field.end])
     }
 
     /// A place in the record: a buffer offset with its 1-based line and column (in Unicode

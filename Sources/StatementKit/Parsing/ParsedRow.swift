@@ -8,6 +8,23 @@ package struct ParsedRow: Sendable {
     package let line: Int
 }
 
+/// One valid row lent by a parser as its fields, its texts pointing into the parser's buffer:
+/// valid only during the call it is passed to. An import encodes it without making strings.
+struct LentRow {
+    /// The account the transaction belongs to, as the file describes it.
+    let account: Account
+    let fields: TransactionFields
+    /// The 1-based line on which the row starts.
+    let line: Int
+}
+
+extension ParsedRow {
+    /// Calls `body` with the row lent as its fields.
+    func withLent<R>(_ body: (LentRow) -> R) -> R {
+        transaction.withFields { body(LentRow(account: account, fields: $0, line: line)) }
+    }
+}
+
 /// What a parser found in one file besides its rows.
 package struct ParseSummary: Hashable, Sendable {
     /// How many transaction rows the file holds, valid or not.

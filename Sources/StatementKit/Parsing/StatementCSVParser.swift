@@ -76,12 +76,16 @@ package struct StatementCSVParser: Sendable {
 
     /// Reads a whole CSV source cut before its footer lines.
     ///
-    /// - Parameter footer: the footer lines cut from the end of the text, for the balances
-    ///   they declare (`Dialect.footer`).
+    /// - Parameters:
+    ///   - footer: the footer lines cut from the end of the text, for the balances they
+    ///     declare (`Dialect.footer`).
+    ///   - lending: when given, every valid row is lent to it instead of handed to `onRow`;
+    ///     a row whose texts are fields as the file holds them (every dialect but those that
+    ///     join texts) without making their strings.
     /// - Returns: the row count and other findings of the file.
-    package func parse<Source: ByteSource>(
+    func parse<Source: ByteSource>(
         _ source: Source, footer: [UInt8], diagnostics: inout DiagnosticCollector,
-        onRow: (ParsedRow) -> Void
+        onRow: (ParsedRow) -> Void, lending: ((LentRow) -> Void)? = nil
     ) -> ParseSummary {
         var reader = makeReader(source)
         var summary = ParseSummary()
@@ -90,10 +94,14 @@ package struct StatementCSVParser: Sendable {
             if dialect.hasNoHeader {
                 // The record the head was read from is the first row.
                 summary.rowCount += 1
-                let row = reader.withRecord { readRow($0, head.columns, &head.state, &diagnostics) }
+                let row = reader.withRecord {
+                    readRow($0, head.columns, &head.state, &diagnostics, lending: lending)
+                }
                 if let row { onRow(row) }
             }
-            try readRows(&reader, head.columns, &head.state, &summary.rowCount, &diagnostics, onRow)
+            try readRows(
+                &reader, head.columns, &head.state, &summary.rowCount, &diagnostics, onRow,
+                lending: lending)
             if !dialect.footer.isEmpty {
                 readFooter(footer, firstLine: reader.resumePoint.line, &head.state, &diagnostics)
             }
@@ -151,11 +159,13 @@ package struct StatementCSVParser: Sendable {
     func readRows<Source: ByteSource>(
         _ reader: inout CSVReader<Source>, _ columns: Columns, _ state: inout RowState,
         _ rowCount: inout Int, _ diagnostics: inout DiagnosticCollector,
-        _ onRow: (ParsedRow) -> Void
+        _ onRow: (ParsedRow) -> Void, lending: ((LentRow) -> Void)? = nil
     ) throws(CSVReadError) {
         while try reader.nextRecord() {
             rowCount += 1
-            let row = reader.withRecord { readRow($0, columns, &state, &diagnostics) }
+            let row = reader.withRecord {
+                readRow($0, columns, &state, &diagnostics, lending: lending)
+            }
             if let row { onRow(row) }
         }
     }
@@ -214,9 +224,10 @@ package struct StatementCSVParser: Sendable {
         return record.issues.isEmpty
     }
 
+    /// Reads one record: returns its row, or lends it to `lending` and returns `nil`.
     func readRow(
         _ record: CSVRecord, _ columns: Columns, _ state: inout RowState,
-        _ diagnostics: inout DiagnosticCollector
+        _ diagnostics: inout DiagnosticCollector, lending: ((LentRow) -> Void)? = nil
     ) -> ParsedRow? {
         guard reportIssues(record, &diagnostics) else {
             if let field = columns[.account], field < record.fields.count,
@@ -263,8 +274,10 @@ package struct StatementCSVParser: Sendable {
             return nil
         }
         // Move the collector in and out, so that reporting never copies its storage.
+        // Texts lent as the file's bytes are never made strings.
         var fields = CSVFieldReader(
-            record: record, diagnostics: DiagnosticCollector(file: ""), buildsText: buildsRows,
+            record: record, diagnostics: DiagnosticCollector(file: ""),
+            buildsText: buildsRows && (lending == nil || joinsTexts),
             amountFormat: amountFormat, accountsByName: accountsByName)
         swap(&fields.diagnostics, &diagnostics)
         defer { swap(&fields.diagnostics, &diagnostics) }
@@ -394,6 +407,22 @@ package struct StatementCSVParser: Sendable {
             fields.report(conflict, at: columns[.transactionID]!)
         }
         guard buildsRows else { return nil }
+        if let lending, !joinsTexts {
+            // The very bytes the strings of a built transaction would hold.
+            lending(
+                LentRow(
+                    account: state.accounts[slot].account,
+                    fields: TransactionFields(
+                        date: date, amount: amount,
+                        beneficiary: record.field(columns[.beneficiary]!),
+                        beneficiaryIBAN: beneficiaryIBAN,
+                        description: columns[.description].flatMap { fields.optionalBytes($0) },
+                        reference: columns[.reference].flatMap { fields.optionalBytes($0) },
+                        transactionID: columns[.transactionID].flatMap {
+                            fields.identifierBytes($0)
+                        }), line: line))
+            return nil
+        }
         let transaction = Transaction(
             date: date, amount: amount, beneficiary: beneficiary, beneficiaryIBAN: beneficiaryIBAN,
             description: !joinsTexts
@@ -401,7 +430,10 @@ package struct StatementCSVParser: Sendable {
                 : fields.joinedText(columns.descriptionFields),
             reference: columns[.reference].flatMap { fields.optionalText($0) },
             transactionID: transactionID)
-        return ParsedRow(
+        let row = ParsedRow(
             account: state.accounts[slot].account, transaction: transaction, line: line)
+        guard let lending else { return row }
+        row.withLent(lending)
+        return nil
     }
 }
