@@ -237,9 +237,12 @@ final class ImportRun {
         var bytes: [UInt8] = []
         var rows: [StagedRow] = []
 
-        /// Stages a row encoded in `batch`; returns how many bytes its encoding takes.
-        mutating func append(_ row: EncodedRows.Row, of batch: EncodedRows) -> Int {
-            let encoded = batch.bytes[row.start..<row.staged.end]
+        /// Stages a row encoded in `batchBytes` (an `EncodedRows`' bytes); returns how many
+        /// bytes its encoding takes.
+        mutating func append(_ row: EncodedRows.Row, of batchBytes: UnsafeRawBufferPointer)
+            -> Int
+        {
+            let encoded = UnsafeRawBufferPointer(rebasing: batchBytes[row.start..<row.staged.end])
             bytes += encoded
             rows.append(row.staged.ending(at: bytes.count))
             return encoded.count
@@ -428,15 +431,18 @@ final class ImportRun {
                         ))
                 }
             }
-            for row in batch.rows {
-                guard writeError == nil else { return }
-                let key = AccountMonth(accountID: row.accountID, month: row.month)
-                progress.stagedBytes += progress.staged[key, default: StagedMonth()].append(
-                    row, of: batch)
-                if progress.stagedBytes >= stagingLimit {
-                    do throws(StorageError) {
-                        try writeStaged(&progress, accounts: fileAccounts)
-                    } catch { writeError = error }
+            // The batch's bytes are borrowed once, not retained and released for every row.
+            batch.bytes.withUnsafeBytes { batchBytes in
+                for row in batch.rows {
+                    guard writeError == nil else { return }
+                    let key = AccountMonth(accountID: row.accountID, month: row.month)
+                    progress.stagedBytes += progress.staged[key, default: StagedMonth()].append(
+                        row, of: batchBytes)
+                    if progress.stagedBytes >= stagingLimit {
+                        do throws(StorageError) {
+                            try writeStaged(&progress, accounts: fileAccounts)
+                        } catch { writeError = error }
+                    }
                 }
             }
         }
