@@ -88,6 +88,21 @@ extension POSIXIO {
 }
 
 extension POSIXIO {
+    /// Whether the file at `path` holds exactly `bytes`: its size first (one `fstat`), then
+    /// its content; `false` when it cannot be read.
+    static func holds(_ bytes: [UInt8], path: String) -> Bool {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return false }
+        defer { close(descriptor) }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG,
+            Int(info.st_size) == bytes.count
+        else { return false }
+        var content = [UInt8](repeating: 0, count: bytes.count)
+        let read = content.withUnsafeMutableBytes { readFully(descriptor, into: $0, at: 0) }
+        return (try? read.get()) == bytes.count && content == bytes
+    }
+
     /// The stamp of a regular file, following symbolic links; `nil` when there is none.
     static func stamp(of path: String) -> FileStamp? {
         var info = stat()

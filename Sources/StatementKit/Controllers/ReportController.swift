@@ -135,21 +135,31 @@ package final class ReportController {
             _ statement: MonthlyStatement, as format: ReportFormat,
             neighbours: StatementNeighbours = .none
         ) -> String {
-            var output = ""
+            var output: [UInt8] = []
+            render(statement, as: format, neighbours: neighbours, into: &output)
+            return String(decoding: output, as: UTF8.self)
+        }
+
+        /// Renders one statement in one format as UTF-8 bytes.
+        func render(
+            _ statement: MonthlyStatement, as format: ReportFormat,
+            neighbours: StatementNeighbours, into output: inout [UInt8]
+        ) {
             switch format {
             case .text: text.render(statement, into: &output)
             case .csv: CSVStatementRenderer().render(statement, into: &output)
             case .html: html.render(statement, neighbours: neighbours, into: &output)
             }
-            return output
         }
 
         func publish(_ statement: MonthlyStatement, neighbours: StatementNeighbours)
             throws(StorageError) -> [PublishedFile]
         {
             var published: [PublishedFile] = []
+            var output: [UInt8] = []
             for format in formats {
-                let output = render(statement, as: format, neighbours: neighbours)
+                output.removeAll(keepingCapacity: true)
+                render(statement, as: format, neighbours: neighbours, into: &output)
                 let path =
                     "\(folder)/\(statement.month.isoText)/\(statement.account.id.fileName).\(format.fileExtension)"
                 published.append(try ReportController.write(output, to: path))
@@ -237,11 +247,17 @@ package final class ReportController {
     fileprivate static func write(_ text: String, to path: String) throws(StorageError)
         -> PublishedFile
     {
+        try write(Array(text.utf8), to: path)
+    }
+
+    /// Writes a report file unless it already holds exactly `bytes` (see above).
+    fileprivate static func write(_ bytes: [UInt8], to path: String) throws(StorageError)
+        -> PublishedFile
+    {
         let folder = (path as NSString).deletingLastPathComponent
         let temporary =
             "\(folder)/.\((path as NSString).lastPathComponent).\(getpid())\(temporarySuffix)"
-        let bytes = Data(text.utf8)
-        if FileManager.default.contents(atPath: path) == bytes {
+        if POSIXIO.holds(bytes, path: path) {
             return PublishedFile(path: path, isWritten: false)
         }
         try makeFolder(folder)

@@ -8,27 +8,51 @@ package struct CSVStatementRenderer: Sendable {
     package init() {}
 
     package func render(_ statement: MonthlyStatement, into out: inout some TextOutputStream) {
-        out.write(Self.header + "\r\n")
+        var bytes: [UInt8] = []
+        render(statement, into: &bytes)
+        out.write(String(decoding: bytes, as: UTF8.self))
+    }
+
+    /// Renders the statement as UTF-8 bytes, appended to `out`.
+    package func render(_ statement: MonthlyStatement, into out: inout [UInt8]) {
+        out += Self.header.utf8
+        out += "\r\n".utf8
         let currency = statement.account.currency.code
-        var line = ""
         for entry in statement.entries {
             let transaction = entry.transaction
             // Dates, amounts and the currency code are plain by construction; text is not.
-            line.removeAll(keepingCapacity: true)
-            line += transaction.date.isoText
+            out += transaction.date.isoText.utf8
             for text in [
                 transaction.beneficiary, transaction.description ?? "", transaction.reference ?? "",
             ] {
-                line += ","
-                line += Self.cell(text.reportField)
+                out.append(UInt8(ascii: ","))
+                Self.appendCell(text.reportField, to: &out)
             }
             for plain in [transaction.amount.decimalText, entry.balance.decimalText, currency] {
-                line += ","
-                line += plain
+                out.append(UInt8(ascii: ","))
+                out += plain.utf8
             }
-            line += "\r\n"
-            out.write(line)
+            out += "\r\n".utf8
         }
+    }
+
+    /// Appends `cell(text)`: most texts as they are, without making another string.
+    private static func appendCell(_ text: String, to out: inout [UInt8]) {
+        if isPlain(text) {
+            out += text.utf8
+        } else {
+            out += cell(text).utf8
+        }
+    }
+
+    /// Whether `cell` leaves the text as it is: printable ASCII that starts with none of
+    /// ` =+-@` and holds no `,` or `"`.
+    private static func isPlain(_ text: String) -> Bool {
+        guard text.isPrintableASCII,
+            !text.utf8.contains(where: { $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: "\"") })
+        else { return false }
+        guard let first = text.utf8.first else { return true }
+        return !" =+-@".utf8.contains(first)
     }
 
     /// One cell: neutralised against formula injection (OWASP), then quoted when needed.
@@ -38,15 +62,9 @@ package struct CSVStatementRenderer: Sendable {
     /// is `=`, `+`, `-` or `@`, and that is not a plain number, gets a leading `'`, so that no
     /// spreadsheet evaluates it.
     static func cell(_ text: String) -> String {
-        // Printable ASCII that starts with none of ` =+-@` and holds no `,` or `"` stays as it
-        // is, as the steps below would leave it.
+        // Plain text stays as it is, as the steps below would leave it.
+        if isPlain(text) { return text }
         let isPrintableASCII = text.isPrintableASCII
-        if isPrintableASCII,
-            !text.utf8.contains(where: { $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: "\"") })
-        {
-            guard let first = text.utf8.first else { return text }
-            if !" =+-@".utf8.contains(first) { return text }
-        }
         // Printable ASCII holds nothing to neutralise.
         var value = isPrintableASCII ? text : text.neutralized
         let start = value.drop { $0 == " " }

@@ -20,6 +20,9 @@ package struct DayFormatter: @unchecked Sendable {
     // DateFormatter is thread-safe for formatting once configured; it is never mutated after init.
     private let medium: DateFormatter
     private let monthYear: DateFormatter
+    /// The texts made so far: thousands of statements share a few months and their days.
+    private let mediumTexts: Memo<Day, String>
+    private let monthYearTexts: Memo<Month, String>
 
     /// Creates the formatters of a locale.
     package init(locale: Locale) {
@@ -38,11 +41,16 @@ package struct DayFormatter: @unchecked Sendable {
         monthYear = formatter {
             $0.setLocalizedDateFormatFromTemplate("MMMMy")
         }
+        let (medium, monthYear) = (medium, monthYear)
+        mediumTexts = Memo { medium.string(from: $0.utcDate) }
+        monthYearTexts = Memo {
+            monthYear.string(from: (try! Day(year: $0.year, month: $0.month, day: 1)).utcDate)
+        }
     }
 
     /// The locale's medium date, such as `Oct 3, 2026`.
     package func medium(_ day: Day) -> String {
-        medium.string(from: day.utcDate)
+        mediumTexts[day]
     }
 
     /// The medium text of every day of a month, indexed by day - 1: one formatter call per day,
@@ -55,7 +63,7 @@ package struct DayFormatter: @unchecked Sendable {
 
     /// The month and year, such as `October 2026`.
     package func monthAndYear(_ month: Month) -> String {
-        monthYear.string(from: (try! Day(year: month.year, month: month.month, day: 1)).utcDate)
+        monthYearTexts[month]
     }
 }
 

@@ -34,36 +34,32 @@ enum HTMLDocument {
 
     /// A complete page whose labels are in `language` (an ISO 639 code, for `lang`).
     static func page(title: String, language: String, body: String) -> String {
-        let language = escape(language)
-        return """
-            <!DOCTYPE html>
-            <html lang="\(language)">
-            <head>
-            <meta charset="utf-8">
-            <meta name="viewport" content="width=device-width, initial-scale=1">
-            <title>\(escape(title))</title>
-            <style>
-            \(style)
-            </style>
-            </head>
-            <body>
-            \(body)
-            </body>
-            </html>
-
-            """
+        pageHead(title: title, language: language) + body + pageTail
     }
+
+    /// A page up to its body's content: `pageHead`, the body, then `pageTail` make `page`.
+    static func pageHead(title: String, language: String) -> String {
+        """
+        <!DOCTYPE html>
+        <html lang="\(escape(language))">
+        <head>
+        <meta charset="utf-8">
+        <meta name="viewport" content="width=device-width, initial-scale=1">
+        <title>\(escape(title))</title>
+        <style>
+        \(style)
+        </style>
+        </head>
+        <body>
+
+        """
+    }
+
+    /// What follows a page's body content.
+    static let pageTail = "\n</body>\n</html>\n"
 
     /// Text made safe for HTML content and attribute values, with controls neutralised.
     static func escape(_ text: String) -> String {
-        let isSpecial = { (byte: UInt8) in
-            switch byte {
-            case UInt8(ascii: "&"), UInt8(ascii: "<"), UInt8(ascii: ">"), UInt8(ascii: "\""),
-                UInt8(ascii: "'"):
-                true
-            default: false
-            }
-        }
         if !text.utf8.contains(where: isSpecial) && text.isNeutral { return text }
         var out = ""
         for character in text.neutralized {
@@ -79,10 +75,37 @@ enum HTMLDocument {
         return out
     }
 
+    /// Appends `escape(text)`: most texts as they are, without making another string.
+    static func appendEscaped(_ text: String, to out: inout [UInt8]) {
+        if !text.utf8.contains(where: isSpecial) && text.isNeutral {
+            out += text.utf8
+        } else {
+            out += escape(text).utf8
+        }
+    }
+
+    /// Whether a byte must be written as an entity.
+    private static func isSpecial(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "&"), UInt8(ascii: "<"), UInt8(ascii: ">"), UInt8(ascii: "\""),
+            UInt8(ascii: "'"):
+            true
+        default: false
+        }
+    }
+
     /// A money cell, marked when negative.
     static func moneyCell(_ money: Money, _ format: MoneyFormat) -> String {
-        let negative = money.minorUnits < 0 ? " neg" : ""
-        return "<td class=\"num\(negative)\">\(escape(format.format(money)))</td>"
+        var out: [UInt8] = []
+        appendMoneyCell(money, format, to: &out)
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// Appends `moneyCell(money, format)`.
+    static func appendMoneyCell(_ money: Money, _ format: MoneyFormat, to out: inout [UInt8]) {
+        out += (money.minorUnits < 0 ? "<td class=\"num neg\">" : "<td class=\"num\">").utf8
+        appendEscaped(format.format(money), to: &out)
+        out += "</td>".utf8
     }
 
     /// A column heading: escaped, and breakable after a `/` only (`Empfänger/Auftraggeber`),

@@ -40,6 +40,16 @@ package struct HTMLStatementRenderer: Sendable {
         _ statement: MonthlyStatement, neighbours: StatementNeighbours = .none,
         into out: inout some TextOutputStream
     ) {
+        var bytes: [UInt8] = []
+        render(statement, neighbours: neighbours, into: &bytes)
+        out.write(String(decoding: bytes, as: UTF8.self))
+    }
+
+    /// Renders the statement as UTF-8 bytes, appended to `out`.
+    package func render(
+        _ statement: MonthlyStatement, neighbours: StatementNeighbours = .none,
+        into out: inout [UInt8]
+    ) {
         let account = statement.account
         let (money, dayTexts) = formatting.formats(for: statement)
         let period = days.monthAndYear(statement.month)
@@ -75,24 +85,32 @@ package struct HTMLStatementRenderer: Sendable {
         body += "<th class=\"reference\">\(heading(labels.reference))</th>"
         body +=
             "<th class=\"num\">\(heading(labels.amount))</th><th class=\"num\">\(heading(labels.balance))</th></tr></thead>\n<tbody>\n"
+        out +=
+            HTMLDocument.pageHead(title: "\(name) · \(period)", language: labels.languageCode)
+            .utf8
+        out += body.utf8
+        let appendEscaped = HTMLDocument.appendEscaped
         for entry in statement.entries {
             let transaction = entry.transaction
-            body +=
-                "<tr><td class=\"date\">\(escape(dayTexts[transaction.date.day - 1]))</td><td class=\"text\">\(escape(transaction.beneficiary.reportField))</td>"
-            body +=
-                "<td class=\"description text\">\(escape((transaction.description ?? "").reportField))</td>"
-            body +=
-                "<td class=\"reference\">\(escape((transaction.reference ?? "").reportField))</td>"
-            body += HTMLDocument.moneyCell(transaction.amount, money)
-            body += HTMLDocument.moneyCell(entry.balance, money) + "</tr>\n"
+            out += "<tr><td class=\"date\">".utf8
+            appendEscaped(dayTexts[transaction.date.day - 1], &out)
+            out += "</td><td class=\"text\">".utf8
+            appendEscaped(transaction.beneficiary.reportField, &out)
+            out += "</td><td class=\"description text\">".utf8
+            appendEscaped((transaction.description ?? "").reportField, &out)
+            out += "</td><td class=\"reference\">".utf8
+            appendEscaped((transaction.reference ?? "").reportField, &out)
+            out += "</td>".utf8
+            HTMLDocument.appendMoneyCell(transaction.amount, money, to: &out)
+            HTMLDocument.appendMoneyCell(entry.balance, money, to: &out)
+            out += "</tr>\n".utf8
         }
-        body += "</tbody>\n</table>\n"
-        body += "<footer>\(escape(labels.transactions(statement.entries.count)))"
-        body += " · \(escape(labels.moneyIn)) \(amount(statement.totalIn))"
-        body += " · \(escape(labels.moneyOut)) \(amount(statement.totalOut))</footer>"
-        out.write(
-            HTMLDocument.page(
-                title: "\(name) · \(period)", language: labels.languageCode, body: body))
+        out += "</tbody>\n</table>\n".utf8
+        out +=
+            ("<footer>\(escape(labels.transactions(statement.entries.count)))"
+            + " · \(escape(labels.moneyIn)) \(amount(statement.totalIn))"
+            + " · \(escape(labels.moneyOut)) \(amount(statement.totalOut))</footer>").utf8
+        out += HTMLDocument.pageTail.utf8
     }
 
     /// Links to the month's index and to the account's statements before and after.
@@ -165,7 +183,12 @@ struct BalanceChart {
 
     /// Every label of the chart, in the order drawn.
     var texts: [Label] {
-        let geometry = Geometry(chart: self)
+        let daily = statement.dailyBalances
+        return texts(Geometry(chart: self, daily: daily), daily: daily)
+    }
+
+    /// Every label of the chart drawn with `geometry`, in the order drawn.
+    private func texts(_ geometry: Geometry, daily: [(day: Day, balance: Money)]) -> [Label] {
         let currency = statement.account.currency
         let month = statement.month
         let first = try! Day(year: month.year, month: month.month, day: 1)
@@ -193,7 +216,6 @@ struct BalanceChart {
                     anchor: "end"),
             ]
         // The lowest and highest balance, above and below the plot, at their day.
-        let daily = statement.dailyBalances
         if let lowest = daily.min(by: { $0.balance.minorUnits < $1.balance.minorUnits }),
             let highest = daily.max(by: { $0.balance.minorUnits < $1.balance.minorUnits }),
             lowest.balance != highest.balance
@@ -236,11 +258,10 @@ struct BalanceChart {
         let left: Int
         let top: Int
 
-        init(chart: BalanceChart) {
+        init(chart: BalanceChart, daily: [(day: Day, balance: Money)]) {
             let statement = chart.statement
             let values =
-                [statement.openingBalance.minorUnits]
-                + statement.dailyBalances.map(\.balance.minorUnits)
+                [statement.openingBalance.minorUnits] + daily.map(\.balance.minorUnits)
             low = min(0, values.min()!)
             let high = max(0, values.max()!)
             self.high = high == low ? low + 1 : high
@@ -265,22 +286,29 @@ struct BalanceChart {
     }
 
     var svg: String {
-        let geometry = Geometry(chart: self)
-        let (x, y) = (geometry.x, geometry.y)
         let daily = statement.dailyBalances
-        var points = ["\(geometry.left),\(y(statement.openingBalance.minorUnits))"]
+        let geometry = Geometry(chart: self, daily: daily)
+        let (x, y) = (geometry.x, geometry.y)
+        // The step line's points, `x,y` apart by spaces.
+        var points = "\(geometry.left),\(y(statement.openingBalance.minorUnits))"
         var lastY = y(statement.openingBalance.minorUnits)
         var previous = statement.openingBalance.minorUnits
         var crossings: [Int] = []
+        func point(_ px: Int, _ py: Int) {
+            points += " "
+            points += String(px)
+            points += ","
+            points += String(py)
+        }
         for (day, balance) in daily {
             let px = x(day.day)
-            points.append("\(px),\(lastY)")
+            point(px, lastY)
             lastY = y(balance.minorUnits)
-            points.append("\(px),\(lastY)")
+            point(px, lastY)
             if (previous < 0) != (balance.minorUnits < 0) { crossings.append(px) }
             previous = balance.minorUnits
         }
-        points.append("\(geometry.left + geometry.plotWidth),\(lastY)")
+        point(geometry.left + geometry.plotWidth, lastY)
         let escape = HTMLDocument.escape
         let title =
             "\(labels.chartTitle), \(days.monthAndYear(statement.month)): \(money.format(statement.openingBalance)) → \(money.format(statement.closingBalance))"
@@ -293,12 +321,12 @@ struct BalanceChart {
         svg +=
             "<line x1=\"\(geometry.left)\" y1=\"\(y(0))\" x2=\"\(geometry.left + geometry.plotWidth)\" y2=\"\(y(0))\" stroke=\"#888\" stroke-dasharray=\"4 3\"/>\n"
         svg +=
-            "<polyline fill=\"none\" stroke=\"#1f5fa8\" stroke-width=\"2\" points=\"\(points.joined(separator: " "))\"/>\n"
+            "<polyline fill=\"none\" stroke=\"#1f5fa8\" stroke-width=\"2\" points=\"\(points)\"/>\n"
         for crossing in crossings {
             svg +=
                 "<circle class=\"crossing\" cx=\"\(crossing)\" cy=\"\(y(0))\" r=\"4\" fill=\"#a3001b\"/>\n"
         }
-        for label in texts {
+        for label in texts(geometry, daily: daily) {
             svg +=
                 "<text x=\"\(label.x)\" y=\"\(label.y)\" font-size=\"12\" text-anchor=\"\(label.anchor)\" fill=\"#333\">\(escape(label.text))</text>\n"
         }

@@ -74,6 +74,10 @@ extension String {
     /// The text cut to at most `width` columns, ending in `…` when it was cut.
     package func truncated(toWidth width: Int) -> String {
         guard displayWidth > width else { return self }
+        // Printable ASCII is a column a character.
+        if isPrintableASCII {
+            return String(decoding: utf8.prefix(max(0, width - 1)), as: UTF8.self) + "…"
+        }
         var out = ""
         var used = 0
         for character in self {

@@ -16,6 +16,13 @@ package struct TextStatementRenderer: Sendable {
     }
 
     package func render(_ statement: MonthlyStatement, into out: inout some TextOutputStream) {
+        var bytes: [UInt8] = []
+        render(statement, into: &bytes)
+        out.write(String(decoding: bytes, as: UTF8.self))
+    }
+
+    /// Renders the statement as UTF-8 bytes, appended to `out`.
+    package func render(_ statement: MonthlyStatement, into out: inout [UInt8]) {
         let account = statement.account
         let (money, dayTexts) = formatting.formats(for: statement)
         let first = try! Day(year: statement.month.year, month: statement.month.month, day: 1)
@@ -24,58 +31,92 @@ package struct TextStatementRenderer: Sendable {
             day: Day.daysIn(month: statement.month.month, year: statement.month.year))
         let title =
             "\(account.name?.neutralized ?? labels.account) · \(labels.kind(account.kind)) · \(account.currency.code)"
-        out.write(title.truncated(toWidth: Self.maximumWidth) + "\n")
-        out.write("\(labels.name(of: account.id)) \(account.id.grouped)\n")
-        out.write(
-            "\(days.monthAndYear(statement.month)): \(days.medium(first)) – \(days.medium(last))\n")
+        out += (title.truncated(toWidth: Self.maximumWidth) + "\n").utf8
+        out += "\(labels.name(of: account.id)) \(account.id.grouped)\n".utf8
+        out +=
+            "\(days.monthAndYear(statement.month)): \(days.medium(first)) – \(days.medium(last))\n"
+            .utf8
         let opening = money.format(statement.openingBalance)
         let closing = money.format(statement.closingBalance)
         let labelWidth =
             max(labels.openingBalance.displayWidth, labels.closingBalance.displayWidth) + 2
-        out.write(labels.openingBalance.padded(toWidth: labelWidth) + opening + "\n")
-        out.write(labels.closingBalance.padded(toWidth: labelWidth) + closing + "\n\n")
+        out += (labels.openingBalance.padded(toWidth: labelWidth) + opening + "\n").utf8
+        out += (labels.closingBalance.padded(toWidth: labelWidth) + closing + "\n\n").utf8
 
         let rows = statement.entries.map { entry in
-            (
-                date: dayTexts[entry.transaction.date.day - 1],
-                beneficiary: entry.transaction.beneficiary.neutralized,
-                description: (entry.transaction.description ?? "").neutralized,
-                amount: money.format(entry.transaction.amount),
-                balance: money.format(entry.balance)
+            let (amount, balance) = (
+                money.format(entry.transaction.amount), money.format(entry.balance)
+            )
+            return (
+                date: Cell(dayTexts[entry.transaction.date.day - 1]),
+                beneficiary: Cell(entry.transaction.beneficiary.neutralized),
+                description: Cell((entry.transaction.description ?? "").neutralized),
+                amount: Cell(amount), balance: Cell(balance)
             )
         }
-        let dateWidth = max(labels.date.displayWidth, rows.map(\.date.displayWidth).max() ?? 0)
+        let dateWidth = max(labels.date.displayWidth, rows.map(\.date.width).max() ?? 0)
         let moneyWidth = max(
             labels.amount.displayWidth, labels.balance.displayWidth,
-            rows.flatMap { [$0.amount.displayWidth, $0.balance.displayWidth] }.max() ?? 0)
+            rows.map { max($0.amount.width, $0.balance.width) }.max() ?? 0)
         let gaps = 4 * 2
         let textWidth = max(20, Self.maximumWidth - dateWidth - 2 * moneyWidth - gaps)
         let beneficiaryWidth = textWidth * 11 / 20
         let descriptionWidth = textWidth - beneficiaryWidth
         func line(
-            _ date: String, _ beneficiary: String, _ description: String, _ amount: String,
-            _ balance: String
-        ) -> String {
-            let cells = [
-                date.padded(toWidth: dateWidth),
-                beneficiary.truncated(toWidth: beneficiaryWidth).padded(toWidth: beneficiaryWidth),
-                description.truncated(toWidth: descriptionWidth).padded(toWidth: descriptionWidth),
-                amount.padded(toWidth: moneyWidth, right: true),
-                balance.padded(toWidth: moneyWidth, right: true),
-            ]
-            return cells.joined(separator: "  ")
+            _ date: Cell, _ beneficiary: Cell, _ description: Cell, _ amount: Cell, _ balance: Cell
+        ) {
+            date.write(toWidth: dateWidth, into: &out)
+            out += "  ".utf8
+            beneficiary.write(toWidth: beneficiaryWidth, truncating: true, into: &out)
+            out += "  ".utf8
+            description.write(toWidth: descriptionWidth, truncating: true, into: &out)
+            out += "  ".utf8
+            amount.write(toWidth: moneyWidth, right: true, into: &out)
+            out += "  ".utf8
+            balance.write(toWidth: moneyWidth, right: true, into: &out)
+            out.append(UInt8(ascii: "\n"))
         }
-        let header = line(
-            labels.date, labels.beneficiary, labels.description, labels.amount, labels.balance)
-        out.write(header + "\n")
-        out.write(String(repeating: "─", count: header.displayWidth) + "\n")
+        let headerStart = out.count
+        line(
+            Cell(labels.date), Cell(labels.beneficiary), Cell(labels.description),
+            Cell(labels.amount), Cell(labels.balance))
+        let rule = String(
+            repeating: "─",
+            count: String(decoding: out[headerStart..<(out.count - 1)], as: UTF8.self).displayWidth)
+        out += (rule + "\n").utf8
         for row in rows {
-            out.write(
-                line(row.date, row.beneficiary, row.description, row.amount, row.balance) + "\n")
+            line(row.date, row.beneficiary, row.description, row.amount, row.balance)
         }
-        out.write(String(repeating: "─", count: header.displayWidth) + "\n")
-        out.write(
-            "\(labels.transactions(statement.entries.count)) · \(labels.moneyIn) \(money.format(statement.totalIn))"
-                + " · \(labels.moneyOut) \(money.format(statement.totalOut))\n")
+        out += (rule + "\n").utf8
+        out +=
+            ("\(labels.transactions(statement.entries.count)) · \(labels.moneyIn) \(money.format(statement.totalIn))"
+            + " · \(labels.moneyOut) \(money.format(statement.totalOut))\n").utf8
+    }
+}
+
+/// A text of a fixed-width column with its display width, worked out once.
+private struct Cell {
+    let text: String
+    let width: Int
+
+    init(_ text: String) {
+        self.text = text
+        width = text.displayWidth
+    }
+
+    /// Writes the text padded with spaces to `columns`, on the right or (for numbers) the left,
+    /// cut with `…` first when `truncating` and wider: `String.truncated` and `padded` at once.
+    func write(
+        toWidth columns: Int, truncating: Bool = false, right: Bool = false, into out: inout [UInt8]
+    ) {
+        var (text, width) = (text, width)
+        if truncating && width > columns {
+            text = text.truncated(toWidth: columns)
+            width = text.displayWidth
+        }
+        let padding = max(0, columns - width)
+        if right { out += repeatElement(UInt8(ascii: " "), count: padding) }
+        out += text.utf8
+        if !right { out += repeatElement(UInt8(ascii: " "), count: padding) }
     }
 }
