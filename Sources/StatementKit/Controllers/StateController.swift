@@ -194,36 +194,79 @@ package final class StateController {
     {
         let manifest = try manifest(with: accounts)
         guard let lastRequested = months.max() else { return [] }
-        var statements: [MonthlyStatement] = []
-        for accountID in manifest.accounts.keys.sorted() where accounts?.contains(accountID) ?? true
-        {
+        // Read here, one account after another: the bytes of the months asked for, and the
+        // sums of the months before them, which only move the balance.
+        enum Step {
+            case total(Money, Month)
+            case month(Month, [UInt8], LedgerManifest.MonthLength)
+        }
+        let work = try manifest.accounts.keys.sorted().filter {
+            accounts?.contains($0) ?? true
+        }.map { (accountID) throws(StorageError) in
             let entry = manifest.accounts[accountID]!
-            var balance = entry.openingBalance ?? .zero(entry.account.currency)
+            var steps: [Step] = []
             for month in entry.months.keys.sorted() where month <= lastRequested {
                 let length = entry.months[month]!
-                guard months.contains(month) else {
+                if months.contains(month) {
+                    steps.append(
+                        .month(
+                            month, try storage.dataBytes(of: accountID, in: month, length: length),
+                            length))
+                } else {
                     // An earlier month only moves the opening balance: sum it without decoding.
-                    let total = try storage.total(of: entry.account, in: month, length: length)
-                    do throws(MoneyError) { balance = try balance.adding(total) } catch {
-                        throw .unreadable(
-                            folder: storage.folder,
-                            reason: "the balance of \(accountID.text) in \(month) \(error)")
+                    steps.append(
+                        .total(
+                            try storage.total(of: entry.account, in: month, length: length), month))
+                }
+            }
+            return (entry: entry, steps: steps)
+        }
+        // Decoded and built on every core, an account each.
+        enum Failure: Error {
+            case decoding(LedgerRecord.DecodingError, Month, LedgerManifest.MonthLength)
+            case balance(MoneyError, Month)
+        }
+        let results = ConcurrentResults<Result<[MonthlyStatement], Failure>>(count: work.count)
+        DispatchQueue.concurrentPerform(iterations: work.count) { index in
+            let (entry, steps) = work[index]
+            results[index] = Result { () throws(Failure) in
+                var balance = entry.openingBalance ?? .zero(entry.account.currency)
+                var statements: [MonthlyStatement] = []
+                for step in steps {
+                    switch step {
+                    case .total(let total, let month):
+                        do throws(MoneyError) { balance = try balance.adding(total) } catch {
+                            throw .balance(error, month)
+                        }
+                    case .month(let month, let bytes, let length):
+                        let transactions: [Transaction]
+                        do throws(LedgerRecord.DecodingError) {
+                            transactions = try LedgerRecord.decode(
+                                bytes, currency: entry.account.currency)
+                        } catch { throw .decoding(error, month, length) }
+                        do throws(MoneyError) {
+                            let statement = try MonthlyStatement(
+                                account: entry.account, month: month, openingBalance: balance,
+                                transactions: transactions)
+                            statements.append(statement)
+                            balance = statement.closingBalance
+                        } catch { throw .balance(error, month) }
                     }
-                    continue
                 }
-                let transactions = try storage.transactions(
-                    of: entry.account, in: month, length: length)
-                do throws(MoneyError) {
-                    let statement = try MonthlyStatement(
-                        account: entry.account, month: month, openingBalance: balance,
-                        transactions: transactions)
-                    statements.append(statement)
-                    balance = statement.closingBalance
-                } catch {
-                    throw .unreadable(
-                        folder: storage.folder,
-                        reason: "the balance of \(accountID.text) in \(month) \(error)")
-                }
+                return statements
+            }
+        }
+        var statements: [MonthlyStatement] = []
+        for (index, result) in results.values.enumerated() {
+            let account = work[index].entry.account
+            switch result! {
+            case .success(let built): statements += built
+            case .failure(.decoding(let error, let month, let length)):
+                throw storage.damaged(error, account: account, in: month, length: length)
+            case .failure(.balance(let error, let month)):
+                throw .unreadable(
+                    folder: storage.folder,
+                    reason: "the balance of \(account.id.text) in \(month) \(error)")
             }
         }
         return statements

@@ -297,10 +297,18 @@ package final class StorageController {
         do throws(LedgerRecord.DecodingError) {
             return try decode(bytes, account.currency)
         } catch {
-            throw .damaged(
-                folder: folder, path: place(.data, account.id, month, length),
-                reason: "cannot be read: \(error)")
+            throw damaged(error, account: account, in: month, length: length)
         }
+    }
+
+    /// The error of an account-month's transaction lines that cannot be decoded.
+    func damaged(
+        _ error: LedgerRecord.DecodingError, account: Account, in month: Month,
+        length: LedgerManifest.MonthLength
+    ) -> StorageError {
+        .damaged(
+            folder: folder, path: place(.data, account.id, month, length),
+            reason: "cannot be read: \(error)")
     }
 
     /// Where an account-month's bytes are, for messages: the log, with the account-month, or

@@ -45,10 +45,10 @@ package struct CSVStatementRenderer: Sendable {
         }
     }
 
-    /// Whether `cell` leaves the text as it is: printable ASCII that starts with none of
-    /// ` =+-@` and holds no `,` or `"`.
+    /// Whether `cell` leaves the text as it is: neutral text (`String.isNeutral`) that starts
+    /// with none of ` =+-@` and holds no `,` or `"`.
     private static func isPlain(_ text: String) -> Bool {
-        guard text.isPrintableASCII,
+        guard text.isNeutral,
             !text.utf8.contains(where: { $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: "\"") })
         else { return false }
         guard let first = text.utf8.first else { return true }

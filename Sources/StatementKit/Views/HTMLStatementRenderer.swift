@@ -30,10 +30,20 @@ package struct HTMLStatementRenderer: Sendable {
     private let labels: ReportLabels
     private var days: DayFormatter { formatting.days }
 
+    /// The table's row of column headings, the same in every statement.
+    private let columnHeadings: String
+
     /// Creates a renderer for a locale.
     package init(locale: Locale) {
         formatting = LocaleFormatting(locale: locale)
-        labels = ReportLabels(locale: locale)
+        let labels = ReportLabels(locale: locale)
+        self.labels = labels
+        let heading = HTMLDocument.heading
+        columnHeadings =
+            "<tr><th>\(heading(labels.date))</th><th>\(heading(labels.beneficiary))</th>"
+            + "<th class=\"description\">\(heading(labels.description))</th>"
+            + "<th class=\"reference\">\(heading(labels.reference))</th>"
+            + "<th class=\"num\">\(heading(labels.amount))</th><th class=\"num\">\(heading(labels.balance))</th></tr></thead>\n<tbody>\n"
     }
 
     package func render(
@@ -79,12 +89,7 @@ package struct HTMLStatementRenderer: Sendable {
         // page a long statement takes.
         body += "<table>\n<thead><tr class=\"print-only\"><th colspan=\"6\">"
         body += "\(escape(name)) · \(escape(account.id.grouped)) · \(escape(period))</th></tr>\n"
-        let heading = HTMLDocument.heading
-        body += "<tr><th>\(heading(labels.date))</th><th>\(heading(labels.beneficiary))</th>"
-        body += "<th class=\"description\">\(heading(labels.description))</th>"
-        body += "<th class=\"reference\">\(heading(labels.reference))</th>"
-        body +=
-            "<th class=\"num\">\(heading(labels.amount))</th><th class=\"num\">\(heading(labels.balance))</th></tr></thead>\n<tbody>\n"
+        body += columnHeadings
         out +=
             HTMLDocument.pageHead(title: "\(name) · \(period)", language: labels.languageCode)
             .utf8

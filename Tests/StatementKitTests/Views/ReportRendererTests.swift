@@ -133,6 +133,10 @@ struct FormattingTests {
         #expect("e\u{301}".displayWidth == 1)
         #expect("東京電力".truncated(toWidth: 5) == "東京…")
         #expect("abcdef".truncated(toWidth: 4) == "abc…")
+        #expect("abcdef".truncated(toWidth: 1) == "…")
+        #expect("abcdef".truncated(toWidth: 0) == "…")
+        #expect("abcdef".truncated(toWidth: 6) == "abcdef")
+        #expect("Müller GmbH".truncated(toWidth: 4) == "Mül…")
     }
 
     @Test func `neutralises controls and bidi overrides`() {
@@ -189,6 +193,9 @@ struct CSVStatementRendererTests {
             ("Groceries 12", "Groceries 12"), ("x=1 ~", "x=1 ~"),
             ("say \"hi\"", "\"say \"\"hi\"\"\""),
             ("a\u{7F}b", "a\u{FFFD}b"),
+            // Beyond ASCII too.
+            ("Müller GmbH", "Müller GmbH"), ("=Müller", "'=Müller"), ("Café, Bar", "\"Café, Bar\""),
+            (" Ärger", " Ärger"), ("Ärger\u{202E}", "Ärger\u{FFFD}"),
         ] as [(String, String)])
     func `neutralises formula injection and quotes as RFC 4180 asks`(input: String, cell: String) {
         #expect(CSVStatementRenderer.cell(input) == cell)
