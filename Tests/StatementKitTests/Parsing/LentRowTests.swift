@@ -25,16 +25,9 @@ struct LentRowTests {
                 } ?? TransactionIdentity.contentHash(row.fields)
         }
 
+        /// What an import stores of a built row: its transaction's strings, lent.
         init(_ row: ParsedRow) {
-            line = row.line
-            account = row.account.id.text
-            var bytes: [UInt8] = []
-            LedgerRecord.encode(row.transaction, into: &bytes)
-            record = bytes
-            hash =
-                row.transaction.transactionID.map {
-                    TransactionIdentity(account: row.account.id, transactionID: $0).hash
-                } ?? TransactionIdentity.contentHash(row.transaction)
+            self = row.withLent(Stored.init)
         }
 
         var description: String { "\(line) \(account) \(String(decoding: record, as: UTF8.self))" }
