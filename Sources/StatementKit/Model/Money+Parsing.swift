@@ -78,20 +78,21 @@ extension Money {
 extension Money {
     /// The amount as a plain decimal with `.` and no grouping, such as `-1234.56`.
     package var decimalText: String {
+        var bytes: [UInt8] = []
+        appendDecimalText(to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Appends `decimalText`'s bytes.
+    func appendDecimalText(to out: inout [UInt8]) {
         let digits = currency.minorUnitDigits
-        return DecimalDigits.with(minorUnits.magnitude, minimumCount: digits + 1) { number in
-            String(unsafeUninitializedCapacity: number.count + 2) { out in
-                var count = 0
-                func put(_ byte: UInt8) {
-                    out[count] = byte
-                    count += 1
-                }
-                if minorUnits < 0 { put(UInt8(ascii: "-")) }
-                for (index, digit) in number.enumerated() {
-                    if index == number.count - digits { put(UInt8(ascii: ".")) }
-                    put(digit)
-                }
-                return count
+        DecimalDigits.with(minorUnits.magnitude, minimumCount: digits + 1) { number in
+            if minorUnits < 0 { out.append(UInt8(ascii: "-")) }
+            let integerCount = number.count - digits
+            out += UnsafeRawBufferPointer(rebasing: number[..<integerCount])
+            if digits > 0 {
+                out.append(UInt8(ascii: "."))
+                out += UnsafeRawBufferPointer(rebasing: number[integerCount...])
             }
         }
     }

@@ -56,11 +56,13 @@ package struct MonthlyStatement: Hashable, Sendable {
     /// The balance at the end of each day that has transactions, in day order.
     package var dailyBalances: [(day: Day, balance: Money)] {
         var result: [(Day, Money)] = []
-        for entry in entries {
-            if result.last?.0 == entry.transaction.date {
-                result[result.count - 1].1 = entry.balance
+        // By index: the date and balance alone, not a copy of each entry and its texts.
+        for index in entries.indices {
+            let (date, balance) = (entries[index].transaction.date, entries[index].balance)
+            if result.last?.0 == date {
+                result[result.count - 1].1 = balance
             } else {
-                result.append((entry.transaction.date, entry.balance))
+                result.append((date, balance))
             }
         }
         return result

@@ -18,20 +18,23 @@ package struct CSVStatementRenderer: Sendable {
         out += Self.header.utf8
         out += "\r\n".utf8
         let currency = statement.account.currency.code
-        for entry in statement.entries {
-            let transaction = entry.transaction
+        // By index: each field read in place, not a copy of each entry and its texts.
+        let entries = statement.entries
+        for index in entries.indices {
             // Dates, amounts and the currency code are plain by construction; text is not.
-            out += transaction.date.isoText.utf8
-            for text in [
-                transaction.beneficiary, transaction.description ?? "", transaction.reference ?? "",
-            ] {
-                out.append(UInt8(ascii: ","))
-                Self.appendCell(text.reportField, to: &out)
-            }
-            for plain in [transaction.amount.decimalText, entry.balance.decimalText, currency] {
-                out.append(UInt8(ascii: ","))
-                out += plain.utf8
-            }
+            entries[index].transaction.date.appendISOText(to: &out)
+            out.append(UInt8(ascii: ","))
+            Self.appendCell(entries[index].transaction.beneficiary.reportField, to: &out)
+            out.append(UInt8(ascii: ","))
+            Self.appendCell((entries[index].transaction.description ?? "").reportField, to: &out)
+            out.append(UInt8(ascii: ","))
+            Self.appendCell((entries[index].transaction.reference ?? "").reportField, to: &out)
+            out.append(UInt8(ascii: ","))
+            entries[index].transaction.amount.appendDecimalText(to: &out)
+            out.append(UInt8(ascii: ","))
+            entries[index].balance.appendDecimalText(to: &out)
+            out.append(UInt8(ascii: ","))
+            out += currency.utf8
             out += "\r\n".utf8
         }
     }

@@ -104,7 +104,19 @@ enum HTMLDocument {
     /// Appends `moneyCell(money, format)`.
     static func appendMoneyCell(_ money: Money, _ format: MoneyFormat, to out: inout [UInt8]) {
         out += (money.minorUnits < 0 ? "<td class=\"num neg\">" : "<td class=\"num\">").utf8
-        appendEscaped(format.format(money), to: &out)
+        let start = out.count
+        format.append(money, to: &out)
+        // Amounts hold nothing to escape, unless a locale's signs do. (Looked at through a
+        // pointer: a slice of `out` kept alive would make the next append copy all of it.)
+        let isPlain = out.withUnsafeBufferPointer { buffer in
+            let amount = buffer[start...]
+            return !amount.contains(where: isSpecial) && String.isNeutral(utf8: amount)
+        }
+        if !isPlain {
+            let text = String(decoding: out[start...], as: UTF8.self)
+            out.removeSubrange(start...)
+            out += escape(text).utf8
+        }
         out += "</td>".utf8
     }
 

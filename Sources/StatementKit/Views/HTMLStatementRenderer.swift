@@ -95,19 +95,20 @@ package struct HTMLStatementRenderer: Sendable {
             .utf8
         out += body.utf8
         let appendEscaped = HTMLDocument.appendEscaped
-        for entry in statement.entries {
-            let transaction = entry.transaction
+        // By index: each field read in place, not a copy of each entry and its texts.
+        let entries = statement.entries
+        for index in entries.indices {
             out += "<tr><td class=\"date\">".utf8
-            appendEscaped(dayTexts[transaction.date.day - 1], &out)
+            appendEscaped(dayTexts[entries[index].transaction.date.day - 1], &out)
             out += "</td><td class=\"text\">".utf8
-            appendEscaped(transaction.beneficiary.reportField, &out)
+            appendEscaped(entries[index].transaction.beneficiary.reportField, &out)
             out += "</td><td class=\"description text\">".utf8
-            appendEscaped((transaction.description ?? "").reportField, &out)
+            appendEscaped((entries[index].transaction.description ?? "").reportField, &out)
             out += "</td><td class=\"reference\">".utf8
-            appendEscaped((transaction.reference ?? "").reportField, &out)
+            appendEscaped((entries[index].transaction.reference ?? "").reportField, &out)
             out += "</td>".utf8
-            HTMLDocument.appendMoneyCell(transaction.amount, money, to: &out)
-            HTMLDocument.appendMoneyCell(entry.balance, money, to: &out)
+            HTMLDocument.appendMoneyCell(entries[index].transaction.amount, money, to: &out)
+            HTMLDocument.appendMoneyCell(entries[index].balance, money, to: &out)
             out += "</tr>\n".utf8
         }
         out += "</tbody>\n</table>\n".utf8

@@ -114,7 +114,35 @@ package struct MoneyFormat: Sendable {
         return Self.format(money.minorUnits, digits: currency.minorUnitDigits, pattern)
     }
 
+    /// Appends `format(money)`'s bytes.
+    func append(_ money: Money, to out: inout [UInt8]) {
+        guard let pattern, money.currency == currency else {
+            out += money.formatted(locale: locale).utf8
+            return
+        }
+        Self.append(money.minorUnits, digits: currency.minorUnitDigits, pattern, to: &out)
+    }
+
+    /// Whether every character of this format's amounts is one column wide on its own
+    /// (`Unicode.Scalar.isPlainNarrow`): an amount's display width is then its count of
+    /// Unicode scalars.
+    var isPlainNarrow: Bool {
+        guard let pattern else { return false }
+        return [
+            pattern.positivePrefix, pattern.positiveSuffix, pattern.negativePrefix,
+            pattern.negativeSuffix, pattern.decimalSeparator, pattern.groupingSeparator,
+        ].allSatisfy { $0.unicodeScalars.allSatisfy(\.isPlainNarrow) }
+    }
+
     private static func format(_ minorUnits: Int64, digits: Int, _ pattern: Pattern) -> String {
+        var bytes: [UInt8] = []
+        append(minorUnits, digits: digits, pattern, to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    private static func append(
+        _ minorUnits: Int64, digits: Int, _ pattern: Pattern, to out: inout [UInt8]
+    ) {
         // The decimal digits, at least one more than the fraction.
         DecimalDigits.with(minorUnits.magnitude, minimumCount: digits + 1) { number in
             let integerCount = number.count - digits
@@ -123,37 +151,23 @@ package struct MoneyFormat: Sendable {
                 ? (pattern.negativePrefix, pattern.negativeSuffix)
                 : (pattern.positivePrefix, pattern.positiveSuffix)
             let grouped = integerCount >= pattern.primaryGrouping + pattern.minimumGroupingDigits
-            let capacity =
-                prefix.utf8.count + suffix.utf8.count + number.count
-                + pattern.decimalSeparator.utf8.count
-                + (grouped ? integerCount * pattern.groupingSeparator.utf8.count : 0)
-            return String(unsafeUninitializedCapacity: capacity) { out in
-                var count = 0
-                func put<Bytes: Collection<UInt8>>(_ bytes: Bytes) {
-                    for byte in bytes {
-                        out[count] = byte
-                        count += 1
-                    }
+            out += prefix.utf8
+            // Digits left of a separator position: primary group at the right, secondary ones
+            // before.
+            for index in 0..<integerCount {
+                let fromRight = integerCount - index
+                if grouped && index > 0 && fromRight >= pattern.primaryGrouping
+                    && (fromRight - pattern.primaryGrouping) % pattern.secondaryGrouping == 0
+                {
+                    out += pattern.groupingSeparator.utf8
                 }
-                put(prefix.utf8)
-                // Digits left of a separator position: primary group at the right, secondary
-                // ones before.
-                for index in 0..<integerCount {
-                    let fromRight = integerCount - index
-                    if grouped && index > 0 && fromRight >= pattern.primaryGrouping
-                        && (fromRight - pattern.primaryGrouping) % pattern.secondaryGrouping == 0
-                    {
-                        put(pattern.groupingSeparator.utf8)
-                    }
-                    put(CollectionOfOne(number[index]))
-                }
-                if digits > 0 {
-                    put(pattern.decimalSeparator.utf8)
-                    put(number[integerCount...])
-                }
-                put(suffix.utf8)
-                return count
+                out.append(number[index])
             }
+            if digits > 0 {
+                out += pattern.decimalSeparator.utf8
+                out += UnsafeRawBufferPointer(rebasing: number[integerCount...])
+            }
+            out += suffix.utf8
         }
     }
 

@@ -33,7 +33,11 @@ extension String {
     /// or C1 control, no DEL, no U+061C, U+200E, U+200F, U+202A–U+202E or U+2066–U+2069.
     package var isNeutral: Bool {
         // Most text is printable ASCII, which is neutral: one plain pass over the bytes.
-        if isPrintableASCII { return true }
+        isPrintableASCII || Self.isNeutral(utf8: utf8)
+    }
+
+    /// Whether UTF-8 text is neutral (see `isNeutral`).
+    static func isNeutral(utf8: some Sequence<UInt8>) -> Bool {
         var previous: (UInt8, UInt8) = (0, 0)
         for byte in utf8 {
             switch byte {
@@ -53,14 +57,17 @@ extension String {
 
     /// Whether every byte is printable ASCII (space to `~`).
     var isPrintableASCII: Bool {
-        var text = self
-        return text.withUTF8 { bytes in
+        func check(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
             var outside: UInt8 = 0
             // Each byte's distance from the space, 0x5F or more when outside the range; no
             // early exit, so that the loop is a plain vectorisable reduction.
             for byte in bytes { outside |= (byte &- 0x20) >= 0x5F ? 1 : 0 }
             return outside == 0
         }
+        // A native string lends its bytes without a copy of itself (and its retain).
+        if let result = utf8.withContiguousStorageIfAvailable(check) { return result }
+        var text = self
+        return text.withUTF8(check)
     }
 
     /// The number of terminal columns the text takes: 2 for East Asian wide characters and
@@ -100,7 +107,7 @@ extension Unicode.Scalar {
     /// Whether the scalar is one column wide on its own and never joins its neighbours: printable
     /// Latin, Greek and Cyrillic letters without combining marks, and the currency signs,
     /// spaces and punctuation that formatted amounts and dates use.
-    fileprivate var isPlainNarrow: Bool {
+    var isPlainNarrow: Bool {
         switch value {
         case 0x20..<0x7F, 0xA0..<0x300, 0x370..<0x483, 0x2010...0x2027, 0x202F, 0x20A0...0x20C0,
             0x2212:

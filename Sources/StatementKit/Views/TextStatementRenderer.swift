@@ -43,15 +43,28 @@ package struct TextStatementRenderer: Sendable {
         out += (labels.openingBalance.padded(toWidth: labelWidth) + opening + "\n").utf8
         out += (labels.closingBalance.padded(toWidth: labelWidth) + closing + "\n\n").utf8
 
-        let rows = statement.entries.map { entry in
-            let (amount, balance) = (
-                money.format(entry.transaction.amount), money.format(entry.balance)
-            )
-            return (
-                date: Cell(dayTexts[entry.transaction.date.day - 1]),
-                beneficiary: Cell(entry.transaction.beneficiary.neutralized),
-                description: Cell((entry.transaction.description ?? "").neutralized),
-                amount: Cell(amount), balance: Cell(balance)
+        // By index: each field read in place, not a copy of each entry and its texts. Amounts
+        // are formatted into one buffer, each a range of it with its width.
+        let entries = statement.entries
+        var amounts: [UInt8] = []
+        let plainNarrow = money.isPlainNarrow
+        func amount(_ value: Money) -> AmountCell {
+            let start = amounts.count
+            money.append(value, to: &amounts)
+            let bytes = amounts[start...]
+            let width =
+                plainNarrow
+                ? bytes.reduce(0) { $0 + ($1 & 0xC0 == 0x80 ? 0 : 1) }
+                : String(decoding: bytes, as: UTF8.self).displayWidth
+            return AmountCell(range: start..<amounts.count, width: width)
+        }
+        let rows = entries.indices.map { index in
+            (
+                date: Cell(dayTexts[entries[index].transaction.date.day - 1]),
+                beneficiary: Cell(entries[index].transaction.beneficiary.neutralized),
+                description: Cell((entries[index].transaction.description ?? "").neutralized),
+                amount: amount(entries[index].transaction.amount),
+                balance: amount(entries[index].balance)
             )
         }
         let dateWidth = max(labels.date.displayWidth, rows.map(\.date.width).max() ?? 0)
@@ -63,35 +76,50 @@ package struct TextStatementRenderer: Sendable {
         let beneficiaryWidth = textWidth * 11 / 20
         let descriptionWidth = textWidth - beneficiaryWidth
         func line(
-            _ date: Cell, _ beneficiary: Cell, _ description: Cell, _ amount: Cell, _ balance: Cell
+            _ date: Cell, _ beneficiary: Cell, _ description: Cell,
+            _ amounts: (_ out: inout [UInt8]) -> Void
         ) {
             date.write(toWidth: dateWidth, into: &out)
             out += "  ".utf8
             beneficiary.write(toWidth: beneficiaryWidth, truncating: true, into: &out)
             out += "  ".utf8
             description.write(toWidth: descriptionWidth, truncating: true, into: &out)
-            out += "  ".utf8
-            amount.write(toWidth: moneyWidth, right: true, into: &out)
-            out += "  ".utf8
-            balance.write(toWidth: moneyWidth, right: true, into: &out)
+            amounts(&out)
             out.append(UInt8(ascii: "\n"))
         }
         let headerStart = out.count
-        line(
-            Cell(labels.date), Cell(labels.beneficiary), Cell(labels.description),
-            Cell(labels.amount), Cell(labels.balance))
+        line(Cell(labels.date), Cell(labels.beneficiary), Cell(labels.description)) { out in
+            for label in [labels.amount, labels.balance] {
+                out += "  ".utf8
+                Cell(label).write(toWidth: moneyWidth, right: true, into: &out)
+            }
+        }
         let rule = String(
             repeating: "─",
             count: String(decoding: out[headerStart..<(out.count - 1)], as: UTF8.self).displayWidth)
         out += (rule + "\n").utf8
+        func write(_ cell: AmountCell, into out: inout [UInt8]) {
+            out += "  ".utf8
+            out += repeatElement(UInt8(ascii: " "), count: max(0, moneyWidth - cell.width))
+            out += amounts[cell.range]
+        }
         for row in rows {
-            line(row.date, row.beneficiary, row.description, row.amount, row.balance)
+            line(row.date, row.beneficiary, row.description) { out in
+                write(row.amount, into: &out)
+                write(row.balance, into: &out)
+            }
         }
         out += (rule + "\n").utf8
         out +=
             ("\(labels.transactions(statement.entries.count)) · \(labels.moneyIn) \(money.format(statement.totalIn))"
             + " · \(labels.moneyOut) \(money.format(statement.totalOut))\n").utf8
     }
+}
+
+/// An amount formatted into a statement's buffer of amounts, with its display width.
+private struct AmountCell {
+    let range: Range<Int>
+    let width: Int
 }
 
 /// A text of a fixed-width column with its display width, worked out once.
