@@ -95,15 +95,36 @@ package struct MoneyFormat: Sendable {
         var minimumGroupingDigits = 1
     }
 
+    /// A pattern's texts as UTF-8, appended to an output as they are.
+    private struct PatternBytes: Sendable {
+        let positivePrefix: [UInt8]
+        let positiveSuffix: [UInt8]
+        let negativePrefix: [UInt8]
+        let negativeSuffix: [UInt8]
+        let decimalSeparator: [UInt8]
+        let groupingSeparator: [UInt8]
+
+        init(_ pattern: Pattern) {
+            positivePrefix = Array(pattern.positivePrefix.utf8)
+            positiveSuffix = Array(pattern.positiveSuffix.utf8)
+            negativePrefix = Array(pattern.negativePrefix.utf8)
+            negativeSuffix = Array(pattern.negativeSuffix.utf8)
+            decimalSeparator = Array(pattern.decimalSeparator.utf8)
+            groupingSeparator = Array(pattern.groupingSeparator.utf8)
+        }
+    }
+
     package let currency: Currency
     package let locale: Locale
     private let pattern: Pattern?
+    private let patternBytes: PatternBytes?
 
     /// Learns the pattern of a currency in a locale.
     package init(currency: Currency, locale: Locale) {
         self.currency = currency
         self.locale = locale
         pattern = Self.learn(currency: currency, locale: locale)
+        patternBytes = pattern.map(PatternBytes.init)
     }
 
     /// The amount in this currency, as `Money.formatted(locale:)` writes it.
@@ -120,7 +141,8 @@ package struct MoneyFormat: Sendable {
             out += money.formatted(locale: locale).utf8
             return
         }
-        Self.append(money.minorUnits, digits: currency.minorUnitDigits, pattern, to: &out)
+        Self.append(
+            money.minorUnits, digits: currency.minorUnitDigits, pattern, patternBytes!, to: &out)
     }
 
     /// Whether every character of this format's amounts is one column wide on its own
@@ -136,38 +158,40 @@ package struct MoneyFormat: Sendable {
 
     private static func format(_ minorUnits: Int64, digits: Int, _ pattern: Pattern) -> String {
         var bytes: [UInt8] = []
-        append(minorUnits, digits: digits, pattern, to: &bytes)
+        append(minorUnits, digits: digits, pattern, PatternBytes(pattern), to: &bytes)
         return String(decoding: bytes, as: UTF8.self)
     }
 
     private static func append(
-        _ minorUnits: Int64, digits: Int, _ pattern: Pattern, to out: inout [UInt8]
+        _ minorUnits: Int64, digits: Int, _ pattern: Pattern, _ texts: PatternBytes,
+        to out: inout [UInt8]
     ) {
         // The decimal digits, at least one more than the fraction.
         DecimalDigits.with(minorUnits.magnitude, minimumCount: digits + 1) { number in
             let integerCount = number.count - digits
-            let (prefix, suffix) =
-                minorUnits < 0
-                ? (pattern.negativePrefix, pattern.negativeSuffix)
-                : (pattern.positivePrefix, pattern.positiveSuffix)
-            let grouped = integerCount >= pattern.primaryGrouping + pattern.minimumGroupingDigits
-            out += prefix.utf8
-            // Digits left of a separator position: primary group at the right, secondary ones
-            // before.
-            for index in 0..<integerCount {
-                let fromRight = integerCount - index
-                if grouped && index > 0 && fromRight >= pattern.primaryGrouping
-                    && (fromRight - pattern.primaryGrouping) % pattern.secondaryGrouping == 0
-                {
-                    out += pattern.groupingSeparator.utf8
+            let negative = minorUnits < 0
+            out += negative ? texts.negativePrefix : texts.positivePrefix
+            // Runs of digits between separators: the primary group at the right, secondary
+            // ones before.
+            var start = 0
+            if integerCount >= pattern.primaryGrouping + pattern.minimumGroupingDigits {
+                // Before the primary group: the leftmost group, then secondary ones.
+                let head = integerCount - pattern.primaryGrouping
+                let secondary = pattern.secondaryGrouping
+                var end = head % secondary == 0 ? secondary : head % secondary
+                while end <= head {
+                    out += UnsafeRawBufferPointer(rebasing: number[start..<end])
+                    out += texts.groupingSeparator
+                    start = end
+                    end += secondary
                 }
-                out.append(number[index])
             }
+            out += UnsafeRawBufferPointer(rebasing: number[start..<integerCount])
             if digits > 0 {
-                out += pattern.decimalSeparator.utf8
+                out += texts.decimalSeparator
                 out += UnsafeRawBufferPointer(rebasing: number[integerCount...])
             }
-            out += suffix.utf8
+            out += negative ? texts.negativeSuffix : texts.positiveSuffix
         }
     }
 
