@@ -254,9 +254,11 @@ package final class ReportController {
     fileprivate static func write(_ bytes: [UInt8], to path: String) throws(StorageError)
         -> PublishedFile
     {
-        let folder = (path as NSString).deletingLastPathComponent
+        // Report paths are `FOLDER/NAME`, joined by this controller.
+        let slash = path.lastIndex(of: "/")!
+        let folder = String(path[..<slash])
         let temporary =
-            "\(folder)/.\((path as NSString).lastPathComponent).\(getpid())\(temporarySuffix)"
+            "\(folder)/.\(path[path.index(after: slash)...]).\(getpid())\(temporarySuffix)"
         if POSIXIO.holds(bytes, path: path) {
             return PublishedFile(path: path, isWritten: false)
         }

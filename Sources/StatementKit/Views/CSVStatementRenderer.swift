@@ -51,8 +51,10 @@ package struct CSVStatementRenderer: Sendable {
     /// Whether `cell` leaves the text as it is: neutral text (`String.isNeutral`) that starts
     /// with none of ` =+-@` and holds no `,` or `"`.
     private static func isPlain(_ text: String) -> Bool {
-        guard text.isNeutral,
-            !text.utf8.contains(where: { $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: "\"") })
+        let isQuoting = { (byte: UInt8) in byte == UInt8(ascii: ",") || byte == UInt8(ascii: "\"") }
+        guard
+            text.isPrintableASCII(avoiding: isQuoting)
+                || (text.isNeutral && !text.utf8.contains(where: isQuoting))
         else { return false }
         guard let first = text.utf8.first else { return true }
         return !" =+-@".utf8.contains(first)

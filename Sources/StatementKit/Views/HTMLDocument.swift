@@ -77,7 +77,9 @@ enum HTMLDocument {
 
     /// Appends `escape(text)`: most texts as they are, without making another string.
     static func appendEscaped(_ text: String, to out: inout [UInt8]) {
-        if !text.utf8.contains(where: isSpecial) && text.isNeutral {
+        if text.isPrintableASCII(avoiding: isSpecial)
+            || (!text.utf8.contains(where: isSpecial) && text.isNeutral)
+        {
             out += text.utf8
         } else {
             out += escape(text).utf8

@@ -95,23 +95,45 @@ package struct MoneyFormat: Sendable {
         var minimumGroupingDigits = 1
     }
 
-    /// A pattern's texts as UTF-8, appended to an output as they are.
-    private struct PatternBytes: Sendable {
-        let positivePrefix: [UInt8]
-        let positiveSuffix: [UInt8]
-        let negativePrefix: [UInt8]
-        let negativeSuffix: [UInt8]
-        let decimalSeparator: [UInt8]
-        let groupingSeparator: [UInt8]
+    /// A pattern as UTF-8 texts, appended to an output as they are: one class holding its
+    /// texts in one buffer of its own, so that an amount formatted takes one reference, and
+    /// appending a text none.
+    private final class PatternBytes: @unchecked Sendable {
+        // @unchecked: nothing is mutated after init; `bytes` is freed in deinit only.
+        private let bytes: UnsafeMutableRawBufferPointer
+        let positivePrefix: UnsafeRawBufferPointer
+        let positiveSuffix: UnsafeRawBufferPointer
+        let negativePrefix: UnsafeRawBufferPointer
+        let negativeSuffix: UnsafeRawBufferPointer
+        let decimalSeparator: UnsafeRawBufferPointer
+        let groupingSeparator: UnsafeRawBufferPointer
+        let primaryGrouping: Int
+        let secondaryGrouping: Int
+        let minimumGroupingDigits: Int
 
         init(_ pattern: Pattern) {
-            positivePrefix = Array(pattern.positivePrefix.utf8)
-            positiveSuffix = Array(pattern.positiveSuffix.utf8)
-            negativePrefix = Array(pattern.negativePrefix.utf8)
-            negativeSuffix = Array(pattern.negativeSuffix.utf8)
-            decimalSeparator = Array(pattern.decimalSeparator.utf8)
-            groupingSeparator = Array(pattern.groupingSeparator.utf8)
+            let texts = [
+                pattern.positivePrefix, pattern.positiveSuffix, pattern.negativePrefix,
+                pattern.negativeSuffix, pattern.decimalSeparator, pattern.groupingSeparator,
+            ].map { Array($0.utf8) }
+            bytes = .allocate(byteCount: max(1, texts.reduce(0) { $0 + $1.count }), alignment: 1)
+            var parts: [UnsafeRawBufferPointer] = []
+            var offset = 0
+            for text in texts {
+                let part = UnsafeMutableRawBufferPointer(
+                    rebasing: bytes[offset..<offset + text.count])
+                part.copyBytes(from: text)
+                parts.append(UnsafeRawBufferPointer(part))
+                offset += text.count
+            }
+            (positivePrefix, positiveSuffix, negativePrefix) = (parts[0], parts[1], parts[2])
+            (negativeSuffix, decimalSeparator, groupingSeparator) = (parts[3], parts[4], parts[5])
+            primaryGrouping = pattern.primaryGrouping
+            secondaryGrouping = pattern.secondaryGrouping
+            minimumGroupingDigits = pattern.minimumGroupingDigits
         }
+
+        deinit { bytes.deallocate() }
     }
 
     package let currency: Currency
@@ -137,12 +159,11 @@ package struct MoneyFormat: Sendable {
 
     /// Appends `format(money)`'s bytes.
     func append(_ money: Money, to out: inout [UInt8]) {
-        guard let pattern, money.currency == currency else {
+        guard let patternBytes, money.currency == currency else {
             out += money.formatted(locale: locale).utf8
             return
         }
-        Self.append(
-            money.minorUnits, digits: currency.minorUnitDigits, pattern, patternBytes!, to: &out)
+        Self.append(money.minorUnits, digits: currency.minorUnitDigits, patternBytes, to: &out)
     }
 
     /// Whether every character of this format's amounts is one column wide on its own
@@ -158,19 +179,18 @@ package struct MoneyFormat: Sendable {
 
     private static func format(_ minorUnits: Int64, digits: Int, _ pattern: Pattern) -> String {
         var bytes: [UInt8] = []
-        append(minorUnits, digits: digits, pattern, PatternBytes(pattern), to: &bytes)
+        append(minorUnits, digits: digits, PatternBytes(pattern), to: &bytes)
         return String(decoding: bytes, as: UTF8.self)
     }
 
     private static func append(
-        _ minorUnits: Int64, digits: Int, _ pattern: Pattern, _ texts: PatternBytes,
-        to out: inout [UInt8]
+        _ minorUnits: Int64, digits: Int, _ pattern: PatternBytes, to out: inout [UInt8]
     ) {
         // The decimal digits, at least one more than the fraction.
         DecimalDigits.with(minorUnits.magnitude, minimumCount: digits + 1) { number in
             let integerCount = number.count - digits
             let negative = minorUnits < 0
-            out += negative ? texts.negativePrefix : texts.positivePrefix
+            out += negative ? pattern.negativePrefix : pattern.positivePrefix
             // Runs of digits between separators: the primary group at the right, secondary
             // ones before.
             var start = 0
@@ -181,17 +201,17 @@ package struct MoneyFormat: Sendable {
                 var end = head % secondary == 0 ? secondary : head % secondary
                 while end <= head {
                     out += UnsafeRawBufferPointer(rebasing: number[start..<end])
-                    out += texts.groupingSeparator
+                    out += pattern.groupingSeparator
                     start = end
                     end += secondary
                 }
             }
             out += UnsafeRawBufferPointer(rebasing: number[start..<integerCount])
             if digits > 0 {
-                out += texts.decimalSeparator
+                out += pattern.decimalSeparator
                 out += UnsafeRawBufferPointer(rebasing: number[integerCount...])
             }
-            out += negative ? texts.negativeSuffix : texts.positiveSuffix
+            out += negative ? pattern.negativeSuffix : pattern.positiveSuffix
         }
     }
 

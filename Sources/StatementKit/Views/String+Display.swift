@@ -56,12 +56,15 @@ extension String {
     }
 
     /// Whether every byte is printable ASCII (space to `~`).
-    var isPrintableASCII: Bool {
+    var isPrintableASCII: Bool { isPrintableASCII(avoiding: { _ in false }) }
+
+    /// Whether every byte is printable ASCII (space to `~`) and none is `special`: one pass.
+    func isPrintableASCII(avoiding special: (UInt8) -> Bool) -> Bool {
         func check(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
             var outside: UInt8 = 0
             // Each byte's distance from the space, 0x5F or more when outside the range; no
             // early exit, so that the loop is a plain vectorisable reduction.
-            for byte in bytes { outside |= (byte &- 0x20) >= 0x5F ? 1 : 0 }
+            for byte in bytes { outside |= (byte &- 0x20) >= 0x5F || special(byte) ? 1 : 0 }
             return outside == 0
         }
         // A native string lends its bytes without a copy of itself (and its retain).

@@ -61,8 +61,8 @@ package struct TextStatementRenderer: Sendable {
         let rows = entries.indices.map { index in
             (
                 date: Cell(dayTexts[entries[index].transaction.date.day - 1]),
-                beneficiary: Cell(entries[index].transaction.beneficiary.neutralized),
-                description: Cell((entries[index].transaction.description ?? "").neutralized),
+                beneficiary: Cell(neutralizing: entries[index].transaction.beneficiary),
+                description: Cell(neutralizing: entries[index].transaction.description ?? ""),
                 amount: amount(entries[index].transaction.amount),
                 balance: amount(entries[index].balance)
             )
@@ -128,8 +128,21 @@ private struct Cell {
     let width: Int
 
     init(_ text: String) {
+        self.init(text: text, width: text.displayWidth)
+    }
+
+    private init(text: String, width: Int) {
         self.text = text
-        width = text.displayWidth
+        self.width = width
+    }
+
+    /// The text `neutralized`: printable ASCII, as most is, in one pass.
+    init(neutralizing text: String) {
+        if text.isPrintableASCII {
+            self.init(text: text, width: text.utf8.count)
+        } else {
+            self.init(text.neutralized)
+        }
     }
 
     /// Writes the text padded with spaces to `columns`, on the right or (for numbers) the left,
