@@ -210,7 +210,9 @@ package final class StateController {
                 if months.contains(month) {
                     steps.append(
                         .month(
-                            month, try storage.dataBytes(of: accountID, in: month, length: length),
+                            month,
+                            try storage.uncheckedDataBytes(
+                                of: accountID, in: month, length: length),
                             length))
                 } else {
                     // An earlier month only moves the opening balance: sum it without decoding.
@@ -223,6 +225,7 @@ package final class StateController {
         }
         // Decoded and built on every core, an account each.
         enum Failure: Error {
+            case changed(Month, LedgerManifest.MonthLength)
             case decoding(LedgerRecord.DecodingError, Month, LedgerManifest.MonthLength)
             case balance(MoneyError, Month)
         }
@@ -239,6 +242,8 @@ package final class StateController {
                             throw .balance(error, month)
                         }
                     case .month(let month, let bytes, let length):
+                        // Checked here, on every core, rather than as they were read.
+                        guard length.holds(data: bytes) else { throw .changed(month, length) }
                         let transactions: [Transaction]
                         do throws(LedgerRecord.DecodingError) {
                             transactions = try LedgerRecord.decode(
@@ -261,6 +266,8 @@ package final class StateController {
             let account = work[index].entry.account
             switch result! {
             case .success(let built): statements += built
+            case .failure(.changed(let month, let length)):
+                throw storage.changed(data: account.id, in: month, length: length)
             case .failure(.decoding(let error, let month, let length)):
                 throw storage.damaged(error, account: account, in: month, length: length)
             case .failure(.balance(let error, let month)):

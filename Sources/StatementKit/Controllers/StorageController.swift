@@ -329,23 +329,49 @@ package final class StorageController {
         _ part: LogPart, _ accountID: AccountID, _ month: Month,
         _ length: LedgerManifest.MonthLength, version: Int = LedgerManifest.formatVersion
     ) throws(StorageError) -> [UInt8] {
+        let bytes = try uncheckedBytes(part, accountID, month, length, version: version)
         let checksum = part == .data ? length.dataChecksum : length.idChecksum
-        let bytes: [UInt8]
-        if let extents = length.extents {
-            bytes = try readExtents(part, extents)
-        } else {
-            bytes =
-                try readFile(
-                    monthPath(part, accountID, month, version: version),
-                    upTo: part == .data ? length.dataBytes : length.idBytes,
-                    missingIsEmpty: false) ?? []
-        }
         if let checksum, Checksum.of(bytes) != checksum {
-            throw .damaged(
-                folder: folder, path: place(part, accountID, month, length, version: version),
-                reason: "does not match its checksum: it was changed after it was written")
+            throw changed(part, accountID, month, length, version: version)
         }
         return bytes
+    }
+
+    /// Reads the committed bytes of an account-month without checking them (see
+    /// `committedBytes`).
+    private func uncheckedBytes(
+        _ part: LogPart, _ accountID: AccountID, _ month: Month,
+        _ length: LedgerManifest.MonthLength, version: Int = LedgerManifest.formatVersion
+    ) throws(StorageError) -> [UInt8] {
+        if let extents = length.extents { return try readExtents(part, extents) }
+        return try readFile(
+            monthPath(part, accountID, month, version: version),
+            upTo: part == .data ? length.dataBytes : length.idBytes, missingIsEmpty: false) ?? []
+    }
+
+    /// The error of an account-month's bytes that do not match their checksum.
+    private func changed(
+        _ part: LogPart, _ accountID: AccountID, _ month: Month,
+        _ length: LedgerManifest.MonthLength, version: Int = LedgerManifest.formatVersion
+    ) -> StorageError {
+        .damaged(
+            folder: folder, path: place(part, accountID, month, length, version: version),
+            reason: "does not match its checksum: it was changed after it was written")
+    }
+
+    /// An account-month's transaction lines as committed, for readers that check them on
+    /// other cores (`LedgerManifest.MonthLength.holds(data:)`, else `changed(data:…)`).
+    func uncheckedDataBytes(
+        of accountID: AccountID, in month: Month, length: LedgerManifest.MonthLength
+    ) throws(StorageError) -> [UInt8] {
+        try uncheckedBytes(.data, accountID, month, length)
+    }
+
+    /// The error of an account-month's transaction lines that do not match their checksum.
+    func changed(data accountID: AccountID, in month: Month, length: LedgerManifest.MonthLength)
+        -> StorageError
+    {
+        changed(.data, accountID, month, length)
     }
 
     /// A log open for reading, opened once: a missing one is damage.

@@ -128,6 +128,12 @@ package struct LedgerManifest: Hashable, Sendable {
         /// which kept them in the month's own files.
         package var extents: [Extent]?
 
+        /// Whether `bytes` are the month's transaction lines as committed: their checksum
+        /// matches (a format 1 manifest has none to compare).
+        package func holds(data bytes: [UInt8]) -> Bool {
+            dataChecksum.map { Checksum.of(bytes) == $0 } ?? true
+        }
+
         /// The lengths and checksums of a month with nothing committed.
         package static let empty = MonthLength(
             dataBytes: 0, idBytes: 0, dataChecksum: .empty, idChecksum: .empty, extents: [])

@@ -28,15 +28,22 @@ package struct MonthlyStatement: Hashable, Sendable {
     package init(account: Account, month: Month, openingBalance: Money, transactions: [Transaction])
         throws(MoneyError)
     {
-        let ordered = transactions.enumerated().sorted {
-            ($0.element.date, $0.offset) < ($1.element.date, $1.offset)
+        // Ledgers hold most months in day order already: those need no sort.
+        let isInDayOrder = transactions.indices.dropFirst().allSatisfy {
+            transactions[$0 - 1].date <= transactions[$0].date
         }
+        let ordered =
+            isInDayOrder
+            ? transactions
+            : transactions.enumerated().sorted {
+                ($0.element.date, $0.offset) < ($1.element.date, $1.offset)
+            }.map(\.element)
         var balance = openingBalance
         var totalIn = Money.zero(account.currency)
         var totalOut = Money.zero(account.currency)
         var entries: [Entry] = []
         entries.reserveCapacity(ordered.count)
-        for (_, transaction) in ordered {
+        for transaction in ordered {
             balance = try balance.adding(transaction.amount)
             if transaction.amount.minorUnits >= 0 {
                 totalIn = try totalIn.adding(transaction.amount)

@@ -43,6 +43,16 @@ package struct CSVStatementRenderer: Sendable {
     private static func appendCell(_ text: String, to out: inout [UInt8]) {
         if isPlain(text) {
             out += text.utf8
+        } else if text.isPrintableASCII, let first = text.utf8.first,
+            !" =+-@".utf8.contains(first)
+        {
+            // Printable ASCII with `,` or `"` that needs no guard: quoted, quotes doubled.
+            out.append(UInt8(ascii: "\""))
+            for byte in text.utf8 {
+                out.append(byte)
+                if byte == UInt8(ascii: "\"") { out.append(byte) }
+            }
+            out.append(UInt8(ascii: "\""))
         } else {
             out += cell(text).utf8
         }

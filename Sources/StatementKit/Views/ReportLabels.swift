@@ -79,8 +79,7 @@ package struct ReportLabels: Hashable, Sendable {
 
     /// `3 transactions`, the number grouped as the report's amounts are not: plainly.
     func transactions(_ count: Int) -> String {
-        (count == 1 ? transactionOne : transactionMany)
-            .replacingOccurrences(of: "%@", with: count.groupedText)
+        (count == 1 ? transactionOne : transactionMany).replacing("%@", with: count.groupedText)
     }
 
     /// What an account's id is called: `IBAN`, or the language's word for the other schemes.
