@@ -43,9 +43,7 @@ package struct CSVStatementRenderer: Sendable {
     private static func appendCell(_ text: String, to out: inout [UInt8]) {
         if isPlain(text) {
             out += text.utf8
-        } else if text.isPrintableASCII, let first = text.utf8.first,
-            !" =+-@".utf8.contains(first)
-        {
+        } else if text.isPrintableASCII, let first = text.utf8.first, !isGuarded(first) {
             // Printable ASCII with `,` or `"` that needs no guard: quoted, quotes doubled.
             out.append(UInt8(ascii: "\""))
             for byte in text.utf8 {
@@ -67,7 +65,17 @@ package struct CSVStatementRenderer: Sendable {
                 || (text.isNeutral && !text.utf8.contains(where: isQuoting))
         else { return false }
         guard let first = text.utf8.first else { return true }
-        return !" =+-@".utf8.contains(first)
+        return !isGuarded(first)
+    }
+
+    /// Whether a cell starting with the byte may need a guard: ` `, `=`, `+`, `-` or `@`.
+    private static func isGuarded(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: " "), UInt8(ascii: "="), UInt8(ascii: "+"), UInt8(ascii: "-"),
+            UInt8(ascii: "@"):
+            true
+        default: false
+        }
     }
 
     /// One cell: neutralised against formula injection (OWASP), then quoted when needed.

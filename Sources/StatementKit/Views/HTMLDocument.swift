@@ -99,22 +99,33 @@ enum HTMLDocument {
     /// A money cell, marked when negative.
     static func moneyCell(_ money: Money, _ format: MoneyFormat) -> String {
         var out: [UInt8] = []
-        appendMoneyCell(money, format, to: &out)
+        appendMoneyCell(money, format, isPlain: false, to: &out)
         return String(decoding: out, as: UTF8.self)
     }
 
-    /// Appends `moneyCell(money, format)`.
-    static func appendMoneyCell(_ money: Money, _ format: MoneyFormat, to out: inout [UInt8]) {
+    /// Whether the amounts of a format never need escaping: its fixed texts hold no special
+    /// character and nothing `String.neutralized` would change. Worked out once per
+    /// statement, not per amount.
+    static func writesPlainText(_ format: MoneyFormat) -> Bool {
+        format.fixedTexts?.allSatisfy { !$0.utf8.contains(where: isSpecial) && $0.isNeutral }
+            ?? false
+    }
+
+    /// Appends `moneyCell(money, format)`; `isPlain` is `writesPlainText(format)`.
+    static func appendMoneyCell(
+        _ money: Money, _ format: MoneyFormat, isPlain: Bool, to out: inout [UInt8]
+    ) {
         out += (money.minorUnits < 0 ? "<td class=\"num neg\">" : "<td class=\"num\">").utf8
         let start = out.count
         format.append(money, to: &out)
         // Amounts hold nothing to escape, unless a locale's signs do. (Looked at through a
         // pointer: a slice of `out` kept alive would make the next append copy all of it.)
-        let isPlain = out.withUnsafeBufferPointer { buffer in
-            let amount = buffer[start...]
-            return !amount.contains(where: isSpecial) && String.isNeutral(utf8: amount)
-        }
-        if !isPlain {
+        if !isPlain
+            && !out.withUnsafeBufferPointer({ buffer in
+                let amount = buffer[start...]
+                return !amount.contains(where: isSpecial) && String.isNeutral(utf8: amount)
+            })
+        {
             let text = String(decoding: out[start...], as: UTF8.self)
             out.removeSubrange(start...)
             out += escape(text).utf8

@@ -97,6 +97,7 @@ package struct HTMLStatementRenderer: Sendable {
         let appendEscaped = HTMLDocument.appendEscaped
         // By index: each field read in place, not a copy of each entry and its texts.
         let entries = statement.entries
+        let moneyIsPlain = HTMLDocument.writesPlainText(money)
         for index in entries.indices {
             out += "<tr><td class=\"date\">".utf8
             appendEscaped(dayTexts[entries[index].transaction.date.day - 1], &out)
@@ -107,8 +108,10 @@ package struct HTMLStatementRenderer: Sendable {
             out += "</td><td class=\"reference\">".utf8
             appendEscaped((entries[index].transaction.reference ?? "").reportField, &out)
             out += "</td>".utf8
-            HTMLDocument.appendMoneyCell(entries[index].transaction.amount, money, to: &out)
-            HTMLDocument.appendMoneyCell(entries[index].balance, money, to: &out)
+            HTMLDocument.appendMoneyCell(
+                entries[index].transaction.amount, money, isPlain: moneyIsPlain, to: &out)
+            HTMLDocument.appendMoneyCell(
+                entries[index].balance, money, isPlain: moneyIsPlain, to: &out)
             out += "</tr>\n".utf8
         }
         out += "</tbody>\n</table>\n".utf8

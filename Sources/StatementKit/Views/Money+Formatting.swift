@@ -166,15 +166,22 @@ package struct MoneyFormat: Sendable {
         Self.append(money.minorUnits, digits: currency.minorUnitDigits, patternBytes, to: &out)
     }
 
+    /// Every text this format writes besides ASCII digits (signs, symbols, separators);
+    /// `nil` when it asks Foundation for each amount.
+    var fixedTexts: [String]? {
+        pattern.map {
+            [
+                $0.positivePrefix, $0.positiveSuffix, $0.negativePrefix, $0.negativeSuffix,
+                $0.decimalSeparator, $0.groupingSeparator,
+            ]
+        }
+    }
+
     /// Whether every character of this format's amounts is one column wide on its own
     /// (`Unicode.Scalar.isPlainNarrow`): an amount's display width is then its count of
     /// Unicode scalars.
     var isPlainNarrow: Bool {
-        guard let pattern else { return false }
-        return [
-            pattern.positivePrefix, pattern.positiveSuffix, pattern.negativePrefix,
-            pattern.negativeSuffix, pattern.decimalSeparator, pattern.groupingSeparator,
-        ].allSatisfy { $0.unicodeScalars.allSatisfy(\.isPlainNarrow) }
+        fixedTexts?.allSatisfy { $0.unicodeScalars.allSatisfy(\.isPlainNarrow) } ?? false
     }
 
     private static func format(_ minorUnits: Int64, digits: Int, _ pattern: Pattern) -> String {

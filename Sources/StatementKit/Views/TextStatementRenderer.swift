@@ -51,26 +51,27 @@ package struct TextStatementRenderer: Sendable {
         func amount(_ value: Money) -> AmountCell {
             let start = amounts.count
             money.append(value, to: &amounts)
-            let bytes = amounts[start...]
-            let width =
-                plainNarrow
-                ? bytes.reduce(0) { $0 + ($1 & 0xC0 == 0x80 ? 0 : 1) }
-                : String(decoding: bytes, as: UTF8.self).displayWidth
+            let width = amounts.withUnsafeBufferPointer { buffer in
+                let bytes = buffer[start...]
+                return plainNarrow
+                    ? bytes.reduce(0) { $0 + ($1 & 0xC0 == 0x80 ? 0 : 1) }
+                    : String(decoding: bytes, as: UTF8.self).displayWidth
+            }
             return AmountCell(range: start..<amounts.count, width: width)
         }
-        let rows = entries.indices.map { index in
-            (
-                date: Cell(dayTexts[entries[index].transaction.date.day - 1]),
-                beneficiary: Cell(neutralizing: entries[index].transaction.beneficiary),
-                description: Cell(neutralizing: entries[index].transaction.description ?? ""),
-                amount: amount(entries[index].transaction.amount),
-                balance: amount(entries[index].balance)
-            )
+        // First the widths: of the days' texts and of the amounts, formatted once.
+        let dayWidths = dayTexts.map(\.displayWidth)
+        var dateWidth = labels.date.displayWidth
+        var amountCells: [AmountCell] = []
+        amountCells.reserveCapacity(2 * entries.count)
+        for index in entries.indices {
+            dateWidth = max(dateWidth, dayWidths[entries[index].transaction.date.day - 1])
+            amountCells.append(amount(entries[index].transaction.amount))
+            amountCells.append(amount(entries[index].balance))
         }
-        let dateWidth = max(labels.date.displayWidth, rows.map(\.date.width).max() ?? 0)
         let moneyWidth = max(
             labels.amount.displayWidth, labels.balance.displayWidth,
-            rows.map { max($0.amount.width, $0.balance.width) }.max() ?? 0)
+            amountCells.map(\.width).max() ?? 0)
         let gaps = 4 * 2
         let textWidth = max(20, Self.maximumWidth - dateWidth - 2 * moneyWidth - gaps)
         let beneficiaryWidth = textWidth * 11 / 20
@@ -103,10 +104,14 @@ package struct TextStatementRenderer: Sendable {
             out += repeatElement(UInt8(ascii: " "), count: max(0, moneyWidth - cell.width))
             out += amounts[cell.range]
         }
-        for row in rows {
-            line(row.date, row.beneficiary, row.description) { out in
-                write(row.amount, into: &out)
-                write(row.balance, into: &out)
+        for index in entries.indices {
+            line(
+                Cell(dayTexts[entries[index].transaction.date.day - 1]),
+                Cell(neutralizing: entries[index].transaction.beneficiary),
+                Cell(neutralizing: entries[index].transaction.description ?? "")
+            ) { out in
+                write(amountCells[2 * index], into: &out)
+                write(amountCells[2 * index + 1], into: &out)
             }
         }
         out += (rule + "\n").utf8
