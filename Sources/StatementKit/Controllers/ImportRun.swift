@@ -243,7 +243,7 @@ final class ImportRun {
             -> Int
         {
             let encoded = UnsafeRawBufferPointer(rebasing: batchBytes[row.start..<row.staged.end])
-            bytes += encoded
+            bytes.append(bytes: encoded)
             rows.append(row.staged.ending(at: bytes.count))
             return encoded.count
         }

@@ -97,11 +97,11 @@ extension Day {
     /// The day as `YYYY-MM-DD`.
     /// Appends `isoText`'s bytes.
     func appendISOText(to out: inout [UInt8]) {
-        DecimalDigits.with(UInt64(year), minimumCount: 4) { out += $0 }
+        DecimalDigits.with(UInt64(year), minimumCount: 4) { out.append(bytes: $0) }
         out.append(UInt8(ascii: "-"))
-        DecimalDigits.with(UInt64(month), minimumCount: 2) { out += $0 }
+        DecimalDigits.with(UInt64(month), minimumCount: 2) { out.append(bytes: $0) }
         out.append(UInt8(ascii: "-"))
-        DecimalDigits.with(UInt64(day), minimumCount: 2) { out += $0 }
+        DecimalDigits.with(UInt64(day), minimumCount: 2) { out.append(bytes: $0) }
     }
 
     package var isoText: String {

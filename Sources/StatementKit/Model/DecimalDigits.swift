@@ -19,3 +19,11 @@ enum DecimalDigits {
         }
     }
 }
+
+extension [UInt8] {
+    /// Appends raw bytes in one copy: `+=` with an `UnsafeRawBufferPointer` goes a byte at a
+    /// time, as a raw buffer lends no typed storage.
+    mutating func append(bytes: UnsafeRawBufferPointer) {
+        bytes.withMemoryRebound(to: UInt8.self) { append(contentsOf: $0) }
+    }
+}

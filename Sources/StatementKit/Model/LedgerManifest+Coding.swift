@@ -23,7 +23,7 @@ extension LedgerManifest {
         for accountID in accounts.keys.sorted() {
             let entry = accounts[accountID]!
             out.text("account\t")
-            accountID.withBytes { out.bytes += $0 }
+            accountID.withBytes { out.bytes.append(bytes: $0) }
             out.tab()
             out.text(entry.account.currency.code)
             out.tab()

@@ -29,7 +29,7 @@ package enum LedgerRecord {
         bytes.append(9)
         escape(fields.beneficiary, into: &bytes)
         bytes.append(9)
-        if let iban = fields.beneficiaryIBAN { iban.withBytes { bytes += $0 } }
+        if let iban = fields.beneficiaryIBAN { iban.withBytes { bytes.append(bytes: $0) } }
         bytes.append(9)
         if let description = fields.description { escape(description, into: &bytes) }
         bytes.append(9)
@@ -48,7 +48,7 @@ package enum LedgerRecord {
     /// Appends a number in decimal, zero-padded to `width` digits (a date's as `Day.isoText`
     /// writes them).
     private static func appendDecimal(_ value: UInt64, width: Int, to bytes: inout [UInt8]) {
-        DecimalDigits.with(value, minimumCount: width) { bytes += $0 }
+        DecimalDigits.with(value, minimumCount: width) { bytes.append(bytes: $0) }
     }
 
     /// Appends text with `\`, tab, LF and CR written `\\`, `\t`, `\n`, `\r`: the one escaping of
@@ -62,7 +62,7 @@ package enum LedgerRecord {
     static func escape(_ utf8: UnsafeRawBufferPointer, into bytes: inout [UInt8]) {
         // Most texts hold nothing to escape: copy them whole.
         guard utf8.contains(where: { $0 == 92 || $0 == 9 || $0 == 10 || $0 == 13 }) else {
-            bytes += utf8
+            bytes.append(bytes: utf8)
             return
         }
         for byte in utf8 {

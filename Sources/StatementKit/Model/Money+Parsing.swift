@@ -89,10 +89,10 @@ extension Money {
         DecimalDigits.with(minorUnits.magnitude, minimumCount: digits + 1) { number in
             if minorUnits < 0 { out.append(UInt8(ascii: "-")) }
             let integerCount = number.count - digits
-            out += UnsafeRawBufferPointer(rebasing: number[..<integerCount])
+            out.append(bytes: UnsafeRawBufferPointer(rebasing: number[..<integerCount]))
             if digits > 0 {
                 out.append(UInt8(ascii: "."))
-                out += UnsafeRawBufferPointer(rebasing: number[integerCount...])
+                out.append(bytes: UnsafeRawBufferPointer(rebasing: number[integerCount...]))
             }
         }
     }

@@ -95,12 +95,11 @@ package struct MoneyFormat: Sendable {
         var minimumGroupingDigits = 1
     }
 
-    /// A pattern as UTF-8 texts, appended to an output as they are: one class holding its
-    /// texts in one buffer of its own, so that an amount formatted takes one reference, and
-    /// appending a text none.
-    private final class PatternBytes: @unchecked Sendable {
-        // @unchecked: nothing is mutated after init; `bytes` is freed in deinit only.
-        private let bytes: UnsafeMutableRawBufferPointer
+    /// A pattern as UTF-8 texts, appended to an output as they are: views into a buffer that
+    /// `PatternStorage` owns. Plain values, so that formatting an amount touches no
+    /// reference count (two cores formatting with one format would contend for it).
+    private struct PatternBytes: @unchecked Sendable {
+        // @unchecked: views of memory that is never written after init.
         let positivePrefix: UnsafeRawBufferPointer
         let positiveSuffix: UnsafeRawBufferPointer
         let negativePrefix: UnsafeRawBufferPointer
@@ -110,35 +109,45 @@ package struct MoneyFormat: Sendable {
         let primaryGrouping: Int
         let secondaryGrouping: Int
         let minimumGroupingDigits: Int
+    }
+
+    /// The memory of a `PatternBytes`, freed with the last format that uses it.
+    private final class PatternStorage: @unchecked Sendable {
+        // @unchecked: nothing is mutated after init; `memory` is freed in deinit only.
+        private let memory: UnsafeMutableRawBufferPointer
+        let bytes: PatternBytes
 
         init(_ pattern: Pattern) {
             let texts = [
                 pattern.positivePrefix, pattern.positiveSuffix, pattern.negativePrefix,
                 pattern.negativeSuffix, pattern.decimalSeparator, pattern.groupingSeparator,
             ].map { Array($0.utf8) }
-            bytes = .allocate(byteCount: max(1, texts.reduce(0) { $0 + $1.count }), alignment: 1)
+            memory = .allocate(byteCount: max(1, texts.reduce(0) { $0 + $1.count }), alignment: 1)
             var parts: [UnsafeRawBufferPointer] = []
             var offset = 0
             for text in texts {
                 let part = UnsafeMutableRawBufferPointer(
-                    rebasing: bytes[offset..<offset + text.count])
+                    rebasing: memory[offset..<offset + text.count])
                 part.copyBytes(from: text)
                 parts.append(UnsafeRawBufferPointer(part))
                 offset += text.count
             }
-            (positivePrefix, positiveSuffix, negativePrefix) = (parts[0], parts[1], parts[2])
-            (negativeSuffix, decimalSeparator, groupingSeparator) = (parts[3], parts[4], parts[5])
-            primaryGrouping = pattern.primaryGrouping
-            secondaryGrouping = pattern.secondaryGrouping
-            minimumGroupingDigits = pattern.minimumGroupingDigits
+            bytes = PatternBytes(
+                positivePrefix: parts[0], positiveSuffix: parts[1], negativePrefix: parts[2],
+                negativeSuffix: parts[3], decimalSeparator: parts[4], groupingSeparator: parts[5],
+                primaryGrouping: pattern.primaryGrouping,
+                secondaryGrouping: pattern.secondaryGrouping,
+                minimumGroupingDigits: pattern.minimumGroupingDigits)
         }
 
-        deinit { bytes.deallocate() }
+        deinit { memory.deallocate() }
     }
 
     package let currency: Currency
     package let locale: Locale
     private let pattern: Pattern?
+    private let patternStorage: PatternStorage?
+    /// `patternStorage`'s bytes, kept alive by it.
     private let patternBytes: PatternBytes?
 
     /// Learns the pattern of a currency in a locale.
@@ -146,15 +155,18 @@ package struct MoneyFormat: Sendable {
         self.currency = currency
         self.locale = locale
         pattern = Self.learn(currency: currency, locale: locale)
-        patternBytes = pattern.map(PatternBytes.init)
+        patternStorage = pattern.map(PatternStorage.init)
+        patternBytes = patternStorage?.bytes
     }
 
     /// The amount in this currency, as `Money.formatted(locale:)` writes it.
     package func format(_ money: Money) -> String {
-        guard let pattern, money.currency == currency else {
+        guard patternBytes != nil, money.currency == currency else {
             return money.formatted(locale: locale)
         }
-        return Self.format(money.minorUnits, digits: currency.minorUnitDigits, pattern)
+        var bytes: [UInt8] = []
+        append(money, to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// Appends `format(money)`'s bytes.
@@ -184,9 +196,13 @@ package struct MoneyFormat: Sendable {
         fixedTexts?.allSatisfy { $0.unicodeScalars.allSatisfy(\.isPlainNarrow) } ?? false
     }
 
+    /// What a pattern writes for an amount, for checking a pattern as it is learned.
     private static func format(_ minorUnits: Int64, digits: Int, _ pattern: Pattern) -> String {
         var bytes: [UInt8] = []
-        append(minorUnits, digits: digits, PatternBytes(pattern), to: &bytes)
+        let storage = PatternStorage(pattern)
+        withExtendedLifetime(storage) {
+            append(minorUnits, digits: digits, storage.bytes, to: &bytes)
+        }
         return String(decoding: bytes, as: UTF8.self)
     }
 
@@ -197,7 +213,7 @@ package struct MoneyFormat: Sendable {
         DecimalDigits.with(minorUnits.magnitude, minimumCount: digits + 1) { number in
             let integerCount = number.count - digits
             let negative = minorUnits < 0
-            out += negative ? pattern.negativePrefix : pattern.positivePrefix
+            out.append(bytes: negative ? pattern.negativePrefix : pattern.positivePrefix)
             // Runs of digits between separators: the primary group at the right, secondary
             // ones before.
             var start = 0
@@ -207,18 +223,18 @@ package struct MoneyFormat: Sendable {
                 let secondary = pattern.secondaryGrouping
                 var end = head % secondary == 0 ? secondary : head % secondary
                 while end <= head {
-                    out += UnsafeRawBufferPointer(rebasing: number[start..<end])
-                    out += pattern.groupingSeparator
+                    out.append(bytes: UnsafeRawBufferPointer(rebasing: number[start..<end]))
+                    out.append(bytes: pattern.groupingSeparator)
                     start = end
                     end += secondary
                 }
             }
-            out += UnsafeRawBufferPointer(rebasing: number[start..<integerCount])
+            out.append(bytes: UnsafeRawBufferPointer(rebasing: number[start..<integerCount]))
             if digits > 0 {
-                out += pattern.decimalSeparator
-                out += UnsafeRawBufferPointer(rebasing: number[integerCount...])
+                out.append(bytes: pattern.decimalSeparator)
+                out.append(bytes: UnsafeRawBufferPointer(rebasing: number[integerCount...]))
             }
-            out += negative ? pattern.negativeSuffix : pattern.positiveSuffix
+            out.append(bytes: negative ? pattern.negativeSuffix : pattern.positiveSuffix)
         }
     }
 
