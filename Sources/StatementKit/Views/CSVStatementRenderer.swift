@@ -62,7 +62,9 @@ package struct CSVStatementRenderer: Sendable {
         let isQuoting = { (byte: UInt8) in byte == UInt8(ascii: ",") || byte == UInt8(ascii: "\"") }
         guard
             text.isPrintableASCII(avoiding: isQuoting)
-                || (text.isNeutral && !text.utf8.contains(where: isQuoting))
+                || text.withUTF8Bytes({
+                    !$0.contains(where: isQuoting) && String.isNeutral(utf8: $0)
+                })
         else { return false }
         guard let first = text.utf8.first else { return true }
         return !isGuarded(first)

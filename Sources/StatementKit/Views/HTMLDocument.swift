@@ -78,7 +78,7 @@ enum HTMLDocument {
     /// Appends `escape(text)`: most texts as they are, without making another string.
     static func appendEscaped(_ text: String, to out: inout [UInt8]) {
         if text.isPrintableASCII(avoiding: isSpecial)
-            || (!text.utf8.contains(where: isSpecial) && text.isNeutral)
+            || text.withUTF8Bytes({ !$0.contains(where: isSpecial) && String.isNeutral(utf8: $0) })
         {
             out += text.utf8
         } else {

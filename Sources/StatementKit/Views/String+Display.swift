@@ -33,7 +33,15 @@ extension String {
     /// or C1 control, no DEL, no U+061C, U+200E, U+200F, U+202A–U+202E or U+2066–U+2069.
     package var isNeutral: Bool {
         // Most text is printable ASCII, which is neutral: one plain pass over the bytes.
-        isPrintableASCII || Self.isNeutral(utf8: utf8)
+        isPrintableASCII || withUTF8Bytes { Self.isNeutral(utf8: $0) }
+    }
+
+    /// Calls `body` with the text's UTF-8: a native string's own bytes, without a copy of
+    /// the string (and its retain).
+    func withUTF8Bytes<R>(_ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+        if let result = utf8.withContiguousStorageIfAvailable(body) { return result }
+        var text = self
+        return text.withUTF8(body)
     }
 
     /// Whether UTF-8 text is neutral (see `isNeutral`).
@@ -67,17 +75,14 @@ extension String {
             for byte in bytes { outside |= (byte &- 0x20) >= 0x5F || special(byte) ? 1 : 0 }
             return outside == 0
         }
-        // A native string lends its bytes without a copy of itself (and its retain).
-        if let result = utf8.withContiguousStorageIfAvailable(check) { return result }
-        var text = self
-        return text.withUTF8(check)
+        return withUTF8Bytes(check)
     }
 
     /// The number of terminal columns the text takes: 2 for East Asian wide characters and
     /// emoji, 0 for combining marks and other zero-width characters, 1 otherwise.
     package var displayWidth: Int {
         if isPrintableASCII { return utf8.count }
-        if unicodeScalars.allSatisfy(\.isPlainNarrow) { return unicodeScalars.count }
+        if let width = withUTF8Bytes(Self.plainNarrowWidth) { return width }
         return reduce(0) { $0 + $1.displayWidth }
     }
 
@@ -103,6 +108,34 @@ extension String {
     package func padded(toWidth width: Int, right: Bool = false) -> String {
         let padding = String(repeating: " ", count: Swift.max(0, width - displayWidth))
         return right ? padding + self : self + padding
+    }
+}
+
+extension String {
+    /// The count of Unicode scalars in UTF-8 text when every one is `isPlainNarrow` (its
+    /// display width), else `nil`: decoded from the bytes, which a string holds valid.
+    static func plainNarrowWidth(_ utf8: UnsafeBufferPointer<UInt8>) -> Int? {
+        var count = 0
+        var index = 0
+        while index < utf8.count {
+            let lead = utf8[index]
+            let (length, initial): (Int, UInt32) =
+                switch lead {
+                case 0..<0x80: (1, UInt32(lead))
+                case 0xC0..<0xE0: (2, UInt32(lead & 0x1F))
+                case 0xE0..<0xF0: (3, UInt32(lead & 0x0F))
+                default: (4, UInt32(lead & 0x07))
+                }
+            guard index + length <= utf8.count else { return nil }
+            var value = initial
+            for offset in 1..<length {
+                value = value << 6 | UInt32(utf8[index + offset] & 0x3F)
+            }
+            guard let scalar = Unicode.Scalar(value), scalar.isPlainNarrow else { return nil }
+            count += 1
+            index += length
+        }
+        return count
     }
 }
 

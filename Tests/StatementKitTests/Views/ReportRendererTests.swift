@@ -131,6 +131,14 @@ struct FormattingTests {
         #expect("😀".displayWidth == 2)
         #expect("👩‍👩‍👧".displayWidth == 2)
         #expect("e\u{301}".displayWidth == 1)
+        #expect("Müller −€1 234,50".displayWidth == 17)
+        #expect("Ωmega «ü»".displayWidth == 9)
+        for text in ["Müller", "a\u{301}", "東京", "😀x", "x\u{A0}y", "\u{10FFFF}"] {
+            let scalars = Array(text.unicodeScalars)
+            #expect(
+                text.withUTF8Bytes(String.plainNarrowWidth)
+                    == (scalars.allSatisfy(\.isPlainNarrow) ? scalars.count : nil), "\(text)")
+        }
         #expect("東京電力".truncated(toWidth: 5) == "東京…")
         #expect("abcdef".truncated(toWidth: 4) == "abc…")
         #expect("abcdef".truncated(toWidth: 1) == "…")
