@@ -95,13 +95,24 @@ extension Day {
     }
 
     /// The day as `YYYY-MM-DD`.
-    /// Appends `isoText`'s bytes.
+    /// Appends `isoText`'s bytes, in one copy.
     func appendISOText(to out: inout [UInt8]) {
-        DecimalDigits.with(UInt64(year), minimumCount: 4) { out.append(bytes: $0) }
-        out.append(UInt8(ascii: "-"))
-        DecimalDigits.with(UInt64(month), minimumCount: 2) { out.append(bytes: $0) }
-        out.append(UInt8(ascii: "-"))
-        DecimalDigits.with(UInt64(day), minimumCount: 2) { out.append(bytes: $0) }
+        var text: (UInt64, UInt64) = (0, 0)
+        withUnsafeMutableBytes(of: &text) { bytes in
+            func put(_ value: Int, digits: Range<Int>) {
+                var rest = value
+                for index in digits.reversed() {
+                    bytes[index] = UInt8(ascii: "0") + UInt8(rest % 10)
+                    rest /= 10
+                }
+            }
+            put(year, digits: 0..<4)
+            bytes[4] = UInt8(ascii: "-")
+            put(month, digits: 5..<7)
+            bytes[7] = UInt8(ascii: "-")
+            put(day, digits: 8..<10)
+            out.append(bytes: UnsafeRawBufferPointer(rebasing: bytes[..<10]))
+        }
     }
 
     package var isoText: String {

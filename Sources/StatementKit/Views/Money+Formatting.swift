@@ -213,28 +213,46 @@ package struct MoneyFormat: Sendable {
         DecimalDigits.with(minorUnits.magnitude, minimumCount: digits + 1) { number in
             let integerCount = number.count - digits
             let negative = minorUnits < 0
-            out.append(bytes: negative ? pattern.negativePrefix : pattern.positivePrefix)
-            // Runs of digits between separators: the primary group at the right, secondary
-            // ones before.
-            var start = 0
-            if integerCount >= pattern.primaryGrouping + pattern.minimumGroupingDigits {
-                // Before the primary group: the leftmost group, then secondary ones.
-                let head = integerCount - pattern.primaryGrouping
-                let secondary = pattern.secondaryGrouping
-                var end = head % secondary == 0 ? secondary : head % secondary
-                while end <= head {
-                    out.append(bytes: UnsafeRawBufferPointer(rebasing: number[start..<end]))
-                    out.append(bytes: pattern.groupingSeparator)
-                    start = end
-                    end += secondary
+            let (prefix, suffix) =
+                negative
+                ? (pattern.negativePrefix, pattern.negativeSuffix)
+                : (pattern.positivePrefix, pattern.positiveSuffix)
+            // Written on the stack first, then appended in one copy: at most a separator
+            // before each digit.
+            let most =
+                prefix.count + suffix.count + number.count + pattern.decimalSeparator.count
+                + integerCount * pattern.groupingSeparator.count
+            withUnsafeTemporaryAllocation(byteCount: most, alignment: 1) { buffer in
+                var count = 0
+                func put(_ bytes: UnsafeRawBufferPointer) {
+                    UnsafeMutableRawBufferPointer(rebasing: buffer[count..<count + bytes.count])
+                        .copyMemory(from: bytes)
+                    count += bytes.count
                 }
+                put(prefix)
+                // Runs of digits between separators: the primary group at the right,
+                // secondary ones before.
+                var start = 0
+                if integerCount >= pattern.primaryGrouping + pattern.minimumGroupingDigits {
+                    // Before the primary group: the leftmost group, then secondary ones.
+                    let head = integerCount - pattern.primaryGrouping
+                    let secondary = pattern.secondaryGrouping
+                    var end = head % secondary == 0 ? secondary : head % secondary
+                    while end <= head {
+                        put(UnsafeRawBufferPointer(rebasing: number[start..<end]))
+                        put(pattern.groupingSeparator)
+                        start = end
+                        end += secondary
+                    }
+                }
+                put(UnsafeRawBufferPointer(rebasing: number[start..<integerCount]))
+                if digits > 0 {
+                    put(pattern.decimalSeparator)
+                    put(UnsafeRawBufferPointer(rebasing: number[integerCount...]))
+                }
+                put(suffix)
+                out.append(bytes: UnsafeRawBufferPointer(rebasing: buffer[..<count]))
             }
-            out.append(bytes: UnsafeRawBufferPointer(rebasing: number[start..<integerCount]))
-            if digits > 0 {
-                out.append(bytes: pattern.decimalSeparator)
-                out.append(bytes: UnsafeRawBufferPointer(rebasing: number[integerCount...]))
-            }
-            out.append(bytes: negative ? pattern.negativeSuffix : pattern.positiveSuffix)
         }
     }
 
