@@ -39,21 +39,25 @@ enum HTMLDocument {
 
     /// A page up to its body's content: `pageHead`, the body, then `pageTail` make `page`.
     static func pageHead(title: String, language: String) -> String {
-        """
-        <!DOCTYPE html>
-        <html lang="\(escape(language))">
-        <head>
-        <meta charset="utf-8">
-        <meta name="viewport" content="width=device-width, initial-scale=1">
-        <title>\(escape(title))</title>
-        <style>
-        \(style)
-        </style>
-        </head>
-        <body>
-
-        """
+        var bytes: [UInt8] = []
+        appendPageHead(title: title, language: language, to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
     }
+
+    /// Appends `pageHead(title:language:)`.
+    static func appendPageHead(title: String, language: String, to out: inout [UInt8]) {
+        out += "<!DOCTYPE html>\n<html lang=\"".utf8
+        appendEscaped(language, to: &out)
+        out += "\">\n<head>\n<meta charset=\"utf-8\">\n".utf8
+        out += "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n".utf8
+        out += "<title>".utf8
+        appendEscaped(title, to: &out)
+        out += headEnd
+    }
+
+    /// The end of every page's head, with its style, made once.
+    private static let headEnd = Array(
+        "</title>\n<style>\n\(style)\n</style>\n</head>\n<body>\n".utf8)
 
     /// What follows a page's body content.
     static let pageTail = "\n</body>\n</html>\n"

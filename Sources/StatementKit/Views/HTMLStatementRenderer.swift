@@ -66,8 +66,12 @@ package struct HTMLStatementRenderer: Sendable {
         let name = account.name ?? account.id.grouped
         let escape = HTMLDocument.escape
         let amount = { (value: Money) in HTMLDocument.amount(value, money) }
-        var body = "<nav>" + navigation(statement, neighbours) + "</nav>\n"
-        body += "<header>\n<h1>\(escape(name)) · \(escape(period))</h1>\n<dl>\n"
+        HTMLDocument.appendPageHead(
+            title: "\(name) · \(period)", language: labels.languageCode, to: &out)
+        out += "<nav>".utf8
+        out += navigation(statement, neighbours).utf8
+        out += "</nav>\n".utf8
+        out += "<header>\n<h1>\(escape(name)) · \(escape(period))</h1>\n<dl>\n".utf8
         let facts = [
             (
                 labels.name(of: account.id),
@@ -77,23 +81,22 @@ package struct HTMLStatementRenderer: Sendable {
             (labels.openingBalance, amount(statement.openingBalance)),
             (labels.closingBalance, amount(statement.closingBalance)),
         ]
-        for (term, value) in facts { body += "<dt>\(escape(term))</dt><dd>\(value)</dd>\n" }
-        body += "</dl>\n</header>\n"
+        for (term, value) in facts { out += "<dt>\(escape(term))</dt><dd>\(value)</dd>\n".utf8 }
+        out += "</dl>\n</header>\n".utf8
         // The chart at a desktop's width and at a phone's, each shown on its own screens.
         for (width, kind) in [(640, "wide"), (360, "narrow")] {
             let chart = BalanceChart(
                 statement: statement, money: money, days: days, labels: labels, width: width)
-            body += "<figure class=\"chart-\(kind)\">\n\(chart.svg)\n</figure>\n"
+            out += "<figure class=\"chart-\(kind)\">\n".utf8
+            out += chart.svg.utf8
+            out += "\n</figure>\n".utf8
         }
         // The first header row is printed only: it repeats the account and period on every
         // page a long statement takes.
-        body += "<table>\n<thead><tr class=\"print-only\"><th colspan=\"6\">"
-        body += "\(escape(name)) · \(escape(account.id.grouped)) · \(escape(period))</th></tr>\n"
-        body += columnHeadings
+        out += "<table>\n<thead><tr class=\"print-only\"><th colspan=\"6\">".utf8
         out +=
-            HTMLDocument.pageHead(title: "\(name) · \(period)", language: labels.languageCode)
-            .utf8
-        out += body.utf8
+            "\(escape(name)) · \(escape(account.id.grouped)) · \(escape(period))</th></tr>\n".utf8
+        out += columnHeadings.utf8
         let appendEscaped = HTMLDocument.appendEscaped
         // By index: each field read in place, not a copy of each entry and its texts.
         let entries = statement.entries
@@ -322,7 +325,9 @@ struct BalanceChart {
         let title =
             "\(labels.chartTitle), \(days.monthAndYear(statement.month)): \(money.format(statement.openingBalance)) → \(money.format(statement.closingBalance))"
         let titleID = "chart-title-\(width)"
-        var svg =
+        var svg = ""
+        svg.reserveCapacity(4096)
+        svg +=
             "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 \(width) \(height)\" role=\"img\" aria-labelledby=\"\(titleID)\">\n"
         svg += "<title id=\"\(titleID)\">\(escape(title))</title>\n"
         svg +=
