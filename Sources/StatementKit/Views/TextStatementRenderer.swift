@@ -81,9 +81,9 @@ package struct TextStatementRenderer: Sendable {
             _ amounts: (_ out: inout [UInt8]) -> Void
         ) {
             date.write(toWidth: dateWidth, into: &out)
-            out += "  ".utf8
+            out.appendSpaces(2)
             beneficiary.write(toWidth: beneficiaryWidth, truncating: true, into: &out)
-            out += "  ".utf8
+            out.appendSpaces(2)
             description.write(toWidth: descriptionWidth, truncating: true, into: &out)
             amounts(&out)
             out.append(UInt8(ascii: "\n"))
@@ -100,13 +100,15 @@ package struct TextStatementRenderer: Sendable {
             count: String(decoding: out[headerStart..<(out.count - 1)], as: UTF8.self).displayWidth)
         out += (rule + "\n").utf8
         func write(_ cell: AmountCell, into out: inout [UInt8]) {
-            out += "  ".utf8
-            out += repeatElement(UInt8(ascii: " "), count: max(0, moneyWidth - cell.width))
-            out += amounts[cell.range]
+            out.appendSpaces(2 + max(0, moneyWidth - cell.width))
+            amounts.withUnsafeBytes {
+                out.append(bytes: UnsafeRawBufferPointer(rebasing: $0[cell.range]))
+            }
         }
         for index in entries.indices {
+            let day = entries[index].transaction.date.day - 1
             line(
-                Cell(dayTexts[entries[index].transaction.date.day - 1]),
+                Cell(text: dayTexts[day], width: dayWidths[day]),
                 Cell(neutralizing: entries[index].transaction.beneficiary),
                 Cell(neutralizing: entries[index].transaction.description ?? "")
             ) { out in
@@ -136,7 +138,7 @@ private struct Cell {
         self.init(text: text, width: text.displayWidth)
     }
 
-    private init(text: String, width: Int) {
+    init(text: String, width: Int) {
         self.text = text
         self.width = width
     }
@@ -161,8 +163,19 @@ private struct Cell {
             width = text.displayWidth
         }
         let padding = max(0, columns - width)
-        if right { out += repeatElement(UInt8(ascii: " "), count: padding) }
+        if right { out.appendSpaces(padding) }
         out += text.utf8
-        if !right { out += repeatElement(UInt8(ascii: " "), count: padding) }
+        if !right { out.appendSpaces(padding) }
+    }
+}
+
+extension [UInt8] {
+    /// Appends `count` spaces in one copy.
+    fileprivate mutating func appendSpaces(_ count: Int) {
+        guard count > 0 else { return }
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: count) { spaces in
+            spaces.initialize(repeating: UInt8(ascii: " "))
+            append(contentsOf: spaces)
+        }
     }
 }
