@@ -95,10 +95,15 @@ extension Day {
     }
 
     /// The day as `YYYY-MM-DD`.
+    package var isoText: String { withISOText { String(decoding: $0, as: UTF8.self) } }
+
     /// Appends `isoText`'s bytes, in one copy.
-    func appendISOText(to out: inout [UInt8]) {
+    func appendISOText(to out: inout [UInt8]) { withISOText { out.append(bytes: $0) } }
+
+    /// Calls `body` with the bytes of `isoText`, written on the stack.
+    private func withISOText<R>(_ body: (UnsafeRawBufferPointer) -> R) -> R {
         var text: (UInt64, UInt64) = (0, 0)
-        withUnsafeMutableBytes(of: &text) { bytes in
+        return withUnsafeMutableBytes(of: &text) { bytes in
             func put(_ value: Int, digits: Range<Int>) {
                 var rest = value
                 for index in digits.reversed() {
@@ -111,25 +116,7 @@ extension Day {
             put(month, digits: 5..<7)
             bytes[7] = UInt8(ascii: "-")
             put(day, digits: 8..<10)
-            out.append(bytes: UnsafeRawBufferPointer(rebasing: bytes[..<10]))
-        }
-    }
-
-    package var isoText: String {
-        String(unsafeUninitializedCapacity: 10) { out in
-            func put(_ value: Int, digits: Range<Int>) {
-                var rest = value
-                for index in digits.reversed() {
-                    out[index] = UInt8(ascii: "0") + UInt8(rest % 10)
-                    rest /= 10
-                }
-            }
-            put(year, digits: 0..<4)
-            out[4] = UInt8(ascii: "-")
-            put(month, digits: 5..<7)
-            out[7] = UInt8(ascii: "-")
-            put(day, digits: 8..<10)
-            return 10
+            return body(UnsafeRawBufferPointer(rebasing: bytes[..<10]))
         }
     }
 }

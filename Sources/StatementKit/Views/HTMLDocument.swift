@@ -34,17 +34,14 @@ enum HTMLDocument {
 
     /// A complete page whose labels are in `language` (an ISO 639 code, for `lang`).
     static func page(title: String, language: String, body: String) -> String {
-        pageHead(title: title, language: language) + body + pageTail
-    }
-
-    /// A page up to its body's content: `pageHead`, the body, then `pageTail` make `page`.
-    static func pageHead(title: String, language: String) -> String {
         var bytes: [UInt8] = []
         appendPageHead(title: title, language: language, to: &bytes)
+        bytes += body.utf8
+        bytes += pageTail.utf8
         return String(decoding: bytes, as: UTF8.self)
     }
 
-    /// Appends `pageHead(title:language:)`.
+    /// Appends a page up to its body's content: that, the body, then `pageTail` make `page`.
     static func appendPageHead(title: String, language: String, to out: inout [UInt8]) {
         out += "<!DOCTYPE html>\n<html lang=\"".utf8
         appendEscaped(language, to: &out)
