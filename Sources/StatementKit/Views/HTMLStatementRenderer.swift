@@ -88,7 +88,7 @@ package struct HTMLStatementRenderer: Sendable {
             let chart = BalanceChart(
                 statement: statement, money: money, days: days, labels: labels, width: width)
             out += "<figure class=\"chart-\(kind)\">\n".utf8
-            out += chart.svg.utf8
+            chart.appendSVG(to: &out)
             out += "\n</figure>\n".utf8
         }
         // The first header row is printed only: it repeats the account and period on every
@@ -297,53 +297,65 @@ struct BalanceChart {
         }
     }
 
-    var svg: String {
+    /// Appends the chart as SVG.
+    func appendSVG(to out: inout [UInt8]) {
         let daily = statement.dailyBalances
         let geometry = Geometry(chart: self, daily: daily)
         let (x, y) = (geometry.x, geometry.y)
-        // The step line's points, `x,y` apart by spaces.
-        var points = "\(geometry.left),\(y(statement.openingBalance.minorUnits))"
-        var lastY = y(statement.openingBalance.minorUnits)
-        var previous = statement.openingBalance.minorUnits
-        var crossings: [Int] = []
-        func point(_ px: Int, _ py: Int) {
-            points += " "
-            points += String(px)
-            points += ","
-            points += String(py)
-        }
-        for (day, balance) in daily {
-            let px = x(day.day)
-            point(px, lastY)
-            lastY = y(balance.minorUnits)
-            point(px, lastY)
-            if (previous < 0) != (balance.minorUnits < 0) { crossings.append(px) }
-            previous = balance.minorUnits
-        }
-        point(geometry.left + geometry.plotWidth, lastY)
         let escape = HTMLDocument.escape
         let title =
             "\(labels.chartTitle), \(days.monthAndYear(statement.month)): \(money.format(statement.openingBalance)) → \(money.format(statement.closingBalance))"
         let titleID = "chart-title-\(width)"
-        var svg = ""
-        svg.reserveCapacity(4096)
-        svg +=
+        out +=
             "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 \(width) \(height)\" role=\"img\" aria-labelledby=\"\(titleID)\">\n"
-        svg += "<title id=\"\(titleID)\">\(escape(title))</title>\n"
-        svg +=
+            .utf8
+        out += "<title id=\"\(titleID)\">\(escape(title))</title>\n".utf8
+        out +=
             "<rect x=\"\(geometry.left)\" y=\"\(top)\" width=\"\(geometry.plotWidth)\" height=\"\(geometry.plotHeight)\" fill=\"#f7f7f7\"/>\n"
-        svg +=
+            .utf8
+        out +=
             "<line x1=\"\(geometry.left)\" y1=\"\(y(0))\" x2=\"\(geometry.left + geometry.plotWidth)\" y2=\"\(y(0))\" stroke=\"#888\" stroke-dasharray=\"4 3\"/>\n"
-        svg +=
-            "<polyline fill=\"none\" stroke=\"#1f5fa8\" stroke-width=\"2\" points=\"\(points)\"/>\n"
+            .utf8
+        // The step line's points, `x,y` apart by spaces.
+        out += "<polyline fill=\"none\" stroke=\"#1f5fa8\" stroke-width=\"2\" points=\"".utf8
+        func point(_ px: Int, _ py: Int) {
+            Self.appendInteger(px, to: &out)
+            out.append(UInt8(ascii: ","))
+            Self.appendInteger(py, to: &out)
+        }
+        var lastY = y(statement.openingBalance.minorUnits)
+        point(geometry.left, lastY)
+        var previous = statement.openingBalance.minorUnits
+        var crossings: [Int] = []
+        for (day, balance) in daily {
+            let px = x(day.day)
+            out.append(UInt8(ascii: " "))
+            point(px, lastY)
+            lastY = y(balance.minorUnits)
+            out.append(UInt8(ascii: " "))
+            point(px, lastY)
+            if (previous < 0) != (balance.minorUnits < 0) { crossings.append(px) }
+            previous = balance.minorUnits
+        }
+        out.append(UInt8(ascii: " "))
+        point(geometry.left + geometry.plotWidth, lastY)
+        out += "\"/>\n".utf8
         for crossing in crossings {
-            svg +=
+            out +=
                 "<circle class=\"crossing\" cx=\"\(crossing)\" cy=\"\(y(0))\" r=\"4\" fill=\"#a3001b\"/>\n"
+                .utf8
         }
         for label in texts(geometry, daily: daily) {
-            svg +=
+            out +=
                 "<text x=\"\(label.x)\" y=\"\(label.y)\" font-size=\"12\" text-anchor=\"\(label.anchor)\" fill=\"#333\">\(escape(label.text))</text>\n"
+                .utf8
         }
-        return svg + "</svg>"
+        out += "</svg>".utf8
+    }
+
+    /// Appends an integer's decimal digits, with `-` when negative.
+    private static func appendInteger(_ value: Int, to out: inout [UInt8]) {
+        if value < 0 { out.append(UInt8(ascii: "-")) }
+        DecimalDigits.with(UInt64(value.magnitude)) { out.append(bytes: $0) }
     }
 }
