@@ -107,15 +107,26 @@ package final class ReportController {
             published += try result!.get()
         }
         if formats.contains(.html) {
-            for month in byMonth.keys.sorted() {
-                let own = ClosingBalances(month: month, statements: byMonth[month]!)
-                _ = try Self.write(own.tsv, to: "\(folder)/\(month.isoText)/\(balancesName)")
-                var index = ""
-                MonthIndexRenderer(locale: locale).render(
-                    ClosingBalances(month: month, merging: [own] + balances(of: month)),
-                    extensions: formats.map(\.fileExtension), into: &index)
-                published.append(try Self.write(index, to: "\(folder)/\(month.isoText)/index.html"))
+            // Each month's closing balances and index, the months on every core.
+            let months = byMonth.keys.sorted()
+            let (folder, locale, balancesName) = (folder, locale, balancesName)
+            let extensions = formats.map(\.fileExtension)
+            let indexes = ConcurrentResults<Result<PublishedFile, StorageError>>(
+                count: months.count)
+            DispatchQueue.concurrentPerform(iterations: months.count) { index in
+                let month = months[index]
+                indexes[index] = Result { () throws(StorageError) in
+                    let own = ClosingBalances(month: month, statements: byMonth[month]!)
+                    _ = try Self.write(own.tsv, to: "\(folder)/\(month.isoText)/\(balancesName)")
+                    var page = ""
+                    MonthIndexRenderer(locale: locale).render(
+                        ClosingBalances(
+                            month: month, merging: [own] + Self.balances(of: month, in: folder)),
+                        extensions: extensions, into: &page)
+                    return try Self.write(page, to: "\(folder)/\(month.isoText)/index.html")
+                }
             }
+            for result in indexes.values { published.append(try result!.get()) }
             if !statements.isEmpty { published.append(try writeAllMonthsIndex()) }
         }
         if let generation, generation >= reportedGeneration() ?? 0 {
@@ -178,7 +189,7 @@ package final class ReportController {
 
     /// The closing balances of a month that every writer of the output folder recorded
     /// (every part's, when a ledger is split by account), in the order of their file names.
-    private func balances(of month: Month) -> [ClosingBalances] {
+    private static func balances(of month: Month, in folder: String) -> [ClosingBalances] {
         let path = "\(folder)/\(month.isoText)"
         let names = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
         return names.filter { $0.hasPrefix(".closing-balances") && $0.hasSuffix(".tsv") }.sorted()
@@ -195,7 +206,7 @@ package final class ReportController {
     private func writeAllMonthsIndex() throws(StorageError) -> PublishedFile {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
         let months = names.compactMap(Month.init(parsing:)).compactMap { month in
-            let parts = balances(of: month)
+            let parts = Self.balances(of: month, in: folder)
             return parts.isEmpty ? nil : ClosingBalances(month: month, merging: parts)
         }
         var index = ""
