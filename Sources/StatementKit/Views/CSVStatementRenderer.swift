@@ -44,13 +44,8 @@ package struct CSVStatementRenderer: Sendable {
         if isPlain(text) {
             out += text.utf8
         } else if text.isPrintableASCII, let first = text.utf8.first, !isGuarded(first) {
-            // Printable ASCII with `,` or `"` that needs no guard: quoted, quotes doubled.
-            out.append(UInt8(ascii: "\""))
-            for byte in text.utf8 {
-                out.append(byte)
-                if byte == UInt8(ascii: "\"") { out.append(byte) }
-            }
-            out.append(UInt8(ascii: "\""))
+            // Printable ASCII with `,` or `"` that needs no guard: only quoted.
+            appendQuoted(text, to: &out)
         } else {
             out += cell(text).utf8
         }
@@ -89,9 +84,7 @@ package struct CSVStatementRenderer: Sendable {
     static func cell(_ text: String) -> String {
         // Plain text stays as it is, as the steps below would leave it.
         if isPlain(text) { return text }
-        let isPrintableASCII = text.isPrintableASCII
-        // Printable ASCII holds nothing to neutralise.
-        var value = isPrintableASCII ? text : text.neutralized
+        var value = text.neutralized
         let start = value.drop { $0 == " " }
         let startsWithControl = text.unicodeScalars.first.map { $0 == "\t" || $0 == "\r" }
         if let first = start.unicodeScalars.first,
@@ -101,10 +94,19 @@ package struct CSVStatementRenderer: Sendable {
             value = "'" + value
         }
         guard value.contains(where: { $0 == "," || $0 == "\"" }) else { return value }
-        let parts = value.utf8.split(
-            separator: UInt8(ascii: "\""), omittingEmptySubsequences: false)
-        return "\"" + parts.map { String(decoding: $0, as: UTF8.self) }.joined(separator: "\"\"")
-            + "\""
+        var quoted: [UInt8] = []
+        appendQuoted(value, to: &quoted)
+        return String(decoding: quoted, as: UTF8.self)
+    }
+
+    /// Appends the text in quotes, its quotes doubled (RFC 4180).
+    private static func appendQuoted(_ text: String, to out: inout [UInt8]) {
+        out.append(UInt8(ascii: "\""))
+        for byte in text.utf8 {
+            out.append(byte)
+            if byte == UInt8(ascii: "\"") { out.append(byte) }
+        }
+        out.append(UInt8(ascii: "\""))
     }
 
     /// Whether the text is a number such as `-12.34`, which a spreadsheet may evaluate.

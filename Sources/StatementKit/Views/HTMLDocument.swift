@@ -61,7 +61,7 @@ enum HTMLDocument {
 
     /// Text made safe for HTML content and attribute values, with controls neutralised.
     static func escape(_ text: String) -> String {
-        if !text.utf8.contains(where: isSpecial) && text.isNeutral { return text }
+        if isPlain(text) { return text }
         var out = ""
         for character in text.neutralized {
             switch character {
@@ -78,13 +78,22 @@ enum HTMLDocument {
 
     /// Appends `escape(text)`: most texts as they are, without making another string.
     static func appendEscaped(_ text: String, to out: inout [UInt8]) {
-        if text.isPrintableASCII(avoiding: isSpecial)
-            || text.withUTF8Bytes({ !$0.contains(where: isSpecial) && String.isNeutral(utf8: $0) })
-        {
+        if isPlain(text) {
             out += text.utf8
         } else {
             out += escape(text).utf8
         }
+    }
+
+    /// Whether `escape` leaves the text as it is: no special character, nothing
+    /// `String.neutralized` would change. Printable ASCII is decided in one plain pass.
+    private static func isPlain(_ text: String) -> Bool {
+        text.isPrintableASCII(avoiding: isSpecial) || text.withUTF8Bytes(isPlain(utf8:))
+    }
+
+    /// Whether `escape` leaves UTF-8 text as it is.
+    private static func isPlain(utf8: some Collection<UInt8>) -> Bool {
+        !utf8.contains(where: isSpecial) && String.isNeutral(utf8: utf8)
     }
 
     /// Whether a byte must be written as an entity.
@@ -108,8 +117,7 @@ enum HTMLDocument {
     /// character and nothing `String.neutralized` would change. Worked out once per
     /// statement, not per amount.
     static func writesPlainText(_ format: MoneyFormat) -> Bool {
-        format.fixedTexts?.allSatisfy { !$0.utf8.contains(where: isSpecial) && $0.isNeutral }
-            ?? false
+        format.fixedTexts?.allSatisfy(isPlain) ?? false
     }
 
     /// Appends `moneyCell(money, format)`; `isPlain` is `writesPlainText(format)`.
@@ -121,12 +129,7 @@ enum HTMLDocument {
         format.append(money, to: &out)
         // Amounts hold nothing to escape, unless a locale's signs do. (Looked at through a
         // pointer: a slice of `out` kept alive would make the next append copy all of it.)
-        if !isPlain
-            && !out.withUnsafeBufferPointer({ buffer in
-                let amount = buffer[start...]
-                return !amount.contains(where: isSpecial) && String.isNeutral(utf8: amount)
-            })
-        {
+        if !isPlain && !out.withUnsafeBufferPointer({ Self.isPlain(utf8: $0[start...]) }) {
             let text = String(decoding: out[start...], as: UTF8.self)
             out.removeSubrange(start...)
             out += escape(text).utf8

@@ -93,6 +93,14 @@ package struct MoneyFormat: Sendable {
         /// How many digits an integer part needs beyond the first group before it is grouped:
         /// 1 in most locales (`1,234`), 2 in some (`1234` but `12.345` in es_ES).
         var minimumGroupingDigits = 1
+
+        /// Every text the pattern writes besides ASCII digits, in one order.
+        var texts: [String] {
+            [
+                positivePrefix, positiveSuffix, negativePrefix, negativeSuffix, decimalSeparator,
+                groupingSeparator,
+            ]
+        }
     }
 
     /// A pattern as UTF-8 texts, appended to an output as they are: views into a buffer that
@@ -118,10 +126,7 @@ package struct MoneyFormat: Sendable {
         let bytes: PatternBytes
 
         init(_ pattern: Pattern) {
-            let texts = [
-                pattern.positivePrefix, pattern.positiveSuffix, pattern.negativePrefix,
-                pattern.negativeSuffix, pattern.decimalSeparator, pattern.groupingSeparator,
-            ].map { Array($0.utf8) }
+            let texts = pattern.texts.map { Array($0.utf8) }
             memory = .allocate(byteCount: max(1, texts.reduce(0) { $0 + $1.count }), alignment: 1)
             var parts: [UnsafeRawBufferPointer] = []
             var offset = 0
@@ -161,9 +166,6 @@ package struct MoneyFormat: Sendable {
 
     /// The amount in this currency, as `Money.formatted(locale:)` writes it.
     package func format(_ money: Money) -> String {
-        guard patternBytes != nil, money.currency == currency else {
-            return money.formatted(locale: locale)
-        }
         var bytes: [UInt8] = []
         append(money, to: &bytes)
         return String(decoding: bytes, as: UTF8.self)
@@ -180,14 +182,7 @@ package struct MoneyFormat: Sendable {
 
     /// Every text this format writes besides ASCII digits (signs, symbols, separators);
     /// `nil` when it asks Foundation for each amount.
-    var fixedTexts: [String]? {
-        pattern.map {
-            [
-                $0.positivePrefix, $0.positiveSuffix, $0.negativePrefix, $0.negativeSuffix,
-                $0.decimalSeparator, $0.groupingSeparator,
-            ]
-        }
-    }
+    var fixedTexts: [String]? { pattern?.texts }
 
     /// Whether every character of this format's amounts is one column wide on its own
     /// (`Unicode.Scalar.isPlainNarrow`): an amount's display width is then its count of

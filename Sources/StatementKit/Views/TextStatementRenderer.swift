@@ -91,7 +91,7 @@ package struct TextStatementRenderer: Sendable {
         let headerStart = out.count
         line(Cell(labels.date), Cell(labels.beneficiary), Cell(labels.description)) { out in
             for label in [labels.amount, labels.balance] {
-                out += "  ".utf8
+                out.appendSpaces(2)
                 Cell(label).write(toWidth: moneyWidth, right: true, into: &out)
             }
         }
