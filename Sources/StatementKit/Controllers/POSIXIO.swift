@@ -88,19 +88,71 @@ extension POSIXIO {
 }
 
 extension POSIXIO {
+    /// What a file holds, compared with bytes to write.
+    enum Comparison {
+        /// Exactly the bytes.
+        case same
+        /// Something else, or something that cannot be read.
+        case differs
+        /// No file by that name.
+        case missing
+    }
+
     /// Whether the file at `path` holds exactly `bytes`: its size first (one `fstat`), then
-    /// its content; `false` when it cannot be read.
-    static func holds(_ bytes: [UInt8], path: String) -> Bool {
+    /// its content.
+    static func compare(_ bytes: [UInt8], toFileAt path: String) -> Comparison {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { return false }
+        guard descriptor >= 0 else { return errno == ENOENT ? .missing : .differs }
         defer { close(descriptor) }
         var info = stat()
         guard fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG,
             Int(info.st_size) == bytes.count
-        else { return false }
+        else { return .differs }
         var content = [UInt8](repeating: 0, count: bytes.count)
         let read = content.withUnsafeMutableBytes { readFully(descriptor, into: $0, at: 0) }
-        return (try? read.get()) == bytes.count && content == bytes
+        return (try? read.get()) == bytes.count && content == bytes ? .same : .differs
+    }
+
+    /// What `create(_:at:in:)` did.
+    enum Creation: Equatable {
+        case created
+        /// The name is taken; the file written is dropped.
+        case exists
+        /// The file system has no unnamed files; nothing was written.
+        case unsupported
+        case failed(POSIXErrno)
+    }
+
+    /// Creates the file `path` in `folder` holding `bytes`, whole from the moment its name
+    /// appears: written as an unnamed file of the folder (`O_TMPFILE`), then given its name
+    /// (`linkat`). One name made and no name removed, where a file written beside and renamed
+    /// costs two of each.
+    static func create(_ bytes: [UInt8], at path: String, in folder: String) -> Creation {
+        #if os(Linux)
+            // `O_TMPFILE` is `__O_TMPFILE | O_DIRECTORY`; Swift sees neither macro's value.
+            let descriptor = open(folder, 0o20_000_000 | O_DIRECTORY | O_WRONLY | O_CLOEXEC, 0o644)
+            guard descriptor >= 0 else {
+                return [EISDIR, EOPNOTSUPP, EINVAL].contains(errno)
+                    ? .unsupported : .failed(POSIXErrno(code: errno))
+            }
+            defer { close(descriptor) }
+            if let code = bytes.withUnsafeBytes({ writeAll(descriptor, $0) }) {
+                return .failed(POSIXErrno(code: code))
+            }
+            guard
+                linkat(AT_FDCWD, "/proc/self/fd/\(descriptor)", AT_FDCWD, path, AT_SYMLINK_FOLLOW)
+                    == 0
+            else {
+                switch errno {
+                case EEXIST: return .exists
+                case ENOENT where access("/proc/self/fd", F_OK) != 0: return .unsupported
+                case let code: return .failed(POSIXErrno(code: code))
+                }
+            }
+            return .created
+        #else
+            return .unsupported
+        #endif
     }
 
     /// The stamp of a regular file, following symbolic links; `nil` when there is none.

@@ -81,26 +81,44 @@ package final class ReportController {
             }
         }
         let byMonth = Dictionary(grouping: statements, by: \.month)
-        for month in byMonth.keys { Self.removeStaleTemporaries(in: "\(folder)/\(month.isoText)") }
+        // The months' folders: those made now hold no file yet, so none is compared.
+        var newMonths: Set<Month> = []
+        for month in byMonth.keys {
+            let path = "\(folder)/\(month.isoText)"
+            if mkdir(path, 0o755) == 0 {
+                newMonths.insert(month)
+            } else if errno == EEXIST {
+                Self.removeStaleTemporaries(in: path)
+            } else {
+                let reason = String(cString: strerror(errno))
+                throw .io(path: path, operation: "create folder", reason: reason)
+            }
+        }
         Self.removeStaleTemporaries(in: folder)
         let ordered = byMonth.keys.sorted().flatMap { month in
             byMonth[month]!.sorted(by: { $0.account.id < $1.account.id })
         }
         // Render and write the statements on every core; each has files of its own, and the
-        // results are put back in order.
+        // results are put back in order. The cores take runs of statements from different
+        // months in turn, so that they seldom wait for one another's lock on a folder.
         let results = ConcurrentResults<Result<[PublishedFile], StorageError>>(count: ordered.count)
-        let job = self.job
+        let runs = Self.runs(of: ordered.map(\.month), length: 16)
+        let (job, madeMonths) = (self.job, newMonths)
         let tally = FileTally(
             count: ordered.count * formats.count, phase: .writingReports, progress: progress)
         tally.report(nil)
-        DispatchQueue.concurrentPerform(iterations: ordered.count) { index in
-            let statement = ordered[index]
-            let neighbours = StatementNeighbours(
-                of: statement.month, among: accountMonths[statement.account.id] ?? [])
-            results[index] = Result { () throws(StorageError) in
-                try job.publish(statement, neighbours: neighbours)
+        DispatchQueue.concurrentPerform(iterations: runs.count) { run in
+            for index in runs[run] {
+                let statement = ordered[index]
+                let neighbours = StatementNeighbours(
+                    of: statement.month, among: accountMonths[statement.account.id] ?? [])
+                results[index] = Result { () throws(StorageError) in
+                    try job.publish(
+                        statement, neighbours: neighbours,
+                        inNewFolder: madeMonths.contains(statement.month))
+                }
+                tally.add(files: job.formats.count)
             }
-            tally.add(files: job.formats.count)
         }
         var published: [PublishedFile] = []
         for result in results.values {
@@ -163,9 +181,9 @@ package final class ReportController {
             }
         }
 
-        func publish(_ statement: MonthlyStatement, neighbours: StatementNeighbours)
-            throws(StorageError) -> [PublishedFile]
-        {
+        func publish(
+            _ statement: MonthlyStatement, neighbours: StatementNeighbours, inNewFolder: Bool
+        ) throws(StorageError) -> [PublishedFile] {
             var published: [PublishedFile] = []
             var output: [UInt8] = []
             for format in formats {
@@ -173,10 +191,30 @@ package final class ReportController {
                 render(statement, as: format, neighbours: neighbours, into: &output)
                 let path =
                     "\(folder)/\(statement.month.isoText)/\(statement.account.id.fileName).\(format.fileExtension)"
-                published.append(try ReportController.write(output, to: path))
+                published.append(try ReportController.write(output, to: path, isNew: inNewFolder))
             }
             return published
         }
+    }
+
+    /// The positions of `months` (in order) cut into runs of at most `length` in one month,
+    /// ordered so that runs next to each other are of different months where there are
+    /// several: every month's first run, then every month's second, and so on.
+    static func runs(of months: [Month], length: Int) -> [Range<Int>] {
+        var runs: [(rank: Int, range: Range<Int>)] = []
+        var start = 0
+        while start < months.count {
+            let monthStart = start
+            while start < months.count, months[start] == months[monthStart] { start += 1 }
+            for (rank, lower) in stride(from: monthStart, to: start, by: length).enumerated() {
+                runs.append((rank, lower..<min(lower + length, start)))
+            }
+        }
+        // A stable order by rank: runs of one rank stay in month order.
+        return runs.enumerated().sorted {
+            ($0.element.rank, $0.offset) < ($1.element.rank, $1.offset)
+        }
+        .map(\.element.range)
     }
 
     /// The file beside a month's reports with each account's closing balance:
@@ -252,28 +290,42 @@ package final class ReportController {
     }
 
     /// Writes a report file unless it already holds exactly `text`.
-    ///
-    /// The new content goes to `.NAME.PID.statements-tmp` beside the file (a name of this
-    /// process alone) and is renamed over it, so a reader never sees half a file.
     fileprivate static func write(_ text: String, to path: String) throws(StorageError)
         -> PublishedFile
     {
         try write(Array(text.utf8), to: path)
     }
 
-    /// Writes a report file unless it already holds exactly `bytes` (see above).
-    fileprivate static func write(_ bytes: [UInt8], to path: String) throws(StorageError)
-        -> PublishedFile
+    /// Writes a report file unless it already holds exactly `bytes`; a reader never sees half
+    /// a file.
+    ///
+    /// A new file is written unnamed in its folder and then named (`POSIXIO.create`); a
+    /// changed one, or a new one where the file system has no unnamed files, goes to
+    /// `.NAME.PID.statements-tmp` beside it (a name of this process alone) and is renamed over
+    /// it.
+    ///
+    /// - Parameter isNew: whether the file is known not to exist (its folder was made by this
+    ///   run), so no comparison is tried.
+    fileprivate static func write(_ bytes: [UInt8], to path: String, isNew: Bool = false)
+        throws(StorageError) -> PublishedFile
     {
+        let written = PublishedFile(path: path, isWritten: true)
         // Report paths are `FOLDER/NAME`, joined by this controller.
         let slash = path.lastIndex(of: "/")!
         let folder = String(path[..<slash])
+        var comparison = isNew ? .missing : POSIXIO.compare(bytes, toFileAt: path)
+        if comparison == .missing {
+            switch POSIXIO.create(bytes, at: path, in: folder) {
+            case .created: return written
+            case .exists: comparison = POSIXIO.compare(bytes, toFileAt: path)
+            case .unsupported: break
+            case .failed(let error):
+                throw .io(path: path, operation: "write", reason: error.description)
+            }
+        }
+        if comparison == .same { return PublishedFile(path: path, isWritten: false) }
         let temporary =
             "\(folder)/.\(path[path.index(after: slash)...]).\(getpid())\(temporarySuffix)"
-        if POSIXIO.holds(bytes, path: path) {
-            return PublishedFile(path: path, isWritten: false)
-        }
-        try makeFolder(folder)
         let descriptor = open(
             temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0o644)
         guard descriptor >= 0 else {
@@ -289,6 +341,6 @@ package final class ReportController {
             _ = unlink(temporary)
             throw .io(path: path, operation: "write", reason: reason)
         }
-        return PublishedFile(path: path, isWritten: true)
+        return written
     }
 }
