@@ -15,8 +15,8 @@ package struct CSVStatementRenderer: Sendable {
 
     /// Renders the statement as UTF-8 bytes, appended to `out`.
     package func render(_ statement: MonthlyStatement, into out: inout [UInt8]) {
-        out += Self.header.utf8
-        out += "\r\n".utf8
+        out.append(utf8: Self.header)
+        out.append("\r\n")
         let currency = statement.account.currency.code
         // By index: each field read in place, not a copy of each entry and its texts.
         let entries = statement.entries
@@ -34,20 +34,20 @@ package struct CSVStatementRenderer: Sendable {
             out.append(UInt8(ascii: ","))
             entries[index].balance.appendDecimalText(to: &out)
             out.append(UInt8(ascii: ","))
-            out += currency.utf8
-            out += "\r\n".utf8
+            out.append(utf8: currency)
+            out.append("\r\n")
         }
     }
 
     /// Appends `cell(text)`: most texts as they are, without making another string.
     private static func appendCell(_ text: String, to out: inout [UInt8]) {
         if isPlain(text) {
-            out += text.utf8
+            out.append(utf8: text)
         } else if text.isPrintableASCII, let first = text.utf8.first, !isGuarded(first) {
             // Printable ASCII with `,` or `"` that needs no guard: only quoted.
             appendQuoted(text, to: &out)
         } else {
-            out += cell(text).utf8
+            out.append(utf8: cell(text))
         }
     }
 

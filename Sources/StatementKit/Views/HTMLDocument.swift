@@ -36,18 +36,18 @@ enum HTMLDocument {
     static func page(title: String, language: String, body: String) -> String {
         var bytes: [UInt8] = []
         appendPageHead(title: title, language: language, to: &bytes)
-        bytes += body.utf8
-        bytes += pageTail.utf8
+        bytes.append(utf8: body)
+        bytes.append(utf8: pageTail)
         return String(decoding: bytes, as: UTF8.self)
     }
 
     /// Appends a page up to its body's content: that, the body, then `pageTail` make `page`.
     static func appendPageHead(title: String, language: String, to out: inout [UInt8]) {
-        out += "<!DOCTYPE html>\n<html lang=\"".utf8
+        out.append("<!DOCTYPE html>\n<html lang=\"")
         appendEscaped(language, to: &out)
-        out += "\">\n<head>\n<meta charset=\"utf-8\">\n".utf8
-        out += "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n".utf8
-        out += "<title>".utf8
+        out.append("\">\n<head>\n<meta charset=\"utf-8\">\n")
+        out.append("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n")
+        out.append("<title>")
         appendEscaped(title, to: &out)
         out += headEnd
     }
@@ -78,11 +78,7 @@ enum HTMLDocument {
 
     /// Appends `escape(text)`: most texts as they are, without making another string.
     static func appendEscaped(_ text: String, to out: inout [UInt8]) {
-        if isPlain(text) {
-            out += text.utf8
-        } else {
-            out += escape(text).utf8
-        }
+        out.append(utf8: isPlain(text) ? text : escape(text))
     }
 
     /// Whether `escape` leaves the text as it is: no special character, nothing
@@ -124,7 +120,7 @@ enum HTMLDocument {
     static func appendMoneyCell(
         _ money: Money, _ format: MoneyFormat, isPlain: Bool, to out: inout [UInt8]
     ) {
-        out += (money.minorUnits < 0 ? "<td class=\"num neg\">" : "<td class=\"num\">").utf8
+        out.append(money.minorUnits < 0 ? "<td class=\"num neg\">" : "<td class=\"num\">")
         let start = out.count
         format.append(money, to: &out)
         // Amounts hold nothing to escape, unless a locale's signs do. (Looked at through a
@@ -132,9 +128,9 @@ enum HTMLDocument {
         if !isPlain && !out.withUnsafeBufferPointer({ Self.isPlain(utf8: $0[start...]) }) {
             let text = String(decoding: out[start...], as: UTF8.self)
             out.removeSubrange(start...)
-            out += escape(text).utf8
+            out.append(utf8: escape(text))
         }
-        out += "</td>".utf8
+        out.append("</td>")
     }
 
     /// A column heading: escaped, and breakable after a `/` only (`Empfänger/Auftraggeber`),

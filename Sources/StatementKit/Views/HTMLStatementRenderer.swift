@@ -68,10 +68,10 @@ package struct HTMLStatementRenderer: Sendable {
         let amount = { (value: Money) in HTMLDocument.amount(value, money) }
         HTMLDocument.appendPageHead(
             title: "\(name) · \(period)", language: labels.languageCode, to: &out)
-        out += "<nav>".utf8
-        out += navigation(statement, neighbours).utf8
-        out += "</nav>\n".utf8
-        out += "<header>\n<h1>\(escape(name)) · \(escape(period))</h1>\n<dl>\n".utf8
+        out.append("<nav>")
+        out.append(utf8: navigation(statement, neighbours))
+        out.append("</nav>\n")
+        out.append(utf8: "<header>\n<h1>\(escape(name)) · \(escape(period))</h1>\n<dl>\n")
         let facts = [
             (
                 labels.name(of: account.id),
@@ -81,48 +81,50 @@ package struct HTMLStatementRenderer: Sendable {
             (labels.openingBalance, amount(statement.openingBalance)),
             (labels.closingBalance, amount(statement.closingBalance)),
         ]
-        for (term, value) in facts { out += "<dt>\(escape(term))</dt><dd>\(value)</dd>\n".utf8 }
-        out += "</dl>\n</header>\n".utf8
+        for (term, value) in facts {
+            out.append(utf8: "<dt>\(escape(term))</dt><dd>\(value)</dd>\n")
+        }
+        out.append("</dl>\n</header>\n")
         // The chart at a desktop's width and at a phone's, each shown on its own screens.
         for (width, kind) in [(640, "wide"), (360, "narrow")] {
             let chart = BalanceChart(
                 statement: statement, money: money, days: days, labels: labels, width: width)
-            out += "<figure class=\"chart-\(kind)\">\n".utf8
+            out.append(utf8: "<figure class=\"chart-\(kind)\">\n")
             chart.appendSVG(to: &out)
-            out += "\n</figure>\n".utf8
+            out.append("\n</figure>\n")
         }
         // The first header row is printed only: it repeats the account and period on every
         // page a long statement takes.
-        out += "<table>\n<thead><tr class=\"print-only\"><th colspan=\"6\">".utf8
+        out.append("<table>\n<thead><tr class=\"print-only\"><th colspan=\"6\">")
         out +=
             "\(escape(name)) · \(escape(account.id.grouped)) · \(escape(period))</th></tr>\n".utf8
-        out += columnHeadings.utf8
+        out.append(utf8: columnHeadings)
         let appendEscaped = HTMLDocument.appendEscaped
         // By index: each field read in place, not a copy of each entry and its texts.
         let entries = statement.entries
         let moneyIsPlain = HTMLDocument.writesPlainText(money)
         for index in entries.indices {
-            out += "<tr><td class=\"date\">".utf8
+            out.append("<tr><td class=\"date\">")
             appendEscaped(dayTexts[entries[index].transaction.date.day - 1], &out)
-            out += "</td><td class=\"text\">".utf8
+            out.append("</td><td class=\"text\">")
             appendEscaped(entries[index].transaction.beneficiary.reportField, &out)
-            out += "</td><td class=\"description text\">".utf8
+            out.append("</td><td class=\"description text\">")
             appendEscaped((entries[index].transaction.description ?? "").reportField, &out)
-            out += "</td><td class=\"reference\">".utf8
+            out.append("</td><td class=\"reference\">")
             appendEscaped((entries[index].transaction.reference ?? "").reportField, &out)
-            out += "</td>".utf8
+            out.append("</td>")
             HTMLDocument.appendMoneyCell(
                 entries[index].transaction.amount, money, isPlain: moneyIsPlain, to: &out)
             HTMLDocument.appendMoneyCell(
                 entries[index].balance, money, isPlain: moneyIsPlain, to: &out)
-            out += "</tr>\n".utf8
+            out.append("</tr>\n")
         }
-        out += "</tbody>\n</table>\n".utf8
+        out.append("</tbody>\n</table>\n")
         out +=
             ("<footer>\(escape(labels.transactions(statement.entries.count)))"
             + " · \(escape(labels.moneyIn)) \(amount(statement.totalIn))"
             + " · \(escape(labels.moneyOut)) \(amount(statement.totalOut))</footer>").utf8
-        out += HTMLDocument.pageTail.utf8
+        out.append(utf8: HTMLDocument.pageTail)
     }
 
     /// Links to the month's index and to the account's statements before and after.
@@ -306,18 +308,21 @@ struct BalanceChart {
         let title =
             "\(labels.chartTitle), \(days.monthAndYear(statement.month)): \(money.format(statement.openingBalance)) → \(money.format(statement.closingBalance))"
         let titleID = "chart-title-\(width)"
-        out +=
-            "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 \(width) \(height)\" role=\"img\" aria-labelledby=\"\(titleID)\">\n"
-            .utf8
-        out += "<title id=\"\(titleID)\">\(escape(title))</title>\n".utf8
-        out +=
-            "<rect x=\"\(geometry.left)\" y=\"\(top)\" width=\"\(geometry.plotWidth)\" height=\"\(geometry.plotHeight)\" fill=\"#f7f7f7\"/>\n"
-            .utf8
-        out +=
-            "<line x1=\"\(geometry.left)\" y1=\"\(y(0))\" x2=\"\(geometry.left + geometry.plotWidth)\" y2=\"\(y(0))\" stroke=\"#888\" stroke-dasharray=\"4 3\"/>\n"
-            .utf8
+        out.append(
+            utf8:
+                "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 \(width) \(height)\" role=\"img\" aria-labelledby=\"\(titleID)\">\n"
+        )
+        out.append(utf8: "<title id=\"\(titleID)\">\(escape(title))</title>\n")
+        out.append(
+            utf8:
+                "<rect x=\"\(geometry.left)\" y=\"\(top)\" width=\"\(geometry.plotWidth)\" height=\"\(geometry.plotHeight)\" fill=\"#f7f7f7\"/>\n"
+        )
+        out.append(
+            utf8:
+                "<line x1=\"\(geometry.left)\" y1=\"\(y(0))\" x2=\"\(geometry.left + geometry.plotWidth)\" y2=\"\(y(0))\" stroke=\"#888\" stroke-dasharray=\"4 3\"/>\n"
+        )
         // The step line's points, `x,y` apart by spaces.
-        out += "<polyline fill=\"none\" stroke=\"#1f5fa8\" stroke-width=\"2\" points=\"".utf8
+        out.append("<polyline fill=\"none\" stroke=\"#1f5fa8\" stroke-width=\"2\" points=\"")
         func point(_ px: Int, _ py: Int) {
             Self.appendInteger(px, to: &out)
             out.append(UInt8(ascii: ","))
@@ -339,18 +344,20 @@ struct BalanceChart {
         }
         out.append(UInt8(ascii: " "))
         point(geometry.left + geometry.plotWidth, lastY)
-        out += "\"/>\n".utf8
+        out.append("\"/>\n")
         for crossing in crossings {
-            out +=
-                "<circle class=\"crossing\" cx=\"\(crossing)\" cy=\"\(y(0))\" r=\"4\" fill=\"#a3001b\"/>\n"
-                .utf8
+            out.append(
+                utf8:
+                    "<circle class=\"crossing\" cx=\"\(crossing)\" cy=\"\(y(0))\" r=\"4\" fill=\"#a3001b\"/>\n"
+            )
         }
         for label in texts(geometry, daily: daily) {
-            out +=
-                "<text x=\"\(label.x)\" y=\"\(label.y)\" font-size=\"12\" text-anchor=\"\(label.anchor)\" fill=\"#333\">\(escape(label.text))</text>\n"
-                .utf8
+            out.append(
+                utf8:
+                    "<text x=\"\(label.x)\" y=\"\(label.y)\" font-size=\"12\" text-anchor=\"\(label.anchor)\" fill=\"#333\">\(escape(label.text))</text>\n"
+            )
         }
-        out += "</svg>".utf8
+        out.append("</svg>")
     }
 
     /// Appends an integer's decimal digits, with `-` when negative.

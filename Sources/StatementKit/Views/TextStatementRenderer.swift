@@ -31,17 +31,18 @@ package struct TextStatementRenderer: Sendable {
             day: Day.daysIn(month: statement.month.month, year: statement.month.year))
         let title =
             "\(account.name?.neutralized ?? labels.account) · \(labels.kind(account.kind)) · \(account.currency.code)"
-        out += (title.truncated(toWidth: Self.maximumWidth) + "\n").utf8
-        out += "\(labels.name(of: account.id)) \(account.id.grouped)\n".utf8
-        out +=
-            "\(days.monthAndYear(statement.month)): \(days.medium(first)) – \(days.medium(last))\n"
-            .utf8
+        out.append(utf8: (title.truncated(toWidth: Self.maximumWidth) + "\n"))
+        out.append(utf8: "\(labels.name(of: account.id)) \(account.id.grouped)\n")
+        out.append(
+            utf8:
+                "\(days.monthAndYear(statement.month)): \(days.medium(first)) – \(days.medium(last))\n"
+        )
         let opening = money.format(statement.openingBalance)
         let closing = money.format(statement.closingBalance)
         let labelWidth =
             max(labels.openingBalance.displayWidth, labels.closingBalance.displayWidth) + 2
-        out += (labels.openingBalance.padded(toWidth: labelWidth) + opening + "\n").utf8
-        out += (labels.closingBalance.padded(toWidth: labelWidth) + closing + "\n\n").utf8
+        out.append(utf8: (labels.openingBalance.padded(toWidth: labelWidth) + opening + "\n"))
+        out.append(utf8: (labels.closingBalance.padded(toWidth: labelWidth) + closing + "\n\n"))
 
         // By index: each field read in place, not a copy of each entry and its texts. Amounts
         // are formatted into one buffer, each a range of it with its width.
@@ -98,7 +99,7 @@ package struct TextStatementRenderer: Sendable {
         let rule = String(
             repeating: "─",
             count: String(decoding: out[headerStart..<(out.count - 1)], as: UTF8.self).displayWidth)
-        out += (rule + "\n").utf8
+        out.append(utf8: (rule + "\n"))
         func write(_ cell: AmountCell, into out: inout [UInt8]) {
             out.appendSpaces(2 + max(0, moneyWidth - cell.width))
             amounts.withUnsafeBytes {
@@ -116,7 +117,7 @@ package struct TextStatementRenderer: Sendable {
                 write(amountCells[2 * index + 1], into: &out)
             }
         }
-        out += (rule + "\n").utf8
+        out.append(utf8: (rule + "\n"))
         out +=
             ("\(labels.transactions(statement.entries.count)) · \(labels.moneyIn) \(money.format(statement.totalIn))"
             + " · \(labels.moneyOut) \(money.format(statement.totalOut))\n").utf8
@@ -164,7 +165,7 @@ private struct Cell {
         }
         let padding = max(0, columns - width)
         if right { out.appendSpaces(padding) }
-        out += text.utf8
+        out.append(utf8: text)
         if !right { out.appendSpaces(padding) }
     }
 }
