@@ -108,9 +108,22 @@ extension POSIXIO {
         guard fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG,
             Int(info.st_size) == bytes.count
         else { return .differs }
-        var content = [UInt8](repeating: 0, count: bytes.count)
-        let read = content.withUnsafeMutableBytes { readFully(descriptor, into: $0, at: 0) }
-        return (try? read.get()) == bytes.count && content == bytes ? .same : .differs
+        // Read and compared a piece at a time, into one buffer on the stack.
+        return withUnsafeTemporaryAllocation(byteCount: 1 << 16, alignment: 16) { buffer in
+            bytes.withUnsafeBytes { expected in
+                var offset = 0
+                while offset < expected.count {
+                    let piece = UnsafeMutableRawBufferPointer(
+                        rebasing: buffer[..<min(buffer.count, expected.count - offset)])
+                    guard
+                        (try? readFully(descriptor, into: piece, at: offset).get()) == piece.count,
+                        memcmp(piece.baseAddress!, expected.baseAddress! + offset, piece.count) == 0
+                    else { return .differs }
+                    offset += piece.count
+                }
+                return .same
+            }
+        }
     }
 
     /// What `create(_:at:in:)` did.

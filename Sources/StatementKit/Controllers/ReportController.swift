@@ -185,7 +185,10 @@ package final class ReportController {
             _ statement: MonthlyStatement, neighbours: StatementNeighbours, inNewFolder: Bool
         ) throws(StorageError) -> [PublishedFile] {
             var published: [PublishedFile] = []
+            // Room for the largest format (HTML: a page head, a chart, ~300 bytes a
+            // transaction) at once, rather than grown by doubling and copying.
             var output: [UInt8] = []
+            output.reserveCapacity(8192 + 320 * statement.entries.count)
             for format in formats {
                 output.removeAll(keepingCapacity: true)
                 render(statement, as: format, neighbours: neighbours, into: &output)

@@ -1,3 +1,5 @@
+import Foundation
+
 /// The line format of one transaction in the ledger's transaction log.
 ///
 /// `date TAB amount-in-minor-units TAB beneficiary TAB beneficiary-IBAN TAB description TAB
@@ -167,24 +169,29 @@ package enum LedgerRecord {
         _ bytes: [UInt8], _ body: (Int, [UnsafeRawBufferPointer]) throws(DecodingError) -> Void
     ) throws(DecodingError) {
         let failure: DecodingError? = bytes.withUnsafeBytes { all in
+            guard let base = all.baseAddress else { return nil }
             var fields: [UnsafeRawBufferPointer] = []
-            fields.reserveCapacity(6)
+            fields.reserveCapacity(7)
             var index = 0
             var lineStart = 0
-            var fieldStart = 0
-            for position in 0..<all.count {
-                let byte = all[position]
-                guard byte == 9 || byte == 10 else { continue }
-                fields.append(UnsafeRawBufferPointer(rebasing: all[fieldStart..<position]))
-                fieldStart = position + 1
-                if byte == 10 {
-                    if position > lineStart {
-                        do throws(DecodingError) { try body(index, fields) } catch { return error }
+            // Each line's end, then its tabs, found by `memchr` (many bytes at a time).
+            while lineStart < all.count,
+                let newline = memchr(base + lineStart, 10, all.count - lineStart)
+            {
+                let lineEnd = base.distance(to: UnsafeRawPointer(newline))
+                if lineEnd > lineStart {
+                    var fieldStart = lineStart
+                    while let tab = memchr(base + fieldStart, 9, lineEnd - fieldStart) {
+                        let position = base.distance(to: UnsafeRawPointer(tab))
+                        fields.append(UnsafeRawBufferPointer(rebasing: all[fieldStart..<position]))
+                        fieldStart = position + 1
                     }
+                    fields.append(UnsafeRawBufferPointer(rebasing: all[fieldStart..<lineEnd]))
+                    do throws(DecodingError) { try body(index, fields) } catch { return error }
                     fields.removeAll(keepingCapacity: true)
-                    index += 1
-                    lineStart = position + 1
                 }
+                index += 1
+                lineStart = lineEnd + 1
             }
             guard lineStart == all.count else {
                 return DecodingError(

@@ -24,11 +24,17 @@ package struct CSVStatementRenderer: Sendable {
             // Dates, amounts and the currency code are plain by construction; text is not.
             entries[index].transaction.date.appendISOText(to: &out)
             out.append(UInt8(ascii: ","))
-            Self.appendCell(entries[index].transaction.beneficiary.reportField, to: &out)
+            String.withReportField(entries[index].transaction.beneficiary) {
+                Self.appendCell($0, to: &out)
+            }
             out.append(UInt8(ascii: ","))
-            Self.appendCell((entries[index].transaction.description ?? "").reportField, to: &out)
+            String.withReportField(entries[index].transaction.description) {
+                Self.appendCell($0, to: &out)
+            }
             out.append(UInt8(ascii: ","))
-            Self.appendCell((entries[index].transaction.reference ?? "").reportField, to: &out)
+            String.withReportField(entries[index].transaction.reference) {
+                Self.appendCell($0, to: &out)
+            }
             out.append(UInt8(ascii: ","))
             entries[index].transaction.amount.appendDecimalText(to: &out)
             out.append(UInt8(ascii: ","))

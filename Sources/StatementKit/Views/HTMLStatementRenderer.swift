@@ -107,11 +107,15 @@ package struct HTMLStatementRenderer: Sendable {
             out.append("<tr><td class=\"date\">")
             appendEscaped(dayTexts[entries[index].transaction.date.day - 1], &out)
             out.append("</td><td class=\"text\">")
-            appendEscaped(entries[index].transaction.beneficiary.reportField, &out)
+            String.withReportField(entries[index].transaction.beneficiary) {
+                appendEscaped($0, &out)
+            }
             out.append("</td><td class=\"description text\">")
-            appendEscaped((entries[index].transaction.description ?? "").reportField, &out)
+            String.withReportField(entries[index].transaction.description) {
+                appendEscaped($0, &out)
+            }
             out.append("</td><td class=\"reference\">")
-            appendEscaped((entries[index].transaction.reference ?? "").reportField, &out)
+            String.withReportField(entries[index].transaction.reference) { appendEscaped($0, &out) }
             out.append("</td>")
             HTMLDocument.appendMoneyCell(
                 entries[index].transaction.amount, money, isPlain: moneyIsPlain, to: &out)

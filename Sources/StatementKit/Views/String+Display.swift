@@ -12,6 +12,13 @@ extension String {
         return String(self[..<end]) + "…"
     }
 
+    /// Calls `body` with `(text ?? "").reportField`: a text within the limit passed as it is,
+    /// not copied.
+    package static func withReportField(_ text: String?, _ body: (String) -> Void) {
+        guard let text else { return body("") }
+        body(text.utf8.count > reportFieldLimit ? text.reportField : text)
+    }
+
     /// The text with control characters and bidirectional overrides replaced, so that a
     /// statement shows what it holds: line breaks and tabs become spaces, other controls and
     /// the bidi embedding, override and isolate controls become U+FFFD.

@@ -77,23 +77,28 @@ package struct TextStatementRenderer: Sendable {
         let textWidth = max(20, Self.maximumWidth - dateWidth - 2 * moneyWidth - gaps)
         let beneficiaryWidth = textWidth * 11 / 20
         let descriptionWidth = textWidth - beneficiaryWidth
+        // The texts are passed on as they are, never stored: no reference counting per row.
         func line(
-            _ date: Cell, _ beneficiary: Cell, _ description: Cell,
-            _ amounts: (_ out: inout [UInt8]) -> Void
+            date: String, dateWidth textWidth: Int, _ beneficiary: String,
+            _ description: String?, _ amounts: (_ out: inout [UInt8]) -> Void
         ) {
-            date.write(toWidth: dateWidth, into: &out)
+            Column.write(date, width: textWidth, toWidth: dateWidth, into: &out)
             out.appendSpaces(2)
-            beneficiary.write(toWidth: beneficiaryWidth, truncating: true, into: &out)
+            Column.writeNeutralized(beneficiary, toWidth: beneficiaryWidth, into: &out)
             out.appendSpaces(2)
-            description.write(toWidth: descriptionWidth, truncating: true, into: &out)
+            Column.writeNeutralized(description ?? "", toWidth: descriptionWidth, into: &out)
             amounts(&out)
             out.append(UInt8(ascii: "\n"))
         }
         let headerStart = out.count
-        line(Cell(labels.date), Cell(labels.beneficiary), Cell(labels.description)) { out in
+        line(
+            date: labels.date, dateWidth: labels.date.displayWidth, labels.beneficiary,
+            labels.description
+        ) { out in
             for label in [labels.amount, labels.balance] {
                 out.appendSpaces(2)
-                Cell(label).write(toWidth: moneyWidth, right: true, into: &out)
+                Column.write(
+                    label, width: label.displayWidth, toWidth: moneyWidth, right: true, into: &out)
             }
         }
         let rule = String(
@@ -109,9 +114,8 @@ package struct TextStatementRenderer: Sendable {
         for index in entries.indices {
             let day = entries[index].transaction.date.day - 1
             line(
-                Cell(text: dayTexts[day], width: dayWidths[day]),
-                Cell(neutralizing: entries[index].transaction.beneficiary),
-                Cell(neutralizing: entries[index].transaction.description ?? "")
+                date: dayTexts[day], dateWidth: dayWidths[day],
+                entries[index].transaction.beneficiary, entries[index].transaction.description
             ) { out in
                 write(amountCells[2 * index], into: &out)
                 write(amountCells[2 * index + 1], into: &out)
@@ -130,38 +134,32 @@ private struct AmountCell {
     let width: Int
 }
 
-/// A text of a fixed-width column with its display width, worked out once.
-private struct Cell {
-    let text: String
-    let width: Int
-
-    init(_ text: String) {
-        self.init(text: text, width: text.displayWidth)
-    }
-
-    init(text: String, width: Int) {
-        self.text = text
-        self.width = width
-    }
-
-    /// The text `neutralized`: printable ASCII, as most is, in one pass.
-    init(neutralizing text: String) {
+/// How a text is written in a fixed-width column.
+private enum Column {
+    /// Writes the text, `neutralized` (printable ASCII, as most is, in one pass), cut with `…`
+    /// when wider than `columns` and padded to them.
+    static func writeNeutralized(_ text: String, toWidth columns: Int, into out: inout [UInt8]) {
         if text.isPrintableASCII {
-            self.init(text: text, width: text.utf8.count)
+            write(text, width: text.utf8.count, toWidth: columns, truncating: true, into: &out)
         } else {
-            self.init(text.neutralized)
+            let neutral = text.neutralized
+            write(
+                neutral, width: neutral.displayWidth, toWidth: columns, truncating: true, into: &out
+            )
         }
     }
 
-    /// Writes the text padded with spaces to `columns`, on the right or (for numbers) the left,
-    /// cut with `…` first when `truncating` and wider: `String.truncated` and `padded` at once.
-    func write(
-        toWidth columns: Int, truncating: Bool = false, right: Bool = false, into out: inout [UInt8]
+    /// Writes a text of display width `width` padded with spaces to `columns`, on the right or
+    /// (for numbers) the left, cut with `…` first when `truncating` and wider:
+    /// `String.truncated` and `padded` at once.
+    static func write(
+        _ text: String, width: Int, toWidth columns: Int, truncating: Bool = false,
+        right: Bool = false, into out: inout [UInt8]
     ) {
-        var (text, width) = (text, width)
         if truncating && width > columns {
-            text = text.truncated(toWidth: columns)
-            width = text.displayWidth
+            let cut = text.truncated(toWidth: columns)
+            write(cut, width: cut.displayWidth, toWidth: columns, right: right, into: &out)
+            return
         }
         let padding = max(0, columns - width)
         if right { out.appendSpaces(padding) }
