@@ -63,7 +63,7 @@ package enum LedgerRecord {
     /// Appends UTF-8 text escaped as `escape(_:into:)` does.
     static func escape(_ utf8: UnsafeRawBufferPointer, into bytes: inout [UInt8]) {
         // Most texts hold nothing to escape: copy them whole.
-        guard utf8.contains(where: { $0 == 92 || $0 == 9 || $0 == 10 || $0 == 13 }) else {
+        guard mayNeedEscaping(utf8) else {
             bytes.append(bytes: utf8)
             return
         }
@@ -76,6 +76,26 @@ package enum LedgerRecord {
             default: bytes.append(byte)
             }
         }
+    }
+
+    /// Whether the text may hold a byte to escape (`\`, tab, LF, CR); `false` means it holds
+    /// none. Eight bytes at a time: a word holds `\` or a byte below 14 (tab, LF and CR among
+    /// them) when a byte of `word ^ 0x5C…` is zero or a byte of `word` is below 14 (the
+    /// classic "has zero byte" and "has less" tests, exact for these values).
+    static func mayNeedEscaping(_ utf8: UnsafeRawBufferPointer) -> Bool {
+        let (ones, highs): (UInt64, UInt64) = (0x0101_0101_0101_0101, 0x8080_8080_8080_8080)
+        var offset = 0
+        while offset + 8 <= utf8.count {
+            let word = utf8.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+            let backslashes = word ^ (ones &* 92)
+            if (backslashes &- ones) & ~backslashes & highs != 0
+                || (word &- ones &* 14) & ~word & highs != 0
+            {
+                return true
+            }
+            offset += 8
+        }
+        return utf8[offset...].contains { $0 == 92 || $0 == 9 || $0 == 10 || $0 == 13 }
     }
 
     /// Text written by `escape(_:into:)`; `nil` for an empty field.

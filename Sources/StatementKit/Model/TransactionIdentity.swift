@@ -156,10 +156,24 @@ struct StableHasher {
         value = (value ^ UInt64(byte)) &* 0x0000_0100_0000_01B3
     }
 
+    /// Feeds the number's eight bytes, least significant first.
     mutating func combine(_ number: UInt64) {
-        for index in 0..<8 as Range<UInt64> {
-            byte(UInt8(truncatingIfNeeded: number >> (index &* 8)))
+        // A zero byte only multiplies by the prime (`x ^ 0 == x`), so the zero bytes above the
+        // highest set one (most of them: lengths, flags, dates) are one multiplication by a
+        // power of the prime: the same value, fewer steps.
+        var rest = number
+        var fed = 0
+        while rest != 0 {
+            byte(UInt8(truncatingIfNeeded: rest))
+            rest >>= 8
+            fed += 1
         }
+        value = value &* Self.primePowers[8 - fed]
+    }
+
+    /// The FNV prime to the powers 0 through 8, modulo 2⁶⁴.
+    private static let primePowers: [UInt64] = (0...8).map { power in
+        (0..<power).reduce(1) { product, _ in product &* 0x0000_0100_0000_01B3 }
     }
 
     mutating func combine(_ bytes: UnsafeRawBufferPointer) {

@@ -24,6 +24,41 @@ struct LedgerRecordTests {
                 .minorUnits == -1234)
     }
 
+    @Test func `escapes a special byte wherever it stands in a text, and only then`() {
+        func naive(_ text: [UInt8]) -> [UInt8] {
+            text.flatMap { byte -> [UInt8] in
+                switch byte {
+                case 92: [92, 92]
+                case 9: [92, UInt8(ascii: "t")]
+                case 10: [92, UInt8(ascii: "n")]
+                case 13: [92, UInt8(ascii: "r")]
+                default: [byte]
+                }
+            }
+        }
+        // Every position of a word and of the tail after the last whole word, and bytes the
+        // word-wise test must not take for special ones (`[` is 91, `]` 93, 11, 12, 14).
+        for length in 0...19 {
+            for special: UInt8 in [92, 9, 10, 13, 0, 11, 12, 14, 91, 93, 0xC3, 0x7F] {
+                for position in 0..<max(1, length) {
+                    var text = [UInt8](repeating: UInt8(ascii: "a"), count: length)
+                    if length > 0 { text[position] = special }
+                    var escaped: [UInt8] = []
+                    text.withUnsafeBytes { LedgerRecord.escape($0, into: &escaped) }
+                    #expect(escaped == naive(text), "\(text)")
+                    // Never `false` for a text to escape; `true` only for one with a byte
+                    // below 14 or `\` (the exact pass then decides).
+                    let mayNeed = text.withUnsafeBytes(LedgerRecord.mayNeedEscaping)
+                    if text.contains(where: { [92, 9, 10, 13].contains($0) }) {
+                        #expect(mayNeed, "\(text)")
+                    } else if !text.contains(where: { $0 < 14 }) {
+                        #expect(!mayNeed, "\(text)")
+                    }
+                }
+            }
+        }
+    }
+
     @Test func `refuses a damaged record`() {
         #expect(throws: LedgerRecord.DecodingError.self) {
             try LedgerRecord.decode(Array("2026-10-03\t12\tK\t\t\t".utf8), currency: .eur)
@@ -214,6 +249,24 @@ struct TransactionIdentityTests {
         #expect(
             TransactionIdentity(account: Self.iban, transaction: Self.transaction(), occurrence: 2)
                 .hash == 0xE9CD_2003_9202_8864)
+    }
+
+    @Test func `feeds a number's zero bytes as the byte-wise FNV-1a does`() {
+        func naive(_ number: UInt64, from start: UInt64) -> UInt64 {
+            (0..<8).reduce(start) { value, index in
+                (value ^ (number >> (8 * UInt64(index)) & 0xFF)) &* 0x0000_0100_0000_01B3
+            }
+        }
+        let numbers: [UInt64] = [
+            0, 1, 0xFF, 0x100, 0x1_0000, 0x0100_0001, 20_261_003, 1 << 56, 0x00FF_0000_0000_0000,
+            UInt64(bitPattern: -1234), .max, 0x8000_0000_0000_0000,
+        ]
+        for number in numbers {
+            var hasher = StableHasher()
+            hasher.combine(UInt64(7))
+            hasher.combine(number)
+            #expect(hasher.value == naive(number, from: naive(7, from: 0xCBF2_9CE4_8422_2325)))
+        }
     }
 
     @Test func `uses the transaction id alone when there is one`() {
