@@ -32,6 +32,34 @@ struct ReportControllerTests {
                 == ["DE89370400440532013000.csv", "DE89370400440532013000.txt"])
     }
 
+    @Test func `replaces a file changed by hand whole, leaving nothing beside it`() throws {
+        let folder = try TemporaryFolder()
+        let controller = ReportController(
+            folder: folder.path, formats: [.text], locale: Locale(identifier: "en_US"))
+        _ = try controller.publish([SampleStatement.statement])
+        let path = folder.path + "/2026-10/DE89370400440532013000.txt"
+        let original = try String(contentsOfFile: path, encoding: .utf8)
+        for edit in ["changed by hand", String(original.dropLast()) + "!"] {
+            try edit.write(toFile: path, atomically: false, encoding: .utf8)
+            #expect(try controller.publish([SampleStatement.statement]).map(\.isWritten) == [true])
+            #expect(try String(contentsOfFile: path, encoding: .utf8) == original)
+            #expect(
+                try FileManager.default.contentsOfDirectory(atPath: folder.path + "/2026-10")
+                    == ["DE89370400440532013000.txt"])
+        }
+    }
+
+    @Test func `hands the cores runs of statements from different months in turn`() {
+        let (a, b, c) = (
+            Month(year: 2026, month: 8)!, Month(year: 2026, month: 9)!,
+            Month(year: 2026, month: 10)!
+        )
+        let runs = ReportController.runs(of: [a, a, a, b, c, c, c, c, c], length: 2)
+        // Every month's first run, then every second, and so on; each statement once.
+        #expect(runs == [0..<2, 3..<4, 4..<6, 2..<3, 6..<8, 8..<9])
+        #expect(ReportController.runs(of: [], length: 2).isEmpty)
+    }
+
     @Test func `records the ledger generation its reports reflect`() throws {
         let folder = try TemporaryFolder()
         let controller = ReportController(
