@@ -59,8 +59,8 @@ package final class ReportController {
     /// then records `generation` as the one the reports reflect.
     ///
     /// A file whose content would not change is left alone, bytes and modification time; a
-    /// changed one is replaced atomically (written beside under a name of this process, then
-    /// renamed). Runs writing one output folder take turns (`flock` on the folder), so each
+    /// new one appears whole (written unnamed, then named); a changed one is replaced
+    /// atomically (written beside under a name of this process, then renamed). Runs writing one output folder take turns (`flock` on the folder), so each
     /// month's files and index come from one run; the recorded generation never moves back.
     ///
     /// - Parameter accountMonths: each account's months with transactions: an HTML statement

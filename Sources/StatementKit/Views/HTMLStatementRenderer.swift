@@ -96,8 +96,8 @@ package struct HTMLStatementRenderer: Sendable {
         // The first header row is printed only: it repeats the account and period on every
         // page a long statement takes.
         out.append("<table>\n<thead><tr class=\"print-only\"><th colspan=\"6\">")
-        out +=
-            "\(escape(name)) · \(escape(account.id.grouped)) · \(escape(period))</th></tr>\n".utf8
+        out.append(
+            utf8: "\(escape(name)) · \(escape(account.id.grouped)) · \(escape(period))</th></tr>\n")
         out.append(utf8: columnHeadings)
         let appendEscaped = HTMLDocument.appendEscaped
         // By index: each field read in place, not a copy of each entry and its texts.
@@ -124,10 +124,10 @@ package struct HTMLStatementRenderer: Sendable {
             out.append("</tr>\n")
         }
         out.append("</tbody>\n</table>\n")
-        out +=
-            ("<footer>\(escape(labels.transactions(statement.entries.count)))"
-            + " · \(escape(labels.moneyIn)) \(amount(statement.totalIn))"
-            + " · \(escape(labels.moneyOut)) \(amount(statement.totalOut))</footer>").utf8
+        out.append(
+            utf8: "<footer>\(escape(labels.transactions(statement.entries.count)))"
+                + " · \(escape(labels.moneyIn)) \(amount(statement.totalIn))"
+                + " · \(escape(labels.moneyOut)) \(amount(statement.totalOut))</footer>")
         out.append(utf8: HTMLDocument.pageTail)
     }
 

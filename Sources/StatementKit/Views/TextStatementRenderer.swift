@@ -31,7 +31,7 @@ package struct TextStatementRenderer: Sendable {
             day: Day.daysIn(month: statement.month.month, year: statement.month.year))
         let title =
             "\(account.name?.neutralized ?? labels.account) · \(labels.kind(account.kind)) · \(account.currency.code)"
-        out.append(utf8: (title.truncated(toWidth: Self.maximumWidth) + "\n"))
+        out.append(utf8: title.truncated(toWidth: Self.maximumWidth) + "\n")
         out.append(utf8: "\(labels.name(of: account.id)) \(account.id.grouped)\n")
         out.append(
             utf8:
@@ -41,8 +41,8 @@ package struct TextStatementRenderer: Sendable {
         let closing = money.format(statement.closingBalance)
         let labelWidth =
             max(labels.openingBalance.displayWidth, labels.closingBalance.displayWidth) + 2
-        out.append(utf8: (labels.openingBalance.padded(toWidth: labelWidth) + opening + "\n"))
-        out.append(utf8: (labels.closingBalance.padded(toWidth: labelWidth) + closing + "\n\n"))
+        out.append(utf8: labels.openingBalance.padded(toWidth: labelWidth) + opening + "\n")
+        out.append(utf8: labels.closingBalance.padded(toWidth: labelWidth) + closing + "\n\n")
 
         // By index: each field read in place, not a copy of each entry and its texts. Amounts
         // are formatted into one buffer, each a range of it with its width.
@@ -104,7 +104,7 @@ package struct TextStatementRenderer: Sendable {
         let rule = String(
             repeating: "─",
             count: String(decoding: out[headerStart..<(out.count - 1)], as: UTF8.self).displayWidth)
-        out.append(utf8: (rule + "\n"))
+        out.append(utf8: rule + "\n")
         func write(_ cell: AmountCell, into out: inout [UInt8]) {
             out.appendSpaces(2 + max(0, moneyWidth - cell.width))
             amounts.withUnsafeBytes {
@@ -121,10 +121,11 @@ package struct TextStatementRenderer: Sendable {
                 write(amountCells[2 * index + 1], into: &out)
             }
         }
-        out.append(utf8: (rule + "\n"))
-        out +=
-            ("\(labels.transactions(statement.entries.count)) · \(labels.moneyIn) \(money.format(statement.totalIn))"
-            + " · \(labels.moneyOut) \(money.format(statement.totalOut))\n").utf8
+        out.append(utf8: rule + "\n")
+        out.append(
+            utf8:
+                "\(labels.transactions(statement.entries.count)) · \(labels.moneyIn) \(money.format(statement.totalIn))"
+                + " · \(labels.moneyOut) \(money.format(statement.totalOut))\n")
     }
 }
 
