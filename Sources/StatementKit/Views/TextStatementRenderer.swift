@@ -104,7 +104,8 @@ package struct TextStatementRenderer: Sendable {
         let rule = String(
             repeating: "─",
             count: String(decoding: out[headerStart..<(out.count - 1)], as: UTF8.self).displayWidth)
-        out.append(utf8: rule + "\n")
+        out.append(utf8: rule)
+        out.append("\n")
         func write(_ cell: AmountCell, into out: inout [UInt8]) {
             out.appendSpaces(2 + max(0, moneyWidth - cell.width))
             amounts.withUnsafeBytes {
@@ -121,7 +122,8 @@ package struct TextStatementRenderer: Sendable {
                 write(amountCells[2 * index + 1], into: &out)
             }
         }
-        out.append(utf8: rule + "\n")
+        out.append(utf8: rule)
+        out.append("\n")
         out.append(
             utf8:
                 "\(labels.transactions(statement.entries.count)) · \(labels.moneyIn) \(money.format(statement.totalIn))"
@@ -141,7 +143,12 @@ private enum Column {
     /// when wider than `columns` and padded to them.
     static func writeNeutralized(_ text: String, toWidth columns: Int, into out: inout [UInt8]) {
         if text.isPrintableASCII {
-            write(text, width: text.utf8.count, toWidth: columns, truncating: true, into: &out)
+            guard text.utf8.count > columns else {
+                return write(text, width: text.utf8.count, toWidth: columns, into: &out)
+            }
+            // Cut as `String.truncated` cuts printable ASCII, without making that string.
+            text.withUTF8Bytes { out.append(contentsOf: $0.prefix(max(0, columns - 1))) }
+            out.append("…")
         } else {
             let neutral = text.neutralized
             write(
