@@ -64,7 +64,7 @@ package struct CSVStatementRenderer: Sendable {
         guard
             text.isPrintableASCII(avoiding: isQuoting)
                 || text.withUTF8Bytes({
-                    !$0.contains(where: isQuoting) && String.isNeutral(utf8: $0)
+                    String.isNeutral(utf8: $0, avoiding: isQuoting)
                 })
         else { return false }
         guard let first = text.utf8.first else { return true }

@@ -89,7 +89,7 @@ enum HTMLDocument {
 
     /// Whether `escape` leaves UTF-8 text as it is.
     private static func isPlain(utf8: some Collection<UInt8>) -> Bool {
-        !utf8.contains(where: isSpecial) && String.isNeutral(utf8: utf8)
+        String.isNeutral(utf8: utf8, avoiding: isSpecial)
     }
 
     /// Whether a byte must be written as an entity.

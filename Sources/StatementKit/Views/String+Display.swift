@@ -51,10 +51,14 @@ extension String {
         return text.withUTF8(body)
     }
 
-    /// Whether UTF-8 text is neutral (see `isNeutral`).
-    static func isNeutral(utf8: some Sequence<UInt8>) -> Bool {
+    /// Whether UTF-8 text is neutral (see `isNeutral`) and holds no byte that is `special`:
+    /// one pass.
+    static func isNeutral(
+        utf8: some Sequence<UInt8>, avoiding special: (UInt8) -> Bool = { _ in false }
+    ) -> Bool {
         var previous: (UInt8, UInt8) = (0, 0)
         for byte in utf8 {
+            if special(byte) { return false }
             switch byte {
             case 0..<0x20, 0x7F: return false
             case 0x80...0x9F where previous.1 == 0xC2: return false
