@@ -79,8 +79,9 @@ package struct ReportLabels: Hashable, Sendable {
 
     /// `3 transactions`, the number grouped as the report's amounts are not: plainly.
     func transactions(_ count: Int) -> String {
-        // Each `%@` replaced over the UTF-8 bytes: `replacing` goes through the generic
-        // collection algorithms (1 % of a report's time, called for every statement).
+        // Each `%@` replaced over the UTF-8 bytes: Foundation's `replacingOccurrences` went
+        // through the generic collection algorithms (1 % of a report's time, called for every
+        // statement).
         let template = Array((count == 1 ? transactionOne : transactionMany).utf8)
         let number = count.groupedText.utf8
         var out: [UInt8] = []

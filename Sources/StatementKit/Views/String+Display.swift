@@ -100,9 +100,10 @@ extension String {
     /// The text cut to at most `width` columns, ending in `…` when it was cut.
     package func truncated(toWidth width: Int) -> String {
         guard displayWidth > width else { return self }
-        // Printable ASCII is a column a character.
         if isPrintableASCII {
-            return String(decoding: utf8.prefix(max(0, width - 1)), as: UTF8.self) + "…"
+            var bytes: [UInt8] = []
+            withUTF8Bytes { Self.appendCutASCII($0, toWidth: width, to: &bytes) }
+            return String(decoding: bytes, as: UTF8.self)
         }
         var out = ""
         var used = 0
@@ -123,6 +124,15 @@ extension String {
 }
 
 extension String {
+    /// Appends printable ASCII cut to `width` columns, ending in `…`: what `truncated` makes
+    /// of such a text wider than `width` (a column a character).
+    static func appendCutASCII(
+        _ utf8: UnsafeBufferPointer<UInt8>, toWidth width: Int, to out: inout [UInt8]
+    ) {
+        out.append(contentsOf: utf8.prefix(Swift.max(0, width - 1)))
+        out.append("…")
+    }
+
     /// The count of Unicode scalars in UTF-8 text when every one is `isPlainNarrow` (its
     /// display width), else `nil`: decoded from the bytes, which a string holds valid.
     static func plainNarrowWidth(_ utf8: UnsafeBufferPointer<UInt8>) -> Int? {

@@ -146,9 +146,8 @@ private enum Column {
             guard text.utf8.count > columns else {
                 return write(text, width: text.utf8.count, toWidth: columns, into: &out)
             }
-            // Cut as `String.truncated` cuts printable ASCII, without making that string.
-            text.withUTF8Bytes { out.append(contentsOf: $0.prefix(max(0, columns - 1))) }
-            out.append("…")
+            // Cut as `String.truncated` cuts it, without making that string.
+            text.withUTF8Bytes { String.appendCutASCII($0, toWidth: columns, to: &out) }
         } else {
             let neutral = text.neutralized
             write(
