@@ -8,12 +8,17 @@ import StatementKit
 
 /// Standard output or standard error as a `TextOutputStream`, written with `write(2)`; or a
 /// text buffer that stands for one in a test.
+///
+/// A write that fails is remembered (every copy of the stream shares the record) and the
+/// stream writes nothing more: the root then ends the command with exit 3, or quietly when
+/// the reader closed the pipe.
 struct StandardStream: TextOutputStream {
     static var output: StandardStream { StandardStream(descriptor: STDOUT_FILENO) }
     static var error: StandardStream { StandardStream(descriptor: STDERR_FILENO) }
 
     let descriptor: Int32
     private let buffer: TextBuffer?
+    private let failure = WriteFailure()
 
     init(descriptor: Int32) {
         self.descriptor = descriptor
@@ -24,6 +29,9 @@ struct StandardStream: TextOutputStream {
         descriptor = -1
         self.buffer = buffer
     }
+
+    /// The `errno` of the first write that failed, if one did.
+    var writeError: Int32? { failure.code }
 
     /// The width of the terminal the stream writes to (80 when it cannot tell).
     var columns: Int {
@@ -38,8 +46,13 @@ struct StandardStream: TextOutputStream {
             buffer.text += string
             return
         }
+        guard failure.code == nil else { return }
         var string = string
-        // A closed pipe: nothing more can be said, and nothing to say it to.
-        _ = string.withUTF8 { POSIXIO.writeAll(descriptor, UnsafeRawBufferPointer($0)) }
+        failure.code = string.withUTF8 { POSIXIO.writeAll(descriptor, UnsafeRawBufferPointer($0)) }
     }
+}
+
+/// The first failed write of a standard stream, shared by its copies.
+private final class WriteFailure: @unchecked Sendable {
+    var code: Int32?
 }

@@ -47,7 +47,28 @@ struct Statements {
     }
 
     static func main() {
-        exit(run(Array(CommandLine.arguments.dropFirst())))
+        // A reader that closes the pipe (`| head`) makes writes fail with EPIPE, handled
+        // below, instead of killing the process.
+        signal(SIGPIPE, SIG_IGN)
+        let console = Console.standard
+        let status = run(Array(CommandLine.arguments.dropFirst()), console: console)
+        exit(outputStatus(console, status: status))
+    }
+
+    /// The exit status once the output is written: a write to standard output or error that
+    /// failed (a full disk, a closed file) is exit 3 with a message on standard error (when
+    /// it can still take one); a closed pipe ends the command quietly with its own status.
+    static func outputStatus(_ console: Console, status: Int32) -> Int32 {
+        let failures = [("standard output", console.output), ("standard error", console.error)]
+        for (name, stream) in failures {
+            guard let code = stream.writeError, code != EPIPE else { continue }
+            var standardError = console.error
+            print(
+                "statements: error: cannot write \(name): \(String(cString: strerror(code)))",
+                to: &standardError)
+            return ExitCode.environment
+        }
+        return status
     }
 
     /// Runs one command line, writing to `console`, and returns its exit status: the one

@@ -54,16 +54,20 @@ struct CommandLineTests {
                 Verifies the ledger: the manifest's end line and checksum, and every account-month's
                 committed bytes and identity index against the lengths and checksums the manifest
                 records. Prints each problem with the file it is in. Reads without locking or
-                writing. Every other command refuses to write to a ledger found damaged; to repair
-                one, restore the state folder from a backup, or import the statement files into a
-                new ledger (the ledger holds nothing that is not in them).
+                writing. Other commands verify what they rely on and write nothing past damage they
+                find: every command the manifest; import and process, before they commit, each month
+                they add to, the later months of those accounts and the month before; process, when
+                its output folder is behind the ledger, every month before it imports; report,
+                register and accounts each month they read. Damage elsewhere is found here. To repair
+                a ledger, restore the state folder from a backup, or import the statement files into
+                a new ledger (the ledger holds nothing that is not in them).
 
                 OPTIONS:
                   --state DIR  the ledger folder (default: $STATEMENTS_STATE, else ./ledger)
                   -h, --help   show this help
 
-                EXIT STATUS: 0 the ledger is sound, 2 usage error, 3 the ledger is damaged or cannot
-                be read.
+                EXIT STATUS: 0 the ledger is sound, 2 usage error, 3 the ledger is damaged, missing or
+                cannot be read.
 
                 """)
     }
@@ -123,7 +127,7 @@ struct CommandLineTests {
                 statements validate: error: unknown option '--strikt'; did you mean '--strict'?
                 USAGE: statements validate PATH... [-f text|json|github] [--strict] [-j N] [-q|-v]
                                                    [-p FILE] [-a ID] [--max-diagnostics N]
-                                                   [--shard K/N]
+                                                   [--shard K/N] [--allow-empty]
                 Run 'statements validate --help' for its options.
 
                 """)

@@ -172,6 +172,9 @@ package struct StatementFiles {
     /// The absolute paths named, below which every statement file was found.
     let roots: [String]
 
+    /// Whether the paths named hold no statement file and no path problem.
+    package var isEmpty: Bool { entries.isEmpty }
+
     /// The largest file read as a profile.
     static let maximumProfileSize = 1 << 20
 

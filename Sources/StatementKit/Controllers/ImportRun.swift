@@ -114,7 +114,28 @@ final class ImportRun {
         forgetFilesGone(below: statementFiles.roots)
         let grown = tails.values.filter(\.hasAcceptedRows)
             .sorted { ($0.accountID, $0.month) < ($1.accountID, $1.month) }
+        var earliest: [AccountID: Month] = [:]
+        for tail in grown {
+            earliest[tail.accountID] = min(earliest[tail.accountID] ?? tail.month, tail.month)
+        }
         if !isDryRun && !grown.isEmpty {
+            // The months the run adds to, every later month of their accounts (whose
+            // balances move) and the month before them (whose statement links to them): the
+            // months whose statements are written again, read back against their checksums
+            // first, so that a run never commits on top of damage it reaches.
+            var before: [AccountID: Month] = [:]
+            for (accountID, first) in earliest {
+                before[accountID] = committed.accounts[accountID]?.months.keys
+                    .filter { $0 < first }.max()
+            }
+            do throws(StorageError) {
+                try storage.verifyChecksums(of: committed) { accountID, month in
+                    earliest[accountID].map { month >= $0 } ?? false || before[accountID] == month
+                }
+            } catch {
+                try? storage.rollBack()
+                throw error
+            }
             reading.progress?(RunProgress(phase: .saving, done: 0, total: grown.count))
             let now = clock()
             for tail in grown {
@@ -129,10 +150,6 @@ final class ImportRun {
             // What the run learnt of its files, without a new generation: no transaction
             // changed, so no report needs writing again.
             if manifest.files != committed.files { try storage.commit(&manifest) }
-        }
-        var earliest: [AccountID: Month] = [:]
-        for tail in grown {
-            earliest[tail.accountID] = min(earliest[tail.accountID] ?? tail.month, tail.month)
         }
         // The grown months (not yet in the manifest of a dry run), every later month of the
         // same accounts, and, when the earliest is a new month of its account, the month
@@ -178,16 +195,22 @@ final class ImportRun {
         else { return try read() }
         foundPaths.insert(path)
         let recorded = manifest.files[path].flatMap { $0.reading == fingerprint ? $0 : nil }
-        if let recorded, recorded.stamp == stamp { return unchanged(recorded, named: found.name) }
+        if let recorded, recorded.stamp == stamp {
+            return unchanged(recorded, named: found.name, stamp: stamp)
+        }
         let settled = stamp.isSettled(at: startTime) ? stamp : .unsettled
         // A recorded file whose stamp moved is hashed before it is parsed: its bytes may be
         // the same.
         if var recorded, recorded.content == (try? FileByteSource(path: found.path).contentHash()) {
             recorded.stamp = settled
             manifest.files[path] = recorded
-            return unchanged(recorded, named: found.name)
+            return unchanged(
+                recorded, named: found.name,
+                stamp: POSIXIO.stamp(of: found.path) == stamp ? stamp : nil)
         }
-        let result = try read()
+        var result = try read()
+        let isSteady = POSIXIO.stamp(of: found.path) == stamp
+        if isSteady { result.readStamp = stamp }
         let validation = result.validation
         let count: Int
         switch result.outcome {
@@ -195,9 +218,7 @@ final class ImportRun {
         case .alreadyPresent(let present): count = present
         case .rejected: count = -1
         }
-        guard count >= 0, validation.warningCount == 0, let content = hashed,
-            POSIXIO.stamp(of: found.path) == stamp
-        else {
+        guard count >= 0, validation.warningCount == 0, let content = hashed, isSteady else {
             manifest.files[path] = nil
             return result
         }
@@ -209,26 +230,26 @@ final class ImportRun {
 
     /// What reading a recorded file again would give: every transaction already present, no
     /// diagnostic.
-    private func unchanged(_ file: ImportedFile, named name: String) -> FileImport {
+    private func unchanged(_ file: ImportedFile, named name: String, stamp: FileStamp?)
+        -> FileImport
+    {
         let collector = DiagnosticCollector(
             file: name, isStrict: reading.isStrict, limit: reading.diagnosticLimit)
-        return FileImport(
+        var result = FileImport(
             outcome: .alreadyPresent(file.transactionCount),
             validation: FileValidation(
                 path: name, rowCount: file.rowCount, notBookedCount: file.notBookedCount,
                 collector: collector),
             isUnchanged: true)
+        result.readStamp = stamp
+        return result
     }
 
     /// Forgets the records of files below the run's folders that the run did not find: they
     /// were moved away or deleted.
     private func forgetFilesGone(below roots: [String]) {
-        for path in manifest.files.keys where !foundPaths.contains(path) {
-            if roots.contains(where: {
-                path == $0 || path.hasPrefix($0.hasSuffix("/") ? $0 : $0 + "/")
-            }) {
-                manifest.files[path] = nil
-            }
+        for path in manifest.filesRecorded(below: roots) where !foundPaths.contains(path) {
+            manifest.files[path] = nil
         }
     }
 

@@ -45,13 +45,19 @@ package final class StateController {
     package func importFiles(_ statementFiles: StatementFiles, dryRun: Bool = false)
         throws(StorageError) -> ImportReport
     {
-        // Paths that name no file at all leave the ledger (or its absence) untouched: the
-        // run then has nothing to commit, and takes no lock (which creates the folder).
-        let writes =
+        // Paths that name no file at all leave the ledger (or its absence) untouched, unless
+        // it recorded files below them that are gone (an inbox emptied by `--archive`), whose
+        // records the run forgets: otherwise the run has nothing to commit, and takes no lock
+        // (which creates the folder).
+        var writes =
             !dryRun
             && statementFiles.entries.contains {
                 if case .file = $0.entry { true } else { false }
             }
+        if !dryRun && !writes && !statementFiles.roots.isEmpty {
+            writes = !(try storage.loadManifest(months: false))
+                .filesRecorded(below: statementFiles.roots).isEmpty
+        }
         if writes { try storage.lockForWriting() }
         defer { storage.unlock() }
         // The months of the accounts the run touches are read as it needs them.
@@ -59,6 +65,8 @@ package final class StateController {
         // A ledger of an earlier format is moved into the logs first.
         if writes && committed.version < LedgerManifest.formatVersion {
             committed = try upgrade(committed)
+        } else if writes {
+            storage.removeEarlierFormatFiles()
         }
         let run = ImportRun(
             storage: storage, committed: committed, stagingLimit: stagingLimit, isDryRun: dryRun,
@@ -82,7 +90,7 @@ package final class StateController {
             try? storage.rollBack()
             throw error
         }
-        storage.removeMonthFiles(of: committed)
+        storage.removeEarlierFormatFiles()
         return upgraded
     }
 
@@ -145,6 +153,18 @@ package final class StateController {
     {
         reportedGeneration == report.generations.before
             ? report.changedMonths : report.changedMonths.union(try allMonths())
+    }
+
+    /// Verifies every account-month's bytes against their checksums when the reports that
+    /// follow an import will read them all (`reportedGeneration`, the output's, is not the
+    /// ledger's): `process` then refuses damage before it imports, not after it committed.
+    ///
+    /// - Complexity: nothing when the output is current; else one read of the ledger's bytes.
+    package func verifyForReports(reportedGeneration: Int?) throws(StorageError) {
+        guard try storage.loadManifest(months: false).generation != reportedGeneration else {
+            return
+        }
+        try storage.verifyChecksums(of: try storage.loadManifest()) { _, _ in true }
     }
 
     /// Every month with transactions in the ledger.

@@ -794,20 +794,24 @@ package final class StorageController {
         }
     }
 
-    /// Removes the month files of a ledger of an earlier format after its upgrade committed;
-    /// what a crash leaves here is never read again.
-    func removeMonthFiles(of manifest: LedgerManifest) {
-        for (accountID, entry) in manifest.accounts {
-            for month in entry.months.keys {
-                for version in [1, 2] {
-                    for part in LogPart.allCases {
-                        _ = unlink(monthPath(part, accountID, month, version: version))
-                    }
-                }
+    /// Removes the month files of formats 1 to 3 (`accounts/ID/YYYY-MM.tsv|.idx|.ids`) once
+    /// an upgrade committed, or, found by a later writer, after a run killed between the
+    /// upgrade's commit and this removal; a ledger of the current format never reads them.
+    /// Costs one `stat` when there are none.
+    func removeEarlierFormatFiles() {
+        let accounts = folder + "/accounts"
+        var info = stat()
+        guard stat(accounts, &info) == 0 else { return }
+        let files = FileManager.default
+        for name in (try? files.contentsOfDirectory(atPath: accounts)) ?? [] {
+            let account = "\(accounts)/\(name)"
+            for file in (try? files.contentsOfDirectory(atPath: account)) ?? []
+            where [".tsv", ".idx", ".ids"].contains(where: file.hasSuffix) {
+                _ = unlink("\(account)/\(file)")
             }
-            _ = rmdir("\(folder)/accounts/\(accountID.fileName)")
+            _ = rmdir(account)
         }
-        _ = rmdir(folder + "/accounts")
+        _ = rmdir(accounts)
     }
 
     /// Every problem of the ledger's committed bytes: missing, short, or not matching their
@@ -838,6 +842,27 @@ package final class StorageController {
             }
         }
         return (problems, months)
+    }
+
+    /// Checks the committed bytes (transaction lines and identity index) of the
+    /// account-months that `includes` selects against their checksums, without decoding
+    /// them: what a writer verifies before it commits, so that it never builds on damage.
+    ///
+    /// - Throws: `StorageError.damaged` for the first account-month that does not match.
+    /// - Complexity: reads the selected months' bytes once.
+    func verifyChecksums(
+        of manifest: LedgerManifest, where includes: (AccountID, Month) -> Bool
+    ) throws(StorageError) {
+        for accountID in manifest.accounts.keys.sorted() {
+            let entry = manifest.accounts[accountID]!
+            for month in entry.months.keys.sorted() where includes(accountID, month) {
+                let length = entry.months[month]!
+                for part in LogPart.allCases {
+                    _ = try committedBytes(
+                        part, accountID, month, length, version: manifest.version)
+                }
+            }
+        }
     }
 
     /// Undoes every append of the run, as the next writer would after a crash.

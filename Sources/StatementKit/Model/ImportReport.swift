@@ -18,6 +18,10 @@ package struct FileImport: Hashable, Sendable {
     /// The rows of accounts of other parts of a split ledger (`--shard`): read and checked,
     /// not kept here.
     package let otherShardRows: Int
+    /// The file's stamp while the run read it (`stat` before and after agreed, so the bytes
+    /// imported are the bytes it holds); `nil` for standard input and a file that changed
+    /// as it was read. Only such a file may be archived, and only while it still has it.
+    package var readStamp: FileStamp?
 
     /// Creates the outcome of one file.
     package init(

@@ -50,6 +50,13 @@ package struct FileStamp: Hashable, Sendable {
         self.device = device
     }
 
+    /// Whether the stamp is of the same file with the same bytes as `other`: all but the
+    /// change time agree (linking a file moves that, and nothing else).
+    package func sameBytes(as other: FileStamp) -> Bool {
+        (size, modified, inode, device)
+            == (other.size, other.modified, other.inode, other.device)
+    }
+
     /// Whether a stamp taken at `now` (nanoseconds) may be trusted later: a file changed
     /// within the same tick of the file system's clock as it was read could change again
     /// without its times moving, so a stamp younger than `racyNanoseconds` is not.

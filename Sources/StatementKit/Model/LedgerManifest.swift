@@ -176,6 +176,13 @@ package struct LedgerManifest: Hashable, Sendable {
     package var accounts: [AccountID: AccountEntry] = [:]
     /// The statement files imported whole, by absolute path.
     package var files: [String: ImportedFile] = [:]
+
+    /// The paths of the recorded files at or below any of `roots` (absolute paths).
+    func filesRecorded(below roots: [String]) -> [String] {
+        files.keys.filter { path in
+            roots.contains { path == $0 || path.hasPrefix($0.hasSuffix("/") ? $0 : $0 + "/") }
+        }
+    }
     /// How many runs have committed transactions to the ledger; each such commit adds one.
     package var generation = 0
     /// The committed lengths of the logs: everything past them is a run's uncommitted tail.

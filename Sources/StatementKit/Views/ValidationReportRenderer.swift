@@ -92,6 +92,7 @@ package struct ValidationReportRenderer: Sendable {
 
     /// The closing line, such as `2 errors in 1 of 3 files (41,200 rows checked)`.
     package func summary(_ report: ValidationReport) -> String {
+        guard !report.files.isEmpty else { return "no statement files found" }
         let notBooked =
             report.notBookedCount > 0 ? ", \(report.notBookedCount.groupedText) not booked yet" : ""
         let rows = "(\(report.rowCount.counted("row")) checked\(notBooked))"
@@ -159,12 +160,28 @@ package func jsonString(_ text: String) -> String {
         case "\r": out += "\\r"
         case "\t": out += "\\t"
         case _ where scalar.value < 0x20 || scalar.value == 0x7F:
-            let hex = String(scalar.value, radix: 16)
-            out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            appendJSONEscape(UInt16(scalar.value), to: &out)
+        case _ where scalar.value >= 0x80 && isInvisible(scalar):
+            // C1 controls (U+0085, U+009B), bidi and other format controls (U+202E, U+2066),
+            // line and paragraph separators: escaped, so no reader's terminal or script acts
+            // on them.
+            for unit in String(scalar).utf16 { appendJSONEscape(unit, to: &out) }
         default: out.unicodeScalars.append(scalar)
         }
     }
     return out + "\""
+}
+
+private func isInvisible(_ scalar: Unicode.Scalar) -> Bool {
+    switch scalar.properties.generalCategory {
+    case .control, .format, .lineSeparator, .paragraphSeparator: true
+    default: false
+    }
+}
+
+private func appendJSONEscape(_ unit: UInt16, to out: inout String) {
+    let hex = String(unit, radix: 16)
+    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
 }
 
 extension Diagnostic {

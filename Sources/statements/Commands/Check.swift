@@ -11,16 +11,20 @@ enum Check: Command {
         Verifies the ledger: the manifest's end line and checksum, and every account-month's
         committed bytes and identity index against the lengths and checksums the manifest
         records. Prints each problem with the file it is in. Reads without locking or
-        writing. Every other command refuses to write to a ledger found damaged; to repair
-        one, restore the state folder from a backup, or import the statement files into a
-        new ledger (the ledger holds nothing that is not in them).
+        writing. Other commands verify what they rely on and write nothing past damage they
+        find: every command the manifest; import and process, before they commit, each month
+        they add to, the later months of those accounts and the month before; process, when
+        its output folder is behind the ledger, every month before it imports; report,
+        register and accounts each month they read. Damage elsewhere is found here. To repair
+        a ledger, restore the state folder from a backup, or import the statement files into
+        a new ledger (the ledger holds nothing that is not in them).
 
         OPTIONS:
           --state DIR  the ledger folder (default: $STATEMENTS_STATE, else ./ledger)
           -h, --help   show this help
 
-        EXIT STATUS: 0 the ledger is sound, 2 usage error, 3 the ledger is damaged or cannot
-        be read.
+        EXIT STATUS: 0 the ledger is sound, 2 usage error, 3 the ledger is damaged, missing or
+        cannot be read.
         """
 
     static func run(_ arguments: [String], console: Console) throws(CommandError) -> Int32 {
@@ -30,7 +34,8 @@ enum Check: Command {
         }
         var standardOutput = console.output
         var standardError = console.error
-        let storage = StorageController(folder: StateFolder.path(options, console: console))
+        let storage = StorageController(
+            folder: try StateFolder.existing(StateFolder.path(options, console: console)))
         do {
             let (problems, months) = try storage.check()
             for problem in problems {

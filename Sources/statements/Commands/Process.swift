@@ -27,7 +27,9 @@ enum Process: Command {
                                      ./ledger)
           --archive DIR              after the import is committed, move every file imported
                                      or already present into DIR (paths below the folder
-                                     named kept); rejected files stay
+                                     named kept); rejected files, and files that changed
+                                     since they were read, stay. DIR must not be an input
+                                     folder or inside one; not with --shard
           -n, --dry-run              say what would be imported and which months' reports
                                      would be written; write and move nothing
         \(ReportOptions.help)
@@ -54,8 +56,26 @@ enum Process: Command {
         let output = try Output(options, console: console)
         let read = try ReadOptions(options, command: name)
         let isDryRun = options.has("dry-run")
+        if let folder = options.value("archive") {
+            if options.value("shard") != nil {
+                throw .usage(
+                    "--archive cannot be given with --shard: a part keeps only its accounts' rows, and the other parts still need the whole files (archive them once every part has run)"
+                )
+            }
+            if let refusal = InboxArchive.refusal(of: folder, for: read.files) {
+                throw .usage(refusal)
+            }
+        }
         let state = StateController(
             storage: StorageController(folder: StateFolder.path(options, console: console)))
+        if !isDryRun {
+            do throws(StorageError) {
+                try state.verifyForReports(
+                    reportedGeneration: report.controller.reportedGeneration())
+            } catch {
+                throw .environment("\(error)")
+            }
+        }
         let imported = try Import.importFiles(
             read, into: state, isDryRun: isDryRun, output: output, console: console)
         var standardError = console.error
@@ -64,18 +84,6 @@ enum Process: Command {
         if report.summaryFormat == .text {
             // What the import did is said before anything else can fail.
             importRenderer.render(imported, diagnostics: &standardError, results: &standardOutput)
-        }
-        var archived: [ArchivedFile] = []
-        var archiveFailed = false
-        if let folder = options.value("archive") {
-            for result in InboxArchive.archive(read.files, report: imported, into: folder) {
-                switch result {
-                case .success(let file): archived.append(file)
-                case .failure(let error):
-                    print("statements process: error: \(error)", to: &standardError)
-                    archiveFailed = true
-                }
-            }
         }
         let months: Set<Month>
         let statements: [MonthlyStatement]
@@ -102,6 +110,24 @@ enum Process: Command {
                     try state.accountMonths(of: accounts)
                 }, output: output, console: console)
         let writtenMonths = Set(statements.map(\.month))
+        // Files leave the inbox once their months are reported: a run that fails before
+        // that leaves them for the next.
+        var archived: [ArchivedFile] = []
+        var archiveFailed = false
+        if let folder = options.value("archive") {
+            for outcome in InboxArchive.archive(read.files, report: imported, into: folder) {
+                switch outcome {
+                case .archived(let file): archived.append(file)
+                case .left(let path, let reason):
+                    print(
+                        "statements process: note: \(Diagnostic.sanitized(path)) stays in the inbox: \(reason); the next run reads it again",
+                        to: &standardError)
+                case .failed(let error):
+                    print("statements process: error: \(error)", to: &standardError)
+                    archiveFailed = true
+                }
+            }
+        }
         switch report.summaryFormat {
         case .text:
             if let folder = options.value("archive") {
@@ -128,7 +154,7 @@ enum Process: Command {
                 to: &standardOutput)
         }
         let status = Import.exitStatus(imported)
-        return archiveFailed && status == ExitCode.success ? ExitCode.environment : status
+        return archiveFailed ? ExitCode.environment : status
     }
 
 }

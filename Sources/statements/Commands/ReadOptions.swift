@@ -30,7 +30,7 @@ struct ReadOptions {
 
     init(_ options: Arguments, command: String) throws(CommandError) {
         let paths = try options.paths(of: command)
-        if paths.count { $0 == "-" } > 1 {
+        if paths.count(where: { $0 == "-" }) > 1 {
             throw .usage("standard input ('-') can be read only once")
         }
         let account = try options.value("account").map { (text) throws(CommandError) in

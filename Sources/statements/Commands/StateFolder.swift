@@ -20,7 +20,7 @@ enum StateFolder {
     }
 
     /// A state folder that must be there.
-    private static func existing(_ path: String) throws(CommandError) -> String {
+    static func existing(_ path: String) throws(CommandError) -> String {
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder),
             isFolder.boolValue

@@ -8,7 +8,7 @@ enum Validate: Command {
     static let usage = """
         USAGE: statements validate PATH... [-f text|json|github] [--strict] [-j N] [-q|-v]
                                            [-p FILE] [-a ID] [--max-diagnostics N]
-                                           [--shard K/N]
+                                           [--shard K/N] [--allow-empty]
 
         Checks bank statement files and reports every problem as
         FILE:LINE:COLUMN: error|warning: [CODE] message. Folders are searched recursively
@@ -27,10 +27,13 @@ enum Validate: Command {
           --shard K/N                check only part K of N of the files (by a stable hash
                                      of each file's name as found), for a check split over
                                      several machines: every file is in exactly one part
+          --allow-empty              succeed when the paths hold no statement file (without
+                                     it, finding none is an error: a mistyped path in CI
+                                     must not pass)
           -h, --help                 show this help
 
-        EXIT STATUS: 0 all files valid, 1 data errors, 2 usage error (including an invalid
-        profile), 3 unreadable path.
+        EXIT STATUS: 0 all files valid, 1 data errors or no statement file found, 2 usage
+        error (including an invalid profile), 3 unreadable path.
         """
 
     static func run(_ arguments: [String], console: Console) throws(CommandError) -> Int32 {
@@ -38,7 +41,7 @@ enum Validate: Command {
             arguments,
             valueOptions: ReadOptions.valueOptions.union(Output.valueOptions)
                 .union(["format", "shard"]),
-            flagOptions: ReadOptions.flagOptions.union(Output.flagOptions))
+            flagOptions: ReadOptions.flagOptions.union(Output.flagOptions).union(["allow-empty"]))
         let format = try options.choice(
             "format", default: ValidationReportRenderer.Format.text)
         let output = try Output(options, console: console)
@@ -54,6 +57,12 @@ enum Validate: Command {
         ValidationReportRenderer(format: format, verbosity: output.verbosity, style: output.style)
             .render(report, diagnostics: &standardError, results: &standardOutput)
         if report.hasEnvironmentError { return ExitCode.environment }
+        if read.files.isEmpty && !options.has("allow-empty") {
+            print(
+                "statements validate: error: no statement files found in \(options.positionals.map(Diagnostic.sanitized).joined(separator: ", ")) (--allow-empty accepts that)",
+                to: &standardError)
+            return ExitCode.dataError
+        }
         return report.errorCount > 0 ? ExitCode.dataError : ExitCode.success
     }
 }

@@ -47,7 +47,7 @@ struct PartedValidationTests {
                 multiline
                 ? ["\"two\nlines\"", "\"cr\r\nlf\""].randomElement(using: &random)!
                 : ["Kiosk", "\"Shop, Inc\""].randomElement(using: &random)!
-            var balance = (balances[key] ?? 100_000) + cents
+            let balance = (balances[key] ?? 100_000) + cents
             balances[key] = balance
             var declared = money(balance)
             if Int.random(in: 0..<defectRate, using: &random) == 0 {

@@ -44,8 +44,9 @@ final class TestLedger {
         let enumerator = FileManager.default.enumerator(atPath: state)
         while let name = enumerator?.nextObject() as? String {
             var isFolder: ObjCBool = false
-            FileManager.default.fileExists(atPath: state + "/" + name, isDirectory: &isFolder)
-            if !isFolder.boolValue && name != "lock" {
+            let exists = FileManager.default.fileExists(
+                atPath: state + "/" + name, isDirectory: &isFolder)
+            if exists && !isFolder.boolValue && name != "lock" {
                 result[name] = FileManager.default.contents(atPath: state + "/" + name)
             }
         }
