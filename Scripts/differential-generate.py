@@ -287,7 +287,8 @@ def camt_entry(rng, entry, ccy, v, el, open_, close, amount, name_text, ind, nl,
                      "</Ntry>-->%s" % (ind(4), ccy, nl))
     text = money_text(entry.minor, digits)
     if bad == "bad-amount-decimals":
-        parts.append(el("Amt", text + ("5" if digits else ".5"), 4, ' Ccy="%s"' % ccy))
+        # One decimal too many, the value unchanged: only the precision check can refuse it.
+        parts.append(el("Amt", text + ("0" if digits else ".0"), 4, ' Ccy="%s"' % ccy))
     elif bad == "bad-amount-letter":
         parts.append(el("Amt", text[:-1] + "O" + text[-1:] if len(text) > 1 else "O" + text,
                         4, ' Ccy="%s"' % ccy))
@@ -475,12 +476,18 @@ def mt940_entry(rng, entry, digits, v, take) -> str:
     amount = mt940_amount(entry.minor, digits, rng.choice(styles_of(v)))
     type_code = rng.choice(["NTRF", "NMSC", "FCHK", "S103", "NDDT", "N051"]) \
         if "type-codes" in v else rng.choice(["NTRF", "NMSC"])
+    # The defects keep the value where they can (`12.00` for 12,00; `12,500`), so that only
+    # reading the field by its grammar refuses them, not the closing balance.
     if take("bad-amount-point"):
-        amount = amount.replace(",", ".") if not amount.endswith(",") else amount[:-1] + ".50"
+        if rng.random() < 0.5:
+            # A whole amount, `12.00`: read up to the point it keeps its value.
+            magnitude = max(abs(entry.minor) // 10**digits, 1) * 10**digits
+            entry.minor = magnitude if entry.minor > 0 else -magnitude
+        amount = mt940_amount(entry.minor, digits, "full").replace(",", ".")
     elif take("bad-amount-letter"):
         amount = amount[:1] + "O" + amount[1:]
     elif take("bad-amount-decimals"):
-        amount = amount + ("0" * (digits + 1 - len(amount.split(",")[1]))) + "1"
+        amount = amount + "0" * (digits + 1 - len(amount.split(",")[1]))
     elif take("bad-amount-missing"):
         amount = ""
     elif take("bad-amount-no-comma"):
@@ -651,7 +658,7 @@ def ofx_render(rng, statements, v, bad) -> str:
             plain = ("-" if entry.minor < 0 else "") + money_text(entry.minor, entry_digits)
             if entry is first:
                 if bad == "bad-amount-decimals":
-                    text = plain + ("5" if entry_digits else ".5")
+                    text = plain + ("0" if entry_digits else ".0")
                 elif bad == "bad-amount-letter":
                     text = plain[:-1] + "O" + plain[-1]
                 elif bad == "bad-amount-two-points":

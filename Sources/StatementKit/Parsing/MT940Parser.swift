@@ -332,6 +332,14 @@ extension MT940Parser {
                 sawStatement = true
             case .account:
                 openStatement(field)
+                // One account per statement: a second `:25:` would move the entries after it
+                // to another account without a word.
+                guard !statement!.hasAccountField else {
+                    return report(
+                        .mt940Syntax(
+                            ":25: a second account in the statement of line \(statement!.line)"),
+                        line: field.line, column: 1)
+                }
                 statement!.hasAccountField = true
                 account(String(decoding: value, as: UTF8.self), field, column: valueColumn)
             case .openingFinal, .openingInterim, .closingFinal, .closingInterim:

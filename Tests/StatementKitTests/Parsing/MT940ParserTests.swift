@@ -229,6 +229,16 @@ struct MT940ParserTests {
         }
     }
 
+    @Test func `refuses a second account in one statement`() {
+        let result = parse(
+            Self.statement.replacingOccurrences(
+                of: ":61:2610131013", with: ":25:NL91ABNA0417164300\n:61:2610131013"))
+        #expect(
+            result.lines == [
+                "s.sta:8:1: error: [MT940_SYNTAX] :25: a second account in the statement of line 1"
+            ])
+    }
+
     @Test func `reconciles each statement and the statements of an account with each other`() {
         let result = parse(
             """
