@@ -123,7 +123,8 @@ CAMT_LEGAL = [
     "attr-order", "attr-single-quotes", "compact", "tabs", "amount-space", "v08",
     "no-acctsvcrref", "no-ntrydtls", "valdt", "addtl-info", "bktxcd", "acct-ccy", "pending",
     "dttm", "amount-int", "amount-onedec", "amount-lexical", "amount-charref", "char-refs",
-    "two-stmts", "stmt-no-entries", "rvslind", "ccy-other",
+    "two-stmts", "stmt-no-entries", "rvslind", "ccy-other", "txdtls-amt", "batch-txdtls",
+    "tag-whitespace",
 ]
 CAMT_BAD = [
     "bad-amount-decimals", "bad-amount-letter", "bad-amount-comma", "bad-amount-negative",
@@ -179,8 +180,11 @@ def camt_render(rng, statements, v, bad) -> str:
     nl = "" if "compact" in v else "\n"
     ind = (lambda n: "") if "compact" in v else ((lambda n: "\t" * n) if "tabs" in v else (lambda n: "  " * n))
 
+    space = " " if "tag-whitespace" in v else ""
+
     def el(name, content, level, attrs=""):
-        return "%s<%s%s%s>%s</%s%s>%s" % (ind(level), p, name, attrs, content, p, name, nl)
+        return "%s<%s%s%s%s>%s</%s%s%s>%s" % (ind(level), p, name, attrs, space, content, p,
+                                             name, space, nl)
 
     def open_(name, level):
         return "%s<%s%s>%s" % (ind(level), p, name, nl)
@@ -192,7 +196,8 @@ def camt_render(rng, statements, v, bad) -> str:
         digits = DIGITS[currency]
         text = money_text(minor, digits, style or rng.choice(styles_of(v)))
         if "amount-charref" in v and rng.random() < 0.5:
-            text = "&#%d;%s" % (ord(text[0]), text[1:])
+            form = "&#%d;" if rng.random() < 0.5 else "&#x%X;"
+            text = form % ord(text[0]) + text[1:]
         elif "cdata-amount" in v and rng.random() < 0.5:
             text = "<![CDATA[%s]]>" % text
         if "amount-space" in v and rng.random() < 0.5:
@@ -337,11 +342,25 @@ def camt_entry(rng, entry, ccy, v, el, open_, close, amount, name_text, ind, nl,
                      + el("CdtDbtInd", "DBIT", 5) + el("Sts", "BOOK", 5) + close("Ntry", 4))
     if "no-ntrydtls" not in v:
         party = "Dbtr" if entry.minor > 0 else "Cdtr"
-        parts.append(open_("NtryDtls", 4) + open_("TxDtls", 5) + open_("RltdPties", 6)
-                     + open_(party, 7) + el("Nm", name_text(entry.name), 8) + close(party, 7)
-                     + close("RltdPties", 6) + open_("RmtInf", 6)
-                     + el("Ustrd", name_text(entry.text), 7) + close("RmtInf", 6)
-                     + close("TxDtls", 5) + close("NtryDtls", 4))
+        # The transactions' own amounts (optional; a batch booking's parts add up to it).
+        magnitude = abs(entry.minor)
+        split = [magnitude]
+        if "batch-txdtls" in v and magnitude >= 2:
+            first = rng.randint(1, magnitude - 1)
+            split = [first, magnitude - first]
+        parts.append(open_("NtryDtls", 4))
+        if len(split) > 1:
+            parts.append(open_("Btch", 5) + el("NbOfTxs", str(len(split)), 6) + close("Btch", 5))
+        for number, part in enumerate(split):
+            parts.append(open_("TxDtls", 5))
+            if "txdtls-amt" in v or len(split) > 1:
+                parts.append(amount(part, ccy, 6, style="full") + el("CdtDbtInd", mark, 6))
+            parts.append(open_("RltdPties", 6) + open_(party, 7)
+                         + el("Nm", name_text(entry.name if number == 0 else "Second Party"), 8)
+                         + close(party, 7) + close("RltdPties", 6) + open_("RmtInf", 6)
+                         + el("Ustrd", name_text(entry.text), 7) + close("RmtInf", 6)
+                         + close("TxDtls", 5))
+        parts.append(close("NtryDtls", 4))
     if "addtl-info" in v or "no-ntrydtls" in v:
         parts.append(el("AddtlNtryInf", name_text(entry.name + " " + entry.text), 4))
     parts.append(close("Ntry", 3))
@@ -532,7 +551,7 @@ OFX_LEGAL = [
     "cdata-amount", "pi", "self-closing-memo", "header-attr-order", "amount-comma-radix",
     "amount-plus", "amount-int", "amount-onedec", "amount-spaces", "currency-aggregate",
     "no-name", "memo", "payee", "checknum", "availbal", "dtuser", "two-stmts", "savings",
-    "curdef-other", "tz-dates", "empty-tranlist", "latin1-sgml",
+    "curdef-other", "tz-dates", "empty-tranlist", "latin1-sgml", "qfx-intu",
 ]
 OFX_BAD = [
     "bad-amount-decimals", "bad-amount-letter", "bad-dup-trnamt", "bad-missing-trnamt",
@@ -630,6 +649,7 @@ def ofx_render(rng, statements, v, bad) -> str:
     out.append(open_("SIGNONMSGSRSV1", 1) + open_("SONRS", 2) + open_("STATUS", 3)
                + leaf("CODE", "0", 4) + leaf("SEVERITY", "INFO", 4) + close("STATUS", 3)
                + leaf("DTSERVER", "20261101120000", 3) + leaf("LANGUAGE", "ENG", 3)
+               + (leaf("INTU.BID", "3000", 3) if "qfx-intu" in v else "")
                + close("SONRS", 2) + close("SIGNONMSGSRSV1", 1))
     out.append(open_("BANKMSGSRSV1", 1))
     first = statements_first_entry(statements)
