@@ -764,6 +764,8 @@ def cases(fmt: str, seed: int, count: int, bad_share: float = 0.2, skip: set = f
     else:
         probes.append(("base", set(), None))
     for number, (name, forced, bad) in enumerate(probes):
+        if name in skip or name.split("+")[-1] in skip:
+            continue
         case = make(random.Random("probe-%s-%s" % (fmt, name)), 9_000_000 + number, forced, bad)
         case.name = "probe-%s" % name
         yield case

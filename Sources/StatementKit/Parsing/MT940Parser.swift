@@ -553,7 +553,8 @@ extension MT940Parser {
             index += 1
             // An optional funds code: the third letter of the currency code.
             if index < bytes.count, bytes[index] >= 0x41, bytes[index] <= 0x5A { index += 1 }
-            // The amount (15d) runs to the type code (1!a3!c), which starts with a capital.
+            // The amount (15d) runs to the first letter, where the type code (1!a3!c) starts:
+            // a point, a sign or a space stays in it and is reported, never taken for the type.
             let amountStart = index
             while index < bytes.count, !Self.isLetter(bytes[index]) { index += 1 }
             guard index > amountStart else { return fail("the amount is missing", at: amountStart) }
