@@ -83,7 +83,8 @@ TEXTS = ["Rechnung 2026-117", "Miete Oktober", "Lohn Oktober", "Kartenzahlung", 
 
 
 def random_statement(rng: random.Random, account: str, currency: str, count: int,
-                     tag: str, styles: list, pending: bool = False) -> Statement:
+                     tag: str, styles: list, pending: bool = False,
+                     probe: bool = False) -> Statement:
     digits = DIGITS[currency]
     unit = 10**digits
     opening = rng.choice([0, rng.randint(-50_000, 5_000_000)]) * (unit // 100 if unit >= 100 else 1)
@@ -103,12 +104,32 @@ def random_statement(rng: random.Random, account: str, currency: str, count: int
         statement.entries.append(
             Entry(day=rng.randint(1, 31), minor=sign * magnitude, txid="%s-%d" % (tag, number),
                   name=rng.choice(NAMES), text=rng.choice(TEXTS)))
+        if probe and number == 0:
+            # A probe's text holds the characters markup must escape.
+            statement.entries[-1].name, statement.entries[-1].text = "Muller & Sohn", "Gift <3"
     if pending:
         statement.entries.insert(
             rng.randint(0, len(statement.entries)),
             Entry(day=31, minor=-rng.randint(1, 9999), txid="%s-P" % tag, name="Pending",
                   text="not booked", booked=False))
     return statement
+
+
+def entry_count(rng: random.Random, forced: set | None, probe: int = 2) -> int:
+    """How many entries a statement has: 1 to 6, a probe's two (a reader's state carried from
+    one entry to the next shows in the second)."""
+    return probe if forced is not None else rng.randint(1, 6)
+
+
+def maybe(rng: random.Random, v: set, name: str, probability: float) -> bool:
+    """Whether variation `name` applies to this item: always in a probe, else by chance."""
+    return name in v and ("probe" in v or rng.random() < probability)
+
+
+def pick_style(rng: random.Random, v: set) -> str:
+    """The layout of one amount: a probe's own variation, else any of those drawn."""
+    styles = styles_of(v)[-1:] if "probe" in v else styles_of(v)
+    return styles[-1] if "probe" in v else rng.choice(styles)
 
 
 def choose(rng: random.Random, names: list, probability: float) -> set:
@@ -145,17 +166,16 @@ def camt_case(rng: random.Random, index: int, forced: set | None, bad: str | Non
     if ("latin1" in variations or "utf16" in variations) and "no-decl" in variations:
         variations.discard("no-decl")
     currency = rng.choice(["JPY", "BHD", "CHF"]) if "ccy-other" in variations else "EUR"
-    styles = ["full"]
-    for style in ("int", "onedec", "lexical"):
-        if "amount-" + style in variations:
-            styles.append(style)
+    styles = styles_of(variations)[-1:] if "probe" in variations else styles_of(variations)
     count_stmts = 2 if "two-stmts" in variations or "stmt-no-entries" in variations else 1
     statements = []
     for number in range(count_stmts):
-        entries = 0 if ("stmt-no-entries" in variations and number == 1) else rng.randint(1, 6)
+        entries = 0 if ("stmt-no-entries" in variations and number == 1) else \
+            entry_count(rng, forced)
         statements.append(random_statement(
             rng, iban_de(1_000_000 + index * 10 + number), currency, entries, "C%d-%d" % (index, number),
-            styles, pending="pending" in variations and number == 0))
+            styles, pending="pending" in variations and number == 0,
+            probe="probe" in variations))
     text = camt_render(rng, statements, variations, bad)
     if "utf16" in variations:
         data = text.encode("utf-16")  # with its byte order mark
@@ -194,13 +214,13 @@ def camt_render(rng, statements, v, bad) -> str:
 
     def amount(minor, currency, level, style=None, name="Amt"):
         digits = DIGITS[currency]
-        text = money_text(minor, digits, style or rng.choice(styles_of(v)))
-        if "amount-charref" in v and rng.random() < 0.5:
+        text = money_text(minor, digits, style or pick_style(rng, v))
+        if maybe(rng, v, "amount-charref", 0.5):
             form = "&#%d;" if rng.random() < 0.5 else "&#x%X;"
             text = form % ord(text[0]) + text[1:]
-        elif "cdata-amount" in v and rng.random() < 0.5:
+        elif maybe(rng, v, "cdata-amount", 0.5):
             text = "<![CDATA[%s]]>" % text
-        if "amount-space" in v and rng.random() < 0.5:
+        if maybe(rng, v, "amount-space", 0.5):
             text = " %s\n%s" % (text, ind(level))
         if "attr-order" in v:
             attrs = " xmlns:x=%shttp://example.com/x%s Ccy=%s%s%s" % (q, q, q, currency, q)
@@ -318,7 +338,7 @@ def camt_entry(rng, entry, ccy, v, el, open_, close, amount, name_text, ind, nl,
     parts.append(el("CdtDbtInd", mark, 4))
     if bad == "bad-dup-cdtdbtind":
         parts.append(el("CdtDbtInd", mark, 4))
-    if "rvslind" in v and rng.random() < 0.3:
+    if maybe(rng, v, "rvslind", 0.3):
         parts.append(el("RvslInd", "false", 4))
     status = "BOOK" if entry.booked else "PDNG"
     if "v08" in v:
@@ -389,7 +409,7 @@ def mt940_case(rng: random.Random, index: int, forced: set | None, bad: str | No
     if "envelope" in v:
         v.discard("no-trailing-dash")
     currency = rng.choice(["JPY", "BHD", "CHF", "USD"]) if "ccy-other" in v else "EUR"
-    styles = styles_of(v)
+    styles = styles_of(v)[-1:] if "probe" in v else styles_of(v)
     statements = []
     accounts = {}
     for number in range(2 if "two-accounts" in v or "stmt-no-entries" in v else 1):
@@ -402,9 +422,9 @@ def mt940_case(rng: random.Random, index: int, forced: set | None, bad: str | No
             mark = raw
             if "account-currency" in v:
                 raw += rng.choice([" ", ""]) + currency
-        entries = 0 if "stmt-no-entries" in v and number == 1 else rng.randint(1, 6)
+        entries = 0 if "stmt-no-entries" in v and number == 1 else entry_count(rng, forced)
         statement = random_statement(rng, raw, currency, entries,
-                                     "M%d-%d" % (index, number), styles)
+                                     "M%d-%d" % (index, number), styles, probe="probe" in v)
         statements.append(statement)
         accounts[raw.split(" ")[0] if raw.endswith(currency) and " " in raw else raw] = mark
         accounts[raw] = mark
@@ -483,16 +503,16 @@ def mt940_render(rng, statements, v, bad, index) -> str:
 
 def mt940_entry(rng, entry, digits, v, take) -> str:
     date = "2610%02d" % entry.day
-    if "entry-date" in v and rng.random() < 0.7:
+    if maybe(rng, v, "entry-date", 0.7):
         date += "10%02d" % entry.day
-    reversal = "reversal" in v and rng.random() < 0.3
+    reversal = maybe(rng, v, "reversal", 0.3)
     # Money out: a debit, or the reversal of a credit.
     if entry.minor < 0:
         mark = "RC" if reversal else "D"
     else:
         mark = "RD" if reversal else "C"
-    funds = rng.choice("ABCDEFGHIJKLMNOPQRSTUVWXYZ") if "funds-code" in v and rng.random() < 0.5 else ""
-    amount = mt940_amount(entry.minor, digits, rng.choice(styles_of(v)))
+    funds = rng.choice("ABCDEFGHIJKLMNOPQRSTUVWXYZ") if maybe(rng, v, "funds-code", 0.5) else ""
+    amount = mt940_amount(entry.minor, digits, pick_style(rng, v))
     type_code = rng.choice(["NTRF", "NMSC", "FCHK", "S103", "NDDT", "N051"]) \
         if "type-codes" in v else rng.choice(["NTRF", "NMSC"])
     # The defects keep the value where they can (`12.00` for 12,00; `12,500`), so that only
@@ -568,12 +588,12 @@ def ofx_case(rng: random.Random, index: int, forced: set | None, bad: str | None
                 "header-attr-order"}
     v -= xml_only if "ofx1" in v else sgml_only
     currency = rng.choice(["EUR", "CAD", "GBP", "JPY"]) if "curdef-other" in v else "USD"
-    styles = styles_of(v)
+    styles = styles_of(v)[-1:] if "probe" in v else styles_of(v)
     statements = []
     for number in range(2 if "two-stmts" in v or "empty-tranlist" in v else 1):
-        count = 0 if ("empty-tranlist" in v and number == 1) else rng.randint(1, 6)
+        count = 0 if ("empty-tranlist" in v and number == 1) else entry_count(rng, forced)
         statement = random_statement(rng, "%d%06d%d" % (7, index, number), currency, count,
-                                     "F%d-%d" % (index, number), styles)
+                                     "F%d-%d" % (index, number), styles, probe="probe" in v)
         if "currency-aggregate" in v and statement.entries:
             other = "EUR" if currency != "EUR" else "GBP"
             chosen = rng.choice(statement.entries)
@@ -614,15 +634,15 @@ def ofx_render(rng, statements, v, bad) -> str:
         return text.replace("&", "&amp;").replace("<", "&lt;")
 
     def amount_text(minor, digits, style=None):
-        radix = "," if "amount-comma-radix" in v and rng.random() < 0.5 else "."
-        text = money_text(minor, digits, style or rng.choice(styles_of(v)), radix)
+        radix = "," if maybe(rng, v, "amount-comma-radix", 0.5) else "."
+        text = money_text(minor, digits, style or pick_style(rng, v), radix)
         if minor < 0:
             text = "-" + text
-        elif "amount-plus" in v and rng.random() < 0.5:
+        elif maybe(rng, v, "amount-plus", 0.5):
             text = "+" + text
-        if "amount-spaces" in v and rng.random() < 0.5:
+        if maybe(rng, v, "amount-spaces", 0.5):
             text = " " + text + ("" if sgml else " ")
-        if "cdata-amount" in v and rng.random() < 0.5:
+        if maybe(rng, v, "cdata-amount", 0.5):
             text = "<![CDATA[%s]]>" % text
         return text
 
@@ -664,7 +684,7 @@ def ofx_render(rng, statements, v, bad) -> str:
                    + close("BANKACCTFROM", 4) + open_("BANKTRANLIST", 4)
                    + leaf("DTSTART", "20261001", 5) + leaf("DTEND", "20261031", 5))
         for entry in statement.entries:
-            if "comment" in v and rng.random() < 0.3:
+            if maybe(rng, v, "comment", 0.3):
                 out.append("%s<!--<STMTTRN><TRNAMT>1000.00</TRNAMT></STMTTRN>-->%s" % (ind(5), nl))
             part = open_("STMTTRN", 5) + leaf("TRNTYPE", "CREDIT" if entry.minor > 0 else "DEBIT", 6)
             date = "202610%02d" % entry.day
@@ -766,7 +786,8 @@ def cases(fmt: str, seed: int, count: int, bad_share: float = 0.2, skip: set = f
     for number, (name, forced, bad) in enumerate(probes):
         if name in skip or name.split("+")[-1] in skip:
             continue
-        case = make(random.Random("probe-%s-%s" % (fmt, name)), 9_000_000 + number, forced, bad)
+        case = make(random.Random("probe-%s-%s" % (fmt, name)), 9_000_000 + number,
+                    forced | {"probe"}, bad)
         case.name = "probe-%s" % name
         yield case
 
