@@ -46,6 +46,7 @@ class Entry:
     text: str
     booked: bool = True
     currency: str | None = None  # another currency than the account's (OFX CURRENCY)
+    rate: str = "1.0"  # its CURRATE: CURDEF units per CURSYM unit
 
 
 @dataclass
@@ -518,7 +519,7 @@ def mt940_entry(rng, entry, digits, v, take) -> str:
     # The defects keep the value where they can (`12.00` for 12,00; `12,500`), so that only
     # reading the field by its grammar refuses them, not the closing balance.
     if take("bad-amount-point"):
-        if rng.random() < 0.5:
+        if "probe" in v or rng.random() < 0.5:
             # A whole amount, `12.00`: read up to the point it keeps its value.
             magnitude = max(abs(entry.minor) // 10**digits, 1) * 10**digits
             entry.minor = magnitude if entry.minor > 0 else -magnitude
@@ -595,9 +596,15 @@ def ofx_case(rng: random.Random, index: int, forced: set | None, bad: str | None
         statement = random_statement(rng, "%d%06d%d" % (7, index, number), currency, count,
                                      "F%d-%d" % (index, number), styles, probe="probe" in v)
         if "currency-aggregate" in v and statement.entries:
-            other = "EUR" if currency != "EUR" else "GBP"
+            # An amount in another currency, with a rate whose product is exact in CURDEF (a
+            # reader may keep the amount in CURSYM or convert it at CURRATE; both are checked).
             chosen = rng.choice(statement.entries)
-            chosen.currency = other
+            chosen.currency = "EUR" if currency != "EUR" else "GBP"
+            chosen.minor = chosen.minor * 4 or 4
+            if DIGITS[currency] == 0:
+                chosen.rate = rng.choice(["100", "150"])
+            else:
+                chosen.rate = rng.choice(["1.0", "1.25", "0.75", "2"])
         statements.append(statement)
     text = ofx_render(rng, statements, v, bad)
     if "latin1-sgml" in v:
@@ -729,7 +736,7 @@ def ofx_render(rng, statements, v, bad) -> str:
             elif "self-closing-memo" in v:
                 part += "%s<MEMO/>%s" % (ind(6), nl)
             if entry.currency:
-                part += open_("CURRENCY", 6) + leaf("CURRATE", "1.0", 7) \
+                part += open_("CURRENCY", 6) + leaf("CURRATE", entry.rate, 7) \
                     + leaf("CURSYM", entry.currency, 7) + close("CURRENCY", 6)
             part += close("STMTTRN", 5)
             out.append(part)
@@ -778,13 +785,19 @@ def cases(fmt: str, seed: int, count: int, bad_share: float = 0.2, skip: set = f
     needs = {"sgml-closed-leaves": {"ofx1"}, "latin1-sgml": {"ofx1"}, "cdata-memo": {"memo"}}
     probes = [(name, {name} | needs.get(name, set()), None) for name in legal] \
         + [(name, set(), name) for name in bad_kinds]
+    # Pairs of variations that meet in one field.
+    combos = {"camt": [("cdata-amount", "amount-space"), ("cdata-amount", "ns-prefix")],
+              "mt940": [("envelope", "crlf"), ("funds-code", "reversal")],
+              "ofx": [("cdata-amount", "amount-spaces"), ("ofx1", "amount-spaces"),
+                      ("ofx1", "amount-comma-radix"), ("ofx1", "currency-aggregate")]}[fmt]
+    probes += [("+".join(pair), set(pair), None) for pair in combos]
     if fmt == "ofx":
         probes.append(("ofx2-base", set(), None))
         probes += [("ofx1+" + name, {"ofx1"}, name) for name in bad_kinds]
     else:
         probes.append(("base", set(), None))
     for number, (name, forced, bad) in enumerate(probes):
-        if name in skip or name.split("+")[-1] in skip:
+        if name in skip or set(name.split("+")) & skip:
             continue
         case = make(random.Random("probe-%s-%s" % (fmt, name)), 9_000_000 + number,
                     forced | {"probe"}, bad)
