@@ -53,6 +53,7 @@ struct ValidateCommandTests {
         ("key-missing.json", "4:5", "KEY_MISSING", 1),
         ("key-unknown.json", "4:73", "KEY_UNKNOWN", 0),
         ("mt940-syntax.sta", "5:15", "MT940_SYNTAX", 1),
+        ("mt940-type-code.sta", "5:21", "MT940_TYPE_CODE", 1),
         ("element-missing.sta", "1:1", "ELEMENT_MISSING", 1),
         ("xml-syntax.xml", "6:81", "XML_SYNTAX", 1),
         ("ofx-syntax.ofx", "10:1", "OFX_SYNTAX", 1),
@@ -96,11 +97,11 @@ struct ValidateCommandTests {
             output.stderr.split(separator: "[").dropFirst().map { $0.prefix { $0 != "]" } })
         #expect(codes.count >= 30)
         #expect(
-            output.stdout.hasPrefix("38 errors, 5 warnings in 38 of 43 files (60 rows checked)\n"))
+            output.stdout.hasPrefix("39 errors, 5 warnings in 39 of 44 files (61 rows checked)\n"))
         // Then the counts per code, commonest first: every code of the samples once.
         let counts = output.stdout.split(separator: "\n")[1]
         #expect(counts.hasPrefix("  1 × ACCOUNT_ID, 1 × ACCOUNT_KIND, "))
-        #expect(counts.split(separator: ", ").count == 43)
+        #expect(counts.split(separator: ", ").count == 44)
     }
 
     @Test func `prints the example diagnostic of the issue`() throws {

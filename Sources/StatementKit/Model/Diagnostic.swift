@@ -48,6 +48,7 @@ package enum DiagnosticCode: String, Hashable, Sendable, CaseIterable, Codable {
     case balanceClosing = "BALANCE_CLOSING"
     case transactionIDConflict = "TRANSACTION_ID_CONFLICT"
     case mt940Syntax = "MT940_SYNTAX"
+    case mt940TypeCode = "MT940_TYPE_CODE"
     case elementMissing = "ELEMENT_MISSING"
     case xmlSyntax = "XML_SYNTAX"
     case ofxSyntax = "OFX_SYNTAX"

@@ -493,6 +493,14 @@ extension DiagnosticMessage {
         .init(.mt940Syntax, Diagnostic.sanitized(reason))
     }
 
+    /// A `:61:` transaction type identification code (`1!a3!c`) outside SWIFT's characters.
+    static func mt940TypeCode(_ code: String) -> Self {
+        .init(
+            .mt940TypeCode,
+            ":61: transaction type \(code): not N, F or S and three capital letters or digits, such as NTRF"
+        )
+    }
+
     /// A mandatory field or element that a statement lacks; `before` names what needed it.
     static func elementMissing(_ element: String, before: String) -> Self {
         .init(.elementMissing, "\(element) must come before \(before)")

@@ -332,6 +332,14 @@ extension MT940Parser {
                 sawStatement = true
             case .account:
                 openStatement(field)
+                // One account per statement: a second `:25:` would move the entries after it
+                // to another account without a word.
+                guard !statement!.hasAccountField else {
+                    return report(
+                        .mt940Syntax(
+                            ":25: a second account in the statement of line \(statement!.line)"),
+                        line: field.line, column: 1)
+                }
                 statement!.hasAccountField = true
                 account(String(decoding: value, as: UTF8.self), field, column: valueColumn)
             case .openingFinal, .openingInterim, .closingFinal, .closingInterim:
@@ -446,6 +454,15 @@ extension MT940Parser {
             }
             if bytes[0] == UInt8(ascii: "D") { money = money.negated }
             let balance = Balance(line: field.line, money: money)
+            // One opening and one closing balance per statement: a second is not taken to
+            // replace the first.
+            if let first = field.tag.isClosing ? statement!.closing : statement!.opening {
+                report(
+                    .mt940Syntax(
+                        ":\(field.tag): a second \(field.tag.isClosing ? "closing" : "opening") balance in the statement (the first is on line \(first.line))"
+                    ), line: field.line, column: 1)
+                return
+            }
             if !field.tag.isClosing {
                 statement!.opening = balance
                 statement!.currency = currency
@@ -457,44 +474,6 @@ extension MT940Parser {
             } else {
                 statement!.closing = balance
             }
-        }
-
-        /// An amount with a decimal comma, `1000,00` or `12,`, in a currency's minor units.
-        mutating func amount(
-            _ bytes: ArraySlice<UInt8>, _ currency: Currency, _ field: Field, column: Int
-        ) -> Money? {
-            let result = bytes.withUnsafeBytes { text in
-                withUnsafeTemporaryAllocation(byteCount: text.count, alignment: 1) { dotted in
-                    var count = text.count
-                    if text.last == UInt8(ascii: ",") { count -= 1 }
-                    for index in 0..<count {
-                        dotted[index] =
-                            text[index] == UInt8(ascii: ",") ? UInt8(ascii: ".") : text[index]
-                    }
-                    return Result { () throws(AmountError) in
-                        try Money(
-                            parsing: UnsafeRawBufferPointer(rebasing: dotted[..<count]),
-                            currency: currency)
-                    }
-                }
-            }
-            switch result {
-            case .success(let money)
-            where money.minorUnits >= 0 && bytes.first != UInt8(ascii: "+"):
-                return money
-            case .success:
-                report(
-                    .mt940Syntax(
-                        ":\(field.tag): \(Self.quoted(bytes)) is not an amount such as 1234,56"),
-                    line: field.line, column: column)
-            case .failure(let error):
-                report(
-                    .amount(
-                        ":\(field.tag): amount", Self.quoted(bytes), error, currency: currency,
-                        example: "1234,56"),
-                    line: field.line, column: column)
-            }
-            return nil
         }
 
         /// The number of two ASCII digits at `index`.
@@ -574,11 +553,10 @@ extension MT940Parser {
             index += 1
             // An optional funds code: the third letter of the currency code.
             if index < bytes.count, bytes[index] >= 0x41, bytes[index] <= 0x5A { index += 1 }
+            // The amount (15d) runs to the first letter, where the type code (1!a3!c) starts:
+            // a point, a sign or a space stays in it and is reported, never taken for the type.
             let amountStart = index
-            while index < bytes.count, bytes[index] &- 48 < 10 || bytes[index] == UInt8(ascii: ",")
-            {
-                index += 1
-            }
+            while index < bytes.count, !Self.isLetter(bytes[index]) { index += 1 }
             guard index > amountStart else { return fail("the amount is missing", at: amountStart) }
             guard
                 var money = amount(
@@ -590,6 +568,12 @@ extension MT940Parser {
                 return fail("the transaction type (such as NTRF) is missing", at: index)
             }
             let typeCode = index..<index + 4
+            guard Self.isTypeCode(bytes[typeCode]) else {
+                report(
+                    .mt940TypeCode(Self.quoted(bytes[typeCode])), line: field.line,
+                    column: column + index)
+                return
+            }
             index += 4
             // The customer's reference, `//` and the bank's.
             var split = index

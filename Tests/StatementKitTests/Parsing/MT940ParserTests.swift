@@ -151,6 +151,94 @@ struct MT940ParserTests {
         #expect(result.summary.rowCount == 3)
     }
 
+    /// The statement with its first entry's amount and type (`D12,50NMSC`) replaced.
+    func entry(_ amountAndType: String) -> Result {
+        parse(
+            Self.statement.replacingOccurrences(
+                of: ":61:2610031003DR12,50NMSC", with: ":61:2610031003D\(amountAndType)"))
+    }
+
+    @Test(arguments: [
+        ("12.50NMSC", "5:16", "AMOUNT_FORMAT", "12.50"),
+        ("12,5.0NMSC", "5:16", "AMOUNT_FORMAT", "12,5.0"),
+        ("-12,50NMSC", "5:16", "AMOUNT_FORMAT", "-12,50"),
+        ("+12,50NMSC", "5:16", "AMOUNT_FORMAT", "+12,50"),
+        ("12,50 NMSC", "5:16", "AMOUNT_FORMAT", "12,50 "),
+        ("1250NMSC", "5:16", "AMOUNT_FORMAT", "1250"),
+        ("12,,50NMSC", "5:16", "AMOUNT_FORMAT", "12,,50"),
+        (",50NMSC", "5:16", "AMOUNT_FORMAT", ",50"),
+        ("1234567890123,45NMSC", "5:16", "AMOUNT_FORMAT", "1234567890123,45"),
+        ("12,505NMSC", "5:16", "AMOUNT_PRECISION", "12,505"),
+        ("12,50XMSC", "5:21", "MT940_TYPE_CODE", "XMSC"),
+        ("12,50Nmsc", "5:21", "MT940_TYPE_CODE", "Nmsc"),
+        ("12,50NM-C", "5:21", "MT940_TYPE_CODE", "NM-C"),
+        ("1O,50NMSC", "5:16", "AMOUNT_FORMAT", "1"),
+    ])
+    func `refuses a :61: amount or type code outside SWIFT's characters, where it stands`(
+        text: String, place: String, code: String, quoted: String
+    ) {
+        let result = entry(text)
+        #expect(result.diagnostics.map(\.code.rawValue) == [code], "\(result.lines)")
+        #expect(result.lines.first?.hasPrefix("s.sta:\(place): error: [\(code)]") == true)
+        #expect(result.lines.first?.contains("\"\(quoted)\"") == true, "\(result.lines)")
+    }
+
+    @Test(
+        arguments: [
+            ("12,50NMSC", -1250), ("12,5NMSC", -1250), ("12,NMSC", -1200), ("0,01FCHK", -1),
+            ("12,50S103", -1250), ("12345678901234,NTRF", -1_234_567_890_123_400),
+        ] as [(String, Int64)])
+    func `reads a :61: amount and type code as SWIFT writes them`(text: String, minorUnits: Int64)
+        throws
+    {
+        let result = entry(text)
+        let first = try #require(result.rows.first)
+        #expect(first.transaction.amount.minorUnits == minorUnits)
+        // The closing balance no longer matches unless the amount is the sample's.
+        let codes = result.diagnostics.map(\.code)
+        #expect(codes == (minorUnits == -1250 ? [] : [.balanceClosing]), "\(result.lines)")
+    }
+
+    @Test(arguments: [
+        "1000.00", "1.000,00", "-1000,00", "+1000,00", "1000", "1000,00X", "1000,00 0",
+    ])
+    func `refuses a balance amount outside SWIFT's 15d form`(amount: String) {
+        let result = parse(
+            Self.statement.replacingOccurrences(
+                of: ":60F:C261001EUR1000,00", with: ":60F:C261001EUR\(amount)"))
+        #expect(result.rows.isEmpty)
+        #expect(
+            result.lines.first?.hasPrefix("s.sta:4:16: error: [AMOUNT_FORMAT] :60F: amount")
+                == true,
+            "\(result.lines)")
+    }
+
+    @Test func `refuses a second opening or closing balance in one statement`() {
+        for (tag, balance, line) in [
+            (":60F:", ":60F:C261001EUR1000,00", 5), (":62F:", ":62F:C261031EUR3487,50", 11),
+            (":60M:", ":60M:C261001EUR1000,00", 5), (":62M:", ":62M:C261031EUR3487,50", 11),
+        ] {
+            let anchor =
+                tag.hasPrefix(":60") ? ":60F:C261001EUR1000,00\n" : ":62F:C261031EUR3487,50\n"
+            let result = parse(
+                Self.statement.replacingOccurrences(of: anchor, with: anchor + balance + "\n"))
+            #expect(
+                result.lines.first?.hasPrefix("s.sta:\(line):1: error: [MT940_SYNTAX] \(tag)")
+                    == true,
+                "\(tag): \(result.lines)")
+        }
+    }
+
+    @Test func `refuses a second account in one statement`() {
+        let result = parse(
+            Self.statement.replacingOccurrences(
+                of: ":61:2610131013", with: ":25:NL91ABNA0417164300\n:61:2610131013"))
+        #expect(
+            result.lines == [
+                "s.sta:8:1: error: [MT940_SYNTAX] :25: a second account in the statement of line 1"
+            ])
+    }
+
     @Test func `reconciles each statement and the statements of an account with each other`() {
         let result = parse(
             """
