@@ -84,17 +84,55 @@ extension CamtParser {
         case endToEndId = "EndToEndId"
         case refs = "Refs"
         case addtlTxInf = "AddtlTxInf"
+        case ntryDtls = "NtryDtls"
+        case amtDtls = "AmtDtls"
+        case rltdPties = "RltdPties"
 
         static let all = allCases
 
         static let statements: Set<Element> = [
             .bkToCstmrStmt, .bkToCstmrAcctRpt, .bkToCstmrDbtCdtNtfctn,
         ]
+
+        /// The bit of the element's slot in `parent`, when the schema allows it there once
+        /// at most (elements of a choice share one); `nil` for one that may repeat, or whose
+        /// repetition nothing read depends on.
+        func slot(in parent: Element) -> UInt64? {
+            let single: Bool
+            switch (parent, self) {
+            case (.stmt, .acct), (.rpt, .acct), (.ntfctn, .acct), (.acct, .id), (.acct, .ccy),
+                (.id, .iban), (.othr, .id), (.bal, .tp), (.bal, .amt), (.bal, .cdtDbtInd),
+                (.tp, .cdOrPrtry), (.cdOrPrtry, .cd), (.ntry, .amt), (.ntry, .cdtDbtInd),
+                (.ntry, .sts), (.ntry, .bookgDt), (.ntry, .acctSvcrRef), (.ntry, .addtlNtryInf),
+                (.sts, .cd), (.bookgDt, .dt), (.txDtls, .amt), (.txDtls, .cdtDbtInd),
+                (.txDtls, .refs), (.txDtls, .rltdPties), (.txDtls, .rmtInf), (.txDtls, .amtDtls),
+                (.txDtls, .addtlTxInf), (.amtDtls, .txAmt), (.txAmt, .amt), (.refs, .acctSvcrRef),
+                (.refs, .endToEndId), (.rltdPties, .dbtr), (.rltdPties, .cdtr),
+                (.rltdPties, .dbtrAcct), (.rltdPties, .cdtrAcct), (.dbtr, .nm), (.cdtr, .nm),
+                (.dbtr, .pty), (.cdtr, .pty), (.pty, .nm), (.dbtrAcct, .id), (.cdtrAcct, .id),
+                (.cdtrRefInf, .ref):
+                single = true
+            // Choices: an account is an IBAN or another id; a day a date or a date and time.
+            case (.id, .othr): return Element.iban.bit
+            case (.bookgDt, .dtTm): return Element.dt.bit
+            default: single = false
+            }
+            return single ? bit : nil
+        }
+
+        private var bit: UInt64 { 1 << UInt64(Self.all.firstIndex(of: self)!) }
     }
+
+    /// The longest value kept for a row (a name, the description, a reference), in UTF-8
+    /// bytes: a bank's text fields are far shorter (`Ustrd` 140 characters, `AddtlNtryInf`
+    /// 500), and a ledger keeps no megabytes of text from one booking.
+    static let maximumKeptText = 8192
 
     /// One `TxDtls` of an entry.
     struct Details {
         var amount: PlacedText?
+        /// How many bytes the `Ustrd` lines hold together.
+        var unstructuredLength = 0
         var currency: String?
         var indicator: String?
         var debtorName: String?
@@ -110,6 +148,9 @@ extension CamtParser {
 
     struct Entry {
         let line: Int
+        /// The errors of the file before the entry: one reported in it (an element given
+        /// twice or misplaced, a text too long) keeps it from being a row.
+        var errorsBefore = 0
         var amount: PlacedText?
         var currency: String?
         var indicator: PlacedText?
@@ -147,6 +188,11 @@ extension CamtParser {
         var summary = ParseSummary()
         /// The open elements, `nil` for those not looked for.
         var path: [Element?] = []
+        /// For each open element, the slots (`Element.slot(in:)`) of its children seen.
+        var seen: [UInt64] = []
+        /// The depth of a misplaced element whose content is not read (its error said
+        /// enough).
+        var ignoredDepth: Int?
         /// Where the element that ends last started, for an empty value.
         var startLine = 0
         var startColumn = 0
@@ -173,19 +219,46 @@ extension CamtParser {
             _ event: XMLReader<S>.Event, _ reader: inout XMLReader<S>,
             _ onRow: (ParsedRow) -> Void
         ) {
+            if let depth = ignoredDepth {
+                if case .start(let number) = event {
+                    path.append(Element.numbered(number))
+                    seen.append(0)
+                } else {
+                    path.removeLast()
+                    seen.removeLast()
+                    if path.count == depth { ignoredDepth = nil }
+                }
+                return
+            }
             switch event {
             case .start(let number):
                 let element = Element.numbered(number)
                 (startLine, startColumn) = (reader.eventLine, reader.eventColumn)
                 if let element {
+                    if let parent = path.last, let parent, let slot = element.slot(in: parent) {
+                        if seen[seen.count - 1] & slot != 0 {
+                            report(
+                                .elementDuplicate(element.rawValue, in: parent.rawValue),
+                                line: startLine, column: startColumn)
+                        }
+                        seen[seen.count - 1] |= slot
+                    }
                     start(element, &reader, line: reader.eventLine, column: reader.eventColumn)
                 }
+                if ignoredDepth == path.count {
+                    // Misplaced at this depth: read nothing of it, its end included.
+                    path.append(element)
+                    seen.append(0)
+                    return
+                }
                 path.append(element)
+                seen.append(0)
             case .end(let number):
                 if let element = Element.numbered(number) {
                     end(element, &reader, onRow)
                 }
                 path.removeLast()
+                seen.removeLast()
             }
         }
 
@@ -230,22 +303,82 @@ extension CamtParser {
             case .bkToCstmrAcctRpt:
                 isReport = true
             case .stmt, .rpt, .ntfctn:
+                guard statement == nil else {
+                    misplaced(element, line: line, column: column)
+                    break
+                }
                 guard let parent = path.last, let parent, Element.statements.contains(parent)
                 else { break }
                 sawStatement = true
                 statement = Statement(line: line, column: column, isInterim: isReport)
                 transactionIDs = TransactionIDChecker()
-            case .bal where statement != nil && path.last != .ntry:
-                balance = Balance(line: line)
-            case .ntry where statement != nil:
-                entry = Entry(line: line)
-            case .txDtls where entry != nil:
+            case .bal, .ntry:
+                // Directly in a statement, and nowhere else: a booking inside another, or
+                // outside any statement, would be read as another's or lost.
+                guard statement != nil, entry == nil, balance == nil, let parent = path.last,
+                    let parent, [.stmt, .rpt, .ntfctn].contains(parent)
+                else {
+                    misplaced(element, line: line, column: column)
+                    break
+                }
+                if element == .bal {
+                    balance = Balance(line: line)
+                } else {
+                    entry = Entry(line: line, errorsBefore: diagnostics.errorCount)
+                }
+            case .txDtls:
+                guard entry != nil, details == nil, path.last == .ntryDtls else {
+                    misplaced(element, line: line, column: column)
+                    break
+                }
                 details = Details()
             case .amt:
                 attributeCurrency = reader.attribute("Ccy")
             default:
                 break
             }
+        }
+
+        /// Reports an element where the schema does not allow it.
+        mutating func misplaced(_ element: Element, line: Int, column: Int) {
+            ignoredDepth = path.count
+            let parent =
+                path.last.map { $0.map { "<\($0.rawValue)>" } ?? "an element not read" }
+                ?? "no element"
+            let allowed =
+                switch element {
+                case .stmt, .rpt, .ntfctn:
+                    "<BkToCstmrStmt>, <BkToCstmrAcctRpt> or <BkToCstmrDbtCdtNtfctn>"
+                case .txDtls: "<NtryDtls> of an <Ntry>"
+                default: "<Stmt>, <Rpt> or <Ntfctn>"
+                }
+            report(
+                .elementMisplaced(element.rawValue, in: parent, allowed: allowed), line: line,
+                column: column)
+        }
+
+        /// A value kept for a row, reported when it is longer than `maximumKeptText`; when
+        /// rows are not built, only its length is checked, and no string made.
+        mutating func kept(_ value: () -> PlacedText, _ measure: () -> Measure, _ name: String)
+            -> String?
+        {
+            guard buildsRows else {
+                let (length, line, column) = measure()
+                if length > CamtParser.maximumKeptText {
+                    report(
+                        .textTooLong(name, length: length, limit: CamtParser.maximumKeptText),
+                        line: line, column: column)
+                }
+                return nil
+            }
+            let placed = value()
+            let length = placed.text.utf8.count
+            if length > CamtParser.maximumKeptText {
+                report(
+                    .textTooLong(name, length: length, limit: CamtParser.maximumKeptText),
+                    at: placed)
+            }
+            return placed.text
         }
 
         mutating func end<S>(
@@ -263,10 +396,11 @@ extension CamtParser {
             }
             let start = (startLine, startColumn)
             let value = { Self.value(&reader, start: start) }
+            let measure = { (reader.textLength, reader.textLine, reader.textColumn) }
             if details != nil {
-                endInDetails(element, value)
+                endInDetails(element, value, measure)
             } else if entry != nil {
-                endInEntry(element, value, onRow)
+                endInEntry(element, value, measure, onRow)
             } else if balance != nil {
                 endInBalance(element, value)
             } else if statement != nil {
@@ -297,8 +431,12 @@ extension CamtParser {
             }
         }
 
+        /// The length of the text of the element ending, and where it starts.
+        typealias Measure = (length: Int, line: Int, column: Int)
+
         mutating func endInEntry(
-            _ element: Element, _ value: () -> PlacedText, _ onRow: (ParsedRow) -> Void
+            _ element: Element, _ value: () -> PlacedText, _ measure: () -> Measure,
+            _ onRow: (ParsedRow) -> Void
         ) {
             switch element {
             case .amt where within(.ntry, .amt):
@@ -312,9 +450,14 @@ extension CamtParser {
             case .dt where within(.bookgDt, .dt), .dtTm where within(.bookgDt, .dtTm):
                 entry!.bookingDate = value()
             case .acctSvcrRef where within(.ntry, .acctSvcrRef):
-                entry!.serviceReference = value().text
-            case .addtlNtryInf where buildsRows && within(.ntry, .addtlNtryInf):
-                entry!.additional = value().text
+                if buildsRows {
+                    entry!.serviceReference = kept(value, measure, "AcctSvcrRef")
+                } else {
+                    // The transaction id is checked for conflicts when rows are not built.
+                    entry!.serviceReference = value().text
+                }
+            case .addtlNtryInf where within(.ntry, .addtlNtryInf):
+                entry!.additional = kept(value, measure, "AddtlNtryInf")
             case .ntry:
                 endEntry(onRow)
                 entry = nil
@@ -322,30 +465,59 @@ extension CamtParser {
             }
         }
 
-        mutating func endInDetails(_ element: Element, _ value: () -> PlacedText) {
+        mutating func endInDetails(
+            _ element: Element, _ value: () -> PlacedText, _ measure: () -> Measure
+        ) {
             switch element {
-            case .amt where within(.txDtls, .amt) || within(.txAmt, .amt):
-                details!.amount = value()
+            case .amt where within(.txDtls, .amt) || within(.amtDtls, .txAmt, .amt):
+                let amount = value()
+                // `TxDtls/Amt` and `AmtDtls/TxAmt/Amt` may both be given, as one amount.
+                if let first = details!.amount {
+                    if first.text != amount.text || details!.currency != attributeCurrency {
+                        report(
+                            .elementsDisagree("TxDtls/Amt", "TxDtls/AmtDtls/TxAmt/Amt"),
+                            at: amount)
+                    }
+                    return
+                }
+                details!.amount = amount
                 details!.currency = attributeCurrency
             case .cdtDbtInd where within(.txDtls, .cdtDbtInd):
                 details!.indicator = value().text
-            case .nm where buildsRows && (within(.dbtr, .nm) || within(.dbtr, .pty, .nm)):
-                details!.debtorName = value().text
-            case .nm where buildsRows && (within(.cdtr, .nm) || within(.cdtr, .pty, .nm)):
-                details!.creditorName = value().text
+            case .nm where within(.dbtr, .nm) || within(.dbtr, .pty, .nm):
+                details!.debtorName = kept(value, measure, "Dbtr/Nm")
+            case .nm where within(.cdtr, .nm) || within(.cdtr, .pty, .nm):
+                details!.creditorName = kept(value, measure, "Cdtr/Nm")
             case .iban where within(.dbtrAcct, .id, .iban): details!.debtorIBAN = value()
             case .iban where within(.cdtrAcct, .id, .iban): details!.creditorIBAN = value()
-            case .ustrd where buildsRows && within(.rmtInf, .ustrd):
-                let text = value().text
-                if !text.isEmpty { details!.unstructured.append(text) }
-            case .ref where buildsRows && within(.cdtrRefInf, .ref):
-                details!.creditorReference = value().text
-            case .endToEndId where buildsRows && within(.refs, .endToEndId):
-                details!.endToEndID = value().text
+            case .ustrd where within(.rmtInf, .ustrd):
+                let (length, line, column) = measure()
+                guard length > 0 else { break }
+                // The lines are joined with a space: together they are the description.
+                let limit = CamtParser.maximumKeptText + 1
+                let before = details!.unstructuredLength
+                details!.unstructuredLength += length + 1
+                if details!.unstructuredLength > limit && before <= limit {
+                    report(
+                        .textTooLong(
+                            "RmtInf/Ustrd", length: details!.unstructuredLength - 1,
+                            limit: CamtParser.maximumKeptText), line: line, column: column)
+                }
+                if buildsRows && details!.unstructuredLength <= limit {
+                    details!.unstructured.append(value().text)
+                }
+            case .ref where within(.cdtrRefInf, .ref):
+                details!.creditorReference = kept(value, measure, "CdtrRefInf/Ref")
+            case .endToEndId where within(.refs, .endToEndId):
+                details!.endToEndID = kept(value, measure, "EndToEndId")
             case .acctSvcrRef where within(.refs, .acctSvcrRef):
-                details!.reference = value().text
-            case .addtlTxInf where buildsRows && within(.txDtls, .addtlTxInf):
-                details!.additional = value().text
+                if buildsRows {
+                    details!.reference = kept(value, measure, "Refs/AcctSvcrRef")
+                } else {
+                    details!.reference = value().text
+                }
+            case .addtlTxInf where within(.txDtls, .addtlTxInf):
+                details!.additional = kept(value, measure, "AddtlTxInf")
             case .txDtls:
                 entry!.details.append(details!)
                 details = nil
@@ -459,6 +631,7 @@ extension CamtParser {
         mutating func endEntry(_ onRow: (ParsedRow) -> Void) {
             guard let entry, statement != nil else { return }
             summary.rowCount += 1
+            guard diagnostics.errorCount == entry.errorsBefore else { return }
             // The status is mandatory: an entry without one is not taken for a booking.
             guard let status = entry.status else {
                 report(.elementMissing("<Sts>", in: "<Ntry>"), line: entry.line, column: 1)
@@ -520,16 +693,18 @@ extension CamtParser {
                 }
                 statement!.total = total
                 let isDebit = amount.minorUnits < 0
-                // The counterparty's `<IBAN>` is checked as every IBAN is: a damaged one is
-                // reported where it stands, never dropped from the row.
+                // The counterparty's `<IBAN>` is checked as every IBAN is; a damaged one is
+                // reported where it stands (a warning: the bank booked the payment, and the
+                // row is kept, without it).
                 var counterpartyIBAN: IBAN?
                 if let given = isDebit ? part.creditorIBAN : part.debtorIBAN {
                     do throws(IBANError) {
                         counterpartyIBAN = try IBAN(parsing: given.text)
                     } catch {
                         let element = isDebit ? "CdtrAcct/Id/IBAN" : "DbtrAcct/Id/IBAN"
-                        report(.iban(element, Diagnostic.quote(given.text), error), at: given)
-                        continue
+                        report(
+                            .counterpartyIBAN(element, Diagnostic.quote(given.text), error),
+                            at: given)
                     }
                 }
                 let id: String? =
