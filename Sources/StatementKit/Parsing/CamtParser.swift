@@ -94,33 +94,49 @@ extension CamtParser {
             .bkToCstmrStmt, .bkToCstmrAcctRpt, .bkToCstmrDbtCdtNtfctn,
         ]
 
-        /// The bit of the element's slot in `parent`, when the schema allows it there once
-        /// at most (elements of a choice share one); `nil` for one that may repeat, or whose
-        /// repetition nothing read depends on.
-        func slot(in parent: Element) -> UInt64? {
-            let single: Bool
-            switch (parent, self) {
-            case (.stmt, .acct), (.rpt, .acct), (.ntfctn, .acct), (.acct, .id), (.acct, .ccy),
-                (.id, .iban), (.othr, .id), (.bal, .tp), (.bal, .amt), (.bal, .cdtDbtInd),
-                (.tp, .cdOrPrtry), (.cdOrPrtry, .cd), (.ntry, .amt), (.ntry, .cdtDbtInd),
-                (.ntry, .sts), (.ntry, .bookgDt), (.ntry, .acctSvcrRef), (.ntry, .addtlNtryInf),
-                (.sts, .cd), (.bookgDt, .dt), (.txDtls, .amt), (.txDtls, .cdtDbtInd),
-                (.txDtls, .refs), (.txDtls, .rltdPties), (.txDtls, .rmtInf), (.txDtls, .amtDtls),
-                (.txDtls, .addtlTxInf), (.amtDtls, .txAmt), (.txAmt, .amt), (.refs, .acctSvcrRef),
-                (.refs, .endToEndId), (.rltdPties, .dbtr), (.rltdPties, .cdtr),
-                (.rltdPties, .dbtrAcct), (.rltdPties, .cdtrAcct), (.dbtr, .nm), (.cdtr, .nm),
-                (.dbtr, .pty), (.cdtr, .pty), (.pty, .nm), (.dbtrAcct, .id), (.cdtrAcct, .id),
-                (.cdtrRefInf, .ref):
-                single = true
-            // Choices: an account is an IBAN or another id; a day a date or a date and time.
-            case (.id, .othr): return Element.iban.bit
-            case (.bookgDt, .dtTm): return Element.dt.bit
-            default: single = false
+        /// The element whose bit (`1 << number`) is the element's slot in `parent`, when the
+        /// schema allows it there once at most: itself, or the first of a choice; `nil` for
+        /// one that may repeat, or whose repetition nothing read depends on.
+        func slot(in parent: Element) -> Element? {
+            // By parent first: most parents have no such child, and each switch is a jump.
+            switch parent {
+            case .stmt, .rpt, .ntfctn: self == .acct ? self : nil
+            case .acct: self == .id || self == .ccy ? self : nil
+            // A choice: an account is an IBAN or another id.
+            case .id: self == .iban || self == .othr ? .iban : nil
+            case .othr, .dbtrAcct, .cdtrAcct: self == .id ? self : nil
+            case .bal: self == .tp || self == .amt || self == .cdtDbtInd ? self : nil
+            case .tp: self == .cdOrPrtry ? self : nil
+            case .cdOrPrtry, .sts: self == .cd ? self : nil
+            case .ntry:
+                switch self {
+                case .amt, .cdtDbtInd, .sts, .bookgDt, .acctSvcrRef, .addtlNtryInf: self
+                default: nil
+                }
+            // A choice: a day is a date, or a date and time.
+            case .bookgDt: self == .dt || self == .dtTm ? .dt : nil
+            case .txDtls:
+                switch self {
+                case .amt, .cdtDbtInd, .refs, .rltdPties, .rmtInf, .amtDtls, .addtlTxInf: self
+                default: nil
+                }
+            case .amtDtls: self == .txAmt ? self : nil
+            case .txAmt: self == .amt ? self : nil
+            case .refs: self == .acctSvcrRef || self == .endToEndId ? self : nil
+            case .rltdPties:
+                self == .dbtr || self == .cdtr || self == .dbtrAcct || self == .cdtrAcct
+                    ? self : nil
+            case .dbtr, .cdtr: self == .nm || self == .pty ? self : nil
+            case .pty: self == .nm ? self : nil
+            case .cdtrRefInf: self == .ref ? self : nil
+            default: nil
             }
-            return single ? bit : nil
         }
 
-        private var bit: UInt64 { 1 << UInt64(Self.all.firstIndex(of: self)!) }
+        /// The bits of the choices' first elements, `iban` and `dt`.
+        static let choiceBits = (
+            iban: UInt64(1) << all.firstIndex(of: .iban)!, dt: UInt64(1) << all.firstIndex(of: .dt)!
+        )
     }
 
     /// The longest value kept for a row (a name, the description, a reference), in UTF-8
@@ -188,8 +204,9 @@ extension CamtParser {
         var summary = ParseSummary()
         /// The open elements, `nil` for those not looked for.
         var path: [Element?] = []
-        /// For each open element, the slots (`Element.slot(in:)`) of its children seen.
-        var seen: [UInt64] = []
+        /// For each open element, by depth, the slots (`Element.slot(in:)`) of its children
+        /// seen; the reader nests 64 deep at most.
+        var seen = [UInt64](repeating: 0, count: 66)
         /// The depth of a misplaced element whose content is not read (its error said
         /// enough).
         var ignoredDepth: Int?
@@ -222,10 +239,8 @@ extension CamtParser {
             if let depth = ignoredDepth {
                 if case .start(let number) = event {
                     path.append(Element.numbered(number))
-                    seen.append(0)
                 } else {
                     path.removeLast()
-                    seen.removeLast()
                     if path.count == depth { ignoredDepth = nil }
                 }
                 return
@@ -234,31 +249,30 @@ extension CamtParser {
             case .start(let number):
                 let element = Element.numbered(number)
                 (startLine, startColumn) = (reader.eventLine, reader.eventColumn)
+                let depth = path.count
+                seen[depth + 1] = 0
                 if let element {
                     if let parent = path.last, let parent, let slot = element.slot(in: parent) {
-                        if seen[seen.count - 1] & slot != 0 {
+                        let bit =
+                            slot == element
+                            ? UInt64(1) << number
+                            : slot == .iban ? Element.choiceBits.iban : Element.choiceBits.dt
+                        if seen[depth] & bit != 0 {
                             report(
                                 .elementDuplicate(element.rawValue, in: parent.rawValue),
                                 line: startLine, column: startColumn)
                         }
-                        seen[seen.count - 1] |= slot
+                        seen[depth] |= bit
                     }
                     start(element, &reader, line: reader.eventLine, column: reader.eventColumn)
                 }
-                if ignoredDepth == path.count {
-                    // Misplaced at this depth: read nothing of it, its end included.
-                    path.append(element)
-                    seen.append(0)
-                    return
-                }
+                // A misplaced element (at this depth) is not read, its end included.
                 path.append(element)
-                seen.append(0)
             case .end(let number):
                 if let element = Element.numbered(number) {
                     end(element, &reader, onRow)
                 }
                 path.removeLast()
-                seen.removeLast()
             }
         }
 
@@ -316,7 +330,7 @@ extension CamtParser {
                 // Directly in a statement, and nowhere else: a booking inside another, or
                 // outside any statement, would be read as another's or lost.
                 guard statement != nil, entry == nil, balance == nil, let parent = path.last,
-                    let parent, [.stmt, .rpt, .ntfctn].contains(parent)
+                    parent == .stmt || parent == .rpt || parent == .ntfctn
                 else {
                     misplaced(element, line: line, column: column)
                     break
@@ -359,11 +373,12 @@ extension CamtParser {
 
         /// A value kept for a row, reported when it is longer than `maximumKeptText`; when
         /// rows are not built, only its length is checked, and no string made.
-        mutating func kept(_ value: () -> PlacedText, _ measure: () -> Measure, _ name: String)
-            -> String?
-        {
-            guard buildsRows else {
-                let (length, line, column) = measure()
+        mutating func kept<S>(
+            _ reader: inout XMLReader<S>, _ start: (Int, Int), _ name: String,
+            isNeeded: Bool = false
+        ) -> String? {
+            guard buildsRows || isNeeded else {
+                let (length, line, column) = (reader.textLength, reader.textLine, reader.textColumn)
                 if length > CamtParser.maximumKeptText {
                     report(
                         .textTooLong(name, length: length, limit: CamtParser.maximumKeptText),
@@ -371,7 +386,7 @@ extension CamtParser {
                 }
                 return nil
             }
-            let placed = value()
+            let placed = Self.value(&reader, start: start)
             let length = placed.text.utf8.count
             if length > CamtParser.maximumKeptText {
                 report(
@@ -396,11 +411,10 @@ extension CamtParser {
             }
             let start = (startLine, startColumn)
             let value = { Self.value(&reader, start: start) }
-            let measure = { (reader.textLength, reader.textLine, reader.textColumn) }
             if details != nil {
-                endInDetails(element, value, measure)
+                endInDetails(element, &reader, start)
             } else if entry != nil {
-                endInEntry(element, value, measure, onRow)
+                endInEntry(element, &reader, start, onRow)
             } else if balance != nil {
                 endInBalance(element, value)
             } else if statement != nil {
@@ -431,33 +445,31 @@ extension CamtParser {
             }
         }
 
-        /// The length of the text of the element ending, and where it starts.
-        typealias Measure = (length: Int, line: Int, column: Int)
+        // The readers are passed on, not closures over them: two closure arguments would keep
+        // these from being specialised, and cost two allocations at every end.
 
-        mutating func endInEntry(
-            _ element: Element, _ value: () -> PlacedText, _ measure: () -> Measure,
+        mutating func endInEntry<S>(
+            _ element: Element, _ reader: inout XMLReader<S>, _ start: (Int, Int),
             _ onRow: (ParsedRow) -> Void
         ) {
             switch element {
             case .amt where within(.ntry, .amt):
-                entry!.amount = value()
+                entry!.amount = Self.value(&reader, start: start)
                 entry!.currency = attributeCurrency
-            case .cdtDbtInd where within(.ntry, .cdtDbtInd): entry!.indicator = value()
+            case .cdtDbtInd where within(.ntry, .cdtDbtInd):
+                entry!.indicator = Self.value(&reader, start: start)
             case .sts where within(.ntry, .sts):
-                let status = value().text
+                let status = Self.value(&reader, start: start).text
                 if !status.isEmpty { entry!.status = status }
-            case .cd where within(.ntry, .sts, .cd): entry!.status = value().text
+            case .cd where within(.ntry, .sts, .cd):
+                entry!.status = Self.value(&reader, start: start).text
             case .dt where within(.bookgDt, .dt), .dtTm where within(.bookgDt, .dtTm):
-                entry!.bookingDate = value()
+                entry!.bookingDate = Self.value(&reader, start: start)
             case .acctSvcrRef where within(.ntry, .acctSvcrRef):
-                if buildsRows {
-                    entry!.serviceReference = kept(value, measure, "AcctSvcrRef")
-                } else {
-                    // The transaction id is checked for conflicts when rows are not built.
-                    entry!.serviceReference = value().text
-                }
+                // The transaction id is checked for conflicts when rows are not built, too.
+                entry!.serviceReference = kept(&reader, start, "AcctSvcrRef", isNeeded: true)
             case .addtlNtryInf where within(.ntry, .addtlNtryInf):
-                entry!.additional = kept(value, measure, "AddtlNtryInf")
+                entry!.additional = kept(&reader, start, "AddtlNtryInf")
             case .ntry:
                 endEntry(onRow)
                 entry = nil
@@ -465,12 +477,12 @@ extension CamtParser {
             }
         }
 
-        mutating func endInDetails(
-            _ element: Element, _ value: () -> PlacedText, _ measure: () -> Measure
+        mutating func endInDetails<S>(
+            _ element: Element, _ reader: inout XMLReader<S>, _ start: (Int, Int)
         ) {
             switch element {
             case .amt where within(.txDtls, .amt) || within(.amtDtls, .txAmt, .amt):
-                let amount = value()
+                let amount = Self.value(&reader, start: start)
                 // `TxDtls/Amt` and `AmtDtls/TxAmt/Amt` may both be given, as one amount.
                 if let first = details!.amount {
                     if first.text != amount.text || details!.currency != attributeCurrency {
@@ -483,15 +495,17 @@ extension CamtParser {
                 details!.amount = amount
                 details!.currency = attributeCurrency
             case .cdtDbtInd where within(.txDtls, .cdtDbtInd):
-                details!.indicator = value().text
+                details!.indicator = Self.value(&reader, start: start).text
             case .nm where within(.dbtr, .nm) || within(.dbtr, .pty, .nm):
-                details!.debtorName = kept(value, measure, "Dbtr/Nm")
+                details!.debtorName = kept(&reader, start, "Dbtr/Nm")
             case .nm where within(.cdtr, .nm) || within(.cdtr, .pty, .nm):
-                details!.creditorName = kept(value, measure, "Cdtr/Nm")
-            case .iban where within(.dbtrAcct, .id, .iban): details!.debtorIBAN = value()
-            case .iban where within(.cdtrAcct, .id, .iban): details!.creditorIBAN = value()
+                details!.creditorName = kept(&reader, start, "Cdtr/Nm")
+            case .iban where within(.dbtrAcct, .id, .iban):
+                details!.debtorIBAN = Self.value(&reader, start: start)
+            case .iban where within(.cdtrAcct, .id, .iban):
+                details!.creditorIBAN = Self.value(&reader, start: start)
             case .ustrd where within(.rmtInf, .ustrd):
-                let (length, line, column) = measure()
+                let (length, line, column) = (reader.textLength, reader.textLine, reader.textColumn)
                 guard length > 0 else { break }
                 // The lines are joined with a space: together they are the description.
                 let limit = CamtParser.maximumKeptText + 1
@@ -504,20 +518,16 @@ extension CamtParser {
                             limit: CamtParser.maximumKeptText), line: line, column: column)
                 }
                 if buildsRows && details!.unstructuredLength <= limit {
-                    details!.unstructured.append(value().text)
+                    details!.unstructured.append(Self.value(&reader, start: start).text)
                 }
             case .ref where within(.cdtrRefInf, .ref):
-                details!.creditorReference = kept(value, measure, "CdtrRefInf/Ref")
+                details!.creditorReference = kept(&reader, start, "CdtrRefInf/Ref")
             case .endToEndId where within(.refs, .endToEndId):
-                details!.endToEndID = kept(value, measure, "EndToEndId")
+                details!.endToEndID = kept(&reader, start, "EndToEndId")
             case .acctSvcrRef where within(.refs, .acctSvcrRef):
-                if buildsRows {
-                    details!.reference = kept(value, measure, "Refs/AcctSvcrRef")
-                } else {
-                    details!.reference = value().text
-                }
+                details!.reference = kept(&reader, start, "Refs/AcctSvcrRef", isNeeded: true)
             case .addtlTxInf where within(.txDtls, .addtlTxInf):
-                details!.additional = kept(value, measure, "AddtlTxInf")
+                details!.additional = kept(&reader, start, "AddtlTxInf")
             case .txDtls:
                 entry!.details.append(details!)
                 details = nil
