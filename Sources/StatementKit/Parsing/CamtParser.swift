@@ -97,6 +97,7 @@ extension CamtParser {
         /// The element whose bit (`1 << number`) is the element's slot in `parent`, when the
         /// schema allows it there once at most: itself, or the first of a choice; `nil` for
         /// one that may repeat, or whose repetition nothing read depends on.
+        @inline(__always)
         func slot(in parent: Element) -> Element? {
             // By parent first: most parents have no such child, and each switch is a jump.
             switch parent {
@@ -202,11 +203,15 @@ extension CamtParser {
     struct State: MarkupParserState {
         var diagnostics: DiagnosticCollector
         var summary = ParseSummary()
-        /// The open elements, `nil` for those not looked for.
-        var path: [Element?] = []
-        /// For each open element, by depth, the slots (`Element.slot(in:)`) of its children
-        /// seen; the reader nests 64 deep at most.
-        var seen = [UInt64](repeating: 0, count: 66)
+        /// An open element: its name (`nil` for one not looked for), and the slots
+        /// (`Element.slot(in:)`) of its children seen so far.
+        struct Open {
+            let element: Element?
+            var seen: UInt64 = 0
+        }
+
+        /// The open elements, outermost first.
+        var path: [Open] = []
         /// The depth of a misplaced element whose content is not read (its error said
         /// enough).
         var ignoredDepth: Int?
@@ -238,7 +243,7 @@ extension CamtParser {
         ) {
             if let depth = ignoredDepth {
                 if case .start(let number) = event {
-                    path.append(Element.numbered(number))
+                    path.append(Open(element: Element.numbered(number)))
                 } else {
                     path.removeLast()
                     if path.count == depth { ignoredDepth = nil }
@@ -249,25 +254,23 @@ extension CamtParser {
             case .start(let number):
                 let element = Element.numbered(number)
                 (startLine, startColumn) = (reader.eventLine, reader.eventColumn)
-                let depth = path.count
-                seen[depth + 1] = 0
                 if let element {
-                    if let parent = path.last, let parent, let slot = element.slot(in: parent) {
+                    if let parent = path.last?.element, let slot = element.slot(in: parent) {
                         let bit =
                             slot == element
                             ? UInt64(1) << number
                             : slot == .iban ? Element.choiceBits.iban : Element.choiceBits.dt
-                        if seen[depth] & bit != 0 {
+                        if path[path.count - 1].seen & bit != 0 {
                             report(
                                 .elementDuplicate(element.rawValue, in: parent.rawValue),
                                 line: startLine, column: startColumn)
                         }
-                        seen[depth] |= bit
+                        path[path.count - 1].seen |= bit
                     }
                     start(element, &reader, line: reader.eventLine, column: reader.eventColumn)
                 }
                 // A misplaced element (at this depth) is not read, its end included.
-                path.append(element)
+                path.append(Open(element: element))
             case .end(let number):
                 if let element = Element.numbered(number) {
                     end(element, &reader, onRow)
@@ -291,21 +294,23 @@ extension CamtParser {
         /// or ended being the last).
         func within(_ parent: Element, _ name: Element) -> Bool {
             let count = path.count
-            return count >= 2 && path[count - 1] == name && path[count - 2] == parent
+            return count >= 2 && path[count - 1].element == name
+                && path[count - 2].element == parent
         }
 
         func within(_ grandparent: Element, _ parent: Element, _ name: Element) -> Bool {
             let count = path.count
-            return count >= 3 && path[count - 1] == name && path[count - 2] == parent
-                && path[count - 3] == grandparent
+            return count >= 3 && path[count - 1].element == name
+                && path[count - 2].element == parent && path[count - 3].element == grandparent
         }
 
         func within(_ first: Element, _ second: Element, _ third: Element, _ name: Element)
             -> Bool
         {
             let count = path.count
-            return count >= 4 && path[count - 1] == name && path[count - 2] == third
-                && path[count - 3] == second && path[count - 4] == first
+            return count >= 4 && path[count - 1].element == name
+                && path[count - 2].element == third && path[count - 3].element == second
+                && path[count - 4].element == first
         }
 
         var attributeCurrency: String?
@@ -321,7 +326,7 @@ extension CamtParser {
                     misplaced(element, line: line, column: column)
                     break
                 }
-                guard let parent = path.last, let parent, Element.statements.contains(parent)
+                guard let parent = path.last?.element, Element.statements.contains(parent)
                 else { break }
                 sawStatement = true
                 statement = Statement(line: line, column: column, isInterim: isReport)
@@ -329,7 +334,8 @@ extension CamtParser {
             case .bal, .ntry:
                 // Directly in a statement, and nowhere else: a booking inside another, or
                 // outside any statement, would be read as another's or lost.
-                guard statement != nil, entry == nil, balance == nil, let parent = path.last,
+                guard statement != nil, entry == nil, balance == nil,
+                    let parent = path.last?.element,
                     parent == .stmt || parent == .rpt || parent == .ntfctn
                 else {
                     misplaced(element, line: line, column: column)
@@ -341,7 +347,7 @@ extension CamtParser {
                     entry = Entry(line: line, errorsBefore: diagnostics.errorCount)
                 }
             case .txDtls:
-                guard entry != nil, details == nil, path.last == .ntryDtls else {
+                guard entry != nil, details == nil, path.last?.element == .ntryDtls else {
                     misplaced(element, line: line, column: column)
                     break
                 }
@@ -357,7 +363,7 @@ extension CamtParser {
         mutating func misplaced(_ element: Element, line: Int, column: Int) {
             ignoredDepth = path.count
             let parent =
-                path.last.map { $0.map { "<\($0.rawValue)>" } ?? "an element not read" }
+                path.last.map { $0.element.map { "<\($0.rawValue)>" } ?? "an element not read" }
                 ?? "no element"
             let allowed =
                 switch element {
@@ -401,7 +407,7 @@ extension CamtParser {
         ) {
             switch element {
             case .stmt, .rpt, .ntfctn:
-                guard statement != nil, path.count >= 2, let parent = path[path.count - 2],
+                guard statement != nil, path.count >= 2, let parent = path[path.count - 2].element,
                     Element.statements.contains(parent)
                 else { return }
                 endStatement()

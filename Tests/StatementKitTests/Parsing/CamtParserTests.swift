@@ -59,6 +59,10 @@ struct CamtParserTests {
 
         func parser(_ parser: XMLParser, foundCharacters string: String) { text += string }
 
+        func parser(_ parser: XMLParser, foundCDATA block: Data) {
+            text += String(decoding: block, as: UTF8.self)
+        }
+
         /// A name without its namespace prefix, as our reader reports it.
         static func localName(_ name: String) -> String {
             String(name.split(separator: ":", omittingEmptySubsequences: false).last ?? "")
@@ -101,6 +105,67 @@ struct CamtParserTests {
         let ours = try readerEvents(Array(data))
         #expect(ours.filter { !$0.hasPrefix("@xmlns") } == oracle.events)
         #expect(ours.count > 50)
+    }
+
+    /// The sample with comments, processing instructions and CDATA written without spaces
+    /// between its tags and inside its texts, as `seed` picks: legal XML all of it.
+    static func marked(_ text: String, seed: UInt64) -> String {
+        var random = seed
+        func next() -> UInt64 {
+            random = random &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return random >> 33
+        }
+        // (Not `<?pi?>`: Foundation's parser on Linux crashes on an instruction without data.)
+        let markup = ["<!--x-->", "<!---->", "<?pi a?>", "<!--<Ntry>-->", "<!--a/>-->"]
+        var result = ""
+        var (inText, inReference) = (false, false)
+        for character in text {
+            // An entity reference stays whole, outside CDATA.
+            if character == "&" { inReference = true }
+            if inReference {
+                if character == ";" { inReference = false }
+                result.append(character)
+                continue
+            }
+            if character == ">" {
+                result.append(character)
+                // After a start tag: text follows, which CDATA may hold.
+                inText = true
+                if next() % 3 == 0 { result += markup[Int(next() % UInt64(markup.count))] }
+                continue
+            }
+            if character == "<" {
+                inText = false
+            } else if inText && character != "\n" && character != " " && next() % 4 == 0 {
+                result += "<![CDATA[\(character)]]>"
+                continue
+            }
+            result.append(character)
+        }
+        return result
+    }
+
+    @Test(arguments: 1...20)
+    func `reads markup without spaces as Foundation's XMLParser does`(seed: Int) throws {
+        let sample = try String(
+            contentsOf: Self.samples.appendingPathComponent("camt053-v02-sparkasse.xml"),
+            encoding: .utf8)
+        // The declaration stays first; markup goes into the document after it.
+        let end = try #require(sample.range(of: "?>"))
+        let text =
+            String(sample[..<end.upperBound])
+            + Self.marked(String(sample[end.upperBound...]), seed: UInt64(seed))
+        let oracle = Oracle()
+        let parser = XMLParser(data: Data(text.utf8))
+        parser.delegate = oracle
+        #expect(parser.parse(), "\(parser.parserError.map { "\($0)" } ?? "")")
+        #expect(
+            try readerEvents(Array(text.utf8)).filter { !$0.hasPrefix("@xmlns") } == oracle.events)
+        // The statement reads the same as the plain sample.
+        let plain = parse(sample)
+        let marked = parse(text)
+        #expect(marked.lines == plain.lines)
+        #expect(marked.rows.map(\.transaction) == plain.rows.map(\.transaction))
     }
 
     @Test func `reads entities, CDATA, comments and prefixes`() throws {
