@@ -19,6 +19,13 @@ import Foundation
 /// account's IBAN), the remittance information (`Ustrd`, joined; the structured creditor
 /// reference `Strd/CdtrRefInf/Ref`, else `EndToEndId`, as the reference). All entries of a
 /// camt.052 are intraday and left out as not booked, as an MT942's are.
+///
+/// The schema's shape is enforced where money depends on it: an element allowed once in its
+/// parent (`Element.slot(in:)`) given twice is `ELEMENT_DUPLICATE` and its entry no row; an
+/// `Ntry` or `Bal` anywhere but directly in its statement, a `TxDtls` outside `NtryDtls` or a
+/// statement in a statement is `ELEMENT_MISPLACED`, and its content is not read. A damaged
+/// counterparty IBAN is the warning `COUNTERPARTY_IBAN` (the bank booked the payment; the row
+/// is kept without it); a value kept for a row over `maximumKeptText` is `TEXT_TOO_LONG`.
 package struct CamtParser: Sendable {
     /// Whether valid rows are built and handed to `onRow`; `validate` checks them only, and
     /// keeps no text that only a built row uses (names, remittance information, references).
