@@ -244,6 +244,7 @@ extension CamtParser {
             self.buildsRows = buildsRows
         }
 
+        @inline(__always)
         mutating func handle<S>(
             _ event: XMLReader<S>.Event, _ reader: inout XMLReader<S>,
             _ onRow: (ParsedRow) -> Void

@@ -187,6 +187,7 @@ extension OFXParser {
             self.buildsRows = buildsRows
         }
 
+        @inline(__always)
         mutating func handle<S>(
             _ event: OFXReader<S>.Event, _ reader: inout OFXReader<S>,
             _ onRow: (ParsedRow) -> Void
