@@ -57,6 +57,10 @@ struct ValidateCommandTests {
         ("element-missing.sta", "1:1", "ELEMENT_MISSING", 1),
         ("xml-syntax.xml", "6:81", "XML_SYNTAX", 1),
         ("ofx-syntax.ofx", "10:1", "OFX_SYNTAX", 1),
+        ("element-duplicate.xml", "6:39", "ELEMENT_DUPLICATE", 1),
+        ("element-misplaced.ofx", "10:1", "ELEMENT_MISPLACED", 1),
+        ("counterparty-iban.xml", "8:31", "COUNTERPARTY_IBAN", 0),
+        ("text-too-long.xml", "7:23", "TEXT_TOO_LONG", 1),
     ]
 
     @Test(arguments: badFiles.map { $0.file })
@@ -97,11 +101,11 @@ struct ValidateCommandTests {
             output.stderr.split(separator: "[").dropFirst().map { $0.prefix { $0 != "]" } })
         #expect(codes.count >= 30)
         #expect(
-            output.stdout.hasPrefix("39 errors, 5 warnings in 39 of 44 files (61 rows checked)\n"))
+            output.stdout.hasPrefix("42 errors, 6 warnings in 42 of 48 files (65 rows checked)\n"))
         // Then the counts per code, commonest first: every code of the samples once.
         let counts = output.stdout.split(separator: "\n")[1]
         #expect(counts.hasPrefix("  1 × ACCOUNT_ID, 1 × ACCOUNT_KIND, "))
-        #expect(counts.split(separator: ", ").count == 44)
+        #expect(counts.split(separator: ", ").count == 48)
     }
 
     @Test func `prints the example diagnostic of the issue`() throws {

@@ -49,9 +49,20 @@ enum StatementFileReader {
         sniffing: Bool, diagnostics: inout DiagnosticCollector, onRow: (ParsedRow) -> Void,
         lending: ((LentRow) -> Void)?
     ) throws -> ParseSummary {
-        switch StatementFormat(
-            path: path, head: try source.readHead(StatementFormat.headLength))
+        let head = try source.readHead(StatementFormat.headLength)
+        let format = StatementFormat(path: path, head: head)
+        // camt and OFX saved as UTF-16 are read as the UTF-8 they decode to.
+        if format == .camt || format == .ofx,
+            let encoding = StatementFormat.utf16Encoding(of: head)
         {
+            let decoded = UTF16ByteSource(source, bigEndian: encoding == .utf16BE)
+            return format == .camt
+                ? CamtParser(buildsRows: buildsRows).parse(
+                    decoded, diagnostics: &diagnostics, onRow: onRow)
+                : OFXParser(buildsRows: buildsRows).parse(
+                    decoded, diagnostics: &diagnostics, onRow: onRow)
+        }
+        switch format {
         case .json:
             return StatementJSONParser().parse(
                 source, diagnostics: &diagnostics, onRow: onRow)

@@ -50,6 +50,10 @@ package enum DiagnosticCode: String, Hashable, Sendable, CaseIterable, Codable {
     case mt940Syntax = "MT940_SYNTAX"
     case mt940TypeCode = "MT940_TYPE_CODE"
     case elementMissing = "ELEMENT_MISSING"
+    case elementDuplicate = "ELEMENT_DUPLICATE"
+    case elementMisplaced = "ELEMENT_MISPLACED"
+    case counterpartyIBAN = "COUNTERPARTY_IBAN"
+    case textTooLong = "TEXT_TOO_LONG"
     case xmlSyntax = "XML_SYNTAX"
     case ofxSyntax = "OFX_SYNTAX"
 
@@ -57,7 +61,7 @@ package enum DiagnosticCode: String, Hashable, Sendable, CaseIterable, Codable {
     package var defaultSeverity: Severity {
         switch self {
         case .columnUnknown, .keyUnknown, .ibanNationalCheck, .fileNoTransactions,
-            .dialectAssumed:
+            .dialectAssumed, .counterpartyIBAN:
             .warning
         default: .error
         }

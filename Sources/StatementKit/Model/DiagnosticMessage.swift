@@ -145,6 +145,17 @@ extension DiagnosticMessage {
         )
     }
 
+    /// An amount converted at a rate (OFX `CURRENCY`) into more decimals than the account's
+    /// currency has, rounded half away from zero.
+    static func assumedRounding(_ amount: Money, rate: String, exact: String, rounded: Money)
+        -> Self
+    {
+        .init(
+            .dialectAssumed,
+            "TRNAMT \(amount.decimalText) \(amount.currency.code) at CURRATE \(Diagnostic.quote(rate)) is \(exact); assumed \(rounded.decimalText) \(rounded.currency.code), rounded half away from zero, as the file does not give the amount booked"
+        )
+    }
+
     static func assumedCurrency(_ currency: Currency) -> Self {
         .init(
             .dialectAssumed,
@@ -318,6 +329,11 @@ extension DiagnosticMessage {
                 .currencyConflict, name, value,
                 "is marked \(Diagnostic.quote(marker)), but the row's currency is \(currency.code)")
         }
+    }
+
+    /// A conversion rate that is not a positive decimal number.
+    static func rateFormat(_ name: String, _ value: String) -> Self {
+        invalid(.amountFormat, name, value, "is not a positive decimal rate like 1.0834")
     }
 
     static func iban(_ name: String, _ value: String, _ error: IBANError) -> Self {
@@ -511,6 +527,47 @@ extension DiagnosticMessage {
         -> Self
     {
         .init(.elementMissing, "\(container) has no \(element)")
+    }
+
+    /// A single-valued element given again in its parent.
+    static func elementDuplicate(_ element: String, in parent: String) -> Self {
+        .init(
+            .elementDuplicate,
+            "<\(element)> appears twice in <\(parent)>; it has one value, and neither is taken")
+    }
+
+    /// Two values of one thing that disagree, such as `TxDtls/Amt` and `AmtDtls/TxAmt/Amt`.
+    static func elementsDisagree(_ first: String, _ second: String) -> Self {
+        .init(.elementDuplicate, "\(first) and \(second) disagree; they give one value")
+    }
+
+    /// An element where the format does not allow it, such as an entry inside an entry.
+    static func elementMisplaced(_ element: String, in parent: String, allowed: String) -> Self {
+        .init(
+            .elementMisplaced,
+            "<\(element)> inside \(parent): it belongs directly in \(allowed)")
+    }
+
+    /// A counterparty's account that is not a valid IBAN, in a booking the bank made: the row
+    /// is kept, without it.
+    static func counterpartyIBAN(_ name: String, _ value: String, _ error: IBANError) -> Self {
+        invalid(
+            .counterpartyIBAN, name, value,
+            "\(error.description); the bank booked the payment, so the row is kept without the counterparty's IBAN"
+        )
+    }
+
+    /// Text over a reader's limit; `reason` names the text and the limit.
+    static func textTooLong(_ reason: String) -> Self {
+        .init(.textTooLong, Diagnostic.sanitized(reason))
+    }
+
+    /// A value kept for a row (a name, a description, a reference) longer than the limit.
+    static func textTooLong(_ name: String, length: Int, limit: Int) -> Self {
+        .init(
+            .textTooLong,
+            "\(name) is \(length.counted("byte")) long; a value kept for a row has at most \(limit.groupedText)"
+        )
     }
 
     static func xmlSyntax(_ reason: String) -> Self {

@@ -24,6 +24,11 @@ struct ByteCursor<Source: ByteSource> {
         XMLSyntaxError(message: message, line: line, column: column)
     }
 
+    /// An error at the next byte for a token over the readers' limit (`TEXT_TOO_LONG`).
+    func tooLong(_ message: String) -> XMLSyntaxError {
+        XMLSyntaxError(message: message, line: line, column: column, isTooLong: true)
+    }
+
     /// Whether at least `count` bytes are buffered, reading more as needed.
     @inline(__always)
     mutating func ensure(_ count: Int) throws(XMLSyntaxError) -> Bool {
@@ -120,7 +125,7 @@ struct ByteCursor<Source: ByteSource> {
             }
             if let found { return found }
             guard buffer.count - position < limit else {
-                throw error("text or markup longer than \(limit) bytes")
+                throw tooLong("text or markup longer than \(limit.groupedText) bytes")
             }
             if isAtEnd { return nil }
             let offset = buffer.count - position
@@ -181,7 +186,7 @@ struct ByteCursor<Source: ByteSource> {
                 searched = max(0, last + 1 - position)
             }
             guard buffer.count - position < limit else {
-                throw error("markup longer than \(limit) bytes")
+                throw tooLong("markup longer than \(limit.groupedText) bytes")
             }
             guard !isAtEnd else { throw error("the file ends before \(terminator)") }
             try fill()

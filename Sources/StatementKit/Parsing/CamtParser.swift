@@ -19,6 +19,13 @@ import Foundation
 /// account's IBAN), the remittance information (`Ustrd`, joined; the structured creditor
 /// reference `Strd/CdtrRefInf/Ref`, else `EndToEndId`, as the reference). All entries of a
 /// camt.052 are intraday and left out as not booked, as an MT942's are.
+///
+/// The schema's shape is enforced where money depends on it: an element allowed once in its
+/// parent (`Element.slot(in:)`) given twice is `ELEMENT_DUPLICATE` and its entry no row; an
+/// `Ntry` or `Bal` anywhere but directly in its statement, a `TxDtls` outside `NtryDtls` or a
+/// statement in a statement is `ELEMENT_MISPLACED`, and its content is not read. A damaged
+/// counterparty IBAN is the warning `COUNTERPARTY_IBAN` (the bank booked the payment; the row
+/// is kept without it); a value kept for a row over `maximumKeptText` is `TEXT_TOO_LONG`.
 package struct CamtParser: Sendable {
     /// Whether valid rows are built and handed to `onRow`; `validate` checks them only, and
     /// keeps no text that only a built row uses (names, remittance information, references).
@@ -84,17 +91,72 @@ extension CamtParser {
         case endToEndId = "EndToEndId"
         case refs = "Refs"
         case addtlTxInf = "AddtlTxInf"
+        case ntryDtls = "NtryDtls"
+        case amtDtls = "AmtDtls"
+        case rltdPties = "RltdPties"
 
         static let all = allCases
 
         static let statements: Set<Element> = [
             .bkToCstmrStmt, .bkToCstmrAcctRpt, .bkToCstmrDbtCdtNtfctn,
         ]
+
+        /// The element whose bit (`1 << number`) is the element's slot in `parent`, when the
+        /// schema allows it there once at most: itself, or the first of a choice; `nil` for
+        /// one that may repeat, or whose repetition nothing read depends on.
+        @inline(__always)
+        func slot(in parent: Element) -> Element? {
+            // By parent first: most parents have no such child, and each switch is a jump.
+            switch parent {
+            case .stmt, .rpt, .ntfctn: self == .acct ? self : nil
+            case .acct: self == .id || self == .ccy ? self : nil
+            // A choice: an account is an IBAN or another id.
+            case .id: self == .iban || self == .othr ? .iban : nil
+            case .othr, .dbtrAcct, .cdtrAcct: self == .id ? self : nil
+            case .bal: self == .tp || self == .amt || self == .cdtDbtInd ? self : nil
+            case .tp: self == .cdOrPrtry ? self : nil
+            case .cdOrPrtry, .sts: self == .cd ? self : nil
+            case .ntry:
+                switch self {
+                case .amt, .cdtDbtInd, .sts, .bookgDt, .acctSvcrRef, .addtlNtryInf: self
+                default: nil
+                }
+            // A choice: a day is a date, or a date and time.
+            case .bookgDt: self == .dt || self == .dtTm ? .dt : nil
+            case .txDtls:
+                switch self {
+                case .amt, .cdtDbtInd, .refs, .rltdPties, .rmtInf, .amtDtls, .addtlTxInf: self
+                default: nil
+                }
+            case .amtDtls: self == .txAmt ? self : nil
+            case .txAmt: self == .amt ? self : nil
+            case .refs: self == .acctSvcrRef || self == .endToEndId ? self : nil
+            case .rltdPties:
+                self == .dbtr || self == .cdtr || self == .dbtrAcct || self == .cdtrAcct
+                    ? self : nil
+            case .dbtr, .cdtr: self == .nm || self == .pty ? self : nil
+            case .pty: self == .nm ? self : nil
+            case .cdtrRefInf: self == .ref ? self : nil
+            default: nil
+            }
+        }
+
+        /// The bits of the choices' first elements, `iban` and `dt`.
+        static let choiceBits = (
+            iban: UInt64(1) << all.firstIndex(of: .iban)!, dt: UInt64(1) << all.firstIndex(of: .dt)!
+        )
     }
+
+    /// The longest value kept for a row (a name, the description, a reference), in UTF-8
+    /// bytes: a bank's text fields are far shorter (`Ustrd` 140 characters, `AddtlNtryInf`
+    /// 500), and a ledger keeps no megabytes of text from one booking.
+    static let maximumKeptText = 8192
 
     /// One `TxDtls` of an entry.
     struct Details {
         var amount: PlacedText?
+        /// How many bytes the `Ustrd` lines hold together.
+        var unstructuredLength = 0
         var currency: String?
         var indicator: String?
         var debtorName: String?
@@ -110,6 +172,9 @@ extension CamtParser {
 
     struct Entry {
         let line: Int
+        /// The errors of the file before the entry: one reported in it (an element given
+        /// twice or misplaced, a text too long) keeps it from being a row.
+        var errorsBefore = 0
         var amount: PlacedText?
         var currency: String?
         var indicator: PlacedText?
@@ -145,8 +210,18 @@ extension CamtParser {
     struct State: MarkupParserState {
         var diagnostics: DiagnosticCollector
         var summary = ParseSummary()
-        /// The open elements, `nil` for those not looked for.
-        var path: [Element?] = []
+        /// An open element: its name (`nil` for one not looked for), and the slots
+        /// (`Element.slot(in:)`) of its children seen so far.
+        struct Open {
+            let element: Element?
+            var seen: UInt64 = 0
+        }
+
+        /// The open elements, outermost first.
+        var path: [Open] = []
+        /// The depth of a misplaced element whose content is not read (its error said
+        /// enough).
+        var ignoredDepth: Int?
         /// Where the element that ends last started, for an empty value.
         var startLine = 0
         var startColumn = 0
@@ -169,18 +244,41 @@ extension CamtParser {
             self.buildsRows = buildsRows
         }
 
+        @inline(__always)
         mutating func handle<S>(
             _ event: XMLReader<S>.Event, _ reader: inout XMLReader<S>,
             _ onRow: (ParsedRow) -> Void
         ) {
+            if let depth = ignoredDepth {
+                if case .start(let number) = event {
+                    path.append(Open(element: Element.numbered(number)))
+                } else {
+                    path.removeLast()
+                    if path.count == depth { ignoredDepth = nil }
+                }
+                return
+            }
             switch event {
             case .start(let number):
                 let element = Element.numbered(number)
                 (startLine, startColumn) = (reader.eventLine, reader.eventColumn)
                 if let element {
+                    if let parent = path.last?.element, let slot = element.slot(in: parent) {
+                        let bit =
+                            slot == element
+                            ? UInt64(1) << number
+                            : slot == .iban ? Element.choiceBits.iban : Element.choiceBits.dt
+                        if path[path.count - 1].seen & bit != 0 {
+                            report(
+                                .elementDuplicate(element.rawValue, in: parent.rawValue),
+                                line: startLine, column: startColumn)
+                        }
+                        path[path.count - 1].seen |= bit
+                    }
                     start(element, &reader, line: reader.eventLine, column: reader.eventColumn)
                 }
-                path.append(element)
+                // A misplaced element (at this depth) is not read, its end included.
+                path.append(Open(element: element))
             case .end(let number):
                 if let element = Element.numbered(number) {
                     end(element, &reader, onRow)
@@ -204,21 +302,23 @@ extension CamtParser {
         /// or ended being the last).
         func within(_ parent: Element, _ name: Element) -> Bool {
             let count = path.count
-            return count >= 2 && path[count - 1] == name && path[count - 2] == parent
+            return count >= 2 && path[count - 1].element == name
+                && path[count - 2].element == parent
         }
 
         func within(_ grandparent: Element, _ parent: Element, _ name: Element) -> Bool {
             let count = path.count
-            return count >= 3 && path[count - 1] == name && path[count - 2] == parent
-                && path[count - 3] == grandparent
+            return count >= 3 && path[count - 1].element == name
+                && path[count - 2].element == parent && path[count - 3].element == grandparent
         }
 
         func within(_ first: Element, _ second: Element, _ third: Element, _ name: Element)
             -> Bool
         {
             let count = path.count
-            return count >= 4 && path[count - 1] == name && path[count - 2] == third
-                && path[count - 3] == second && path[count - 4] == first
+            return count >= 4 && path[count - 1].element == name
+                && path[count - 2].element == third && path[count - 3].element == second
+                && path[count - 4].element == first
         }
 
         var attributeCurrency: String?
@@ -230,16 +330,35 @@ extension CamtParser {
             case .bkToCstmrAcctRpt:
                 isReport = true
             case .stmt, .rpt, .ntfctn:
-                guard let parent = path.last, let parent, Element.statements.contains(parent)
+                guard statement == nil else {
+                    misplaced(element, line: line, column: column)
+                    break
+                }
+                guard let parent = path.last?.element, Element.statements.contains(parent)
                 else { break }
                 sawStatement = true
                 statement = Statement(line: line, column: column, isInterim: isReport)
                 transactionIDs = TransactionIDChecker()
-            case .bal where statement != nil && path.last != .ntry:
-                balance = Balance(line: line)
-            case .ntry where statement != nil:
-                entry = Entry(line: line)
-            case .txDtls where entry != nil:
+            case .bal, .ntry:
+                // Directly in a statement, and nowhere else: a booking inside another, or
+                // outside any statement, would be read as another's or lost.
+                guard statement != nil, entry == nil, balance == nil,
+                    let parent = path.last?.element,
+                    parent == .stmt || parent == .rpt || parent == .ntfctn
+                else {
+                    misplaced(element, line: line, column: column)
+                    break
+                }
+                if element == .bal {
+                    balance = Balance(line: line)
+                } else {
+                    entry = Entry(line: line, errorsBefore: diagnostics.errorCount)
+                }
+            case .txDtls:
+                guard entry != nil, details == nil, path.last?.element == .ntryDtls else {
+                    misplaced(element, line: line, column: column)
+                    break
+                }
                 details = Details()
             case .amt:
                 attributeCurrency = reader.attribute("Ccy")
@@ -248,12 +367,55 @@ extension CamtParser {
             }
         }
 
+        /// Reports an element where the schema does not allow it.
+        mutating func misplaced(_ element: Element, line: Int, column: Int) {
+            ignoredDepth = path.count
+            let parent =
+                path.last.map { $0.element.map { "<\($0.rawValue)>" } ?? "an element not read" }
+                ?? "no element"
+            let allowed =
+                switch element {
+                case .stmt, .rpt, .ntfctn:
+                    "<BkToCstmrStmt>, <BkToCstmrAcctRpt> or <BkToCstmrDbtCdtNtfctn>"
+                case .txDtls: "<NtryDtls> of an <Ntry>"
+                default: "<Stmt>, <Rpt> or <Ntfctn>"
+                }
+            report(
+                .elementMisplaced(element.rawValue, in: parent, allowed: allowed), line: line,
+                column: column)
+        }
+
+        /// A value kept for a row, reported when it is longer than `maximumKeptText`; when
+        /// rows are not built, only its length is checked, and no string made.
+        mutating func kept<S>(
+            _ reader: inout XMLReader<S>, _ start: (Int, Int), _ name: String,
+            isNeeded: Bool = false
+        ) -> String? {
+            guard buildsRows || isNeeded else {
+                let (length, line, column) = (reader.textLength, reader.textLine, reader.textColumn)
+                if length > CamtParser.maximumKeptText {
+                    report(
+                        .textTooLong(name, length: length, limit: CamtParser.maximumKeptText),
+                        line: line, column: column)
+                }
+                return nil
+            }
+            let placed = Self.value(&reader, start: start)
+            let length = placed.text.utf8.count
+            if length > CamtParser.maximumKeptText {
+                report(
+                    .textTooLong(name, length: length, limit: CamtParser.maximumKeptText),
+                    at: placed)
+            }
+            return placed.text
+        }
+
         mutating func end<S>(
             _ element: Element, _ reader: inout XMLReader<S>, _ onRow: (ParsedRow) -> Void
         ) {
             switch element {
             case .stmt, .rpt, .ntfctn:
-                guard statement != nil, path.count >= 2, let parent = path[path.count - 2],
+                guard statement != nil, path.count >= 2, let parent = path[path.count - 2].element,
                     Element.statements.contains(parent)
                 else { return }
                 endStatement()
@@ -264,9 +426,9 @@ extension CamtParser {
             let start = (startLine, startColumn)
             let value = { Self.value(&reader, start: start) }
             if details != nil {
-                endInDetails(element, value)
+                endInDetails(element, &reader, start)
             } else if entry != nil {
-                endInEntry(element, value, onRow)
+                endInEntry(element, &reader, start, onRow)
             } else if balance != nil {
                 endInBalance(element, value)
             } else if statement != nil {
@@ -297,24 +459,31 @@ extension CamtParser {
             }
         }
 
-        mutating func endInEntry(
-            _ element: Element, _ value: () -> PlacedText, _ onRow: (ParsedRow) -> Void
+        // The readers are passed on, not closures over them: two closure arguments would keep
+        // these from being specialised, and cost two allocations at every end.
+
+        mutating func endInEntry<S>(
+            _ element: Element, _ reader: inout XMLReader<S>, _ start: (Int, Int),
+            _ onRow: (ParsedRow) -> Void
         ) {
             switch element {
             case .amt where within(.ntry, .amt):
-                entry!.amount = value()
+                entry!.amount = Self.value(&reader, start: start)
                 entry!.currency = attributeCurrency
-            case .cdtDbtInd where within(.ntry, .cdtDbtInd): entry!.indicator = value()
+            case .cdtDbtInd where within(.ntry, .cdtDbtInd):
+                entry!.indicator = Self.value(&reader, start: start)
             case .sts where within(.ntry, .sts):
-                let status = value().text
+                let status = Self.value(&reader, start: start).text
                 if !status.isEmpty { entry!.status = status }
-            case .cd where within(.ntry, .sts, .cd): entry!.status = value().text
+            case .cd where within(.ntry, .sts, .cd):
+                entry!.status = Self.value(&reader, start: start).text
             case .dt where within(.bookgDt, .dt), .dtTm where within(.bookgDt, .dtTm):
-                entry!.bookingDate = value()
+                entry!.bookingDate = Self.value(&reader, start: start)
             case .acctSvcrRef where within(.ntry, .acctSvcrRef):
-                entry!.serviceReference = value().text
-            case .addtlNtryInf where buildsRows && within(.ntry, .addtlNtryInf):
-                entry!.additional = value().text
+                // The transaction id is checked for conflicts when rows are not built, too.
+                entry!.serviceReference = kept(&reader, start, "AcctSvcrRef", isNeeded: true)
+            case .addtlNtryInf where within(.ntry, .addtlNtryInf):
+                entry!.additional = kept(&reader, start, "AddtlNtryInf")
             case .ntry:
                 endEntry(onRow)
                 entry = nil
@@ -322,30 +491,57 @@ extension CamtParser {
             }
         }
 
-        mutating func endInDetails(_ element: Element, _ value: () -> PlacedText) {
+        mutating func endInDetails<S>(
+            _ element: Element, _ reader: inout XMLReader<S>, _ start: (Int, Int)
+        ) {
             switch element {
-            case .amt where within(.txDtls, .amt) || within(.txAmt, .amt):
-                details!.amount = value()
+            case .amt where within(.txDtls, .amt) || within(.amtDtls, .txAmt, .amt):
+                let amount = Self.value(&reader, start: start)
+                // `TxDtls/Amt` and `AmtDtls/TxAmt/Amt` may both be given, as one amount.
+                if let first = details!.amount {
+                    if first.text != amount.text || details!.currency != attributeCurrency {
+                        report(
+                            .elementsDisagree("TxDtls/Amt", "TxDtls/AmtDtls/TxAmt/Amt"),
+                            at: amount)
+                    }
+                    return
+                }
+                details!.amount = amount
                 details!.currency = attributeCurrency
             case .cdtDbtInd where within(.txDtls, .cdtDbtInd):
-                details!.indicator = value().text
-            case .nm where buildsRows && (within(.dbtr, .nm) || within(.dbtr, .pty, .nm)):
-                details!.debtorName = value().text
-            case .nm where buildsRows && (within(.cdtr, .nm) || within(.cdtr, .pty, .nm)):
-                details!.creditorName = value().text
-            case .iban where within(.dbtrAcct, .id, .iban): details!.debtorIBAN = value()
-            case .iban where within(.cdtrAcct, .id, .iban): details!.creditorIBAN = value()
-            case .ustrd where buildsRows && within(.rmtInf, .ustrd):
-                let text = value().text
-                if !text.isEmpty { details!.unstructured.append(text) }
-            case .ref where buildsRows && within(.cdtrRefInf, .ref):
-                details!.creditorReference = value().text
-            case .endToEndId where buildsRows && within(.refs, .endToEndId):
-                details!.endToEndID = value().text
+                details!.indicator = Self.value(&reader, start: start).text
+            case .nm where within(.dbtr, .nm) || within(.dbtr, .pty, .nm):
+                details!.debtorName = kept(&reader, start, "Dbtr/Nm")
+            case .nm where within(.cdtr, .nm) || within(.cdtr, .pty, .nm):
+                details!.creditorName = kept(&reader, start, "Cdtr/Nm")
+            case .iban where within(.dbtrAcct, .id, .iban):
+                details!.debtorIBAN = Self.value(&reader, start: start)
+            case .iban where within(.cdtrAcct, .id, .iban):
+                details!.creditorIBAN = Self.value(&reader, start: start)
+            case .ustrd where within(.rmtInf, .ustrd):
+                let (length, line, column) = (reader.textLength, reader.textLine, reader.textColumn)
+                guard length > 0 else { break }
+                // The lines are joined with a space: together they are the description.
+                let limit = CamtParser.maximumKeptText + 1
+                let before = details!.unstructuredLength
+                details!.unstructuredLength += length + 1
+                if details!.unstructuredLength > limit && before <= limit {
+                    report(
+                        .textTooLong(
+                            "RmtInf/Ustrd", length: details!.unstructuredLength - 1,
+                            limit: CamtParser.maximumKeptText), line: line, column: column)
+                }
+                if buildsRows && details!.unstructuredLength <= limit {
+                    details!.unstructured.append(Self.value(&reader, start: start).text)
+                }
+            case .ref where within(.cdtrRefInf, .ref):
+                details!.creditorReference = kept(&reader, start, "CdtrRefInf/Ref")
+            case .endToEndId where within(.refs, .endToEndId):
+                details!.endToEndID = kept(&reader, start, "EndToEndId")
             case .acctSvcrRef where within(.refs, .acctSvcrRef):
-                details!.reference = value().text
-            case .addtlTxInf where buildsRows && within(.txDtls, .addtlTxInf):
-                details!.additional = value().text
+                details!.reference = kept(&reader, start, "Refs/AcctSvcrRef", isNeeded: true)
+            case .addtlTxInf where within(.txDtls, .addtlTxInf):
+                details!.additional = kept(&reader, start, "AddtlTxInf")
             case .txDtls:
                 entry!.details.append(details!)
                 details = nil
@@ -459,6 +655,7 @@ extension CamtParser {
         mutating func endEntry(_ onRow: (ParsedRow) -> Void) {
             guard let entry, statement != nil else { return }
             summary.rowCount += 1
+            guard diagnostics.errorCount == entry.errorsBefore else { return }
             // The status is mandatory: an entry without one is not taken for a booking.
             guard let status = entry.status else {
                 report(.elementMissing("<Sts>", in: "<Ntry>"), line: entry.line, column: 1)
@@ -520,16 +717,18 @@ extension CamtParser {
                 }
                 statement!.total = total
                 let isDebit = amount.minorUnits < 0
-                // The counterparty's `<IBAN>` is checked as every IBAN is: a damaged one is
-                // reported where it stands, never dropped from the row.
+                // The counterparty's `<IBAN>` is checked as every IBAN is; a damaged one is
+                // reported where it stands (a warning: the bank booked the payment, and the
+                // row is kept, without it).
                 var counterpartyIBAN: IBAN?
                 if let given = isDebit ? part.creditorIBAN : part.debtorIBAN {
                     do throws(IBANError) {
                         counterpartyIBAN = try IBAN(parsing: given.text)
                     } catch {
                         let element = isDebit ? "CdtrAcct/Id/IBAN" : "DbtrAcct/Id/IBAN"
-                        report(.iban(element, Diagnostic.quote(given.text), error), at: given)
-                        continue
+                        report(
+                            .counterpartyIBAN(element, Diagnostic.quote(given.text), error),
+                            at: given)
                     }
                 }
                 let id: String? =

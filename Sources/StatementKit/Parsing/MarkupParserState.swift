@@ -8,8 +8,9 @@ protocol MarkupParserState {
 
 extension MarkupParserState {
     /// Runs `read` (which hands the reader's events to the state) with the caller's
-    /// diagnostics; a syntax error it throws is reported as `syntax` and ends the file, and
-    /// a file without any statement is reported as `noStatement`.
+    /// diagnostics; a syntax error it throws is reported as `syntax` (text or markup over the
+    /// reader's limit as `TEXT_TOO_LONG`) and ends the file, and a file without any statement
+    /// is reported as `noStatement`.
     mutating func parse(
         into diagnostics: inout DiagnosticCollector, syntax: (String) -> DiagnosticMessage,
         noStatement: DiagnosticMessage, _ read: (inout Self) throws(XMLSyntaxError) -> Void
@@ -19,7 +20,9 @@ extension MarkupParserState {
         do throws(XMLSyntaxError) {
             try read(&self)
         } catch {
-            self.diagnostics.report(syntax(error.message), line: error.line, column: error.column)
+            self.diagnostics.report(
+                error.isTooLong ? .textTooLong(error.message) : syntax(error.message),
+                line: error.line, column: error.column)
             return summary
         }
         if !sawStatement { self.diagnostics.report(noStatement, line: 1, column: 1) }

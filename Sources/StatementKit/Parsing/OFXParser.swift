@@ -9,7 +9,9 @@ import Foundation
 /// account number become `aba:`, any other `name:`) or `CCACCTFROM` (a card: `card:` with the
 /// issuer from `FI/ORG` and the last four digits of `ACCTID`); per `STMTTRN` `DTPOSTED`
 /// (`YYYYMMDD`, with or without a time and a zone such as `[-5:EST]`: the day as written),
-/// `TRNAMT` (signed, `.` or `,` as decimal mark), `FITID` as the transaction id, `NAME` or
+/// `TRNAMT` (signed, `.` or `,` as decimal mark, digits grouped by spaces in threes allowed;
+/// in `CURRENCY/CURSYM` when that aggregate is given, converted to `CURDEF` at its `CURRATE`,
+/// see `OFXParser+Currency.swift`), `FITID` as the transaction id, `NAME` or
 /// `PAYEE/NAME` as the counterparty, `MEMO` as the description, `CHECKNUM` and `REFNUM` as the
 /// reference; `LEDGERBAL/BALAMT` is the balance after the statement, which gives a new
 /// account its opening balance. The header's `CHARSET:1252` (or `ISO-8859-1`) is honoured;
@@ -61,6 +63,10 @@ extension OFXParser {
         case checknum = "CHECKNUM"
         case refnum = "REFNUM"
         case trntype = "TRNTYPE"
+        case currency = "CURRENCY"
+        case origcurrency = "ORIGCURRENCY"
+        case currate = "CURRATE"
+        case cursym = "CURSYM"
 
         static let all = allCases
 
@@ -75,10 +81,16 @@ extension OFXParser {
             case .checknum: 5
             case .refnum: 6
             case .trntype: 7
+            case .currate: 8
+            case .cursym: 9
             default: nil
             }
         }
     }
+
+    /// The longest value kept for a row (a name, a memo, an id), in UTF-8 bytes: OFX allows
+    /// 255 characters at most (`MEMO`), and a ledger keeps no megabytes from one booking.
+    static let maximumKeptText = 8192
 
     struct Statement {
         let line: Int
@@ -111,9 +123,14 @@ extension OFXParser {
     struct Transaction {
         var line = 0
         var isOpen = false
-        /// The first value of each tag with a `valueIndex`.
-        var values = [PlacedValue?](repeating: nil, count: 8)
+        /// The value of each tag with a `valueIndex`.
+        var values = [PlacedValue?](repeating: nil, count: 10)
         var text: [UInt8] = []
+        /// `CURRENCY` or `ORIGCURRENCY`, whichever aggregate the transaction has.
+        var currencyKind: Tag?
+        /// The errors of the file before the transaction: one reported in it (a value given
+        /// twice, one too long) keeps it from being a row.
+        var errorsBefore = 0
 
         subscript(_ tag: Tag) -> PlacedValue? { values[tag.valueIndex!] }
 
@@ -132,14 +149,19 @@ extension OFXParser {
             isOpen = true
             for index in values.indices { values[index] = nil }
             text.removeAll(keepingCapacity: true)
+            currencyKind = nil
         }
 
-        /// Keeps the value of the reader's leaf as the tag's, unless the tag had one.
-        mutating func keep<S>(_ index: Int, from reader: OFXReader<S>, line: Int, column: Int) {
-            guard values[index] == nil else { return }
+        /// Keeps the value of the reader's leaf as the tag's; `false` when the tag had one,
+        /// which is kept.
+        mutating func keep<S>(_ index: Int, from reader: OFXReader<S>, line: Int, column: Int)
+            -> Bool
+        {
+            guard values[index] == nil else { return false }
             let start = text.count
             reader.appendValue(to: &text)
             values[index] = PlacedValue(range: start..<text.count, line: line, column: column)
+            return true
         }
     }
 
@@ -151,6 +173,8 @@ extension OFXParser {
         var organization: String?
         var statement: Statement?
         var transaction = Transaction()
+        /// The depth of a misplaced tag whose content is not read (its error said enough).
+        var ignoredDepth: Int?
         /// The ids of the statement being read, to find one given to two of its bookings.
         /// Per statement, so that memory follows the largest statement, not the file; the
         /// same id in two statements of a file is the import's to judge (the ledger finds an
@@ -163,22 +187,53 @@ extension OFXParser {
             self.buildsRows = buildsRows
         }
 
+        @inline(__always)
         mutating func handle<S>(
             _ event: OFXReader<S>.Event, _ reader: inout OFXReader<S>,
             _ onRow: (ParsedRow) -> Void
         ) {
             let (line, column) = (reader.eventLine, reader.eventColumn)
+            if let depth = ignoredDepth {
+                switch event {
+                case .start(let number): path.append(Tag.numbered(number))
+                case .leaf: break
+                case .end:
+                    path.removeLast()
+                    if path.count == depth { ignoredDepth = nil }
+                }
+                return
+            }
             switch event {
             case .start(let number):
                 let tag = Tag.numbered(number)
+                let parent = path.last ?? nil
                 path.append(tag)
                 switch tag {
                 case .stmtrs, .ccstmtrs:
+                    // A statement inside a statement would give its bookings to the outer one.
+                    if let outer = statement {
+                        misplaced(
+                            tag!, in: "the <STMTRS> or <CCSTMTRS> of line \(outer.line)",
+                            allowed: "its own <STMTTRNRS>", line: line, column: column)
+                        break
+                    }
                     sawStatement = true
                     statement = Statement(line: line, column: column, isCard: tag == .ccstmtrs)
                     transactionIDs = TransactionIDChecker()
                 case .stmttrn where statement != nil:
+                    // An unclosed transaction with another after it would lose its values.
+                    guard !transaction.isOpen else {
+                        misplaced(
+                            .stmttrn, in: "the <STMTTRN> of line \(transaction.line)",
+                            allowed: "<BANKTRANLIST>, after the one before it is closed",
+                            line: line, column: column)
+                        break
+                    }
                     transaction.open(line: line)
+                    transaction.errorsBefore = diagnostics.errorCount
+                case .currency where transaction.isOpen && parent == .stmttrn,
+                    .origcurrency where transaction.isOpen && parent == .stmttrn:
+                    noteCurrencyKind(tag!, line: line, column: column)
                 default: break
                 }
             case .leaf(let number):
@@ -186,19 +241,36 @@ extension OFXParser {
                 func value() -> PlacedText {
                     PlacedText(text: reader.value, line: line, column: column)
                 }
-                if transaction.isOpen,
-                    path.last == .stmttrn || path.last == .payee && tag == .name,
-                    let index = tag.valueIndex
+                if transaction.isOpen, let index = tag.valueIndex,
+                    index < 8
+                        ? path.last == .stmttrn || path.last == .payee && tag == .name
+                        : path.last == .currency || path.last == .origcurrency
                 {
-                    transaction.keep(index, from: reader, line: line, column: column)
+                    keep(tag, index, &reader, line: line, column: column)
+                } else if transaction.isOpen, tag == .currency || tag == .origcurrency,
+                    path.last == .stmttrn
+                {
+                    // `<CURRENCY>EUR`, the code without the aggregate: read as its `CURSYM`.
+                    noteCurrencyKind(tag, line: line, column: column)
+                    keep(.cursym, 9, &reader, line: line, column: column)
                 } else if statement != nil {
+                    func once<T>(_ field: WritableKeyPath<Statement, T?>, _ value: T) {
+                        guard statement![keyPath: field] == nil else {
+                            report(
+                                .elementDuplicate(
+                                    tag.rawValue, in: (path.last ?? nil)?.rawValue ?? "STMTRS"),
+                                line: line, column: column)
+                            return
+                        }
+                        statement![keyPath: field] = value
+                    }
                     switch (path.last, tag) {
-                    case (_, .curdef): statement!.currency = value()
-                    case (.bankacctfrom, .bankid): statement!.bankID = value().text
+                    case (_, .curdef): once(\.currency, value())
+                    case (.bankacctfrom, .bankid): once(\.bankID, value().text)
                     case (.bankacctfrom, .acctid), (.ccacctfrom, .acctid):
-                        statement!.accountID = value()
-                    case (.bankacctfrom, .accttype): statement!.accountType = value().text
-                    case (.ledgerbal, .balamt): statement!.ledgerBalance = value()
+                        once(\.accountID, value())
+                    case (.bankacctfrom, .accttype): once(\.accountType, value().text)
+                    case (.ledgerbal, .balamt): once(\.ledgerBalance, value())
                     default: break
                     }
                 } else if path.last == .fi && tag == .org {
@@ -222,6 +294,46 @@ extension OFXParser {
         mutating func report(_ message: DiagnosticMessage, line: Int, column: Int) {
             diagnostics.report(message, line: line, column: column)
             if message.code.defaultSeverity == .error { statement?.isValid = false }
+        }
+
+        /// Keeps a value of the open transaction: a second one of a tag, or one longer than
+        /// `maximumKeptText`, is an error.
+        mutating func keep<S>(
+            _ tag: Tag, _ index: Int, _ reader: inout OFXReader<S>, line: Int, column: Int
+        ) {
+            if reader.valueLength > OFXParser.maximumKeptText {
+                report(
+                    .textTooLong(
+                        tag.rawValue, length: reader.valueLength,
+                        limit: OFXParser.maximumKeptText),
+                    line: line, column: column)
+                return
+            }
+            if !transaction.keep(index, from: reader, line: line, column: column) {
+                let parent =
+                    index < 8 ? "STMTTRN" : (transaction.currencyKind ?? .currency).rawValue
+                report(.elementDuplicate(tag.rawValue, in: parent), line: line, column: column)
+            }
+        }
+
+        /// Notes the transaction's `CURRENCY` or `ORIGCURRENCY`: it has one at most.
+        mutating func noteCurrencyKind(_ tag: Tag, line: Int, column: Int) {
+            guard transaction.currencyKind == nil else {
+                report(
+                    .elementDuplicate(tag.rawValue, in: "STMTTRN"), line: line, column: column)
+                return
+            }
+            transaction.currencyKind = tag
+        }
+
+        /// Reports a tag where OFX does not allow it.
+        mutating func misplaced(
+            _ tag: Tag, in container: String, allowed: String, line: Int, column: Int
+        ) {
+            ignoredDepth = path.count - 1
+            report(
+                .elementMisplaced(tag.rawValue, in: container, allowed: allowed), line: line,
+                column: column)
         }
 
         mutating func account() -> Account? {
@@ -278,18 +390,18 @@ extension OFXParser {
             return self.statement!.account
         }
 
-        /// An OFX amount: signed, with `.` or `,` as its decimal mark.
+        /// An OFX amount: signed, with `.` or `,` as its decimal mark, its digits before it
+        /// perhaps grouped in threes by spaces (`+1 006,60`).
         mutating func money(
             _ bytes: ArraySlice<UInt8>, line: Int, column: Int, _ name: String, currency: Currency
         ) -> Money? {
             let result = bytes.withUnsafeBytes { text in
-                withUnsafeTemporaryAllocation(byteCount: text.count, alignment: 1) { dotted in
-                    for index in 0..<text.count {
-                        dotted[index] =
-                            text[index] == UInt8(ascii: ",") ? UInt8(ascii: ".") : text[index]
-                    }
-                    return Result { () throws(AmountError) in
-                        try Money(parsing: UnsafeRawBufferPointer(dotted), currency: currency)
+                withUnsafeTemporaryAllocation(byteCount: text.count, alignment: 1) { plain in
+                    Result { () throws(AmountError) in
+                        let count = try OFXParser.plainAmount(text, into: plain)
+                        return try Money(
+                            parsing: UnsafeRawBufferPointer(rebasing: plain[..<count]),
+                            currency: currency)
                     }
                 }
             }
@@ -321,6 +433,7 @@ extension OFXParser {
 
         mutating func endTransaction(_ onRow: (ParsedRow) -> Void) {
             summary.rowCount += 1
+            guard diagnostics.errorCount == transaction.errorsBefore else { return }
             guard let account = account() else { return }
             let line = transaction.line
             guard let posted = transaction[.dtposted] else {
@@ -339,11 +452,17 @@ extension OFXParser {
                 report(.elementMissing("<TRNAMT>", in: "<STMTTRN>"), line: line, column: 1)
                 return
             }
+            guard let (currency, rate) = transactionCurrency(account) else { return }
             guard
-                let amount = money(
+                var amount = money(
                     transaction.bytes(amountValue), line: amountValue.line,
-                    column: amountValue.column, "TRNAMT", currency: account.currency)
+                    column: amountValue.column, "TRNAMT", currency: currency)
             else { return }
+            if let rate {
+                guard let converted = convert(amount, at: rate, to: account.currency, amountValue)
+                else { return }
+                amount = converted
+            }
             let (total, overflow) = statement!.total.addingReportingOverflow(amount.minorUnits)
             guard !overflow else {
                 report(.sumOverflow, line: line, column: 1)
@@ -429,6 +548,10 @@ struct OFXReader<Source: ByteSource> {
     private var valueRange = 0..<0
     /// Whether the value is ASCII without entities.
     private var valueIsPlain = false
+    /// The value when it is not a range of the buffer: CDATA (`<![CDATA[…]]>`), with any text
+    /// around it, entities replaced in that text only.
+    private var ownValue: [UInt8] = []
+    private var valueIsOwned = false
 
     /// The longest tag, value or header.
     static var maximumTokenLength: Int { 1 << 20 }
@@ -438,6 +561,9 @@ struct OFXReader<Source: ByteSource> {
         cursor = ByteCursor(source: source)
         names = NameTable(known)
     }
+
+    /// The length in bytes of the leaf just read, as written.
+    var valueLength: Int { valueIsOwned ? ownValue.count : valueRange.count }
 
     /// The value of the leaf just read: its entities replaced, in the header's charset
     /// (Windows-1252 also when it is not valid UTF-8).
@@ -450,6 +576,13 @@ struct OFXReader<Source: ByteSource> {
     /// Appends the UTF-8 of the leaf just read to `text`: its entities replaced, in the
     /// header's charset (Windows-1252 also when it is not valid UTF-8).
     func appendValue(to text: inout [UInt8]) {
+        if valueIsOwned {
+            let isASCII = !ownValue.contains { $0 >= 0x80 }
+            text +=
+                isASCII || !(isWindows1252 || String(validating: ownValue, as: UTF8.self) == nil)
+                ? ownValue : TextEncoding.windows1252.utf8(from: ownValue)
+            return
+        }
         if valueIsPlain {
             cursor.buffer.withUnsafeBufferPointer {
                 text.append(contentsOf: UnsafeBufferPointer(rebasing: $0[valueRange]))
@@ -502,9 +635,18 @@ struct OFXReader<Source: ByteSource> {
                 _ = try cursor.read(upTo: "-->", limit: Self.maximumTokenLength)
                 continue
             }
+            if second == UInt8(ascii: "!"), try cursor.starts(with: "<![CDATA[") {
+                throw error("CDATA outside a value")
+            }
             cursor.consume(1)
             let tag = try cursor.read(through: UInt8(ascii: ">"), limit: Self.maximumTokenLength)
             let (number, isClosing, isEmpty) = try name(tag)
+            if !isClosing, !isEmpty, Self.isSelfClosing(tag) {
+                // `<MEMO/>`: a tag without a value.
+                lastLeaf = nil
+                (valueRange, valueIsPlain, valueIsOwned) = (0..<0, true, false)
+                return .leaf(number)
+            }
             if isClosing {
                 if number == lastLeaf {
                     lastLeaf = nil
@@ -526,7 +668,8 @@ struct OFXReader<Source: ByteSource> {
             try skipSpace()
             let valueStart = (cursor.line, cursor.column)
             try readValue()
-            if !valueRange.isEmpty {
+            if valueRange.isEmpty, try cursor.starts(with: "<![CDATA[") { try readCDATAValue() }
+            if !valueRange.isEmpty || valueIsOwned {
                 // A value is located where it starts, after its tag and any white space.
                 (eventLine, eventColumn) = valueStart
                 lastLeaf = number
@@ -590,9 +733,12 @@ struct OFXReader<Source: ByteSource> {
             }
             let name = UnsafeBufferPointer(rebasing: bytes[start..<end])
             let length = end + 1 - position
-            // The value: up to the next `<`, all of it within the buffer.
+            // The value: up to the next `<`, all of it within the buffer; CDATA and comments
+            // are read the general way.
             let (valueEnd, isPlain, hasLineBreak) = Self.scanValue(bytes, from: end + 1)
-            guard valueEnd < bytes.count else { return .other }
+            guard valueEnd + 1 < bytes.count, bytes[valueEnd + 1] != UInt8(ascii: "!") else {
+                return .other
+            }
             let number: Int
             if let likely {
                 names.noteLikelyNext(likely)
@@ -639,7 +785,7 @@ struct OFXReader<Source: ByteSource> {
             } else {
                 cursor.consume(next - from)
             }
-            (valueRange, valueIsPlain) = (from..<to, isPlain)
+            (valueRange, valueIsPlain, valueIsOwned) = (from..<to, isPlain, false)
             return .event(.leaf(number))
         }
     }
@@ -687,19 +833,30 @@ struct OFXReader<Source: ByteSource> {
         return (index, isPlain, hasLineBreak)
     }
 
-    /// The end of a simple name from `start`: upper-case ASCII without spaces up to a `>`
-    /// within the buffer; `nil` for any other.
+    /// The end of a simple name from `start`: an upper-case ASCII letter, then upper-case
+    /// ASCII without spaces or `/` up to a `>` within the buffer; `nil` for any other (so
+    /// that `<!--…-->`, `<![CDATA[…]]>`, `<?…?>` and `<MEMO/>` are read the general way).
     private static func simpleName(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int? {
+        guard start < bytes.count, bytes[start] &- 65 < 26 else { return nil }
         var end = start
         while end < bytes.count {
             let byte = bytes[end]
             if byte == UInt8(ascii: ">") { return end > start ? end : nil }
-            if byte &- 97 < 26 || byte >= 0x80 || byte == UInt8(ascii: "<") || byte <= 0x20 {
+            if byte &- 97 < 26 || byte >= 0x80 || byte == UInt8(ascii: "<") || byte <= 0x20
+                || byte == UInt8(ascii: "/")
+            {
                 return nil
             }
             end += 1
         }
         return nil
+    }
+
+    /// Whether a tag (without its `<` and `>`) ends with `/`, as `<MEMO/>` or `<MEMO />`.
+    private static func isSelfClosing(_ tag: ArraySlice<UInt8>) -> Bool {
+        var end = tag.endIndex
+        while end > tag.startIndex && XMLReader<Source>.isSpace(tag[end - 1]) { end -= 1 }
+        return end > tag.startIndex && tag[end - 1] == UInt8(ascii: "/")
     }
 
     /// A tag's name, upper-cased, numbered; whether it is a closing tag, and whether the
@@ -712,7 +869,9 @@ struct OFXReader<Source: ByteSource> {
         if isClosing { start += 1 }
         var end = start
         var isUpperCase = true
-        while end < tag.endIndex && !XMLReader<Source>.isSpace(tag[end]) {
+        while end < tag.endIndex && !XMLReader<Source>.isSpace(tag[end])
+            && tag[end] != UInt8(ascii: "/")
+        {
             if tag[end] &- 97 < 26 { isUpperCase = false }
             end += 1
         }
@@ -760,7 +919,26 @@ struct OFXReader<Source: ByteSource> {
         var (start, end) = (slice.startIndex, slice.endIndex)
         while start < end && XMLReader<Source>.isSpace(slice[start]) { start += 1 }
         while end > start && XMLReader<Source>.isSpace(slice[end - 1]) { end -= 1 }
-        (valueRange, valueIsPlain) = (start..<end, false)
+        (valueRange, valueIsPlain, valueIsOwned) = (start..<end, false, false)
+    }
+
+    /// Reads a value given as CDATA, `<![CDATA[…]]>`, with any text after it up to the next
+    /// tag (and further CDATA), as one value without surrounding white space.
+    private mutating func readCDATAValue() throws(XMLSyntaxError) {
+        ownValue.removeAll(keepingCapacity: true)
+        while try cursor.starts(with: "<![CDATA[") {
+            cursor.consume(9)
+            ownValue += try cursor.read(upTo: "]]>", limit: Self.maximumTokenLength)
+            let text = try cursor.take(until: UInt8(ascii: "<"), limit: Self.maximumTokenLength)
+            ownValue +=
+                text.contains(UInt8(ascii: "&")) ? Self.decodingEntities(Array(text)) : Array(text)
+            guard ownValue.count <= Self.maximumTokenLength else {
+                throw cursor.tooLong(
+                    "a value longer than \(Self.maximumTokenLength.groupedText) bytes")
+            }
+        }
+        while let last = ownValue.last, XMLReader<Source>.isSpace(last) { ownValue.removeLast() }
+        valueIsOwned = true
     }
 
     /// The named entities SGML OFX writes (`&amp;`, `&lt;`, `&gt;`, `&quot;`, `&apos;`,

@@ -30,10 +30,19 @@ enum StatementFormat: Hashable, Sendable {
     /// no CSV header starts with; MT940 when one of its first ten lines starts with `{1:`,
     /// `:20:` or `:25:` (banks put lines such as `ABNANL2A` and `940` before them), whatever
     /// the file's name (`.sta`, `.940`, `.mt940`, `.swi`, `.txt` all occur); CSV otherwise.
+    /// camt and OFX are also found in UTF-16 (`utf16Encoding(of:)`), to be read through
+    /// `UTF16ByteSource`; a CSV file in UTF-16 stays CSV, which the sniffer decodes.
     init(path: String, head: [UInt8]) {
         if path.lowercased().hasSuffix(".json") {
             self = .json
             return
+        }
+        if let encoding = Self.utf16Encoding(of: head) {
+            let decoded = StatementFormat(path: path, head: encoding.utf8(from: head))
+            if decoded == .camt || decoded == .ofx {
+                self = decoded
+                return
+            }
         }
         var bytes = head[...]
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes = bytes.dropFirst(3) }
@@ -61,6 +70,19 @@ enum StatementFormat: Hashable, Sendable {
             return
         }
         self = first == UInt8(ascii: "{") || first == UInt8(ascii: "[") ? .json : .csv
+    }
+}
+
+extension StatementFormat {
+    /// The UTF-16 encoding a file's first bytes show: a byte order mark, or `<` as the first
+    /// character (as XML, section F.1, detects its encoding); `nil` for any other.
+    static func utf16Encoding(of head: [UInt8]) -> TextEncoding? {
+        guard head.count >= 2 else { return nil }
+        switch (head[0], head[1]) {
+        case (0xFF, 0xFE), (UInt8(ascii: "<"), 0): return .utf16LE
+        case (0xFE, 0xFF), (0, UInt8(ascii: "<")): return .utf16BE
+        default: return nil
+        }
     }
 }
 

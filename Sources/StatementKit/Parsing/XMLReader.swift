@@ -1,10 +1,13 @@
 /// Reads the subset of XML that bank statement formats use (camt.05x, OFX 2), streaming over
 /// a byte source: elements, attributes, text, the five named entities and character
-/// references, CDATA, comments and processing instructions. Names lose their namespace
-/// prefix. A document type declaration is refused (its entities could expand without bound,
-/// or point outside the file), as are nesting deeper than `maximumDepth`, a token longer than
-/// `maximumTokenLength` and more distinct names than `NameTable.maximumCount`; so memory stays
-/// bounded whatever the input.
+/// references, CDATA, comments and processing instructions (each wherever XML allows it, and
+/// only as what it is: `<!--Generated-->` is a comment, never an element), and a UTF-8 byte
+/// order mark before the document. Names lose their namespace prefix. A document type
+/// declaration is refused (its entities could expand without bound, or point outside the
+/// file), as are nesting deeper than `maximumDepth`, a token longer than `maximumTokenLength`,
+/// an element's text longer than `maximumTextLength` (however comments and CDATA split it)
+/// and more distinct names than `NameTable.maximumCount`; so memory stays bounded whatever
+/// the input.
 ///
 /// Events name elements by number (see `NameTable`); the text before a tag and the attributes
 /// of a start tag are the reader's until the next event, asked for only where a parser needs
@@ -22,6 +25,8 @@ struct XMLReader<Source: ByteSource> {
 
     static var maximumDepth: Int { 64 }
     static var maximumTokenLength: Int { 1 << 20 }
+    /// The longest text of one element, its pieces (text, CDATA, around comments) together.
+    static var maximumTextLength: Int { 1 << 20 }
 
     private var cursor: ByteCursor<Source>
     private(set) var names: NameTable
@@ -32,6 +37,8 @@ struct XMLReader<Source: ByteSource> {
     private(set) var open: [Int] = []
     private var closesLast = false
     private var sawRoot = false
+    /// Whether the start of the document (and a byte order mark there) was looked at.
+    private var sawStart = false
     /// The end event owed after an empty element's start.
     private var pendingEnd: Int?
     /// Whether the XML declaration names ISO-8859-1 or Windows-1252 rather than UTF-8.
@@ -55,6 +62,11 @@ struct XMLReader<Source: ByteSource> {
     /// The text before this event's tag, without surrounding white space.
     var text: String {
         textBytes.withUnsafeBufferPointer { String(decoding: Self.trimmed($0), as: UTF8.self) }
+    }
+
+    /// The length in bytes of `text`, made no string of.
+    var textLength: Int {
+        textBytes.withUnsafeBufferPointer { Self.trimmed($0).count }
     }
 
     /// The value of the last start tag's attribute with that (local) name.
@@ -88,6 +100,11 @@ struct XMLReader<Source: ByteSource> {
             closesLast = false
             open.removeLast()
         }
+        if !sawStart {
+            sawStart = true
+            // A UTF-8 byte order mark may stand before the document, and nowhere else.
+            if try cursor.starts(with: "\u{FEFF}") { cursor.consume(3, columns: 0) }
+        }
         while true {
             guard try cursor.ensure(1) else {
                 if let number = open.last {
@@ -100,13 +117,14 @@ struct XMLReader<Source: ByteSource> {
             if cursor.current != UInt8(ascii: "<") {
                 let text = try cursor.take(until: UInt8(ascii: "<"), limit: Self.maximumTokenLength)
                 if open.isEmpty {
-                    guard text.allSatisfy(Self.isSpace) else {
+                    for byte in text where !Self.isSpace(byte) {
                         throw error("text outside the root element")
                     }
                     continue
                 }
                 if textBytes.isEmpty { (textLine, textColumn) = (eventLine, eventColumn) }
                 try Self.append(text, to: &textBytes, references: true, decoding: encoding)
+                try checkTextLength()
                 continue
             }
             guard try cursor.ensure(2) else { throw error("the file ends inside a tag") }
@@ -124,6 +142,7 @@ struct XMLReader<Source: ByteSource> {
                     if textBytes.isEmpty { (textLine, textColumn) = (eventLine, eventColumn) }
                     let content = try cursor.read(upTo: "]]>", limit: Self.maximumTokenLength)
                     try Self.append(content, to: &textBytes, references: false, decoding: encoding)
+                    try checkTextLength()
                 } else {
                     throw error(
                         "a document type declaration is not allowed (its entities could expand without bound)"
@@ -176,6 +195,12 @@ struct XMLReader<Source: ByteSource> {
                 cursor.consume(end + 1 - position, columns: end + 1 - position)
                 closesLast = true
                 return .end(expected)
+            }
+            // `<!--`, `<![CDATA[` and `<?` (and anything else that does not start a name) are
+            // read the general way, as what they are.
+            let first = bytes[position + 1]
+            guard (first | 0x20) &- UInt8(ascii: "a") < 26 || first == UInt8(ascii: "_") else {
+                return nil
             }
             var end = position + 1
             var colon = position
@@ -233,6 +258,16 @@ struct XMLReader<Source: ByteSource> {
         XMLSyntaxError(message: message, line: eventLine, column: eventColumn)
     }
 
+    /// Refuses an element's text once its pieces together pass `maximumTextLength`.
+    private func checkTextLength() throws(XMLSyntaxError) {
+        guard textBytes.count > Self.maximumTextLength else { return }
+        let element = open.last.map { "<\(names.name($0))>" } ?? "an element"
+        throw XMLSyntaxError(
+            message:
+                "the text of \(element) is longer than \(Self.maximumTextLength.groupedText) bytes",
+            line: textLine, column: textColumn, isTooLong: true)
+    }
+
     /// Reads a start tag after its `<` up to its `>` (consumed; it may stand inside quoted
     /// values): its name's number and attributes, and whether it is empty (`<a/>`).
     private mutating func startTag() throws(XMLSyntaxError) -> (Int, Bool) {
@@ -273,7 +308,13 @@ struct XMLReader<Source: ByteSource> {
         var index = 0
         while index < tag.count && !Self.isSpace(tag[index]) { index += 1 }
         let rawName = Self.localName(UnsafeBufferPointer(rebasing: tag[..<index]))
-        guard !rawName.isEmpty else { throw error("a tag without a name") }
+        guard let first = rawName.first else { throw error("a tag without a name") }
+        // A name starts with a letter, `_` or a character beyond ASCII; never a digit or `-`.
+        guard
+            (first | 0x20) &- UInt8(ascii: "a") < 26 || first == UInt8(ascii: "_") || first >= 0x80
+        else {
+            throw error("<\(String(decoding: tag.prefix(index), as: UTF8.self)) is not a tag name")
+        }
         guard let number = names.number(of: rawName) else {
             throw error("more than \(NameTable.maximumCount) different element names")
         }
@@ -422,4 +463,7 @@ struct XMLSyntaxError: Error, Hashable, Sendable {
     let message: String
     let line: Int
     let column: Int
+    /// Whether the document is refused for an element's text over the readers' limit
+    /// (`TEXT_TOO_LONG`) rather than for its syntax.
+    var isTooLong = false
 }

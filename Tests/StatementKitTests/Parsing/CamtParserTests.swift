@@ -59,6 +59,10 @@ struct CamtParserTests {
 
         func parser(_ parser: XMLParser, foundCharacters string: String) { text += string }
 
+        func parser(_ parser: XMLParser, foundCDATA block: Data) {
+            text += String(decoding: block, as: UTF8.self)
+        }
+
         /// A name without its namespace prefix, as our reader reports it.
         static func localName(_ name: String) -> String {
             String(name.split(separator: ":", omittingEmptySubsequences: false).last ?? "")
@@ -101,6 +105,67 @@ struct CamtParserTests {
         let ours = try readerEvents(Array(data))
         #expect(ours.filter { !$0.hasPrefix("@xmlns") } == oracle.events)
         #expect(ours.count > 50)
+    }
+
+    /// The sample with comments, processing instructions and CDATA written without spaces
+    /// between its tags and inside its texts, as `seed` picks: legal XML all of it.
+    static func marked(_ text: String, seed: UInt64) -> String {
+        var random = seed
+        func next() -> UInt64 {
+            random = random &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return random >> 33
+        }
+        // (Not `<?pi?>`: Foundation's parser on Linux crashes on an instruction without data.)
+        let markup = ["<!--x-->", "<!---->", "<?pi a?>", "<!--<Ntry>-->", "<!--a/>-->"]
+        var result = ""
+        var (inText, inReference) = (false, false)
+        for character in text {
+            // An entity reference stays whole, outside CDATA.
+            if character == "&" { inReference = true }
+            if inReference {
+                if character == ";" { inReference = false }
+                result.append(character)
+                continue
+            }
+            if character == ">" {
+                result.append(character)
+                // After a start tag: text follows, which CDATA may hold.
+                inText = true
+                if next() % 3 == 0 { result += markup[Int(next() % UInt64(markup.count))] }
+                continue
+            }
+            if character == "<" {
+                inText = false
+            } else if inText && character != "\n" && character != " " && next() % 4 == 0 {
+                result += "<![CDATA[\(character)]]>"
+                continue
+            }
+            result.append(character)
+        }
+        return result
+    }
+
+    @Test(arguments: 1...20)
+    func `reads markup without spaces as Foundation's XMLParser does`(seed: Int) throws {
+        let sample = try String(
+            contentsOf: Self.samples.appendingPathComponent("camt053-v02-sparkasse.xml"),
+            encoding: .utf8)
+        // The declaration stays first; markup goes into the document after it.
+        let end = try #require(sample.range(of: "?>"))
+        let text =
+            String(sample[..<end.upperBound])
+            + Self.marked(String(sample[end.upperBound...]), seed: UInt64(seed))
+        let oracle = Oracle()
+        let parser = XMLParser(data: Data(text.utf8))
+        parser.delegate = oracle
+        #expect(parser.parse(), "\(parser.parserError.map { "\($0)" } ?? "")")
+        #expect(
+            try readerEvents(Array(text.utf8)).filter { !$0.hasPrefix("@xmlns") } == oracle.events)
+        // The statement reads the same as the plain sample.
+        let plain = parse(sample)
+        let marked = parse(text)
+        #expect(marked.lines == plain.lines)
+        #expect(marked.rows.map(\.transaction) == plain.rows.map(\.transaction))
     }
 
     @Test func `reads entities, CDATA, comments and prefixes`() throws {
@@ -280,16 +345,18 @@ struct CamtParserTests {
             ])
     }
 
-    @Test func `reports a damaged counterparty IBAN instead of dropping it`() {
+    @Test func `keeps a booking whose counterparty IBAN is damaged, with a warning`() {
         func details(_ iban: String) -> String {
             "<NtryDtls><TxDtls><RltdPties><Cdtr><Nm>Shop</Nm></Cdtr><CdtrAcct><Id><IBAN>\(iban)</IBAN></Id></CdtrAcct></RltdPties></TxDtls></NtryDtls>"
         }
         let damaged = parse(
             Self.document(Self.entry("1.00", extra: details("FR1420041010050500013M02607"))))
-        #expect(damaged.rows.isEmpty)
+        #expect(damaged.rows.map(\.transaction.amount.minorUnits) == [-100])
+        #expect(damaged.rows.first?.transaction.beneficiary == "Shop")
+        #expect(damaged.rows.first?.transaction.beneficiaryIBAN == nil)
         #expect(
             damaged.lines == [
-                "c.xml:4:216: error: [IBAN_CHECKSUM] CdtrAcct/Id/IBAN \"FR1420041010050500013M02607\": check digits 14 do not match (expected 84)"
+                "c.xml:4:216: warning: [COUNTERPARTY_IBAN] CdtrAcct/Id/IBAN \"FR1420041010050500013M02607\": check digits 14 do not match (expected 84); the bank booked the payment, so the row is kept without the counterparty's IBAN"
             ])
         let sound = parse(
             Self.document(Self.entry("1.00", extra: details("FR14 2004 1010 0505 0001 3M02 606"))))
@@ -298,6 +365,12 @@ struct CamtParserTests {
             sound.rows.first?.transaction.beneficiaryIBAN?.electronic
                 == "FR1420041010050500013M02606")
         #expect(sound.rows.first?.transaction.beneficiary == "Shop")
+        // The statement's own account must still be valid.
+        let own = parse(
+            Self.document(Self.entry("1.00")).replacingOccurrences(
+                of: "DE89370400440532013000", with: "DE89370400440532013001"))
+        #expect(own.rows.isEmpty)
+        #expect(own.lines.first?.contains("error: [IBAN_CHECKSUM] Acct/Id/IBAN") == true)
     }
 
     @Test func `leaves out a camt.052's intraday entries and reads a camt.054's bookings`() {
@@ -314,5 +387,133 @@ struct CamtParserTests {
         let head = Array(Self.document("<x/>").utf8)
         #expect(StatementFormat(path: "statement.xml", head: head) == .camt)
         #expect(StatementFormat(path: "x.csv", head: head) == .camt)
+    }
+
+    @Test func `reads comments, CDATA and processing instructions written without spaces`() {
+        let marked = parse(
+            "\u{FEFF}"
+                + Self.document(
+                    "<!--Generated--><?pi?>"
+                        + Self.entry("1.00").replacingOccurrences(
+                            of: "1.00</Amt>", with: "<![CDATA[12.34]]></Amt>")
+                        + "<!---->"))
+        #expect(marked.lines.isEmpty)
+        #expect(marked.rows.map(\.transaction.amount.minorUnits) == [-1234])
+        // Markup inside a comment is no element, even where it looks like an empty tag.
+        let commented = parse(
+            Self.document("<!--a/>" + Self.entry("1000.00", "CRDT", id: "X") + "-->"))
+        #expect(commented.rows.isEmpty)
+        #expect(commented.lines.isEmpty || commented.lines.allSatisfy { $0.contains("warning") })
+        let instruction = parse(Self.document("<?a/>" + Self.entry("1000.00", "CRDT") + "?>"))
+        #expect(instruction.rows.isEmpty)
+    }
+
+    @Test func `refuses a byte order mark anywhere but before the document`() {
+        let late = parse(
+            Self.document(Self.entry("1.00")).replacingOccurrences(
+                of: "<Document", with: "\u{FEFF}<Document"))
+        #expect(late.rows.isEmpty)
+        #expect(late.lines.first?.contains("[XML_SYNTAX]") == true)
+    }
+
+    @Test func `refuses a single-valued element given twice, where the second stands`() {
+        let amounts = parse(
+            Self.document(
+                Self.entry("1.00").replacingOccurrences(
+                    of: "<CdtDbtInd>", with: "<Amt Ccy=\"EUR\">1000.00</Amt><CdtDbtInd>")))
+        #expect(
+            amounts.lines == [
+                "c.xml:4:32: error: [ELEMENT_DUPLICATE] <Amt> appears twice in <Ntry>; it has one value, and neither is taken"
+            ])
+        #expect(amounts.rows.isEmpty)
+        let indicators = parse(
+            Self.document(
+                Self.entry("1.00").replacingOccurrences(
+                    of: "<Sts>", with: "<CdtDbtInd>CRDT</CdtDbtInd><Sts>")))
+        #expect(
+            indicators.lines.first?.hasPrefix("c.xml:4:59: error: [ELEMENT_DUPLICATE] <CdtDbtInd>")
+                == true)
+        let dates = parse(
+            Self.document(
+                Self.entry("1.00").replacingOccurrences(
+                    of: "</Dt>", with: "</Dt><DtTm>2026-10-04T10:00:00</DtTm>")))
+        #expect(
+            dates.lines.first?.contains("[ELEMENT_DUPLICATE] <DtTm> appears twice in <BookgDt>")
+                == true)
+        let disagreeing = parse(
+            Self.document(
+                Self.entry(
+                    "1.00",
+                    extra:
+                        "<NtryDtls><TxDtls><Amt Ccy=\"EUR\">1.00</Amt><AmtDtls><TxAmt><Amt Ccy=\"EUR\">9.00</Amt></TxAmt></AmtDtls></TxDtls></NtryDtls>"
+                )))
+        #expect(
+            disagreeing.lines.first?.contains(
+                "[ELEMENT_DUPLICATE] TxDtls/Amt and TxDtls/AmtDtls/TxAmt/Amt disagree") == true)
+        let agreeing = parse(
+            Self.document(
+                Self.entry(
+                    "1.00",
+                    extra:
+                        "<NtryDtls><TxDtls><Amt Ccy=\"EUR\">1.00</Amt><AmtDtls><TxAmt><Amt Ccy=\"EUR\">1.00</Amt></TxAmt></AmtDtls></TxDtls></NtryDtls>"
+                )))
+        #expect(agreeing.lines.isEmpty)
+        #expect(agreeing.rows.count == 1)
+        for (index, result) in [amounts, indicators, dates, disagreeing].enumerated() {
+            #expect(result.diagnostics.first?.severity == .error, "\(index)")
+        }
+    }
+
+    @Test func `refuses an entry inside an entry or outside a statement`() {
+        let nested = parse(
+            Self.document(
+                Self.entry("1.00", extra: Self.entry("1000.00", "CRDT", id: "R2"))))
+        #expect(
+            nested.lines.first
+                == "c.xml:4:141: error: [ELEMENT_MISPLACED] <Ntry> inside <Ntry>: it belongs directly in <Stmt>, <Rpt> or <Ntfctn>"
+        )
+        let inBalance = parse(
+            Self.document("<Bal>" + Self.entry("1.00") + "</Bal>"))
+        #expect(inBalance.lines.first?.contains("[ELEMENT_MISPLACED] <Ntry> inside <Bal>") == true)
+        let details = parse(
+            Self.document(Self.entry("1.00", extra: "<TxDtls><Amt Ccy=\"EUR\">1.00</Amt></TxDtls>"))
+        )
+        #expect(details.lines.first?.contains("[ELEMENT_MISPLACED] <TxDtls> inside <Ntry>") == true)
+        let statement = parse(
+            Self.document("<Stmt>" + Self.entry("1.00") + "</Stmt>"))
+        #expect(statement.lines.first?.contains("[ELEMENT_MISPLACED]") == true)
+    }
+
+    @Test func `caps text however comments and CDATA split it`() {
+        let piece = String(repeating: "x", count: 100_000)
+        let split = parse(
+            Self.document(
+                Self.entry(
+                    "1.00",
+                    extra: "<AddtlNtryInf>"
+                        + Array(repeating: piece, count: 11).joined(separator: "<!---->")
+                        + "</AddtlNtryInf>")))
+        #expect(split.rows.isEmpty)
+        #expect(
+            split.lines.first?.hasSuffix(
+                "error: [TEXT_TOO_LONG] the text of <AddtlNtryInf> is longer than 1,048,576 bytes")
+                == true, "\(split.lines)")
+        let long = String(repeating: "y", count: 9000)
+        for extra in [
+            "<AddtlNtryInf>\(long)</AddtlNtryInf>",
+            "<NtryDtls><TxDtls><RmtInf>"
+                + String(repeating: "<Ustrd>\(long.prefix(140))</Ustrd>", count: 70)
+                + "</RmtInf></TxDtls></NtryDtls>",
+        ] {
+            let kept = parse(Self.document(Self.entry("1.00", extra: extra)))
+            #expect(kept.lines.count == 1)
+            #expect(kept.lines.first?.contains("error: [TEXT_TOO_LONG]") == true, "\(kept.lines)")
+            var collector = DiagnosticCollector(file: "c.xml")
+            _ = CamtParser(buildsRows: false).parse(
+                MemoryByteSource(Self.document(Self.entry("1.00", extra: extra))),
+                diagnostics: &collector
+            ) { _ in }
+            #expect(collector.diagnostics.map(\.textLine) == kept.lines)
+        }
     }
 }

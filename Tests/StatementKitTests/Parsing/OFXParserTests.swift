@@ -192,7 +192,7 @@ struct OFXParserTests {
         let result = parse("<OFX>" + tags + "</OFX>")
         #expect(
             result.lines == [
-                "o.ofx:1:31480: error: [OFX_SYNTAX] more than 4096 different tag names"
+                "o.ofx:1:31448: error: [OFX_SYNTAX] more than 4096 different tag names"
             ])
     }
 
@@ -204,5 +204,135 @@ struct OFXParserTests {
                 path: "a.xml",
                 head: Array("<?xml version=\"1.0\"?><?OFX OFXHEADER=\"200\"?><OFX>".utf8))
                 == .ofx)
+    }
+
+    /// An OFX 1 statement in USD around `transactions`.
+    static func sgml(_ transactions: String) -> String {
+        "OFXHEADER:100\nDATA:OFXSGML\n\n<OFX><BANKMSGSRSV1><STMTTRNRS><STMTRS><CURDEF>USD\n"
+            + "<BANKACCTFROM><BANKID>1<ACCTID>42</BANKACCTFROM><BANKTRANLIST>\n"
+            + transactions + "\n</BANKTRANLIST></STMTRS></STMTTRNRS></BANKMSGSRSV1></OFX>\n"
+    }
+
+    @Test func `reads comments, CDATA and processing instructions written without spaces`() {
+        let marked = parse(
+            Self.statement(count: 1) { "<\($0)>\($1)</\($0)>" }
+                .replacingOccurrences(of: "<STMTTRN>", with: "<!--Generated--><?pi?><STMTTRN>")
+                .replacingOccurrences(of: "<TRNAMT>-0.05", with: "<TRNAMT><![CDATA[-12.34]]>")
+                .replacingOccurrences(of: "<NAME>Caf", with: "<NAME><![CDATA[A & <B>]]> Caf"))
+        #expect(marked.lines.isEmpty, "\(marked.lines)")
+        #expect(marked.rows.map(\.transaction.amount.minorUnits) == [-1234])
+        #expect(marked.rows.first?.transaction.beneficiary == "A & <B> Caf\u{E9} 0")
+        // Markup inside a comment is no tag, even where it looks like one.
+        let commented = parse(
+            Self.sgml(
+                "<!--<STMTTRN><DTPOSTED>20261002<TRNAMT>1000.00<FITID>X<NAME>X</STMTTRN>-->"
+                    + "<!--X--><STMTTRN><DTPOSTED>20261002<TRNAMT>-1.00<FITID>Y<NAME>Y</STMTTRN>"))
+        #expect(commented.lines.isEmpty, "\(commented.lines)")
+        #expect(commented.rows.map(\.transaction.amount.minorUnits) == [-100])
+    }
+
+    @Test func `reads real banks' CDATA, empty tags and grouped amounts`() {
+        // Suncorp: CDATA values; OnPoint: `<MEMO/>`; amounts with a plus sign, spaces
+        // grouping thousands and a decimal comma.
+        let result = parse(
+            Self.sgml(
+                "<STMTTRN><DTPOSTED>20261002<TRNAMT>+1 006,60<FITID>1<NAME><![CDATA[Acme]]>"
+                    + "<MEMO/></STMTTRN>\n"
+                    + "<STMTTRN><DTPOSTED>20261003<TRNAMT>-2\u{A0}000.5<FITID>2<NAME>B"
+                    + "<MEMO><![CDATA[x]]></MEMO></STMTTRN>"))
+        #expect(result.lines.isEmpty, "\(result.lines)")
+        #expect(result.rows.map(\.transaction.amount.minorUnits) == [100_660, -200_050])
+        #expect(result.rows.map(\.transaction.beneficiary) == ["Acme", "B"])
+        #expect(result.rows.map(\.transaction.description) == [nil, "x"])
+        for bad in ["1 06,60", "10 006 0,1", "1  006", "1,006.60", "1 0060"] {
+            let refused = parse(
+                Self.sgml("<STMTTRN><DTPOSTED>20261002<TRNAMT>\(bad)<FITID>1<NAME>A</STMTTRN>"))
+            #expect(refused.rows.isEmpty, "\(bad)")
+            #expect(refused.lines.first?.contains("[AMOUNT_FORMAT]") == true, "\(refused.lines)")
+        }
+    }
+
+    @Test func `refuses a value given twice and a transaction left open`() {
+        let amounts = parse(
+            Self.sgml("<STMTTRN><DTPOSTED>20261002<TRNAMT>-1.00<TRNAMT>-1000.00<FITID>1</STMTTRN>"))
+        #expect(
+            amounts.lines == [
+                "o.ofx:6:49: error: [ELEMENT_DUPLICATE] <TRNAMT> appears twice in <STMTTRN>; it has one value, and neither is taken"
+            ])
+        #expect(amounts.rows.isEmpty)
+        let nested = parse(
+            Self.sgml(
+                "<STMTTRN><DTPOSTED>20261002<TRNAMT>-1.00<FITID>1\n"
+                    + "<STMTTRN><DTPOSTED>20261002<TRNAMT>-2.00<FITID>2</STMTTRN></STMTTRN>"))
+        #expect(
+            nested.lines.first
+                == "o.ofx:7:1: error: [ELEMENT_MISPLACED] <STMTTRN> inside the <STMTTRN> of line 6: it belongs directly in <BANKTRANLIST>, after the one before it is closed"
+        )
+        let currencies = parse(
+            Self.sgml("<CURDEF>EUR<STMTTRN><DTPOSTED>20261002<TRNAMT>-1.00<FITID>1</STMTTRN>"))
+        #expect(
+            currencies.lines.first?.contains("[ELEMENT_DUPLICATE] <CURDEF> appears twice") == true)
+    }
+
+    @Test(
+        arguments: [
+            ("<CURRENCY><CURRATE>1.10<CURSYM>EUR</CURRENCY>", "-5.00", -550, nil),
+            ("<CURRENCY><CURRATE>1,0834<CURSYM>EUR</CURRENCY>", "-5.00", -542, "-5.417000 USD"),
+            ("<CURRENCY><CURRATE>0.0067<CURSYM>JPY</CURRENCY>", "-1500", -1005, nil),
+            ("<CURRENCY><CURRATE>1<CURSYM>USD</CURRENCY>", "-5.00", -500, nil),
+            ("<ORIGCURRENCY><CURRATE>1.10<CURSYM>EUR</ORIGCURRENCY>", "-5.50", -550, nil),
+            ("<CURRENCY>EUR", "-5.00", nil, "[ELEMENT_MISSING] <CURRENCY> has no <CURRATE>"),
+            (
+                "<CURRENCY><CURRATE>1.1</CURRENCY>", "-5.00", nil,
+                "[ELEMENT_MISSING] <CURRENCY> has no <CURSYM>"
+            ),
+            (
+                "<CURRENCY><CURRATE>x<CURSYM>EUR</CURRENCY>", "-5.00", nil,
+                "[AMOUNT_FORMAT] CURRENCY/CURRATE"
+            ),
+            ("<CURRENCY><CURRATE>1<CURSYM>XXY</CURRENCY>", "-5.00", nil, "[CURRENCY_UNKNOWN]"),
+            (
+                "<CURRENCY><CURRATE>1.1<CURSYM>EUR</CURRENCY>", "-5.001", nil,
+                "EUR has 2 decimal places"
+            ),
+            (
+                "<CURRENCY><CURRATE>1.1<CURSYM>EUR</CURRENCY><ORIGCURRENCY><CURRATE>1<CURSYM>EUR</ORIGCURRENCY>",
+                "-5.00", nil, "[ELEMENT_DUPLICATE] <ORIGCURRENCY> appears twice in <STMTTRN>"
+            ),
+        ] as [(String, String, Int64?, String?)])
+    func `applies a transaction's currency and its rate`(
+        aggregate: String, amount: String, minorUnits: Int64?, message: String?
+    ) {
+        let result = parse(
+            Self.sgml(
+                "<STMTTRN><DTPOSTED>20261002<TRNAMT>\(amount)<FITID>1<NAME>A\(aggregate)</STMTTRN>")
+        )
+        #expect(result.rows.map(\.transaction.amount.minorUnits) == (minorUnits.map { [$0] } ?? []))
+        #expect(result.rows.allSatisfy { $0.transaction.amount.currency.code == "USD" })
+        if let message {
+            #expect(result.lines.first?.contains(message) == true, "\(result.lines)")
+        } else {
+            #expect(result.lines.isEmpty, "\(result.lines)")
+        }
+    }
+
+    @Test func `caps the values kept for a row`() {
+        let long = String(repeating: "m", count: 9000)
+        let result = parse(
+            Self.sgml("<STMTTRN><DTPOSTED>20261002<TRNAMT>-1.00<FITID>1<MEMO>\(long)</STMTTRN>"))
+        #expect(result.rows.isEmpty)
+        #expect(
+            result.lines == [
+                "o.ofx:6:55: error: [TEXT_TOO_LONG] MEMO is 9,000 bytes long; a value kept for a row has at most 8,192"
+            ])
+        let huge = String(repeating: "m", count: 1 << 20)
+        let cdata = parse(
+            Self.sgml(
+                "<STMTTRN><DTPOSTED>20261002<TRNAMT>-1.00<FITID>1<MEMO><![CDATA[\(huge)]]>"
+                    + "<![CDATA[\(huge)]]></STMTTRN>"))
+        #expect(cdata.rows.isEmpty)
+        #expect(
+            cdata.lines.first?.contains("[TEXT_TOO_LONG] a value longer than 1,048,576 bytes")
+                == true, "\(cdata.lines)")
     }
 }
