@@ -37,6 +37,46 @@ struct EdgeCommandTests {
         }
     }
 
+    @Test func `refuses an archive the inbox reaches into through a link, and an empty one`()
+        throws
+    {
+        let (workspace, inbox) = try Self.inbox()
+        let done = workspace.path + "/done"
+        try FileManager.default.createDirectory(atPath: done, withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(
+            atPath: inbox + "/old", withDestinationPath: "../done")
+        _ = try workspace.write("done/z.csv", "date,account_iban,amount,beneficiary\n")
+        for archive in [done, ""] {
+            let output = try StatementsRunner.run([
+                "process", inbox, "-s", workspace.state, "-o", workspace.path + "/r", "--archive",
+                archive,
+            ])
+            #expect(output.status == 2)
+            #expect(FileManager.default.fileExists(atPath: inbox + "/a.csv"))
+        }
+    }
+
+    @Test func `reads and archives a file named twice once, exit 0`() throws {
+        let (workspace, inbox) = try Self.inbox()
+        let output = try StatementsRunner.run([
+            "process", inbox + "/a.csv", inbox, inbox + "/a.csv", "-s", workspace.state, "-o",
+            workspace.path + "/r", "--archive", workspace.path + "/done",
+        ])
+        #expect(output.status == 0)
+        #expect(output.stdout.hasPrefix("added 11 new transactions from 1 file, 0 already present"))
+        #expect(FileManager.default.fileExists(atPath: workspace.path + "/done/a.csv"))
+    }
+
+    @Test func `takes a folder without a ledger's files for no ledger`() throws {
+        let workspace = try Workspace()
+        _ = try workspace.write("notes.txt", "not a ledger\n")
+        for command in ["check", "accounts"] {
+            let output = try StatementsRunner.run([command, "-s", workspace.path])
+            #expect(output.status == 3)
+            #expect(output.stderr.contains("no ledger at '\(workspace.path)'"))
+        }
+    }
+
     @Test func `refuses --archive with --shard, as the other parts still need the files`() throws {
         let (workspace, inbox) = try Self.inbox()
         let output = try StatementsRunner.run([

@@ -57,6 +57,8 @@ enum FileFinder {
     static func entries(for paths: [String], input: StandardInput? = nil) -> [Entry] {
         var entries: [Entry] = []
         var visited: Set<FileID> = []
+        // A file named twice (given twice, or given and found in a folder given) is read once.
+        var named: Set<NamedFile> = []
         for path in paths {
             if path == "-", let input {
                 switch input.copy {
@@ -77,10 +79,16 @@ enum FileFinder {
                 continue
             }
             if info.st_mode & S_IFMT == S_IFDIR {
-                walk(path, info, below: "", profile: nil, &visited, into: &entries)
+                walk(path, info, below: "", profile: nil, &visited, &named, into: &entries)
             } else if info.st_mode & S_IFMT == S_IFREG {
                 let folder = path.contains("/") ? String(path[...path.lastIndex(of: "/")!]) : ""
                 let name = String(path.dropFirst(folder.count))
+                var parent = stat()
+                if stat(folder.isEmpty ? "." : folder, &parent) == 0,
+                    !named.insert(NamedFile(parent, name)).inserted
+                {
+                    continue
+                }
                 entries.append(
                     .file(FoundFile(path, profile: profile(in: folder), archivePath: name)))
             } else {
@@ -95,6 +103,17 @@ enum FileFinder {
     private struct FileID: Hashable {
         let device: UInt64
         let inode: UInt64
+    }
+
+    /// A directory entry: its folder's identity and its name.
+    private struct NamedFile: Hashable {
+        let folder: FileID
+        let name: String
+
+        init(_ folder: stat, _ name: String) {
+            self.folder = FileID(device: UInt64(folder.st_dev), inode: UInt64(folder.st_ino))
+            self.name = name
+        }
     }
 
     /// Whether a file's content is a statement format that CSV files never look like.
@@ -115,7 +134,8 @@ enum FileFinder {
     /// below the folder named on the command line.
     private static func walk(
         _ folder: String, _ info: stat, below: String, profile inherited: String?,
-        _ visited: inout Set<FileID>, into entries: inout [Entry]
+        _ visited: inout Set<FileID>, _ named: inout Set<NamedFile>,
+        into entries: inout [Entry]
     ) {
         guard
             visited.insert(FileID(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))).inserted
@@ -145,14 +165,15 @@ enum FileFinder {
             }
             if child.st_mode & S_IFMT == S_IFDIR {
                 walk(
-                    path, child, below: below + name + "/", profile: profile, &visited,
+                    path, child, below: below + name + "/", profile: profile, &visited, &named,
                     into: &entries)
             } else if child.st_mode & S_IFMT == S_IFREG, name.lowercased() != profileName,
                 let dot = name.lastIndex(of: ".")
             {
                 let ext = name[name.index(after: dot)...].lowercased()
                 if extensions.contains(ext)
-                    || (sharedExtensions.contains(ext) && isStatement(path))
+                    || (sharedExtensions.contains(ext) && isStatement(path)),
+                    named.insert(NamedFile(info, name)).inserted
                 {
                     entries.append(
                         .file(FoundFile(path, profile: profile, archivePath: below + name)))

@@ -37,25 +37,36 @@ package enum ArchiveOutcome: Sendable {
 /// `NAME-2.EXT`.
 ///
 /// Never the last copy's undoing: an archive folder that is, is inside, or resolves to an
-/// input folder is refused before anything is read; a file is moved only while it holds the
-/// bytes the import read (its size, times, inode and device as `stat` gave them while it
-/// was read); a target that is the file's own directory entry is an error, never a copy; a
-/// symbolic link in the inbox is archived as a copy of what it points to, and the link
-/// removed.
+/// input folder (by device and inode, so through links and bind mounts too), or that the
+/// inbox reaches into, is refused before anything is read; a file is moved only while it
+/// holds the bytes the import read (its size, times, inode and device as `stat` gave them
+/// while it was read); its inbox entry is first renamed aside (atomically: a file renamed
+/// onto its name meanwhile stays) and checked to be the file read; a target in the file's
+/// own folder is an error; a symbolic link in the inbox is archived as a copy of what it
+/// points to, and the link removed. A run killed while a file is aside leaves it in the
+/// inbox as `NAME.statements-archiving-PID.EXT`, which the next run finds, knows and
+/// archives under its own name.
 package enum InboxArchive {
     /// Why the archive folder cannot take the files found, or `nil` when it can: it must not
     /// be an input folder, lie inside one or resolve to one, nor be the folder of an input
-    /// file.
+    /// file; and no input file may lie inside it (an inbox that links into its archive
+    /// would read the archived files again every night).
     package static func refusal(of folder: String, for files: StatementFiles) -> String? {
-        let archive = resolved(folder)
-        for root in files.roots {
-            var info = stat()
-            let isFolder = stat(root, &info) == 0 && info.st_mode & S_IFMT == S_IFDIR
-            let inside = archive == root || (isFolder && archive.hasPrefix(root + "/"))
-            if inside || (!isFolder && archive == parent(of: root)) {
+        guard !folder.isEmpty else { return "--archive needs a folder, not an empty text" }
+        let (archive, itself) = (identities(along: folder), identity(of: folder))
+        for (root, isFolder) in inputFolders(files) {
+            guard let input = identity(of: root) else { continue }
+            if itself == input || (isFolder && archive.contains(input)) {
+                let relation = itself == input ? "" : "inside "
                 return
-                    "--archive \(folder) is \(archive == root || !isFolder ? "" : "inside ")the input folder \(isFolder ? root : parent(of: root)): archived files would never leave it; give a folder outside the inbox"
+                    "--archive \(folder) is \(relation)the input folder \(root): archived files would never leave it; give a folder outside the inbox"
             }
+        }
+        guard let archived = itself else { return nil }
+        for case (.file(let found), _, _) in files.entries
+        where identities(along: parent(of: found.path)).contains(archived) {
+            return
+                "--archive \(folder) holds the input file \(found.path) (the inbox reaches into the archive, through a link?): give an archive the inbox does not reach"
         }
         return nil
     }
@@ -67,6 +78,7 @@ package enum InboxArchive {
         _ files: StatementFiles, report: ImportReport, into folder: String
     ) -> [ArchiveOutcome] {
         var outcomes: [ArchiveOutcome] = []
+        let inputs = inputFolders(files).filter(\.isFolder).compactMap { identity(of: $0.path) }
         for ((entry, _, _), file) in zip(files.entries, report.files)
         where file.outcome != .rejected {
             guard case .file(let found) = entry, let archivePath = found.archivePath else {
@@ -77,13 +89,13 @@ package enum InboxArchive {
                     .left(path: found.path, reason: "it changed while it was read"))
                 continue
             }
-            let target = folder + "/" + archivePath
+            let target = folder + "/" + originalName(archivePath)
             if report.isDryRun {
                 outcomes.append(.archived(ArchivedFile(from: found.path, to: target)))
                 continue
             }
             do throws(StorageError) {
-                if let placed = try move(found.path, stamp: stamp, to: target) {
+                if let placed = try move(found.path, stamp: stamp, to: target, inputs: inputs) {
                     outcomes.append(.archived(ArchivedFile(from: found.path, to: placed)))
                 } else {
                     outcomes.append(
@@ -96,43 +108,104 @@ package enum InboxArchive {
         return outcomes
     }
 
+    /// The mark of a file renamed aside while it is archived.
+    private static let asideMark = ".statements-archiving-"
+
+    /// An archive path with the aside mark of a killed run taken out.
+    private static func originalName(_ path: String) -> String {
+        guard let mark = path.range(of: asideMark, options: .backwards) else { return path }
+        let rest = path[mark.upperBound...]
+        let ext = rest.firstIndex(of: ".") ?? rest.endIndex
+        return String(path[..<mark.lowerBound] + rest[ext...])
+    }
+
     /// Moves a file to `target`, or beside it under the first free or same-file name;
     /// returns where it went, or `nil` when the file no longer holds the bytes read.
-    private static func move(_ path: String, stamp: FileStamp, to target: String)
-        throws(StorageError) -> String?
-    {
+    private static func move(
+        _ path: String, stamp: FileStamp, to target: String, inputs: [FileID]
+    ) throws(StorageError) -> String? {
         let slash = target.lastIndex(of: "/")!
         let folder = String(target[..<slash])
         if let error = POSIXIO.makeFolders(folder) {
             throw .io(path: folder, operation: "create folder", reason: error.description)
         }
-        var info = stat()
-        guard lstat(path, &info) == 0 else {
-            throw .io(path: path, operation: "read", reason: POSIXErrno(code: errno).description)
+        // Where the file would go may not lead back into the inbox (through a link inside the
+        // archive): there the move would never take it out, or would take it onto itself.
+        let along = identities(along: folder)
+        if along.first == identity(of: parent(of: path))
+            || along.contains(where: inputs.contains)
+        {
+            throw .io(
+                path: target, operation: "archive to",
+                reason: "it leads back into the inbox (through a link in the archive)")
         }
-        let isLink = info.st_mode & S_IFMT == S_IFLNK
         guard POSIXIO.stamp(of: path) == stamp else { return nil }
+        // The entry is taken out of the inbox's namespace first: whatever is renamed onto
+        // the name from now on stays there.
+        let aside = asidePath(path)
+        guard rename(path, aside) == 0 else {
+            throw .io(path: path, operation: "move", reason: POSIXErrno(code: errno).description)
+        }
+        var info = stat()
+        let isLink = lstat(aside, &info) == 0 && info.st_mode & S_IFMT == S_IFLNK
+        guard let taken = POSIXIO.stamp(of: aside), taken.sameBytes(as: stamp) else {
+            putBack(aside, at: path)
+            return nil
+        }
         let name = target[target.index(after: slash)...]
         let dot = name.lastIndex(of: ".").flatMap { $0 == name.startIndex ? nil : $0 }
         let (stem, ext) = (name[..<(dot ?? name.endIndex)], name[(dot ?? name.endIndex)...])
         var number = 1
-        while true {
-            let candidate = number == 1 ? target : "\(folder)/\(stem)-\(number)\(ext)"
-            try refuseOwnEntry(path, candidate)
-            switch try place(path, stamp: stamp, isLink: isLink, at: candidate, folder: folder) {
-            case .placed:
-                guard unlink(path) == 0 else {
-                    throw .io(
-                        path: path, operation: "remove",
-                        reason: POSIXErrno(code: errno).description)
+        do throws(StorageError) {
+            while true {
+                let candidate = number == 1 ? target : "\(folder)/\(stem)-\(number)\(ext)"
+                switch try place(aside, stamp: stamp, isLink: isLink, at: candidate, folder: folder)
+                {
+                case .placed:
+                    guard unlink(aside) == 0 else {
+                        throw .io(
+                            path: aside, operation: "remove",
+                            reason: POSIXErrno(code: errno).description)
+                    }
+                    try sync(parent(of: path))
+                    return candidate
+                case .taken:
+                    number += 1
+                case .changed:
+                    putBack(aside, at: path)
+                    return nil
                 }
-                try sync(parent(of: path))
-                return candidate
-            case .taken:
-                number += 1
-            case .changed:
-                return nil
             }
+        } catch {
+            putBack(aside, at: path)
+            throw error
+        }
+    }
+
+    /// The name a file is renamed to while it is archived: beside it, with its extension, so
+    /// that a run killed meanwhile leaves it where the next run finds it.
+    private static func asidePath(_ path: String) -> String {
+        let name = lastComponent(path)
+        let dot = name.lastIndex(of: ".").flatMap { $0 == name.startIndex ? nil : $0 }
+        let (stem, ext) = (name[..<(dot ?? name.endIndex)], name[(dot ?? name.endIndex)...])
+        let folder = parent(of: path)
+        return "\(folder == "." ? "" : folder + "/")\(stem)\(asideMark)\(getpid())\(ext)"
+    }
+
+    /// Returns a file renamed aside to its inbox name, or, when another file took that name
+    /// meanwhile, to the first free `NAME-2.EXT` beside it; never replaces a file.
+    private static func putBack(_ aside: String, at path: String) {
+        let dot = path.lastIndex(of: ".").flatMap {
+            $0 <= (path.lastIndex(of: "/") ?? path.startIndex) ? nil : $0
+        }
+        let (stem, ext) = (path[..<(dot ?? path.endIndex)], path[(dot ?? path.endIndex)...])
+        for number in 1...1000 {
+            let name = number == 1 ? path : "\(stem)-\(number)\(ext)"
+            if link(aside, name) == 0 {
+                _ = unlink(aside)
+                return
+            }
+            guard errno == EEXIST else { return }  // it stays aside, where the next run finds it
         }
     }
 
@@ -180,18 +253,6 @@ package enum InboxArchive {
         }
     }
 
-    /// An error when `candidate` is the very directory entry `path` names (through a
-    /// symbolic link inside the archive): archiving it onto itself would unlink the only copy.
-    private static func refuseOwnEntry(_ path: String, _ candidate: String) throws(StorageError) {
-        let (from, to) = (lastComponent(path), lastComponent(candidate))
-        guard from == to, resolved(parent(of: path)) == resolved(parent(of: candidate)) else {
-            return
-        }
-        throw .io(
-            path: candidate, operation: "archive to",
-            reason: "it is the file itself (the archive leads back into the inbox)")
-    }
-
     /// Copies a file to `candidate` through a synced temporary beside it, a piece at a
     /// time, checking that the source held the bytes read throughout.
     private static func copy(_ path: String, stamp: FileStamp, to candidate: String, folder: String)
@@ -202,7 +263,7 @@ package enum InboxArchive {
             throw .io(path: path, operation: "read", reason: POSIXErrno(code: errno).description)
         }
         defer { close(source) }
-        let temporary = "\(candidate).\(getpid()).statements-tmp"
+        let temporary = "\(folder)/.statements-\(getpid()).tmp"
         _ = unlink(temporary)
         let descriptor = open(
             temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
@@ -313,6 +374,39 @@ package enum InboxArchive {
 
     private static func lastComponent(_ path: String) -> Substring {
         path.lastIndex(of: "/").map { path[path.index(after: $0)...] } ?? path[...]
+    }
+
+    /// A folder's device and inode.
+    private struct FileID: Hashable {
+        let device: UInt64
+        let inode: UInt64
+    }
+
+    private static func identity(of path: String) -> FileID? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        return FileID(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
+    }
+
+    /// The identities of a path (when it exists) and of every existing folder above it,
+    /// nearest first, along its canonical form.
+    private static func identities(along path: String) -> [FileID] {
+        var result: [FileID] = []
+        var current = resolved(path)
+        while true {
+            if let id = identity(of: current) { result.append(id) }
+            guard current != "/" else { return result }
+            current = parent(of: current)
+        }
+    }
+
+    /// The input folders: each folder named, and the folder of each file named.
+    private static func inputFolders(_ files: StatementFiles) -> [(path: String, isFolder: Bool)] {
+        files.roots.map { root in
+            var info = stat()
+            let isFolder = stat(root, &info) == 0 && info.st_mode & S_IFMT == S_IFDIR
+            return (isFolder ? root : parent(of: root), isFolder)
+        }
     }
 
     /// The canonical form of a path that may not exist yet: its longest existing start

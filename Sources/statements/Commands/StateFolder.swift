@@ -19,11 +19,15 @@ enum StateFolder {
         return folders
     }
 
-    /// A state folder that must be there.
+    /// A state folder that must be there: empty (a ledger nothing was imported into yet) or
+    /// holding a ledger's files, not some other folder given by mistake.
     static func existing(_ path: String) throws(CommandError) -> String {
         var isFolder: ObjCBool = false
+        let ledgerNames: Set = ["manifest", "lock", "transactions", "identities", "pending"]
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder),
-            isFolder.boolValue
+            isFolder.boolValue,
+            let names = try? FileManager.default.contentsOfDirectory(atPath: path),
+            names.isEmpty || names.contains(where: ledgerNames.contains)
         else {
             throw .environment(
                 "no ledger at '\(path)' (give --state DIR, or import statement files first)")

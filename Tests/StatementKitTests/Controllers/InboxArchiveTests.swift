@@ -56,6 +56,20 @@ struct InboxArchiveTests {
         #expect(!FileManager.default.fileExists(atPath: folder + "/done/a.csv"))
     }
 
+    @Test func `leaves a file renamed onto the name after the read in the inbox`() throws {
+        let (folder, files, report) = try imported("date\n")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try "other\n".write(toFile: folder + "/new.csv", atomically: false, encoding: .utf8)
+        #expect(rename(folder + "/new.csv", folder + "/inbox/a.csv") == 0)
+        let outcomes = InboxArchive.archive(files, report: report, into: folder + "/done")
+        guard case .left = try #require(outcomes.first) else {
+            Issue.record("not left: \(outcomes)")
+            return
+        }
+        #expect(try String(contentsOfFile: folder + "/inbox/a.csv", encoding: .utf8) == "other\n")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder + "/inbox") == ["a.csv"])
+    }
+
     @Test func `leaves a file that changed while it was read in the inbox`() throws {
         var (folder, files, report) = try imported("date\n")
         defer { try? FileManager.default.removeItem(atPath: folder) }
