@@ -19,6 +19,7 @@ struct ValidateCommandTests {
         ("amount-overflow.csv", "3:35", "AMOUNT_OVERFLOW", 1),
         ("amount-precision.csv", "3:35", "AMOUNT_PRECISION", 1),
         ("amount-sign.csv", "3:49", "AMOUNT_SIGN", 1),
+        ("balance-assertion.json", "8:1", "BALANCE_ASSERTION", 1),
         ("balance-closing.json", "4:21", "BALANCE_CLOSING", 1),
         ("balance-running.csv", "4:47", "BALANCE_RUNNING", 1),
         ("column-duplicate.csv", "1:38", "COLUMN_DUPLICATE", 1),
@@ -96,11 +97,11 @@ struct ValidateCommandTests {
             output.stderr.split(separator: "[").dropFirst().map { $0.prefix { $0 != "]" } })
         #expect(codes.count >= 30)
         #expect(
-            output.stdout.hasPrefix("38 errors, 5 warnings in 38 of 43 files (60 rows checked)\n"))
+            output.stdout.hasPrefix("39 errors, 5 warnings in 39 of 44 files (62 rows checked)\n"))
         // Then the counts per code, commonest first: every code of the samples once.
         let counts = output.stdout.split(separator: "\n")[1]
         #expect(counts.hasPrefix("  1 × ACCOUNT_ID, 1 × ACCOUNT_KIND, "))
-        #expect(counts.split(separator: ", ").count == 43)
+        #expect(counts.split(separator: ", ").count == 44)
     }
 
     @Test func `prints the example diagnostic of the issue`() throws {

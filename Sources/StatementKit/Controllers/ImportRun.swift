@@ -55,6 +55,8 @@ final class ImportRun {
     private let startTime = POSIXIO.nanosecondsNow()
     /// The absolute paths of the files the run found.
     private var foundPaths: Set<String> = []
+    /// Per account, the balances the accepted files stated.
+    private var statedAssertions: [AccountID: [BalanceAssertion]] = [:]
 
     /// One account's month: the unit of storage.
     struct AccountMonth: Hashable, Comparable {
@@ -114,16 +116,26 @@ final class ImportRun {
         forgetFilesGone(below: statementFiles.roots)
         let grown = tails.values.filter(\.hasAcceptedRows)
             .sorted { ($0.accountID, $0.month) < ($1.accountID, $1.month) }
-        if !isDryRun && !grown.isEmpty {
-            reading.progress?(RunProgress(phase: .saving, done: 0, total: grown.count))
-            let now = clock()
+        var balances = BalanceOutcome()
+        if !isDryRun {
             for tail in grown {
                 manifest.accounts[tail.accountID]!.months[tail.month] = tail.accepted
             }
-            for accountID in touched { manifest.accounts[accountID]!.lastImport = now }
+            do throws(StorageError) { balances = try checkBalances(grown: grown) } catch {
+                try? storage.rollBack()
+                throw error
+            }
+        }
+        if !isDryRun && !(grown.isEmpty && balances.changed.isEmpty) {
+            reading.progress?(RunProgress(phase: .saving, done: 0, total: grown.count))
+            let now = clock()
+            for accountID in touched.union(statedAssertions.keys) {
+                manifest.accounts[accountID]!.lastImport = now
+            }
             manifest.logs = acceptedLogs
             manifest.generation += 1
-            try storage.commit(&manifest, changed: Set(grown.map(\.accountID)))
+            try storage.commit(
+                &manifest, changed: Set(grown.map(\.accountID)).union(balances.changed))
         } else if !isDryRun {
             if !tails.isEmpty { try storage.rollBack() }  // only rejected files were written
             // What the run learnt of its files, without a new generation: no transaction
@@ -134,11 +146,19 @@ final class ImportRun {
         for tail in grown {
             earliest[tail.accountID] = min(earliest[tail.accountID] ?? tail.month, tail.month)
         }
+        // An account whose opening balance or balance state changed: every month.
+        for accountID in balances.moved {
+            let months = manifest.accounts[accountID]!.months.keys
+            if let first = months.min() {
+                earliest[accountID] = min(earliest[accountID] ?? first, first)
+            }
+        }
         // The grown months (not yet in the manifest of a dry run), every later month of the
         // same accounts, and, when the earliest is a new month of its account, the month
         // before it, whose statement now links to it.
         var changed = Set(grown.map(\.month))
         for (accountID, first) in earliest {
+            changed.insert(first)
             let months = manifest.accounts[accountID]!.months.keys
             for month in months where month >= first {
                 changed.insert(month)
@@ -151,7 +171,8 @@ final class ImportRun {
         }
         return ImportReport(
             files: files, isDryRun: isDryRun, changedMonths: changed,
-            generations: (committed.generation, manifest.generation))
+            generations: (committed.generation, manifest.generation),
+            balances: balances.reports)
     }
 
     /// Imports a file, unless the ledger recorded it as imported whole and it is unchanged:
@@ -459,6 +480,17 @@ final class ImportRun {
         for conflict in conflicts {
             collector.report(conflict.message, line: conflict.line, column: 1)
         }
+        // An account the file states a balance of, without rows here: the ledger's currency.
+        for stated in summary.statedBalances where fileAccounts[stated.account.id] == nil {
+            if let known = manifest.accounts[stated.account.id]?.account,
+                known.currency != stated.account.currency
+            {
+                collector.report(
+                    .ledgerCurrency(
+                        account: known.id, ledger: known.currency, file: stated.account.currency),
+                    line: stated.line, column: 1)
+            }
+        }
         if collector.errorCount == 0 {
             // The last rows, and what only the ledger can tell about them.
             try writeStaged(&progress, accounts: fileAccounts)
@@ -498,6 +530,19 @@ final class ImportRun {
             manifest.accounts[accountID] = LedgerManifest.AccountEntry(
                 account: account, openingBalance: opening, lastImport: nil,
                 turnover: Int64(opening?.minorUnits.magnitude ?? 0), months: [:])
+        }
+        for stated in summary.statedBalances {
+            let accountID = stated.account.id
+            guard let day = stated.day, shard?.contains(accountID) ?? true else { continue }
+            if manifest.accounts[accountID] == nil {
+                // A statement with a balance and no bookings: the account as the bank states it.
+                manifest.accounts[accountID] = LedgerManifest.AccountEntry(
+                    account: stated.account, openingBalance: nil, lastImport: nil, turnover: 0,
+                    months: [:])
+            }
+            statedAssertions[accountID, default: []].append(
+                BalanceAssertion(day: day, balance: stated.balance, source: name, line: stated.line)
+            )
         }
         for (accountID, added) in progress.turnover {
             // Proven to fit while staging; a dry run over a format 1 ledger starts from 0.
@@ -559,6 +604,7 @@ final class ImportRun {
                 progress.turnover[key.accountID] = turnover - base
             }
             var newRanges: [Range<Int>] = []
+            var newTotal: Int64 = 0
             var ids: [UInt8] = []
             var start = 0
             for (row, identity) in zip(month.rows, rowIdentities) {
@@ -601,6 +647,7 @@ final class ImportRun {
                 known.insert(hash, amountCheck: check)
                 added.append(hash)
                 newRanges.append(start..<end)
+                newTotal &+= row.amount
                 TransactionIdentity.appendEntry(hash: hash, amountCheck: check, to: &ids)
             }
             guard !newRanges.isEmpty else { continue }
@@ -614,7 +661,7 @@ final class ImportRun {
                 ?? MonthTail(
                     accountID: key.accountID, month: key.month,
                     committed: committed.accounts[key.accountID]?.months[key.month])
-            tail.written.advance(data: data, ids: ids, at: writtenLogs)
+            tail.written.advance(data: data, ids: ids, at: writtenLogs, total: newTotal)
             writtenLogs.advance(data: data.count, ids: ids.count)
             tails[key] = tail
             if !isDryRun {
@@ -635,6 +682,7 @@ final class ImportRun {
         guard let entry = committed.accounts[accountID], !entry.monthsLoaded else { return }
         try storage.loadMonths(of: [accountID], in: &committed)
         manifest.accounts[accountID]!.months = committed.accounts[accountID]!.months
+        manifest.accounts[accountID]!.assertions = committed.accounts[accountID]!.assertions
         manifest.accounts[accountID]!.monthsLoaded = true
     }
 
@@ -665,5 +713,128 @@ final class ImportRun {
         }
         knownIdentities[key] = known
         return known
+    }
+
+    // MARK: Balance assertions
+
+    /// What checking the balances of the touched accounts found.
+    private struct BalanceOutcome {
+        var reports: [AccountBalanceReport] = []
+        /// The accounts whose section changed (assertions, their sums, month totals).
+        var changed: Set<AccountID> = []
+        /// The accounts whose opening balance or balance state changed: every report of
+        /// theirs changes.
+        var moved: Set<AccountID> = []
+    }
+
+    /// Adds the balances the run's files stated to their accounts and checks every assertion
+    /// of each account the run touched against the ledger (`BalanceCheck`), setting each
+    /// account's opening balance and balance state.
+    ///
+    /// - Complexity: the months of an account from the earliest the run added rows to, and
+    ///   the totals of the months before it; an assertion checked before keeps the sum of the
+    ///   bookings up to its day unless the run added bookings on or before it.
+    private func checkBalances(grown: [MonthTail]) throws(StorageError) -> BalanceOutcome {
+        var earliest: [AccountID: Day] = [:]
+        for tail in grown {
+            let first = try! Day(year: tail.month.year, month: tail.month.month, day: 1)
+            earliest[tail.accountID] = min(earliest[tail.accountID] ?? first, first)
+        }
+        var outcome = BalanceOutcome()
+        for accountID in Set(earliest.keys).union(statedAssertions.keys).sorted() {
+            try loadMonths(of: accountID)
+            var entry = manifest.accounts[accountID]!
+            let added = BalanceAssertion.merge(
+                statedAssertions[accountID] ?? [], into: &entry.assertions)
+            guard !entry.assertions.isEmpty else { continue }
+            let before = entry
+            try fillSums(&entry, from: earliest[accountID])
+            let check = BalanceCheck(
+                assertions: entry.assertions, sums: entry.assertions.map { $0.ledgerSum! })
+            entry.openingBalance = check.opening
+            entry.outOfBalance = check.outOfBalance
+            // The turnover counts the opening balance's magnitude.
+            let magnitude = { (money: Money?) in Int64(money?.minorUnits.magnitude ?? 0) }
+            let (turnover, overflow) = ((entry.turnover ?? 0) - magnitude(before.openingBalance))
+                .addingReportingOverflow(magnitude(check.opening))
+            entry.turnover = overflow ? .max : turnover
+            manifest.accounts[accountID] = entry
+            if added || entry != before { outcome.changed.insert(accountID) }
+            if before.openingBalance != entry.openingBalance
+                || before.outOfBalance != entry.outOfBalance
+            {
+                outcome.moved.insert(accountID)
+            }
+            outcome.reports.append(
+                AccountBalanceReport(
+                    account: entry.account,
+                    failures: check.failures.map { failure in
+                        let message = DiagnosticMessage.balanceAssertion(
+                            failure, account: accountID)
+                        return Diagnostic(
+                            file: failure.assertion.source, line: failure.assertion.line,
+                            column: 1, severity: .error, code: message.code, message: message.text)
+                    },
+                    outOfBalance: entry.outOfBalance,
+                    wasOutOfBalance: committed.accounts[accountID]?.outOfBalance))
+        }
+        return outcome
+    }
+
+    /// Works out, for each assertion without one or on or after `from`, the sum of the
+    /// account's bookings dated on or before its day: the totals of the months before its
+    /// month, and its month's bookings up to its day.
+    private func fillSums(_ entry: inout LedgerManifest.AccountEntry, from: Day?)
+        throws(StorageError)
+    {
+        let needed = entry.assertions.indices.filter { index in
+            let assertion = entry.assertions[index]
+            return assertion.ledgerSum == nil || from.map { assertion.day >= $0 } ?? false
+        }
+        guard let last = needed.last else { return }
+        let lastMonth = Month(entry.assertions[last].day)
+        // The sum of the months before each month, up to the last one needed.
+        var before: [Month: Int64] = [:]
+        var running: Int64 = 0
+        for month in entry.months.keys.sorted() where month <= lastMonth {
+            before[month] = running
+            var length = entry.months[month]!
+            if length.total == nil {
+                // A month of format 4: its total, worked out once and kept.
+                length.total = try storage.total(of: entry.account, in: month, length: length)
+                    .minorUnits
+                entry.months[month] = length
+            }
+            running &+= length.total!
+        }
+        var days: [Month: [(day: Day, sum: Int64)]] = [:]
+        for index in needed {
+            let day = entry.assertions[index].day
+            let month = Month(day)
+            let sumBefore =
+                before[month]
+                ?? entry.months.filter { $0.key < month }.values.reduce(0) {
+                    $0 &+ $1.total!
+                }
+            var partial: Int64 = 0
+            if let length = entry.months[month] {
+                if days[month] == nil {
+                    // The month's bookings summed by day, in order.
+                    var sums: [Day: Int64] = [:]
+                    for transaction in try storage.transactions(
+                        of: entry.account, in: month, length: length)
+                    {
+                        sums[transaction.date, default: 0] &+= transaction.amount.minorUnits
+                    }
+                    var cumulative: Int64 = 0
+                    days[month] = sums.keys.sorted().map { day in
+                        cumulative &+= sums[day]!
+                        return (day, cumulative)
+                    }
+                }
+                partial = days[month]!.last { $0.day <= day }?.sum ?? 0
+            }
+            entry.assertions[index].ledgerSum = sumBefore &+ partial
+        }
     }
 }

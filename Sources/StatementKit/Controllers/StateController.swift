@@ -56,9 +56,16 @@ package final class StateController {
         defer { storage.unlock() }
         // The months of the accounts the run touches are read as it needs them.
         var committed = try storage.loadManifest(months: false)
+        let isOlderFormat = committed.version < LedgerManifest.formatVersion
         // A ledger of an earlier format is moved into the logs first.
-        if writes && committed.version < LedgerManifest.formatVersion {
+        if writes && committed.version < 4 {
             committed = try upgrade(committed)
+        }
+        if writes && isOlderFormat {
+            // Format 4 kept no balances: its files are read again (their rows found present),
+            // so that their balances become assertions. The run's commit writes format 5.
+            committed.files = [:]
+            committed.version = LedgerManifest.formatVersion
         }
         let run = ImportRun(
             storage: storage, committed: committed, stagingLimit: stagingLimit, isDryRun: dryRun,
@@ -122,6 +129,7 @@ package final class StateController {
                     data: data, ids: index, at: upgraded.logs, committed: empty)
                 var moved = LedgerManifest.MonthLength.empty
                 moved.advance(data: data, ids: index, at: upgraded.logs)
+                moved.total = nil  // worked out when a run needs it
                 upgraded.logs.advance(data: data.count, ids: index.count)
                 upgraded.accounts[accountID]!.months[month] = moved
             }
@@ -289,10 +297,16 @@ package final class StateController {
             var count = 0
             var first: Day?
             var last: Day?
+            // The ledger at the end of the latest day the bank stated a balance for.
+            let stated = entry.assertions.last
+            var ledgerAtStated = balance.minorUnits
             for month in entry.months.keys.sorted() {
                 for transaction in try storage.transactions(
                     of: entry.account, in: month, length: entry.months[month]!)
                 {
+                    if let stated, transaction.date <= stated.day {
+                        ledgerAtStated &+= transaction.amount.minorUnits
+                    }
                     do throws(MoneyError) {
                         balance = try balance.adding(transaction.amount)
                     } catch {
@@ -305,13 +319,26 @@ package final class StateController {
                     last = max(last ?? transaction.date, transaction.date)
                 }
             }
-            summaries.append(
-                AccountSummary(
-                    account: entry.account, transactionCount: count, balance: balance,
-                    firstDate: first, lastDate: last,
-                    lastImport: entry.lastImport))
+            var summary = AccountSummary(
+                account: entry.account, transactionCount: count, balance: balance,
+                firstDate: first, lastDate: last,
+                lastImport: entry.lastImport)
+            summary.bankBalance = stated.map {
+                ($0, Money(minorUnits: ledgerAtStated, currency: entry.account.currency))
+            }
+            summary.outOfBalance = entry.outOfBalance
+            summaries.append(summary)
         }
         return summaries
+    }
+
+    /// The accounts out of balance with their banks, by id, from the manifest alone.
+    package func accountsOutOfBalance() throws(StorageError) -> [(Account, OutOfBalance)] {
+        let manifest = try storage.loadManifest(months: false)
+        return manifest.accounts.keys.sorted().compactMap { accountID in
+            let entry = manifest.accounts[accountID]!
+            return entry.outOfBalance.map { (entry.account, $0) }
+        }
     }
 }
 

@@ -27,13 +27,34 @@ enum StatementFileReader {
     ) -> ParseSummary {
         do {
             let source = try FileByteSource(path: path, hashing: hashing)
+            // The days of the rows, to place the statements' balances at.
+            var days = BalanceDays()
             // Formats that build their rows lend them from the built transactions.
             func built(_ row: ParsedRow) {
+                days.add(
+                    account: row.account.id, day: row.transaction.date, line: row.line,
+                    amount: row.transaction.amount.minorUnits)
                 if let lending { row.withLent(lending) } else { onRow(row) }
+            }
+            func lent(_ row: LentRow) {
+                days.add(
+                    account: row.account.id, day: row.fields.date, line: row.line,
+                    amount: row.fields.amount.minorUnits)
+                lending!(row)
             }
             var summary = try read(
                 source, path: path, dialect: dialect, buildsRows: buildsRows, sniffing: sniffing,
-                diagnostics: &diagnostics, onRow: built, lending: lending)
+                diagnostics: &diagnostics, onRow: built, lending: lending == nil ? nil : lent)
+            if !summary.statedBalances.isEmpty {
+                summary.statedBalances = days.placed(summary.statedBalances)
+                // The file's statements against its own rows, where it has no other error
+                // and its rows were built (`validate` builds JSON rows only).
+                if diagnostics.errorCount == 0,
+                    days.rowCount == summary.rowCount - summary.notBookedCount
+                {
+                    days.check(summary.statedBalances, file: path, into: &diagnostics)
+                }
+            }
             if hashing { summary.contentHash = try? source.contentHashOfWhole() }
             return summary
         } catch {

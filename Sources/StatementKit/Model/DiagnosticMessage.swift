@@ -442,6 +442,33 @@ extension DiagnosticMessage {
         )
     }
 
+    /// A balance a statement stated that the ledger does not hold after an import, or (not
+    /// `inLedger`) that the file's own rows and earlier statements do not give.
+    package static func balanceAssertion(
+        _ failure: BalanceCheck.Failure, account: AccountID, inLedger: Bool = true
+    ) -> Self {
+        let bank = failure.assertion.balance
+        let code = bank.currency.code
+        let day = failure.assertion.day
+        let period =
+            if let holding = failure.lastHolding {
+                "\(Day(ordinal: holding.ordinal + 1).isoText) … \(day.isoText)"
+            } else {
+                "up to \(day.isoText)"
+            }
+        let difference = failure.difference
+        let more = difference.minorUnits > 0 ? "more" : "less"
+        let magnitude = difference.minorUnits < 0 ? difference.negated : difference
+        let repeats =
+            failure.repeats > 0
+            ? "; \(failure.repeats.counted("later balance")) \(failure.repeats == 1 ? "differs" : "differ") by as much"
+            : ""
+        return .init(
+            .balanceAssertion,
+            "the bank states \(bank.decimalText) \(code) for \(account.text) at the end of \(day.isoText); \(inLedger ? "the ledger has" : "the file's statements give") \(failure.ledger.decimalText) \(code), \(magnitude.decimalText) \(code) \(more): a statement covering \(period) may be missing, or a booking was imported twice\(repeats)"
+        )
+    }
+
     static func openingBalance(_ declared: Money, implied: Money) -> Self {
         .init(
             .balanceRunning,

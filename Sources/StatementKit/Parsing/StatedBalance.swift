@@ -1,0 +1,157 @@
+/// A balance a statement file states, as its reader found it: an opening or closing balance
+/// of one statement, or a running balance at the end of a day. `StatementFileReader` places
+/// opening and closing balances at a day from the statement's rows (`BalanceDays`).
+package struct StatedBalance: Hashable, Sendable {
+    /// Where in the statement the balance holds.
+    package enum Point: Hashable, Sendable {
+        /// Before the statement's first booking of the account.
+        case opening
+        /// After its last booking of the account.
+        case closing
+        /// At the end of a day.
+        case endOfDay(Day)
+    }
+
+    /// The account, as the statement describes it.
+    package let account: Account
+    package let point: Point
+    package let balance: Money
+    /// The 1-based line that states it.
+    package let line: Int
+    /// The line on which its statement starts: the statement's rows are those from there to
+    /// the next statement's start.
+    package let statementLine: Int
+    /// The day the statement gives the balance, used when it has no booking of the account.
+    package let statedDay: Day?
+
+    /// Creates a stated balance.
+    package init(
+        account: Account, point: Point, balance: Money, line: Int, statementLine: Int = 1,
+        statedDay: Day? = nil
+    ) {
+        self.account = account
+        self.point = point
+        self.balance = balance
+        self.line = line
+        self.statementLine = statementLine
+        self.statedDay = statedDay
+    }
+
+    /// The day at whose end the balance holds, once placed.
+    package var day: Day? {
+        if case .endOfDay(let day) = point { day } else { nil }
+    }
+}
+
+/// The days of a file's rows by account and line, kept as runs of rows on one day, so that
+/// statement balances can be placed at the end of a day.
+struct BalanceDays {
+    private struct Run {
+        let firstLine: Int
+        var lastLine: Int
+        let day: Day
+    }
+
+    private var runs: [AccountID: [Run]] = [:]
+    private var last: (AccountID, Day)?
+    /// The sum of each account's rows on each day, in minor units.
+    private var sums: [AccountID: [Day: Int64]] = [:]
+
+    /// How many rows were noted.
+    private(set) var rowCount = 0
+
+    /// Notes a row.
+    mutating func add(account: AccountID, day: Day, line: Int, amount: Int64) {
+        rowCount += 1
+        sums[account, default: [:]][day, default: 0] &+= amount
+        if let (id, known) = last, id == account, known == day {
+            let count = runs[account]!.count
+            runs[account]![count - 1].lastLine = max(runs[account]![count - 1].lastLine, line)
+            return
+        }
+        runs[account, default: []].append(Run(firstLine: line, lastLine: line, day: day))
+        last = (account, day)
+    }
+
+    /// The earliest and latest day of the account's rows on lines `lines`.
+    private func days(of account: AccountID, on lines: Range<Int>) -> (Day, Day)? {
+        guard let runs = runs[account] else { return nil }
+        // Rows come in line order: the first run that may reach the range, by binary search.
+        var (low, high) = (0, runs.count)
+        while low < high {
+            let middle = (low + high) / 2
+            if runs[middle].firstLine < lines.lowerBound { low = middle + 1 } else { high = middle }
+        }
+        if low > 0 && runs[low - 1].lastLine >= lines.lowerBound { low -= 1 }
+        var found: (Day, Day)?
+        var index = low
+        while index < runs.count && runs[index].firstLine < lines.upperBound {
+            let day = runs[index].day
+            found = found.map { (min($0.0, day), max($0.1, day)) } ?? (day, day)
+            index += 1
+        }
+        return found
+    }
+
+    /// The balances placed at the end of a day: an opening balance the day before the
+    /// statement's first booking of the account, a closing one on its last booking's day, or
+    /// on the day the statement gives it when it has none (an opening balance then follows
+    /// from the closing one, or is left out). Balances that cannot be placed are left out.
+    func placed(_ balances: [StatedBalance]) -> [StatedBalance] {
+        let starts = Set(balances.map(\.statementLine)).sorted()
+        var placed: [StatedBalance] = []
+        for balance in balances {
+            let day: Day?
+            switch balance.point {
+            case .endOfDay(let given):
+                day = given
+            case .opening, .closing:
+                let start = balance.statementLine
+                let next = starts.first { $0 > start } ?? Int.max
+                if let (first, last) = days(of: balance.account.id, on: start..<next) {
+                    day = balance.point == .opening ? Day(ordinal: first.ordinal - 1) : last
+                } else if balance.point == .closing {
+                    day = balance.statedDay
+                } else {
+                    day = nil
+                }
+            }
+            guard let day, day.year >= 1 else { continue }
+            placed.append(
+                StatedBalance(
+                    account: balance.account, point: .endOfDay(day), balance: balance.balance,
+                    line: balance.line, statementLine: balance.statementLine))
+        }
+        return placed
+    }
+
+    /// Checks the placed balances of each account against the file's own rows, as an import
+    /// checks them against the ledger: statements of one file that do not follow from each
+    /// other (a gap between them, or a booking in two) are `BALANCE_ASSERTION` errors.
+    func check(_ placed: [StatedBalance], file: String, into diagnostics: inout DiagnosticCollector)
+    {
+        let byAccount = Dictionary(grouping: placed) { $0.account.id }
+        for accountID in byAccount.keys.sorted() {
+            var assertions: [BalanceAssertion] = []
+            BalanceAssertion.merge(
+                byAccount[accountID]!.map {
+                    BalanceAssertion(day: $0.day!, balance: $0.balance, source: file, line: $0.line)
+                }, into: &assertions)
+            guard assertions.count > 1 else { continue }
+            let days = (sums[accountID] ?? [:]).sorted { $0.key < $1.key }
+            var (index, cumulative) = (0, Int64(0))
+            let totals = assertions.map { assertion in
+                while index < days.count && days[index].key <= assertion.day {
+                    cumulative &+= days[index].value
+                    index += 1
+                }
+                return cumulative
+            }
+            for failure in BalanceCheck(assertions: assertions, sums: totals).failures {
+                diagnostics.report(
+                    .balanceAssertion(failure, account: accountID, inLedger: false),
+                    line: failure.assertion.line, column: 1)
+            }
+        }
+    }
+}
