@@ -57,6 +57,20 @@ final class ImportRun {
     private var foundPaths: Set<String> = []
     /// Per account, the balances the accepted files stated.
     private var statedAssertions: [AccountID: [BalanceAssertion]] = [:]
+    /// The accounts each accepted file added rows or balances to, by the file's name.
+    private var fileTouches: [String: Set<AccountID>] = [:]
+    /// The accounts the file being read added rows or balances to.
+    private var lastFileTouches: Set<AccountID> = []
+    /// Files an earlier attempt of the run rejected under `--strict`, by name, with what to
+    /// say: they are not read again.
+    private let strictRejections: [String: [(line: Int, message: DiagnosticMessage)]]
+
+    /// What a run did, or, under `--strict`, the files that left an account out of balance:
+    /// nothing was committed, and the run is to be made again without them.
+    enum Result {
+        case imported(ImportReport)
+        case rejectedUnderStrict([String: [(line: Int, message: DiagnosticMessage)]])
+    }
 
     /// One account's month: the unit of storage.
     struct AccountMonth: Hashable, Comparable {
@@ -71,9 +85,11 @@ final class ImportRun {
     /// Starts a run over the committed manifest (of the current format).
     init(
         storage: StorageController, committed: LedgerManifest, stagingLimit: Int, isDryRun: Bool,
-        reading: ReadSettings = ReadSettings()
+        reading: ReadSettings = ReadSettings(),
+        strictRejections: [String: [(line: Int, message: DiagnosticMessage)]] = [:]
     ) {
         self.reading = reading
+        self.strictRejections = strictRejections
         self.storage = storage
         self.committed = committed
         manifest = committed
@@ -85,7 +101,7 @@ final class ImportRun {
     /// Imports the files, each whole or not at all, and commits the accepted ones at once
     /// (unless a dry run); `clock` gives the time recorded as the accounts' last import.
     func run(_ statementFiles: StatementFiles, clock: () -> String) throws(StorageError)
-        -> ImportReport
+        -> Result
     {
         var files: [FileImport] = []
         var touched: Set<AccountID> = []
@@ -95,10 +111,25 @@ final class ImportRun {
             for (entry, dialect, fingerprint) in statementFiles.entries {
                 switch entry {
                 case .file(let found):
+                    if let rejections = strictRejections[found.name] {
+                        var collector = DiagnosticCollector(
+                            file: found.name, isStrict: true, limit: reading.diagnosticLimit)
+                        for (line, message) in rejections {
+                            collector.report(message, line: line, column: line > 0 ? 1 : 0)
+                        }
+                        files.append(
+                            FileImport(
+                                outcome: .rejected,
+                                validation: FileValidation(
+                                    path: found.name, rowCount: 0, collector: collector)))
+                        break
+                    }
+                    lastFileTouches = []
                     files.append(
                         try importUnlessUnchanged(
                             found, dialect: dialect, reading: fingerprint, tally: tally,
                             touched: &touched))
+                    fileTouches[found.name, default: []].formUnion(lastFileTouches)
                 case .problem(let path, let code, let reason):
                     files.append(
                         FileImport(
@@ -124,6 +155,10 @@ final class ImportRun {
             do throws(StorageError) { balances = try checkBalances(grown: grown) } catch {
                 try? storage.rollBack()
                 throw error
+            }
+            if reading.isStrict, let rejections = strictRejections(balances) {
+                try storage.rollBack()
+                return .rejectedUnderStrict(rejections)
             }
         }
         if !isDryRun && !(grown.isEmpty && balances.changed.isEmpty) {
@@ -169,10 +204,11 @@ final class ImportRun {
                 changed.insert(before)
             }
         }
-        return ImportReport(
-            files: files, isDryRun: isDryRun, changedMonths: changed,
-            generations: (committed.generation, manifest.generation),
-            balances: balances.reports)
+        return .imported(
+            ImportReport(
+                files: files, isDryRun: isDryRun, changedMonths: changed,
+                generations: (committed.generation, manifest.generation),
+                balances: balances.reports))
     }
 
     /// Imports a file, unless the ledger recorded it as imported whole and it is unchanged:
@@ -543,6 +579,7 @@ final class ImportRun {
             statedAssertions[accountID, default: []].append(
                 BalanceAssertion(day: day, balance: stated.balance, source: name, line: stated.line)
             )
+            lastFileTouches.insert(accountID)
         }
         for (accountID, added) in progress.turnover {
             // Proven to fit while staging; a dry run over a format 1 ledger starts from 0.
@@ -552,6 +589,7 @@ final class ImportRun {
         for key in progress.added.keys {
             tails[key]!.accepted = tails[key]!.written
             touched.insert(key.accountID)
+            lastFileTouches.insert(key.accountID)
         }
         acceptedLogs = writtenLogs
         let (new, present) = (progress.new, progress.present)
@@ -720,11 +758,36 @@ final class ImportRun {
     /// What checking the balances of the touched accounts found.
     private struct BalanceOutcome {
         var reports: [AccountBalanceReport] = []
+        /// Per account out of balance, its failures: the file and line that state each, and
+        /// what to say.
+        var failures: [AccountID: [(source: String, line: Int, message: DiagnosticMessage)]] = [:]
         /// The accounts whose section changed (assertions, their sums, month totals).
         var changed: Set<AccountID> = []
         /// The accounts whose opening balance or balance state changed: every report of
         /// theirs changes.
         var moved: Set<AccountID> = []
+    }
+
+    /// Under `--strict`, the files that added rows or balances to an account the run leaves
+    /// out of balance, each with the failures it states (or, stated elsewhere, one that
+    /// names the account); `nil` when there are none.
+    private func strictRejections(_ outcome: BalanceOutcome)
+        -> [String: [(line: Int, message: DiagnosticMessage)]]?
+    {
+        var rejections: [String: [(line: Int, message: DiagnosticMessage)]] = [:]
+        for (name, accounts) in fileTouches {
+            for accountID in accounts.sorted() {
+                guard let failures = outcome.failures[accountID],
+                    let state = manifest.accounts[accountID]?.outOfBalance
+                else { continue }
+                let own = failures.filter { $0.source == name }
+                rejections[name, default: []] +=
+                    own.isEmpty
+                    ? [(0, .leavesOutOfBalance(account: accountID, state))]
+                    : own.map { ($0.line, $0.message) }
+            }
+        }
+        return rejections.isEmpty ? nil : rejections
     }
 
     /// Adds the balances the run's files stated to their accounts and checks every assertion
@@ -765,15 +828,21 @@ final class ImportRun {
             {
                 outcome.moved.insert(accountID)
             }
+            let failures = check.failures.map { failure in
+                (
+                    source: failure.assertion.source, line: failure.assertion.line,
+                    message: DiagnosticMessage.balanceAssertion(failure, account: accountID)
+                )
+            }
+            if !failures.isEmpty { outcome.failures[accountID] = failures }
             outcome.reports.append(
                 AccountBalanceReport(
                     account: entry.account,
-                    failures: check.failures.map { failure in
-                        let message = DiagnosticMessage.balanceAssertion(
-                            failure, account: accountID)
-                        return Diagnostic(
-                            file: failure.assertion.source, line: failure.assertion.line,
-                            column: 1, severity: .error, code: message.code, message: message.text)
+                    failures: failures.map { failure in
+                        Diagnostic(
+                            file: failure.source, line: failure.line, column: 1,
+                            severity: .error, code: failure.message.code,
+                            message: failure.message.text)
                     },
                     outOfBalance: entry.outOfBalance,
                     wasOutOfBalance: committed.accounts[accountID]?.outOfBalance))

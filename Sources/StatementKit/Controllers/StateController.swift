@@ -67,10 +67,18 @@ package final class StateController {
             committed.files = [:]
             committed.version = LedgerManifest.formatVersion
         }
-        let run = ImportRun(
-            storage: storage, committed: committed, stagingLimit: stagingLimit, isDryRun: dryRun,
-            reading: reading)
-        return try run.run(statementFiles, clock: clock)
+        // Under --strict, files that leave an account out of balance are rejected and the
+        // run made again without them (each attempt rejects at least one more file).
+        var rejections: [String: [(line: Int, message: DiagnosticMessage)]] = [:]
+        while true {
+            let run = ImportRun(
+                storage: storage, committed: committed, stagingLimit: stagingLimit,
+                isDryRun: dryRun, reading: reading, strictRejections: rejections)
+            switch try run.run(statementFiles, clock: clock) {
+            case .imported(let report): return report
+            case .rejectedUnderStrict(let more): rejections.merge(more) { $0 + $1 }
+            }
+        }
     }
 
     /// Upgrades a ledger of formats 1 to 3 to the current format in one commit: each

@@ -469,6 +469,15 @@ extension DiagnosticMessage {
         )
     }
 
+    /// A file rejected under `--strict` for leaving an account out of balance with a balance
+    /// another file states.
+    static func leavesOutOfBalance(account: AccountID, _ state: OutOfBalance) -> Self {
+        .init(
+            .balanceAssertion,
+            "the file leaves \(account.text) out of balance with its bank since \(state.since.isoText), by \(state.difference.decimalText) \(state.difference.currency.code) (--strict)"
+        )
+    }
+
     static func openingBalance(_ declared: Money, implied: Money) -> Self {
         .init(
             .balanceRunning,

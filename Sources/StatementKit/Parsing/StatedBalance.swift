@@ -50,27 +50,32 @@ struct BalanceDays {
         let firstLine: Int
         var lastLine: Int
         let day: Day
+        /// The sum of the run's amounts, in minor units.
+        var sum: Int64
     }
 
     private var runs: [AccountID: [Run]] = [:]
-    private var last: (AccountID, Day)?
-    /// The sum of each account's rows on each day, in minor units.
-    private var sums: [AccountID: [Day: Int64]] = [:]
-
+    /// The run being extended, kept out of `runs` so that a row costs a comparison.
+    private var current: (account: AccountID, run: Run)?
     /// How many rows were noted.
     private(set) var rowCount = 0
 
     /// Notes a row.
     mutating func add(account: AccountID, day: Day, line: Int, amount: Int64) {
         rowCount += 1
-        sums[account, default: [:]][day, default: 0] &+= amount
-        if let (id, known) = last, id == account, known == day {
-            let count = runs[account]!.count
-            runs[account]![count - 1].lastLine = max(runs[account]![count - 1].lastLine, line)
+        if current?.run.day == day, current?.account == account {
+            current!.run.lastLine = max(current!.run.lastLine, line)
+            current!.run.sum &+= amount
             return
         }
-        runs[account, default: []].append(Run(firstLine: line, lastLine: line, day: day))
-        last = (account, day)
+        flush()
+        current = (account, Run(firstLine: line, lastLine: line, day: day, sum: amount))
+    }
+
+    /// Moves the current run into `runs`.
+    private mutating func flush() {
+        if let (account, run) = current { runs[account, default: []].append(run) }
+        current = nil
     }
 
     /// The earliest and latest day of the account's rows on lines `lines`.
@@ -97,7 +102,8 @@ struct BalanceDays {
     /// statement's first booking of the account, a closing one on its last booking's day, or
     /// on the day the statement gives it when it has none (an opening balance then follows
     /// from the closing one, or is left out). Balances that cannot be placed are left out.
-    func placed(_ balances: [StatedBalance]) -> [StatedBalance] {
+    mutating func placed(_ balances: [StatedBalance]) -> [StatedBalance] {
+        flush()
         let starts = Set(balances.map(\.statementLine)).sorted()
         var placed: [StatedBalance] = []
         for balance in balances {
@@ -138,7 +144,9 @@ struct BalanceDays {
                     BalanceAssertion(day: $0.day!, balance: $0.balance, source: file, line: $0.line)
                 }, into: &assertions)
             guard assertions.count > 1 else { continue }
-            let days = (sums[accountID] ?? [:]).sorted { $0.key < $1.key }
+            var sums: [Day: Int64] = [:]
+            for run in runs[accountID] ?? [] { sums[run.day, default: 0] &+= run.sum }
+            let days = sums.sorted { $0.key < $1.key }
             var (index, cumulative) = (0, Int64(0))
             let totals = assertions.map { assertion in
                 while index < days.count && days[index].key <= assertion.day {
