@@ -186,6 +186,41 @@ struct BalanceAssertionTests {
             ))
     }
 
+    @Test func `says in every report format where the bank's balance and the ledger's differ`()
+        throws
+    {
+        let workspace = try Workspace()
+        let parts = try Self.householdParts(in: workspace)
+        let out = workspace.path + "/reports"
+        for part in [parts[0], parts[2]] {
+            _ = try StatementsRunner.run([
+                "process", part, "--state", workspace.state, "--out", out,
+            ])
+        }
+        let base = out + "/2026-10/\(Self.household)"
+        let text = try String(contentsOfFile: base + ".txt", encoding: .utf8)
+        #expect(
+            text.contains(
+                "Closing balance  €2,948.85\nBank balance Oct 20, 2026: €1,672.09; difference €1,329.17\n"
+            ))
+        #expect(text.contains("Bank balance Oct 31, 2026: €1,619.68; difference €1,329.17\n\n"))
+        let csv = try String(contentsOfFile: base + ".csv", encoding: .utf8)
+        #expect(
+            csv.hasSuffix(
+                "2026-10-31,Bank balance,ledger 2948.85 difference 1329.17,,,1619.68,EUR\r\n"))
+        let html = try String(contentsOfFile: base + ".html", encoding: .utf8)
+        #expect(
+            html.contains(
+                "<dt>Bank balance Oct 20, 2026</dt><dd><span class=\"num\">€1,672.09</span> (difference <span class=\"num\">€1,329.17</span>)</dd>"
+            ))
+        // The missing part arrives: the statements agree with the bank again.
+        _ = try StatementsRunner.run([
+            "process", parts[1], "--state", workspace.state, "--out", out,
+        ])
+        #expect(
+            !(try String(contentsOfFile: base + ".txt", encoding: .utf8)).contains("Bank balance"))
+    }
+
     @Test func `keeps the accounts and balances of statements without bookings`() throws {
         let workspace = try Workspace()
         // Two accounts in one OFX file, each with a ledger balance and no transaction.
@@ -221,6 +256,15 @@ struct BalanceAssertionTests {
                 "250.00", "-12.50",
             ])
         #expect(list.map { $0["transactionCount"] as? Int } == [0, 0])
+        // Reports: a statement of the balance for the month it was stated in.
+        let out = workspace.path + "/reports"
+        let report = try StatementsRunner.run([
+            "report", "--state", workspace.state, "--month", "2026-10", "--out", out,
+        ])
+        #expect(report.status == 0, "\(report.stderr)")
+        let text = try String(
+            contentsOfFile: out + "/2026-10/aba_121000248_2222.txt", encoding: .utf8)
+        #expect(text.contains("Opening balance  -$12.50\nClosing balance  -$12.50\n"))
     }
 
     @Test func `rejects under strict a file that leaves an account out of balance`() throws {

@@ -182,16 +182,22 @@ final class ImportRun {
             earliest[tail.accountID] = min(earliest[tail.accountID] ?? tail.month, tail.month)
         }
         // An account whose opening balance or balance state changed: every month.
-        for accountID in balances.moved {
-            let months = manifest.accounts[accountID]!.months.keys
-            if let first = months.min() {
-                earliest[accountID] = min(earliest[accountID] ?? first, first)
+        var balanceOnlyMonths: Set<Month> = []
+        for accountID in balances.moved.union(balances.changed) {
+            let entry = manifest.accounts[accountID]!
+            if let first = entry.months.keys.min() {
+                if balances.moved.contains(accountID) {
+                    earliest[accountID] = min(earliest[accountID] ?? first, first)
+                }
+            } else {
+                // An account with balances and no booking: a statement for each of their months.
+                balanceOnlyMonths.formUnion(entry.assertions.map { Month($0.day) })
             }
         }
         // The grown months (not yet in the manifest of a dry run), every later month of the
         // same accounts, and, when the earliest is a new month of its account, the month
         // before it, whose statement now links to it.
-        var changed = Set(grown.map(\.month))
+        var changed = Set(grown.map(\.month)).union(balanceOnlyMonths)
         for (accountID, first) in earliest {
             changed.insert(first)
             let months = manifest.accounts[accountID]!.months.keys

@@ -165,7 +165,12 @@ package final class StateController {
 
     /// Every month with transactions in the ledger.
     package func allMonths() throws(StorageError) -> Set<Month> {
-        Set(try storage.loadManifest().accounts.values.flatMap(\.months.keys))
+        Set(
+            try storage.loadManifest().accounts.values.flatMap { entry in
+                // An account with balances and no booking: the months of its balances.
+                entry.months.isEmpty
+                    ? entry.assertions.map { Month($0.day) } : Array(entry.months.keys)
+            })
     }
 
     /// The months with transactions of each of the given accounts (all when `nil`), for the
@@ -281,7 +286,21 @@ package final class StateController {
         for (index, result) in results.values.enumerated() {
             let account = work[index].entry.account
             switch result! {
-            case .success(let built): statements += built
+            case .success(var built):
+                let entry = work[index].entry
+                if entry.months.isEmpty {
+                    // Balances and no booking: a statement of the opening balance they imply
+                    // for each month asked for that holds one.
+                    let opening = entry.openingBalance ?? .zero(account.currency)
+                    built = Set(entry.assertions.map { Month($0.day) }).intersection(months)
+                        .sorted().map {
+                            try! MonthlyStatement(
+                                account: account, month: $0, openingBalance: opening,
+                                transactions: [])
+                        }
+                }
+                Self.noteDisagreements(of: entry, in: &built)
+                statements += built
             case .failure(.changed(let month, let length)):
                 throw storage.changed(data: account.id, in: month, length: length)
             case .failure(.decoding(let error, let month, let length)):
@@ -293,6 +312,25 @@ package final class StateController {
             }
         }
         return statements
+    }
+
+    /// Adds to an account's statements the balances its bank stated in their months that the
+    /// ledger does not hold, from each assertion's sum of bookings when it was last checked.
+    private static func noteDisagreements(
+        of entry: LedgerManifest.AccountEntry, in statements: inout [MonthlyStatement]
+    ) {
+        guard !entry.assertions.isEmpty else { return }
+        let opening = entry.openingBalance?.minorUnits ?? 0
+        for index in statements.indices {
+            statements[index].bankDisagreements = entry.assertions.compactMap { assertion in
+                guard Month(assertion.day) == statements[index].month,
+                    let sum = assertion.ledgerSum, opening &+ sum != assertion.balance.minorUnits
+                else { return nil }
+                return MonthlyStatement.BankDisagreement(
+                    day: assertion.day, bank: assertion.balance,
+                    ledger: Money(minorUnits: opening &+ sum, currency: assertion.balance.currency))
+            }
+        }
     }
 
     /// Every account of the ledger with its figures, computed from the stored transactions.
