@@ -53,7 +53,9 @@ struct CommandLineTests {
 
                 Verifies the ledger: the manifest's end line and checksum, and every account-month's
                 committed bytes and identity index against the lengths and checksums the manifest
-                records. Prints each problem with the file it is in. Reads without locking or
+                records; then whether every account agrees with the balances its bank stated (an
+                account out of balance is a BALANCE_ASSERTION error, with since when and by how
+                much). Prints each problem with the file it is in. Reads without locking or
                 writing. Every other command refuses to write to a ledger found damaged; to repair
                 one, restore the state folder from a backup, or import the statement files into a
                 new ledger (the ledger holds nothing that is not in them).
@@ -62,8 +64,8 @@ struct CommandLineTests {
                   --state DIR  the ledger folder (default: $STATEMENTS_STATE, else ./ledger)
                   -h, --help   show this help
 
-                EXIT STATUS: 0 the ledger is sound, 2 usage error, 3 the ledger is damaged or cannot
-                be read.
+                EXIT STATUS: 0 the ledger is sound, 1 an account is out of balance with its bank,
+                2 usage error, 3 the ledger is damaged or cannot be read.
 
                 """)
     }
