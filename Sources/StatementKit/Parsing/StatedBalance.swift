@@ -54,33 +54,49 @@ struct BalanceDays {
         var sum: Int64
     }
 
-    private var runs: [AccountID: [Run]] = [:]
-    /// The run being extended, kept out of `runs` so that a row costs a comparison.
-    private var current: (account: AccountID, run: Run)?
+    /// Each account's runs, in line order: a row on its account's last run's day extends it,
+    /// so that rows of several accounts interleaved in date order make a run per account and
+    /// day, not per row.
+    private var runs: [[Run]] = []
+    private var slots: [AccountID: Int] = [:]
+    /// The account of the last row and its slot, so that a file of one account's rows costs
+    /// a comparison a row.
+    private var last: (account: AccountID, slot: Int)?
     /// How many rows were noted.
     private(set) var rowCount = 0
 
     /// Notes a row.
     mutating func add(account: AccountID, day: Day, line: Int, amount: Int64) {
         rowCount += 1
-        if current?.run.day == day, current?.account == account {
-            current!.run.lastLine = max(current!.run.lastLine, line)
-            current!.run.sum &+= amount
-            return
+        let slot: Int
+        if let last, last.account == account {
+            slot = last.slot
+        } else if let known = slots[account] {
+            slot = known
+            last = (account, known)
+        } else {
+            slot = runs.count
+            slots[account] = slot
+            runs.append([])
+            last = (account, slot)
         }
-        flush()
-        current = (account, Run(firstLine: line, lastLine: line, day: day, sum: amount))
+        let count = runs[slot].count
+        if count > 0 && runs[slot][count - 1].day == day {
+            runs[slot][count - 1].lastLine = max(runs[slot][count - 1].lastLine, line)
+            runs[slot][count - 1].sum &+= amount
+        } else {
+            runs[slot].append(Run(firstLine: line, lastLine: line, day: day, sum: amount))
+        }
     }
 
-    /// Moves the current run into `runs`.
-    private mutating func flush() {
-        if let (account, run) = current { runs[account, default: []].append(run) }
-        current = nil
+    /// The account's runs.
+    private func runs(of account: AccountID) -> [Run]? {
+        slots[account].map { runs[$0] }
     }
 
     /// The earliest and latest day of the account's rows on lines `lines`.
     private func days(of account: AccountID, on lines: Range<Int>) -> (Day, Day)? {
-        guard let runs = runs[account] else { return nil }
+        guard let runs = runs(of: account) else { return nil }
         // Rows come in line order: the first run that may reach the range, by binary search.
         var (low, high) = (0, runs.count)
         while low < high {
@@ -102,11 +118,18 @@ struct BalanceDays {
     /// statement's first booking of the account, a closing one on its last booking's day, or
     /// on the day the statement gives it when it has none (an opening balance then follows
     /// from the closing one, or is left out). Balances that cannot be placed are left out.
-    mutating func placed(_ balances: [StatedBalance]) -> [StatedBalance] {
-        flush()
+    func placed(_ balances: [StatedBalance]) -> [StatedBalance] {
         let starts = Set(balances.map(\.statementLine)).sorted()
         var placed: [StatedBalance] = []
+        // An opening balance equal to the account's closing balance of the statement before
+        // it in the file says nothing new, and may fall within a day that both statements
+        // hold bookings of (the readers check that it follows).
+        var lastClosing: [AccountID: Money] = [:]
         for balance in balances {
+            if balance.point == .closing { lastClosing[balance.account.id] = balance.balance }
+            if balance.point == .opening, lastClosing[balance.account.id] == balance.balance {
+                continue
+            }
             let day: Day?
             switch balance.point {
             case .endOfDay(let given):
@@ -145,7 +168,7 @@ struct BalanceDays {
                 }, into: &assertions)
             guard assertions.count > 1 else { continue }
             var sums: [Day: Int64] = [:]
-            for run in runs[accountID] ?? [] { sums[run.day, default: 0] &+= run.sum }
+            for run in runs(of: accountID) ?? [] { sums[run.day, default: 0] &+= run.sum }
             let days = sums.sorted { $0.key < $1.key }
             var (index, cumulative) = (0, Int64(0))
             let totals = assertions.map { assertion in
