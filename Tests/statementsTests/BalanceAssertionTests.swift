@@ -47,14 +47,14 @@ struct BalanceAssertionTests {
         #expect(
             gap.stdout == """
                 added 3 new transactions from 1 file, 0 already present
-                out of balance  \(Self.household): the ledger differs from the bank's balances by 1,329.17 EUR since 2026-10-20
+                out of balance  \(Self.household): since 2026-10-20 the ledger has 1,329.17 EUR more than the bank states
 
                 """)
         // The rows stay; the account says it is out of balance.
         let accounts = try StatementsRunner.run(["accounts", "--state", workspace.state])
         #expect(
             accounts.stdout.contains(
-                "  DE89 3704 0044 0532 0130 00: 1,619.68 EUR at the end of 2026-10-31, the ledger has 2,948.85 EUR, 1,329.17 EUR more; out of balance since 2026-10-20 by 1,329.17 EUR\n"
+                "  DE89 3704 0044 0532 0130 00: 1,619.68 EUR at the end of 2026-10-31, the ledger has 2,948.85 EUR, 1,329.17 EUR more; out of balance since 2026-10-20, 1,329.17 EUR more\n"
             ))
         let json = try StatementsRunner.run([
             "accounts", "--state", workspace.state, "--format", "json",
@@ -137,7 +137,9 @@ struct BalanceAssertionTests {
                 \(mt940):8:1: error: [BALANCE_ASSERTION] the bank states 11208.70 EUR for DE44500105175407324931 at the end of 2026-10-20; the ledger has 12417.40 EUR, 1208.70 EUR more: a statement covering 2026-10-02 … 2026-10-20 may be missing, or a booking was imported twice
 
                 """)
-        #expect(doubled.stdout.hasSuffix("by 1,208.70 EUR since 2026-10-20\n"))
+        #expect(
+            doubled.stdout.hasSuffix(
+                "since 2026-10-20 the ledger has 1,208.70 EUR more than the bank states\n"))
     }
 
     @Test func `reports an OFX LEDGERBAL and a camt CLBD the ledger does not hold`() throws {

@@ -47,6 +47,8 @@ package struct StatedBalance: Hashable, Sendable {
 /// statement balances can be placed at the end of a day.
 struct BalanceDays {
     private struct Run {
+        /// The account's slot.
+        let slot: Int
         let firstLine: Int
         var lastLine: Int
         let day: Day
@@ -54,10 +56,12 @@ struct BalanceDays {
         var sum: Int64
     }
 
-    /// Each account's runs, in line order: a row on its account's last run's day extends it,
-    /// so that rows of several accounts interleaved in date order make a run per account and
-    /// day, not per row.
-    private var runs: [[Run]] = []
+    /// The runs of every account, in line order: a row on its account's last run's day
+    /// extends that run, so that rows of several accounts interleaved in date order make a
+    /// run per account and day, not per row. One flat array, changed in place.
+    private var runs: [Run] = []
+    /// Per account slot, the index of its last run in `runs`.
+    private var lastRuns: [Int] = []
     private var slots: [AccountID: Int] = [:]
     /// The account of the last row and its slot, so that a file of one account's rows costs
     /// a comparison a row.
@@ -66,6 +70,7 @@ struct BalanceDays {
     private(set) var rowCount = 0
 
     /// Notes a row.
+    @inline(__always)
     mutating func add(account: AccountID, day: Day, line: Int, amount: Int64) {
         rowCount += 1
         let slot: Int
@@ -75,28 +80,30 @@ struct BalanceDays {
             slot = known
             last = (account, known)
         } else {
-            slot = runs.count
+            slot = lastRuns.count
             slots[account] = slot
-            runs.append([])
+            lastRuns.append(-1)
             last = (account, slot)
         }
-        let count = runs[slot].count
-        if count > 0 && runs[slot][count - 1].day == day {
-            runs[slot][count - 1].lastLine = max(runs[slot][count - 1].lastLine, line)
-            runs[slot][count - 1].sum &+= amount
+        let index = lastRuns[slot]
+        if index >= 0 && runs[index].day == day {
+            runs[index].lastLine = max(runs[index].lastLine, line)
+            runs[index].sum &+= amount
         } else {
-            runs[slot].append(Run(firstLine: line, lastLine: line, day: day, sum: amount))
+            lastRuns[slot] = runs.count
+            runs.append(Run(slot: slot, firstLine: line, lastLine: line, day: day, sum: amount))
         }
     }
 
-    /// The account's runs.
-    private func runs(of account: AccountID) -> [Run]? {
-        slots[account].map { runs[$0] }
+    /// Each account's runs, in line order.
+    private func runsByAccount() -> [AccountID: [Run]] {
+        let grouped = Dictionary(grouping: runs, by: \.slot)
+        return slots.mapValues { grouped[$0] ?? [] }
     }
 
     /// The earliest and latest day of the account's rows on lines `lines`.
-    private func days(of account: AccountID, on lines: Range<Int>) -> (Day, Day)? {
-        guard let runs = runs(of: account) else { return nil }
+    private func days(of runs: [Run]?, on lines: Range<Int>) -> (Day, Day)? {
+        guard let runs else { return nil }
         // Rows come in line order: the first run that may reach the range, by binary search.
         var (low, high) = (0, runs.count)
         while low < high {
@@ -119,6 +126,7 @@ struct BalanceDays {
     /// on the day the statement gives it when it has none (an opening balance then follows
     /// from the closing one, or is left out). Balances that cannot be placed are left out.
     func placed(_ balances: [StatedBalance]) -> [StatedBalance] {
+        let runs = runsByAccount()
         let starts = Set(balances.map(\.statementLine)).sorted()
         var placed: [StatedBalance] = []
         // An opening balance equal to the account's closing balance of the statement before
@@ -137,7 +145,7 @@ struct BalanceDays {
             case .opening, .closing:
                 let start = balance.statementLine
                 let next = starts.first { $0 > start } ?? Int.max
-                if let (first, last) = days(of: balance.account.id, on: start..<next) {
+                if let (first, last) = days(of: runs[balance.account.id], on: start..<next) {
                     day = balance.point == .opening ? Day(ordinal: first.ordinal - 1) : last
                 } else if balance.point == .closing {
                     day = balance.statedDay
@@ -160,6 +168,7 @@ struct BalanceDays {
     func check(_ placed: [StatedBalance], file: String, into diagnostics: inout DiagnosticCollector)
     {
         let byAccount = Dictionary(grouping: placed) { $0.account.id }
+        let runs = runsByAccount()
         for accountID in byAccount.keys.sorted() {
             var assertions: [BalanceAssertion] = []
             BalanceAssertion.merge(
@@ -168,7 +177,7 @@ struct BalanceDays {
                 }, into: &assertions)
             guard assertions.count > 1 else { continue }
             var sums: [Day: Int64] = [:]
-            for run in runs(of: accountID) ?? [] { sums[run.day, default: 0] &+= run.sum }
+            for run in runs[accountID] ?? [] { sums[run.day, default: 0] &+= run.sum }
             let days = sums.sorted { $0.key < $1.key }
             var (index, cumulative) = (0, Int64(0))
             let totals = assertions.map { assertion in

@@ -70,9 +70,9 @@ package struct AccountsRenderer: Sendable {
             let agreement =
                 difference.minorUnits == 0
                 ? "the ledger agrees"
-                : "the ledger has \(ledger.groupedText), \(difference.groupedText) more"
+                : "the ledger has \(ledger.groupedText), \(difference.moreOrLessText)"
             let state = summary.outOfBalance.map {
-                "; out of balance since \($0.since.isoText) by \($0.difference.groupedText)"
+                "; out of balance since \($0.since.isoText), \($0.difference.moreOrLessText)"
             }
             return
                 "  \(summary.account.id.grouped): \(assertion.balance.groupedText) at the end of \(assertion.day.isoText), \(agreement)\(state ?? "")"
@@ -109,6 +109,14 @@ private func bankBalance(_ summary: AccountSummary) -> String {
         "{\"day\": \"\(assertion.day.isoText)\", \"balance\": \(assertion.balance.jsonObject), "
         + "\"ledger\": \(ledger.jsonObject), \"source\": \(jsonString(assertion.source)), "
         + "\"line\": \(assertion.line)}"
+}
+
+extension Money {
+    /// A difference of the ledger's balance from the bank's in words: `1,329.17 EUR more`,
+    /// `12.00 EUR less`.
+    package var moreOrLessText: String {
+        minorUnits < 0 ? "\(negated.groupedText) less" : "\(groupedText) more"
+    }
 }
 
 extension String {

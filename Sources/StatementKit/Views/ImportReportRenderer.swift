@@ -52,7 +52,7 @@ package struct ImportReportRenderer: Sendable {
         let account = Diagnostic.sanitized(balance.account.id.text)
         if let state = balance.outOfBalance {
             return
-                "out of balance  \(account): the ledger differs from the bank's balances by \(state.difference.groupedText) since \(state.since.isoText)"
+                "out of balance  \(account): since \(state.since.isoText) the ledger has \(state.difference.moreOrLessText) than the bank states"
         }
         guard balance.hasCleared else { return nil }
         return "in balance again  \(account): every balance the bank stated holds"

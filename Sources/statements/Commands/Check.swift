@@ -50,7 +50,7 @@ enum Check: Command {
             let outOfBalance = try StateController(storage: storage).accountsOutOfBalance()
             for (account, state) in outOfBalance {
                 print(
-                    "statements check: error: [BALANCE_ASSERTION] \(account.id.text) is out of balance with its bank since \(state.since.isoText): the ledger has \(state.difference.groupedText) more than the bank states",
+                    "statements check: error: [BALANCE_ASSERTION] \(account.id.text) is out of balance with its bank since \(state.since.isoText): the ledger has \(state.difference.moreOrLessText) than the bank states",
                     to: &standardError)
             }
             guard outOfBalance.isEmpty else {
