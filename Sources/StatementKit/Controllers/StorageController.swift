@@ -548,6 +548,9 @@ package final class StorageController {
         closeLogWriters()
         closeJournal()
         guard lockDescriptor >= 0 else { return }
+        // Released explicitly: a child process forked meanwhile (before its exec closes the
+        // descriptor) holds a copy of it, which would keep the lock.
+        flock(lockDescriptor, LOCK_UN)
         close(lockDescriptor)
         lockDescriptor = -1
     }

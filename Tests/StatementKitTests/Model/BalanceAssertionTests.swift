@@ -119,7 +119,7 @@ struct BalanceLedgerFormatTests {
             2026-10-02,DE89370400440532013000,-30.00,Rent,1070.00
 
             """)
-        try ledger.controller().importFiles(at: [file])
+        _ = try ledger.controller().importFiles(at: [file])
         // The ledger as format 4 wrote it: no balances, no totals, no balance state.
         let storage = StorageController(folder: ledger.state)
         try storage.lockForWriting()
