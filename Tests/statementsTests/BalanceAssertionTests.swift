@@ -87,6 +87,27 @@ struct BalanceAssertionTests {
         #expect(try StatementsRunner.run(["check", "--state", workspace.state]).status == 0)
     }
 
+    @Test func `reports the balance check in the import's JSON`() throws {
+        let workspace = try Workspace()
+        let parts = try Self.householdParts(in: workspace)
+        _ = try StatementsRunner.run(["import", parts[0], "--state", workspace.state])
+        let output = try StatementsRunner.run([
+            "import", parts[2], "--state", workspace.state, "-f", "json",
+        ])
+        #expect(output.status == 1)
+        let document = try #require(
+            JSONSerialization.jsonObject(with: Data(output.stdout.utf8)) as? [String: Any])
+        let balances = try #require(document["balances"] as? [[String: Any]])
+        #expect(balances.count == 1)
+        #expect(balances[0]["account"] as? String == Self.household)
+        #expect(balances[0]["cleared"] as? Bool == false)
+        let state = try #require(balances[0]["outOfBalance"] as? [String: Any])
+        #expect(state["since"] as? String == "2026-10-20")
+        let diagnostics = try #require(balances[0]["diagnostics"] as? [[String: Any]])
+        #expect(diagnostics.map { $0["code"] as? String } == ["BALANCE_ASSERTION"])
+        #expect(diagnostics.map { $0["line"] as? Int } == [2])
+    }
+
     @Test(arguments: [[2, 1, 0], [1, 2, 0], [2, 0, 1], [0, 1, 2]])
     func `gives the bank's balance whatever order the parts arrive in, a backfill too`(
         order: [Int]
