@@ -38,7 +38,12 @@ struct ImportCommandTests {
             try StatementsRunner.run(["accounts", "--state", workspace.state]).stdout
                 == accounts.stdout)
         let lines = accounts.stdout.split(separator: "\n")
-        #expect(lines.count == 7)
+        // The table, then the balances the banks stated and whether the ledger agrees.
+        #expect(lines.count == 12)
+        #expect(
+            lines.contains(
+                "  DE89 3704 0044 0532 0130 00: 1,619.68 EUR at the end of 2026-10-31, the ledger agrees"
+            ))
         #expect(lines[0].hasPrefix("IBAN "))
         let household = try #require(lines.first { $0.hasPrefix("DE89 3704 0044 0532 0130 00") })
         #expect(household.contains("Household"))

@@ -8,7 +8,10 @@ import Testing
         let output = try StatementsRunner.run([
             "import", "SampleData/good", "SampleData/formats", "-s", workspace.state, "-q",
         ])
-        #expect(output.status == 0)
+        // The two sample folders state other balances for DE89… and NL91… (issue #36): every
+        // file imports, and those accounts are out of balance.
+        #expect(output.status == 1)
+        #expect(output.stderr.contains("[BALANCE_ASSERTION]"))
         return workspace
     }
 

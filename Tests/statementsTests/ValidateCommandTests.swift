@@ -19,6 +19,7 @@ struct ValidateCommandTests {
         ("amount-overflow.csv", "3:35", "AMOUNT_OVERFLOW", 1),
         ("amount-precision.csv", "3:35", "AMOUNT_PRECISION", 1),
         ("amount-sign.csv", "3:49", "AMOUNT_SIGN", 1),
+        ("balance-assertion.json", "8:1", "BALANCE_ASSERTION", 1),
         ("balance-closing.json", "4:21", "BALANCE_CLOSING", 1),
         ("balance-running.csv", "4:47", "BALANCE_RUNNING", 1),
         ("column-duplicate.csv", "1:38", "COLUMN_DUPLICATE", 1),
@@ -101,11 +102,11 @@ struct ValidateCommandTests {
             output.stderr.split(separator: "[").dropFirst().map { $0.prefix { $0 != "]" } })
         #expect(codes.count >= 30)
         #expect(
-            output.stdout.hasPrefix("42 errors, 6 warnings in 42 of 48 files (65 rows checked)\n"))
+            output.stdout.hasPrefix("43 errors, 6 warnings in 43 of 49 files (67 rows checked)\n"))
         // Then the counts per code, commonest first: every code of the samples once.
         let counts = output.stdout.split(separator: "\n")[1]
         #expect(counts.hasPrefix("  1 × ACCOUNT_ID, 1 × ACCOUNT_KIND, "))
-        #expect(counts.split(separator: ", ").count == 48)
+        #expect(counts.split(separator: ", ").count == 49)
     }
 
     @Test func `prints the example diagnostic of the issue`() throws {

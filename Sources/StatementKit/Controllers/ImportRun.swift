@@ -55,6 +55,22 @@ final class ImportRun {
     private let startTime = POSIXIO.nanosecondsNow()
     /// The absolute paths of the files the run found.
     private var foundPaths: Set<String> = []
+    /// Per account, the balances the accepted files stated.
+    private var statedAssertions: [AccountID: [BalanceAssertion]] = [:]
+    /// The accounts each accepted file added rows or balances to, by the file's name.
+    private var fileTouches: [String: Set<AccountID>] = [:]
+    /// The accounts the file being read added rows or balances to.
+    private var lastFileTouches: Set<AccountID> = []
+    /// Files an earlier attempt of the run rejected under `--strict`, by name, with what to
+    /// say: they are not read again.
+    private let strictRejections: [String: [(line: Int, message: DiagnosticMessage)]]
+
+    /// What a run did, or, under `--strict`, the files that left an account out of balance:
+    /// nothing was committed, and the run is to be made again without them.
+    enum Result {
+        case imported(ImportReport)
+        case rejectedUnderStrict([String: [(line: Int, message: DiagnosticMessage)]])
+    }
 
     /// One account's month: the unit of storage.
     struct AccountMonth: Hashable, Comparable {
@@ -69,9 +85,11 @@ final class ImportRun {
     /// Starts a run over the committed manifest (of the current format).
     init(
         storage: StorageController, committed: LedgerManifest, stagingLimit: Int, isDryRun: Bool,
-        reading: ReadSettings = ReadSettings()
+        reading: ReadSettings = ReadSettings(),
+        strictRejections: [String: [(line: Int, message: DiagnosticMessage)]] = [:]
     ) {
         self.reading = reading
+        self.strictRejections = strictRejections
         self.storage = storage
         self.committed = committed
         manifest = committed
@@ -83,7 +101,7 @@ final class ImportRun {
     /// Imports the files, each whole or not at all, and commits the accepted ones at once
     /// (unless a dry run); `clock` gives the time recorded as the accounts' last import.
     func run(_ statementFiles: StatementFiles, clock: () -> String) throws(StorageError)
-        -> ImportReport
+        -> Result
     {
         var files: [FileImport] = []
         var touched: Set<AccountID> = []
@@ -93,10 +111,25 @@ final class ImportRun {
             for (entry, dialect, fingerprint) in statementFiles.entries {
                 switch entry {
                 case .file(let found):
+                    if let rejections = strictRejections[found.name] {
+                        var collector = DiagnosticCollector(
+                            file: found.name, isStrict: true, limit: reading.diagnosticLimit)
+                        for (line, message) in rejections {
+                            collector.report(message, line: line, column: line > 0 ? 1 : 0)
+                        }
+                        files.append(
+                            FileImport(
+                                outcome: .rejected,
+                                validation: FileValidation(
+                                    path: found.name, rowCount: 0, collector: collector)))
+                        break
+                    }
+                    lastFileTouches = []
                     files.append(
                         try importUnlessUnchanged(
                             found, dialect: dialect, reading: fingerprint, tally: tally,
                             touched: &touched))
+                    fileTouches[found.name, default: []].formUnion(lastFileTouches)
                 case .problem(let path, let code, let reason):
                     files.append(
                         FileImport(
@@ -114,48 +147,43 @@ final class ImportRun {
         forgetFilesGone(below: statementFiles.roots)
         let grown = tails.values.filter(\.hasAcceptedRows)
             .sorted { ($0.accountID, $0.month) < ($1.accountID, $1.month) }
+        var balances = BalanceOutcome()
+        if !isDryRun {
+            for tail in grown {
+                manifest.accounts[tail.accountID]!.months[tail.month] = tail.accepted
+            }
+            do throws(StorageError) { balances = try checkBalances(grown: grown) } catch {
+                try? storage.rollBack()
+                throw error
+            }
+            if reading.isStrict, let rejections = strictRejections(balances) {
+                try storage.rollBack()
+                return .rejectedUnderStrict(rejections)
+            }
+        }
         var earliest: [AccountID: Month] = [:]
         for tail in grown {
             earliest[tail.accountID] = min(earliest[tail.accountID] ?? tail.month, tail.month)
         }
-        if !isDryRun && !grown.isEmpty {
-            // The months the run adds to, every later month of their accounts (whose
-            // balances move) and the month before them (whose statement links to them): the
-            // months whose statements are written again, read back against their checksums
-            // first, so that a run never commits on top of damage it reaches.
-            var before: [AccountID: Month] = [:]
-            for (accountID, first) in earliest {
-                before[accountID] = committed.accounts[accountID]?.months.keys
-                    .filter { $0 < first }.max()
-            }
-            do throws(StorageError) {
-                try storage.verifyChecksums(of: committed) { accountID, month in
-                    earliest[accountID].map { month >= $0 } ?? false || before[accountID] == month
+        // An account whose opening balance or balance state changed: every month.
+        var balanceOnlyMonths: Set<Month> = []
+        for accountID in balances.moved.union(balances.changed) {
+            let entry = manifest.accounts[accountID]!
+            if let first = entry.months.keys.min() {
+                if balances.moved.contains(accountID) {
+                    earliest[accountID] = min(earliest[accountID] ?? first, first)
                 }
-            } catch {
-                try? storage.rollBack()
-                throw error
+            } else {
+                // An account with balances and no booking: a statement for each of their months.
+                balanceOnlyMonths.formUnion(entry.assertions.map { Month($0.day) })
             }
-            reading.progress?(RunProgress(phase: .saving, done: 0, total: grown.count))
-            let now = clock()
-            for tail in grown {
-                manifest.accounts[tail.accountID]!.months[tail.month] = tail.accepted
-            }
-            for accountID in touched { manifest.accounts[accountID]!.lastImport = now }
-            manifest.logs = acceptedLogs
-            manifest.generation += 1
-            try storage.commit(&manifest, changed: Set(grown.map(\.accountID)))
-        } else if !isDryRun {
-            if !tails.isEmpty { try storage.rollBack() }  // only rejected files were written
-            // What the run learnt of its files, without a new generation: no transaction
-            // changed, so no report needs writing again.
-            if manifest.files != committed.files { try storage.commit(&manifest) }
         }
         // The grown months (not yet in the manifest of a dry run), every later month of the
         // same accounts, and, when the earliest is a new month of its account, the month
         // before it, whose statement now links to it.
-        var changed = Set(grown.map(\.month))
+        var changed = Set(grown.map(\.month)).union(balanceOnlyMonths)
         for (accountID, first) in earliest {
+            changed.insert(first)
             let months = manifest.accounts[accountID]!.months.keys
             for month in months where month >= first {
                 changed.insert(month)
@@ -166,9 +194,41 @@ final class ImportRun {
                 changed.insert(before)
             }
         }
-        return ImportReport(
-            files: files, isDryRun: isDryRun, changedMonths: changed,
-            generations: (committed.generation, manifest.generation))
+        if !isDryRun && !(grown.isEmpty && balances.changed.isEmpty) {
+            // The months whose statements change are read back against their checksums
+            // first (of the accounts the run touched, or of every account when the run's
+            // reports follow: `process`), so that a run never commits on top of damage that
+            // it, or its reports, would reach.
+            let touchedAccounts = Set(earliest.keys).union(balances.moved).union(balances.changed)
+            do throws(StorageError) {
+                try storage.verifyChecksums(of: committed) { accountID, month in
+                    changed.contains(month)
+                        && (reading.reportsChangedMonths || touchedAccounts.contains(accountID))
+                }
+            } catch {
+                try? storage.rollBack()
+                throw error
+            }
+            reading.progress?(RunProgress(phase: .saving, done: 0, total: grown.count))
+            let now = clock()
+            for accountID in touched.union(statedAssertions.keys) {
+                manifest.accounts[accountID]!.lastImport = now
+            }
+            manifest.logs = acceptedLogs
+            manifest.generation += 1
+            try storage.commit(
+                &manifest, changed: Set(grown.map(\.accountID)).union(balances.changed))
+        } else if !isDryRun {
+            if !tails.isEmpty { try storage.rollBack() }  // only rejected files were written
+            // What the run learnt of its files, without a new generation: no transaction
+            // changed, so no report needs writing again.
+            if manifest.files != committed.files { try storage.commit(&manifest) }
+        }
+        return .imported(
+            ImportReport(
+                files: files, isDryRun: isDryRun, changedMonths: changed,
+                generations: (committed.generation, manifest.generation),
+                balances: balances.reports))
     }
 
     /// Imports a file, unless the ledger recorded it as imported whole and it is unchanged:
@@ -480,6 +540,17 @@ final class ImportRun {
         for conflict in conflicts {
             collector.report(conflict.message, line: conflict.line, column: 1)
         }
+        // An account the file states a balance of, without rows here: the ledger's currency.
+        for stated in summary.statedBalances where fileAccounts[stated.account.id] == nil {
+            if let known = manifest.accounts[stated.account.id]?.account,
+                known.currency != stated.account.currency
+            {
+                collector.report(
+                    .ledgerCurrency(
+                        account: known.id, ledger: known.currency, file: stated.account.currency),
+                    line: stated.line, column: 1)
+            }
+        }
         if collector.errorCount == 0 {
             // The last rows, and what only the ledger can tell about them.
             try writeStaged(&progress, accounts: fileAccounts)
@@ -520,6 +591,20 @@ final class ImportRun {
                 account: account, openingBalance: opening, lastImport: nil,
                 turnover: Int64(opening?.minorUnits.magnitude ?? 0), months: [:])
         }
+        for stated in summary.statedBalances {
+            let accountID = stated.account.id
+            guard let day = stated.day, shard?.contains(accountID) ?? true else { continue }
+            if manifest.accounts[accountID] == nil {
+                // A statement with a balance and no bookings: the account as the bank states it.
+                manifest.accounts[accountID] = LedgerManifest.AccountEntry(
+                    account: stated.account, openingBalance: nil, lastImport: nil, turnover: 0,
+                    months: [:])
+            }
+            statedAssertions[accountID, default: []].append(
+                BalanceAssertion(day: day, balance: stated.balance, source: name, line: stated.line)
+            )
+            lastFileTouches.insert(accountID)
+        }
         for (accountID, added) in progress.turnover {
             // Proven to fit while staging; a dry run over a format 1 ledger starts from 0.
             manifest.accounts[accountID]!.turnover =
@@ -528,6 +613,7 @@ final class ImportRun {
         for key in progress.added.keys {
             tails[key]!.accepted = tails[key]!.written
             touched.insert(key.accountID)
+            lastFileTouches.insert(key.accountID)
         }
         acceptedLogs = writtenLogs
         let (new, present) = (progress.new, progress.present)
@@ -580,6 +666,7 @@ final class ImportRun {
                 progress.turnover[key.accountID] = turnover - base
             }
             var newRanges: [Range<Int>] = []
+            var newTotal: Int64 = 0
             var ids: [UInt8] = []
             var start = 0
             for (row, identity) in zip(month.rows, rowIdentities) {
@@ -622,6 +709,7 @@ final class ImportRun {
                 known.insert(hash, amountCheck: check)
                 added.append(hash)
                 newRanges.append(start..<end)
+                newTotal &+= row.amount
                 TransactionIdentity.appendEntry(hash: hash, amountCheck: check, to: &ids)
             }
             guard !newRanges.isEmpty else { continue }
@@ -635,7 +723,7 @@ final class ImportRun {
                 ?? MonthTail(
                     accountID: key.accountID, month: key.month,
                     committed: committed.accounts[key.accountID]?.months[key.month])
-            tail.written.advance(data: data, ids: ids, at: writtenLogs)
+            tail.written.advance(data: data, ids: ids, at: writtenLogs, total: newTotal)
             writtenLogs.advance(data: data.count, ids: ids.count)
             tails[key] = tail
             if !isDryRun {
@@ -656,6 +744,7 @@ final class ImportRun {
         guard let entry = committed.accounts[accountID], !entry.monthsLoaded else { return }
         try storage.loadMonths(of: [accountID], in: &committed)
         manifest.accounts[accountID]!.months = committed.accounts[accountID]!.months
+        manifest.accounts[accountID]!.assertions = committed.accounts[accountID]!.assertions
         manifest.accounts[accountID]!.monthsLoaded = true
     }
 
@@ -686,5 +775,159 @@ final class ImportRun {
         }
         knownIdentities[key] = known
         return known
+    }
+
+    // MARK: Balance assertions
+
+    /// What checking the balances of the touched accounts found.
+    private struct BalanceOutcome {
+        var reports: [AccountBalanceReport] = []
+        /// Per account out of balance, its failures: the file and line that state each, and
+        /// what to say.
+        var failures: [AccountID: [(source: String, line: Int, message: DiagnosticMessage)]] = [:]
+        /// The accounts whose section changed (assertions, their sums, month totals).
+        var changed: Set<AccountID> = []
+        /// The accounts whose opening balance or balance state changed: every report of
+        /// theirs changes.
+        var moved: Set<AccountID> = []
+    }
+
+    /// Under `--strict`, the files that added rows or balances to an account the run leaves
+    /// out of balance, each with the failures it states (or, stated elsewhere, one that
+    /// names the account); `nil` when there are none.
+    private func strictRejections(_ outcome: BalanceOutcome)
+        -> [String: [(line: Int, message: DiagnosticMessage)]]?
+    {
+        var rejections: [String: [(line: Int, message: DiagnosticMessage)]] = [:]
+        for (name, accounts) in fileTouches {
+            for accountID in accounts.sorted() {
+                guard let failures = outcome.failures[accountID],
+                    let state = manifest.accounts[accountID]?.outOfBalance
+                else { continue }
+                let own = failures.filter { $0.source == name }
+                rejections[name, default: []] +=
+                    own.isEmpty
+                    ? [(0, .leavesOutOfBalance(account: accountID, state))]
+                    : own.map { ($0.line, $0.message) }
+            }
+        }
+        return rejections.isEmpty ? nil : rejections
+    }
+
+    /// Adds the balances the run's files stated to their accounts and checks every assertion
+    /// of each account the run touched against the ledger (`BalanceCheck`), setting each
+    /// account's opening balance and balance state.
+    ///
+    /// - Complexity: the months of an account from the earliest the run added rows to, and
+    ///   the totals of the months before it; an assertion checked before keeps the sum of the
+    ///   bookings up to its day unless the run added bookings on or before it.
+    private func checkBalances(grown: [MonthTail]) throws(StorageError) -> BalanceOutcome {
+        var earliest: [AccountID: Day] = [:]
+        for tail in grown {
+            let first = try! Day(year: tail.month.year, month: tail.month.month, day: 1)
+            earliest[tail.accountID] = min(earliest[tail.accountID] ?? first, first)
+        }
+        var outcome = BalanceOutcome()
+        for accountID in Set(earliest.keys).union(statedAssertions.keys).sorted() {
+            try loadMonths(of: accountID)
+            var entry = manifest.accounts[accountID]!
+            let added = BalanceAssertion.merge(
+                statedAssertions[accountID] ?? [], into: &entry.assertions)
+            guard !entry.assertions.isEmpty else { continue }
+            let before = entry
+            try fillSums(&entry, from: earliest[accountID])
+            let check = BalanceCheck(
+                assertions: entry.assertions, sums: entry.assertions.map { $0.ledgerSum! })
+            entry.openingBalance = check.opening
+            entry.outOfBalance = check.outOfBalance
+            // The turnover counts the opening balance's magnitude.
+            let magnitude = { (money: Money?) in Int64(money?.minorUnits.magnitude ?? 0) }
+            let (turnover, overflow) = ((entry.turnover ?? 0) - magnitude(before.openingBalance))
+                .addingReportingOverflow(magnitude(check.opening))
+            entry.turnover = overflow ? .max : turnover
+            manifest.accounts[accountID] = entry
+            if added || entry != before { outcome.changed.insert(accountID) }
+            if before.openingBalance != entry.openingBalance
+                || before.outOfBalance != entry.outOfBalance
+            {
+                outcome.moved.insert(accountID)
+            }
+            let failures = check.failures.map { failure in
+                (
+                    source: failure.assertion.source, line: failure.assertion.line,
+                    message: DiagnosticMessage.balanceAssertion(failure, account: accountID)
+                )
+            }
+            if !failures.isEmpty { outcome.failures[accountID] = failures }
+            outcome.reports.append(
+                AccountBalanceReport(
+                    account: entry.account,
+                    failures: failures.map { failure in
+                        Diagnostic(
+                            file: failure.source, line: failure.line, column: 1,
+                            severity: .error, code: failure.message.code,
+                            message: failure.message.text)
+                    },
+                    outOfBalance: entry.outOfBalance,
+                    wasOutOfBalance: committed.accounts[accountID]?.outOfBalance))
+        }
+        return outcome
+    }
+
+    /// Works out, for each assertion without one or on or after `from`, the sum of the
+    /// account's bookings dated on or before its day: the totals of the months before its
+    /// month, and its month's bookings up to its day.
+    private func fillSums(_ entry: inout LedgerManifest.AccountEntry, from: Day?)
+        throws(StorageError)
+    {
+        let needed = entry.assertions.indices.filter { index in
+            let assertion = entry.assertions[index]
+            return assertion.ledgerSum == nil || from.map { assertion.day >= $0 } ?? false
+        }
+        guard let last = needed.last else { return }
+        let lastMonth = Month(entry.assertions[last].day)
+        // The sum of the months before each month, up to the last one needed.
+        var before: [Month: Int64] = [:]
+        var running: Int64 = 0
+        for month in entry.months.keys.sorted() where month <= lastMonth {
+            before[month] = running
+            var length = entry.months[month]!
+            if length.total == nil {
+                // A month of format 4: its total, worked out once and kept.
+                length.total = try storage.total(of: entry.account, in: month, length: length)
+                    .minorUnits
+                entry.months[month] = length
+            }
+            running &+= length.total!
+        }
+        var days: [Month: [(day: Day, sum: Int64)]] = [:]
+        for index in needed {
+            let day = entry.assertions[index].day
+            let month = Month(day)
+            let sumBefore =
+                before[month]
+                ?? entry.months.filter { $0.key < month }.values.reduce(0) {
+                    $0 &+ $1.total!
+                }
+            var partial: Int64 = 0
+            if let length = entry.months[month] {
+                if days[month] == nil {
+                    // The month's bookings summed by day, in order.
+                    var sums: [Day: Int64] = [:]
+                    for transaction in try storage.transactions(
+                        of: entry.account, in: month, length: length)
+                    {
+                        sums[transaction.date, default: 0] &+= transaction.amount.minorUnits
+                    }
+                    var cumulative: Int64 = 0
+                    days[month] = sums.keys.sorted().map { day in
+                        cumulative &+= sums[day]!
+                        return (day, cumulative)
+                    }
+                }
+                partial = days[month]!.last { $0.day <= day }?.sum ?? 0
+            }
+            entry.assertions[index].ledgerSum = sumBefore &+ partial
+        }
     }
 }

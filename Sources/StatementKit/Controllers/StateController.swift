@@ -62,16 +62,31 @@ package final class StateController {
         defer { storage.unlock() }
         // The months of the accounts the run touches are read as it needs them.
         var committed = try storage.loadManifest(months: false)
+        let isOlderFormat = committed.version < LedgerManifest.formatVersion
         // A ledger of an earlier format is moved into the logs first.
-        if writes && committed.version < LedgerManifest.formatVersion {
+        if writes && committed.version < 4 {
             committed = try upgrade(committed)
         } else if writes {
             storage.removeEarlierFormatFiles()
         }
-        let run = ImportRun(
-            storage: storage, committed: committed, stagingLimit: stagingLimit, isDryRun: dryRun,
-            reading: reading)
-        return try run.run(statementFiles, clock: clock)
+        if writes && isOlderFormat {
+            // Format 4 kept no balances: its files are read again (their rows found present),
+            // so that their balances become assertions. The run's commit writes format 5.
+            committed.files = [:]
+            committed.version = LedgerManifest.formatVersion
+        }
+        // Under --strict, files that leave an account out of balance are rejected and the
+        // run made again without them (each attempt rejects at least one more file).
+        var rejections: [String: [(line: Int, message: DiagnosticMessage)]] = [:]
+        while true {
+            let run = ImportRun(
+                storage: storage, committed: committed, stagingLimit: stagingLimit,
+                isDryRun: dryRun, reading: reading, strictRejections: rejections)
+            switch try run.run(statementFiles, clock: clock) {
+            case .imported(let report): return report
+            case .rejectedUnderStrict(let more): rejections.merge(more) { $0 + $1 }
+            }
+        }
     }
 
     /// Upgrades a ledger of formats 1 to 3 to the current format in one commit: each
@@ -130,6 +145,7 @@ package final class StateController {
                     data: data, ids: index, at: upgraded.logs, committed: empty)
                 var moved = LedgerManifest.MonthLength.empty
                 moved.advance(data: data, ids: index, at: upgraded.logs)
+                moved.total = nil  // worked out when a run needs it
                 upgraded.logs.advance(data: data.count, ids: index.count)
                 upgraded.accounts[accountID]!.months[month] = moved
             }
@@ -169,7 +185,12 @@ package final class StateController {
 
     /// Every month with transactions in the ledger.
     package func allMonths() throws(StorageError) -> Set<Month> {
-        Set(try storage.loadManifest().accounts.values.flatMap(\.months.keys))
+        Set(
+            try storage.loadManifest().accounts.values.flatMap { entry in
+                // An account with balances and no booking: the months of its balances.
+                entry.months.isEmpty
+                    ? entry.assertions.map { Month($0.day) } : Array(entry.months.keys)
+            })
     }
 
     /// The months with transactions of each of the given accounts (all when `nil`), for the
@@ -285,7 +306,21 @@ package final class StateController {
         for (index, result) in results.values.enumerated() {
             let account = work[index].entry.account
             switch result! {
-            case .success(let built): statements += built
+            case .success(var built):
+                let entry = work[index].entry
+                if entry.months.isEmpty {
+                    // Balances and no booking: a statement of the opening balance they imply
+                    // for each month asked for that holds one.
+                    let opening = entry.openingBalance ?? .zero(account.currency)
+                    built = Set(entry.assertions.map { Month($0.day) }).intersection(months)
+                        .sorted().map {
+                            try! MonthlyStatement(
+                                account: account, month: $0, openingBalance: opening,
+                                transactions: [])
+                        }
+                }
+                Self.noteDisagreements(of: entry, in: &built)
+                statements += built
             case .failure(.changed(let month, let length)):
                 throw storage.changed(data: account.id, in: month, length: length)
             case .failure(.decoding(let error, let month, let length)):
@@ -299,6 +334,25 @@ package final class StateController {
         return statements
     }
 
+    /// Adds to an account's statements the balances its bank stated in their months that the
+    /// ledger does not hold, from each assertion's sum of bookings when it was last checked.
+    private static func noteDisagreements(
+        of entry: LedgerManifest.AccountEntry, in statements: inout [MonthlyStatement]
+    ) {
+        guard !entry.assertions.isEmpty else { return }
+        let opening = entry.openingBalance?.minorUnits ?? 0
+        for index in statements.indices {
+            statements[index].bankDisagreements = entry.assertions.compactMap { assertion in
+                guard Month(assertion.day) == statements[index].month,
+                    let sum = assertion.ledgerSum, opening &+ sum != assertion.balance.minorUnits
+                else { return nil }
+                return MonthlyStatement.BankDisagreement(
+                    day: assertion.day, bank: assertion.balance,
+                    ledger: Money(minorUnits: opening &+ sum, currency: assertion.balance.currency))
+            }
+        }
+    }
+
     /// Every account of the ledger with its figures, computed from the stored transactions.
     package func accountSummaries() throws(StorageError) -> [AccountSummary] {
         let manifest = try storage.loadManifest()
@@ -309,10 +363,16 @@ package final class StateController {
             var count = 0
             var first: Day?
             var last: Day?
+            // The ledger at the end of the latest day the bank stated a balance for.
+            let stated = entry.assertions.last
+            var ledgerAtStated = balance.minorUnits
             for month in entry.months.keys.sorted() {
                 for transaction in try storage.transactions(
                     of: entry.account, in: month, length: entry.months[month]!)
                 {
+                    if let stated, transaction.date <= stated.day {
+                        ledgerAtStated &+= transaction.amount.minorUnits
+                    }
                     do throws(MoneyError) {
                         balance = try balance.adding(transaction.amount)
                     } catch {
@@ -325,13 +385,26 @@ package final class StateController {
                     last = max(last ?? transaction.date, transaction.date)
                 }
             }
-            summaries.append(
-                AccountSummary(
-                    account: entry.account, transactionCount: count, balance: balance,
-                    firstDate: first, lastDate: last,
-                    lastImport: entry.lastImport))
+            var summary = AccountSummary(
+                account: entry.account, transactionCount: count, balance: balance,
+                firstDate: first, lastDate: last,
+                lastImport: entry.lastImport)
+            summary.bankBalance = stated.map {
+                ($0, Money(minorUnits: ledgerAtStated, currency: entry.account.currency))
+            }
+            summary.outOfBalance = entry.outOfBalance
+            summaries.append(summary)
         }
         return summaries
+    }
+
+    /// The accounts out of balance with their banks, by id, from the manifest alone.
+    package func accountsOutOfBalance() throws(StorageError) -> [(Account, OutOfBalance)] {
+        let manifest = try storage.loadManifest(months: false)
+        return manifest.accounts.keys.sorted().compactMap { accountID in
+            let entry = manifest.accounts[accountID]!
+            return entry.outOfBalance.map { (entry.account, $0) }
+        }
     }
 }
 
@@ -349,6 +422,10 @@ package struct ReadSettings: Sendable {
     /// The part of a ledger split by account that an import keeps; `nil`: every account.
     /// Files are still read and checked whole, so every part rejects the same files.
     package var shard: Shard?
+    /// Whether the statements of the months an import changes are written right after it
+    /// (`process`): every account's bytes in those months are then verified before the
+    /// commit, not only the touched accounts'.
+    package var reportsChangedMonths = false
 
     /// Creates the default settings.
     package init() {}

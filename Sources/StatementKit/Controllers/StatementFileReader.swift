@@ -27,13 +27,42 @@ enum StatementFileReader {
     ) -> ParseSummary {
         do {
             let source = try FileByteSource(path: path, hashing: hashing)
-            // Formats that build their rows lend them from the built transactions.
-            func built(_ row: ParsedRow) {
-                if let lending { row.withLent(lending) } else { onRow(row) }
+            // The days of the rows, to place the statements' balances at.
+            var days = BalanceDays()
+            var summary: ParseSummary
+            if let lending {
+                // Formats that build their rows lend them from the built transactions.
+                func lent(_ row: LentRow) {
+                    days.add(
+                        account: row.account.id, day: row.fields.date, line: row.line,
+                        amount: row.fields.amount.minorUnits)
+                    lending(row)
+                }
+                summary = try read(
+                    source, path: path, dialect: dialect, buildsRows: buildsRows,
+                    sniffing: sniffing, diagnostics: &diagnostics,
+                    onRow: { $0.withLent(lent) }, lending: lent)
+            } else {
+                summary = try read(
+                    source, path: path, dialect: dialect, buildsRows: buildsRows,
+                    sniffing: sniffing, diagnostics: &diagnostics,
+                    onRow: { row in
+                        days.add(
+                            account: row.account.id, day: row.transaction.date, line: row.line,
+                            amount: row.transaction.amount.minorUnits)
+                        onRow(row)
+                    }, lending: nil)
             }
-            var summary = try read(
-                source, path: path, dialect: dialect, buildsRows: buildsRows, sniffing: sniffing,
-                diagnostics: &diagnostics, onRow: built, lending: lending)
+            if !summary.statedBalances.isEmpty {
+                summary.statedBalances = days.placed(summary.statedBalances)
+                // The file's statements against its own rows, where it has no other error
+                // and its rows were built (`validate` builds JSON rows only).
+                if diagnostics.errorCount == 0,
+                    days.rowCount == summary.rowCount - summary.notBookedCount
+                {
+                    days.check(summary.statedBalances, file: path, into: &diagnostics)
+                }
+            }
             if hashing { summary.contentHash = try? source.contentHashOfWhole() }
             return summary
         } catch {

@@ -235,7 +235,8 @@ package final class StorageController {
                 let section = entry.section
             else { continue }
             let bytes = try read(path, [(section.offset, section.bytes)])
-            manifest.accounts[accountID]!.months = try months(of: accountID, bytes, manifest)
+            (manifest.accounts[accountID]!.months, manifest.accounts[accountID]!.assertions) =
+                try contents(of: accountID, bytes, manifest)
             manifest.accounts[accountID]!.monthsLoaded = true
         }
     }
@@ -250,16 +251,18 @@ package final class StorageController {
             ?? []
         for (accountID, entry) in manifest.accounts where !entry.monthsLoaded {
             guard let section = entry.section else { continue }
-            manifest.accounts[accountID]!.months = try months(
-                of: accountID, Array(log[section.offset..<section.offset + section.bytes]),
-                manifest)
+            (manifest.accounts[accountID]!.months, manifest.accounts[accountID]!.assertions) =
+                try contents(
+                    of: accountID, Array(log[section.offset..<section.offset + section.bytes]),
+                    manifest)
             manifest.accounts[accountID]!.monthsLoaded = true
         }
     }
 
     /// Decodes an account's section after checking its checksum.
-    private func months(of accountID: AccountID, _ bytes: [UInt8], _ manifest: LedgerManifest)
-        throws(StorageError) -> [Month: LedgerManifest.MonthLength]
+    private func contents(of accountID: AccountID, _ bytes: [UInt8], _ manifest: LedgerManifest)
+        throws(StorageError)
+        -> (months: [Month: LedgerManifest.MonthLength], assertions: [BalanceAssertion])
     {
         let path = "\(monthsPath(manifest.monthsLog)) (the months of \(accountID.text))"
         guard Checksum.of(bytes) == manifest.accounts[accountID]!.section!.checksum else {
@@ -268,7 +271,9 @@ package final class StorageController {
                 reason: "does not match its checksum: it was changed after it was written")
         }
         do throws(LedgerManifest.DecodingError) {
-            return try LedgerManifest.months(ofSection: bytes, logs: manifest.logs)
+            return try LedgerManifest.contents(
+                ofSection: bytes, logs: manifest.logs,
+                currency: manifest.accounts[accountID]!.account.currency)
         } catch {
             throw .damaged(folder: folder, path: path, reason: "cannot be read: \(error)")
         }
@@ -543,6 +548,9 @@ package final class StorageController {
         closeLogWriters()
         closeJournal()
         guard lockDescriptor >= 0 else { return }
+        // Released explicitly: a child process forked meanwhile (before its exec closes the
+        // descriptor) holds a copy of it, which would keep the lock.
+        flock(lockDescriptor, LOCK_UN)
         close(lockDescriptor)
         lockDescriptor = -1
     }
@@ -708,9 +716,9 @@ package final class StorageController {
         let start = manifest.monthsLog.bytes
         for accountID in changed.sorted() {
             precondition(manifest.accounts[accountID]!.monthsLoaded, "the months are loaded")
-            let months = manifest.accounts[accountID]!.months
-            guard !months.isEmpty else { continue }
-            let bytes = LedgerManifest.section(of: months)
+            let entry = manifest.accounts[accountID]!
+            guard !entry.months.isEmpty || !entry.assertions.isEmpty else { continue }
+            let bytes = LedgerManifest.section(of: entry.months, assertions: entry.assertions)
             manifest.accounts[accountID]!.section = LedgerManifest.Section(
                 offset: start + sections.count, bytes: bytes.count, checksum: .of(bytes))
             sections += bytes

@@ -46,6 +46,7 @@ package enum DiagnosticCode: String, Hashable, Sendable, CaseIterable, Codable {
     case ibanNationalCheck = "IBAN_NATIONAL_CHECK"
     case balanceRunning = "BALANCE_RUNNING"
     case balanceClosing = "BALANCE_CLOSING"
+    case balanceAssertion = "BALANCE_ASSERTION"
     case transactionIDConflict = "TRANSACTION_ID_CONFLICT"
     case mt940Syntax = "MT940_SYNTAX"
     case mt940TypeCode = "MT940_TYPE_CODE"

@@ -458,6 +458,42 @@ extension DiagnosticMessage {
         )
     }
 
+    /// A balance a statement stated that the ledger does not hold after an import, or (not
+    /// `inLedger`) that the file's own rows and earlier statements do not give.
+    package static func balanceAssertion(
+        _ failure: BalanceCheck.Failure, account: AccountID, inLedger: Bool = true
+    ) -> Self {
+        let bank = failure.assertion.balance
+        let code = bank.currency.code
+        let day = failure.assertion.day
+        let period =
+            if let holding = failure.lastHolding {
+                "\(Day(ordinal: holding.ordinal + 1).isoText) … \(day.isoText)"
+            } else {
+                "up to \(day.isoText)"
+            }
+        let difference = failure.difference
+        let more = difference.minorUnits > 0 ? "more" : "less"
+        let magnitude = difference.minorUnits < 0 ? difference.negated : difference
+        let repeats =
+            failure.repeats > 0
+            ? "; \(failure.repeats.counted("later balance")) \(failure.repeats == 1 ? "differs" : "differ") by as much"
+            : ""
+        return .init(
+            .balanceAssertion,
+            "the bank states \(bank.decimalText) \(code) for \(account.text) at the end of \(day.isoText); \(inLedger ? "the ledger has" : "the file's statements give") \(failure.ledger.decimalText) \(code), \(magnitude.decimalText) \(code) \(more): a statement covering \(period) may be missing, or a booking was imported twice\(repeats)"
+        )
+    }
+
+    /// A file rejected under `--strict` for leaving an account out of balance with a balance
+    /// another file states.
+    static func leavesOutOfBalance(account: AccountID, _ state: OutOfBalance) -> Self {
+        .init(
+            .balanceAssertion,
+            "the file leaves \(account.text) out of balance with its bank since \(state.since.isoText), by \(state.difference.decimalText) \(state.difference.currency.code) (--strict)"
+        )
+    }
+
     static func openingBalance(_ declared: Money, implied: Money) -> Self {
         .init(
             .balanceRunning,

@@ -48,22 +48,29 @@ package struct ImportReport: Hashable, Sendable {
     /// The ledger's generation before the run and after it, read under the writer lock: the
     /// run changed the ledger from the one to the other and nothing else came between.
     package let generations: (before: Int, after: Int)
+    /// The balance check of every account the run touched that has balance assertions.
+    package let balances: [AccountBalanceReport]
 
     /// Creates a report.
     package init(
         files: [FileImport], isDryRun: Bool, changedMonths: Set<Month> = [],
-        generations: (before: Int, after: Int) = (0, 0)
+        generations: (before: Int, after: Int) = (0, 0), balances: [AccountBalanceReport] = []
     ) {
         self.files = files
         self.isDryRun = isDryRun
         self.changedMonths = changedMonths
         self.generations = generations
+        self.balances = balances
     }
 
     package static func == (lhs: ImportReport, rhs: ImportReport) -> Bool {
         lhs.files == rhs.files && lhs.isDryRun == rhs.isDryRun
             && lhs.changedMonths == rhs.changedMonths && lhs.generations == rhs.generations
+            && lhs.balances == rhs.balances
     }
+
+    /// Whether an account the run touched is out of balance with its bank.
+    package var isOutOfBalance: Bool { balances.contains { $0.outOfBalance != nil } }
 
     package func hash(into hasher: inout Hasher) {
         hasher.combine(files)
@@ -100,6 +107,31 @@ package struct ImportReport: Hashable, Sendable {
     package var hasEnvironmentError: Bool { files.contains { $0.validation.hasEnvironmentError } }
 }
 
+/// Whether an account an import touched agrees with every balance its bank stated.
+package struct AccountBalanceReport: Hashable, Sendable {
+    package let account: Account
+    /// A `BALANCE_ASSERTION` error per failing run of assertions, at the file and line that
+    /// state it.
+    package let failures: [Diagnostic]
+    /// The state after the run, and before it.
+    package let outOfBalance: OutOfBalance?
+    package let wasOutOfBalance: OutOfBalance?
+
+    /// Creates a report.
+    package init(
+        account: Account, failures: [Diagnostic], outOfBalance: OutOfBalance?,
+        wasOutOfBalance: OutOfBalance?
+    ) {
+        self.account = account
+        self.failures = failures
+        self.outOfBalance = outOfBalance
+        self.wasOutOfBalance = wasOutOfBalance
+    }
+
+    /// Whether the account was out of balance before the run and holds every balance now.
+    package var hasCleared: Bool { wasOutOfBalance != nil && outOfBalance == nil }
+}
+
 /// One account of the ledger with the figures `statements accounts` shows.
 package struct AccountSummary: Hashable, Sendable {
     package let account: Account
@@ -110,6 +142,10 @@ package struct AccountSummary: Hashable, Sendable {
     package let lastDate: Day?
     /// When a run last added transactions (ISO 8601, UTC).
     package let lastImport: String?
+    /// The latest balance the bank stated, and the ledger's balance at the end of its day.
+    package var bankBalance: (assertion: BalanceAssertion, ledger: Money)? = nil
+    /// Since when, and by how much, the ledger differs from a balance the bank stated.
+    package var outOfBalance: OutOfBalance? = nil
 
     /// Creates a summary.
     package init(
@@ -122,5 +158,20 @@ package struct AccountSummary: Hashable, Sendable {
         self.firstDate = firstDate
         self.lastDate = lastDate
         self.lastImport = lastImport
+    }
+
+    package static func == (lhs: AccountSummary, rhs: AccountSummary) -> Bool {
+        lhs.account == rhs.account && lhs.transactionCount == rhs.transactionCount
+            && lhs.balance == rhs.balance && lhs.firstDate == rhs.firstDate
+            && lhs.lastDate == rhs.lastDate && lhs.lastImport == rhs.lastImport
+            && lhs.bankBalance?.assertion == rhs.bankBalance?.assertion
+            && lhs.bankBalance?.ledger == rhs.bankBalance?.ledger
+            && lhs.outOfBalance == rhs.outOfBalance
+    }
+
+    package func hash(into hasher: inout Hasher) {
+        hasher.combine(account)
+        hasher.combine(balance)
+        hasher.combine(transactionCount)
     }
 }

@@ -39,6 +39,14 @@ extension LedgerManifest {
             out.tab()
             out.number(entry.turnover!)
             out.tab()
+            if let state = entry.outOfBalance {
+                out.text(state.since.isoText)
+                out.bytes.append(UInt8(ascii: ":"))
+                out.number(state.difference.minorUnits)
+            } else {
+                out.text("-")
+            }
+            out.tab()
             LedgerRecord.escape(entry.account.name ?? "", into: &out.bytes)
             out.tab()
             if let section = entry.section {
@@ -80,10 +88,12 @@ extension LedgerManifest {
     }
 
     /// The section of the months log that records an account's months, a line per month in
-    /// order.
+    /// order, and its balance assertions.
     ///
     /// - Precondition: every month has its checksums and extents.
-    package static func section(of months: [Month: MonthLength]) -> [UInt8] {
+    package static func section(
+        of months: [Month: MonthLength], assertions: [BalanceAssertion] = []
+    ) -> [UInt8] {
         var out = ManifestWriter()
         for month in months.keys.sorted() {
             let length = months[month]!
@@ -97,6 +107,10 @@ extension LedgerManifest {
             out.tab()
             out.hex(length.idChecksum!.value)
             out.tab()
+            if let total = length.total {
+                out.number(total)
+                out.tab()
+            }
             for (index, extent) in length.extents!.enumerated() {
                 if index > 0 { out.bytes.append(UInt8(ascii: ",")) }
                 for (offset, number) in [
@@ -108,6 +122,21 @@ extension LedgerManifest {
             }
             out.newline()
         }
+        for assertion in assertions {
+            out.text("balance\t")
+            out.text(assertion.day.isoText)
+            out.tab()
+            out.number(assertion.balance.minorUnits)
+            out.tab()
+            out.number(assertion.line)
+            out.tab()
+            LedgerRecord.escape(assertion.source, into: &out.bytes)
+            if let sum = assertion.ledgerSum {
+                out.tab()
+                out.number(sum)
+            }
+            out.newline()
+        }
         return out.bytes
     }
 
@@ -115,8 +144,15 @@ extension LedgerManifest {
     package static func months(ofSection bytes: [UInt8], logs: LogLengths) throws(DecodingError)
         -> [Month: MonthLength]
     {
+        try contents(ofSection: bytes, logs: logs, currency: .eur).months
+    }
+
+    /// Reads an account's months and balance assertions from its section.
+    package static func contents(
+        ofSection bytes: [UInt8], logs: LogLengths, currency: Currency
+    ) throws(DecodingError) -> (months: [Month: MonthLength], assertions: [BalanceAssertion]) {
         var reader = ManifestReader(bytes: bytes)
-        return try reader.readSection(logs: logs)
+        return try reader.readSection(logs: logs, currency: currency)
     }
 
     /// The manifest's text in the current format (`encodedBytes`).
@@ -214,19 +250,47 @@ private struct ManifestReader {
         fields.append(start..<line.upperBound)
     }
 
-    /// Reads the months of a section: `YYYY-MM DATA IDX DCHK ICHK EXTENTS` lines.
-    mutating func readSection(logs: LedgerManifest.LogLengths) throws(DecodingError)
-        -> [Month: LedgerManifest.MonthLength]
+    /// Reads a section: `YYYY-MM DATA IDX DCHK ICHK [TOTAL] EXTENTS` lines, then `balance
+    /// YYYY-MM-DD MINOR LINE SOURCE` lines.
+    mutating func readSection(logs: LedgerManifest.LogLengths, currency: Currency)
+        throws(DecodingError)
+        -> (months: [Month: LedgerManifest.MonthLength], assertions: [BalanceAssertion])
     {
         var months: [Month: LedgerManifest.MonthLength] = [:]
+        var assertions: [BalanceAssertion] = []
         guard bytes.last == 10 else { throw .malformed(line: 1, "the section is cut short") }
         for (offset, line) in lines().enumerated() {
             split(line)
-            guard fields.count == 6, let (month, length) = monthRecord(from: 0, version: 4, logs)
+            if (fields.count == 5 || fields.count == 6) && isText(fields[0], "balance") {
+                guard let day = try? Day(parsing: text(fields[1])),
+                    let units = integer(fields[2]), let line = integer(fields[3]), line >= 0
+                else { throw .malformed(line: offset + 1, "bad balance record") }
+                var sum: Int64?
+                if fields.count == 6 {
+                    guard let value = integer(fields[5]) else {
+                        throw .malformed(line: offset + 1, "bad balance record")
+                    }
+                    sum = Int64(value)
+                }
+                assertions.append(
+                    BalanceAssertion(
+                        day: day, balance: Money(minorUnits: Int64(units), currency: currency),
+                        source: unescaped(fields[4]), line: line, ledgerSum: sum))
+                continue
+            }
+            guard fields.count == 6 || fields.count == 7,
+                case (let month, var length)? = monthRecord(
+                    from: 0, version: 4, logs, extentsField: fields.count - 1)
             else { throw .malformed(line: offset + 1, "bad month record") }
+            if fields.count == 7 {
+                guard let total = integer(fields[5]) else {
+                    throw .malformed(line: offset + 1, "bad month total")
+                }
+                length.total = Int64(total)
+            }
             months[month] = length
         }
-        return months
+        return (months, assertions)
     }
 
     mutating func read(into manifest: inout LedgerManifest) throws(DecodingError) {
@@ -327,7 +391,7 @@ private struct ManifestReader {
         guard fields.count >= 2, let accountID = accountID(fields[1]) else {
             throw .malformed(line: number, "unreadable record")
         }
-        let accountFields = version >= 4 ? 9 : version >= 2 ? 8 : 7
+        let accountFields = version >= 5 ? 10 : version >= 4 ? 9 : version >= 2 ? 8 : 7
         let monthFields = version >= 2 ? 7 : 5
         if isText(kind, "account") && fields.count == accountFields {
             guard let currency = Currency(code: text(fields[2])),
@@ -347,11 +411,22 @@ private struct ManifestReader {
                 }
                 turnover = Int64(value)
             }
-            let name = unescaped(fields[version >= 2 ? 7 : 6])
+            // Format 5 has the balance state before the name.
+            let shift = version >= 5 ? 1 : 0
+            let name = unescaped(fields[(version >= 2 ? 7 : 6) + shift])
             var section: LedgerManifest.Section?
-            if version >= 4 && !isText(fields[8], "-") {
-                section = self.section(fields[8], in: manifest.monthsLog)
+            if version >= 4 && !isText(fields[8 + shift], "-") {
+                section = self.section(fields[8 + shift], in: manifest.monthsLog)
                 guard section != nil else { throw .malformed(line: number, "bad section") }
+            }
+            var outOfBalance: OutOfBalance?
+            if version >= 5 && !isText(fields[7], "-") {
+                let parts = text(fields[7]).split(separator: ":")
+                guard parts.count == 2, let since = try? Day(parsing: String(parts[0])),
+                    let units = Int64(parts[1])
+                else { throw .malformed(line: number, "bad balance state") }
+                outOfBalance = OutOfBalance(
+                    since: since, difference: Money(minorUnits: units, currency: currency))
             }
             manifest.accounts[accountID] = LedgerManifest.AccountEntry(
                 account: Account(
@@ -359,7 +434,8 @@ private struct ManifestReader {
                     currency: currency),
                 openingBalance: opening,
                 lastImport: isText(fields[5], "-") ? nil : text(fields[5]),
-                turnover: turnover, months: [:], section: section, monthsLoaded: section == nil)
+                turnover: turnover, months: [:], section: section, monthsLoaded: section == nil,
+                outOfBalance: outOfBalance)
         } else if isText(kind, "month") && version <= 3 && fields.count == monthFields {
             guard manifest.accounts[accountID] != nil,
                 let (month, length) = monthRecord(from: 2, version: version, manifest.logs)
@@ -372,9 +448,9 @@ private struct ManifestReader {
 
     /// The month record in `fields` from `start`: `YYYY-MM DATA IDX`, then from format 2 the
     /// two checksums, and in format 4 the extents; `nil` when it is not one.
-    private func monthRecord(from start: Int, version: Int, _ logs: LedgerManifest.LogLengths)
-        -> (Month, LedgerManifest.MonthLength)?
-    {
+    private func monthRecord(
+        from start: Int, version: Int, _ logs: LedgerManifest.LogLengths, extentsField: Int? = nil
+    ) -> (Month, LedgerManifest.MonthLength)? {
         let indexEntry = version >= 2 ? 16 : 8
         guard let month = month(fields[start]), let data = integer(fields[start + 1]),
             let ids = integer(fields[start + 2]), data >= 0, ids >= 0, ids % indexEntry == 0
@@ -387,7 +463,8 @@ private struct ManifestReader {
             length.idChecksum = Checksum(value: idChecksum)
         }
         if version >= 4 {
-            guard let extents = extents(fields[start + 5], of: length, in: logs) else {
+            guard let extents = extents(fields[extentsField ?? start + 5], of: length, in: logs)
+            else {
                 return nil
             }
             length.extents = extents

@@ -6,11 +6,12 @@
 /// run's writes visible, all together. Text format, one record per line, tab separated:
 ///
 /// ```
-/// statements-ledger 4
+/// statements-ledger 5
 /// generation N
 /// logs DATA-BYTES INDEX-BYTES
 /// months FILE BYTES
-/// account AccountID CURRENCY KIND OPENING-MINOR-UNITS|- LAST-IMPORT|- TURNOVER NAME SECTION
+/// account AccountID CURRENCY KIND OPENING-MINOR-UNITS|- LAST-IMPORT|- TURNOVER OUT-OF-BALANCE
+///     NAME SECTION
 /// file SIZE MODIFIED CHANGED INODE DEVICE CONTENT-HASH READING TRANSACTIONS ROWS NOT-BOOKED PATH
 /// end HASH
 /// ```
@@ -19,8 +20,18 @@
 /// (`OFFSET:BYTES:CHECKSUM`, or `-` for none), a line per month:
 ///
 /// ```
-/// YYYY-MM DATA-BYTES INDEX-BYTES DATA-CHECKSUM INDEX-CHECKSUM EXTENTS
+/// YYYY-MM DATA-BYTES INDEX-BYTES DATA-CHECKSUM INDEX-CHECKSUM TOTAL EXTENTS
+/// balance YYYY-MM-DD MINOR-UNITS LINE SOURCE LEDGER-SUM
 /// ```
+///
+/// and a `balance` line per balance a statement stated (`BalanceAssertion`: the balance at
+/// the end of the day, the file and line that state it, and the sum of the bookings up to it
+/// when last checked, so that a run works out only those its new bookings move), in order. TOTAL is the sum of the
+/// month's amounts in minor units (absent in format 4, and worked out when a run needs it);
+/// OUT-OF-BALANCE is `-`, or `YYYY-MM-DD:MINOR-UNITS`: since the end of which day the ledger
+/// differs from a balance the bank stated, and by how much now. From format 5 OPENING is the
+/// opening balance the account's balance assertions imply (see `BalanceCheck`); an account
+/// without any keeps the opening balance of the first statement imported, as format 4 did.
 ///
 /// so that a run reads and writes the month records of the accounts it touches only, not
 /// those of the whole ledger. EXTENTS are where the month's bytes lie in the transaction and
@@ -31,6 +42,8 @@
 /// byte before it, so that a manifest cut short or changed is known for what it is. A `file`
 /// record is a statement file imported whole (`ImportedFile`), by its absolute path.
 ///
+/// Format 4 lacks balances, totals and OUT-OF-BALANCE; it is read as it is, and a writer
+/// forgets its file records, so that the next run reads its files again for their balances.
 /// Formats 1 to 3 kept each account-month in files of its own (`accounts/ID/YYYY-MM.tsv` and
 /// `.idx`, `.ids` in format 1) and its record in the manifest (`month AccountID YYYY-MM
 /// DATA-BYTES INDEX-BYTES DATA-CHECKSUM INDEX-CHECKSUM`), and are still read; a writer
@@ -38,7 +51,7 @@
 /// format 3 does; format 1 also lacks turnover, checksums and the end line.
 package struct LedgerManifest: Hashable, Sendable {
     /// The format version this build writes.
-    package static let formatVersion = 4
+    package static let formatVersion = 5
     static let magic = "statements-ledger"
 
     /// What the ledger records about one account.
@@ -61,6 +74,10 @@ package struct LedgerManifest: Hashable, Sendable {
         package var section: Section? = nil
         /// Whether `months` holds the account's months.
         package var monthsLoaded = true
+        /// The balances the bank stated, in order (loaded with the months, from the section).
+        package var assertions: [BalanceAssertion] = []
+        /// Since when, and by how much, the ledger differs from a stated balance.
+        package var outOfBalance: OutOfBalance? = nil
     }
 
     /// Where an account's month records lie in the months log, and their checksum.
@@ -127,6 +144,8 @@ package struct LedgerManifest: Hashable, Sendable {
         /// Where the bytes lie in the logs, in the order appended; `nil` in formats 1 to 3,
         /// which kept them in the month's own files.
         package var extents: [Extent]?
+        /// The sum of the month's amounts in minor units; `nil` when not recorded (format 4).
+        package var total: Int64?
 
         /// Whether `bytes` are the month's transaction lines as committed: their checksum
         /// matches (a format 1 manifest has none to compare).
@@ -136,11 +155,15 @@ package struct LedgerManifest: Hashable, Sendable {
 
         /// The lengths and checksums of a month with nothing committed.
         package static let empty = MonthLength(
-            dataBytes: 0, idBytes: 0, dataChecksum: .empty, idChecksum: .empty, extents: [])
+            dataBytes: 0, idBytes: 0, dataChecksum: .empty, idChecksum: .empty, extents: [],
+            total: 0)
 
         /// Extends the month by bytes appended to the logs where they end (`logs`): the last
         /// extent grows when the bytes follow it in both logs.
-        package mutating func advance(data: [UInt8], ids: [UInt8], at logs: LogLengths) {
+        package mutating func advance(
+            data: [UInt8], ids: [UInt8], at logs: LogLengths, total added: Int64 = 0
+        ) {
+            total = total.map { $0 &+ added }
             var all = extents ?? []
             if let last = all.last, last.dataOffset + last.dataBytes == logs.dataBytes,
                 last.idOffset + last.idBytes == logs.idBytes
@@ -162,8 +185,9 @@ package struct LedgerManifest: Hashable, Sendable {
 
         package init(
             dataBytes: Int, idBytes: Int, dataChecksum: Checksum? = nil,
-            idChecksum: Checksum? = nil, extents: [Extent]? = nil
+            idChecksum: Checksum? = nil, extents: [Extent]? = nil, total: Int64? = nil
         ) {
+            self.total = total
             self.dataBytes = dataBytes
             self.idBytes = idBytes
             self.dataChecksum = dataChecksum

@@ -16,6 +16,26 @@ package struct MonthlyStatement: Hashable, Sendable {
     package let totalIn: Money
     /// The sum of the debits, negative or zero.
     package let totalOut: Money
+    /// The balances the bank stated for the ends of days of the month that the ledger does
+    /// not hold, in day order.
+    package var bankDisagreements: [BankDisagreement] = []
+
+    /// A balance the bank stated at the end of a day, and the ledger's there.
+    package struct BankDisagreement: Hashable, Sendable {
+        package let day: Day
+        package let bank: Money
+        package let ledger: Money
+
+        /// The ledger's balance minus the bank's.
+        package var difference: Money {
+            Money(minorUnits: ledger.minorUnits &- bank.minorUnits, currency: ledger.currency)
+        }
+
+        /// Creates a disagreement.
+        package init(day: Day, bank: Money, ledger: Money) {
+            (self.day, self.bank, self.ledger) = (day, bank, ledger)
+        }
+    }
 
     /// The balance after the month's last transaction.
     package var closingBalance: Money { entries.last?.balance ?? openingBalance }

@@ -190,6 +190,8 @@ extension CamtParser {
         var amount: PlacedText?
         var currency: String?
         var indicator: String?
+        /// `Dt/Dt`, or the day of `Dt/DtTm`.
+        var date: String?
         let line: Int
     }
 
@@ -452,6 +454,8 @@ extension CamtParser {
                 balance!.amount = value()
                 balance!.currency = attributeCurrency
             case .cdtDbtInd where within(.bal, .cdtDbtInd): balance!.indicator = value().text
+            case .dt where within(.bal, .dt, .dt), .dtTm where within(.bal, .dt, .dtTm):
+                balance!.date = String(value().text.prefix(10))
             case .bal:
                 statement!.balances.append(balance!)
                 balance = nil
@@ -661,6 +665,11 @@ extension CamtParser {
                 report(.elementMissing("<Sts>", in: "<Ntry>"), line: entry.line, column: 1)
                 return
             }
+            // An entry left out as not booked still has the amount the schema requires.
+            guard entry.amount != nil else {
+                report(.elementMissing("<Amt>", in: "the entry"), line: entry.line, column: 1)
+                return
+            }
             if statement!.isInterim || status != "BOOK" {
                 summary.notBookedCount += 1
                 return
@@ -775,6 +784,7 @@ extension CamtParser {
             guard statement != nil, let account = account(), statement!.isValid else { return }
             var opening: Money?
             var closing: (Money, Int)?
+            var stated: [StatedBalance] = []
             for balance in statement!.balances {
                 guard let type = balance.type, ["OPBD", "PRCD", "CLBD"].contains(type) else {
                     continue
@@ -789,7 +799,20 @@ extension CamtParser {
                 } else if opening == nil || type == "OPBD" {
                     opening = money
                 }
+                let day = balance.date.flatMap { date in
+                    try? date.parsingUTF8 { (bytes) throws(DayError) in try Day(parsing: bytes) }
+                }
+                // `OPBD` before `PRCD`, as for the opening balance above.
+                if type == "OPBD" { stated.removeAll { $0.point == .opening } }
+                if type == "CLBD" || !stated.contains(where: { $0.point == .opening }) {
+                    stated.append(
+                        StatedBalance(
+                            account: account, point: type == "CLBD" ? .closing : .opening,
+                            balance: money, line: balance.line, statementLine: statement!.line,
+                            statedDay: day))
+                }
             }
+            summary.statedBalances += stated
             if let opening, summary.openingBalances[account.id] == nil {
                 summary.openingBalances[account.id] = opening
             }

@@ -173,6 +173,10 @@ extension MT940Parser {
     struct Balance {
         let line: Int
         let money: Money
+        /// The date the field gives.
+        var day: Day? = nil
+        /// Whether it is a final balance (`:60F:`, `:62F:`), not an intermediate one.
+        var isFinal = true
     }
 
     /// The statement being read.
@@ -453,7 +457,9 @@ extension MT940Parser {
                 return
             }
             if bytes[0] == UInt8(ascii: "D") { money = money.negated }
-            let balance = Balance(line: field.line, money: money)
+            let balance = Balance(
+                line: field.line, money: money, day: Self.day(bytes[1..<7]),
+                isFinal: field.tag != .openingInterim && field.tag != .closingInterim)
             // One opening and one closing balance per statement: a second is not taken to
             // replace the first.
             if let first = field.tag.isClosing ? statement!.closing : statement!.opening {
@@ -686,6 +692,16 @@ extension MT940Parser {
             }
             if summary.openingBalances[account.id] == nil {
                 summary.openingBalances[account.id] = opening.money
+            }
+            // Final balances only: an intermediate one (`:60M:`, `:62M:`) may fall within a day.
+            let stated: [(Balance?, StatedBalance.Point)] = [
+                (opening, .opening), (statement.closing, .closing),
+            ]
+            for case (let balance?, let point) in stated where balance.isFinal {
+                summary.statedBalances.append(
+                    StatedBalance(
+                        account: account, point: point, balance: balance.money,
+                        line: balance.line, statementLine: statement.line, statedDay: balance.day))
             }
             guard let closing = statement.closing else {
                 diagnostics.report(

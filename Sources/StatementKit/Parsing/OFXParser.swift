@@ -53,6 +53,7 @@ extension OFXParser {
         case accttype = "ACCTTYPE"
         case ledgerbal = "LEDGERBAL"
         case balamt = "BALAMT"
+        case dtasof = "DTASOF"
         case fi = "FI"
         case org = "ORG"
         case dtposted = "DTPOSTED"
@@ -107,6 +108,8 @@ extension OFXParser {
         var idPrefix: StableHasher?
         var accountChecked = false
         var ledgerBalance: PlacedText?
+        /// The day of `LEDGERBAL/DTASOF`.
+        var ledgerDay: Day?
         var total: Int64 = 0
         var isValid = true
     }
@@ -271,6 +274,10 @@ extension OFXParser {
                         once(\.accountID, value())
                     case (.bankacctfrom, .accttype): once(\.accountType, value().text)
                     case (.ledgerbal, .balamt): once(\.ledgerBalance, value())
+                    case (.ledgerbal, .dtasof):
+                        statement!.ledgerDay = Array(reader.value.utf8).withUnsafeBufferPointer {
+                            Self.day($0)
+                        }
                     default: break
                     }
                 } else if path.last == .fi && tag == .org {
@@ -512,6 +519,10 @@ extension OFXParser {
                     Array(balance.text.utf8)[...], line: balance.line, column: balance.column,
                     "LEDGERBAL/BALAMT", currency: account.currency)
             else { return }
+            summary.statedBalances.append(
+                StatedBalance(
+                    account: account, point: .closing, balance: closing, line: balance.line,
+                    statementLine: statement!.line, statedDay: statement!.ledgerDay))
             // The balance after the statement tells the balance before it.
             if summary.openingBalances[account.id] == nil {
                 summary.openingBalances[account.id] = Money(
@@ -938,6 +949,8 @@ struct OFXReader<Source: ByteSource> {
             }
         }
         while let last = ownValue.last, XMLReader<Source>.isSpace(last) { ownValue.removeLast() }
+        let leading = ownValue.prefix(while: XMLReader<Source>.isSpace).count
+        ownValue.removeFirst(leading)
         valueIsOwned = true
     }
 

@@ -33,6 +33,9 @@ package struct ParseSummary: Hashable, Sendable {
     package var notBookedCount = 0
     /// The opening balances by account: declared, or implied by a first row's running balance.
     package var openingBalances: [AccountID: Money] = [:]
+    /// The balances the file states, in the order found: as readers report them, and placed
+    /// at the end of a day once `StatementFileReader` has read the file.
+    package var statedBalances: [StatedBalance] = []
     /// Whether a file streamed as canonical UTF-8 CSV turned out to be Windows-1252 text: its
     /// findings are void, and it is read again through the sniffer (`sniffing: true`).
     package var needsSniffing = false

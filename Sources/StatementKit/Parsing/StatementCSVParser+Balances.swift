@@ -45,6 +45,16 @@ extension StatementCSVParser {
             return
         }
         let known = opening ?? account.balance.impliedOpening
+        for (item, money) in [
+            (Dialect.PreambleItem.openingBalance, opening), (.closingBalance, closing),
+        ] {
+            guard let money, item == .closingBalance || account.balance.impliedOpening == nil
+            else { continue }
+            summary.statedBalances.append(
+                StatedBalance(
+                    account: account.account, point: item == .openingBalance ? .opening : .closing,
+                    balance: money, line: declared[item]!.line))
+        }
         guard let closing else { return }
         guard let known else {
             // Only the closing balance: it tells the opening one.

@@ -180,6 +180,18 @@ package struct StatementCSVParser: Sendable {
         summary.notBookedCount = state.notBookedCount
         for account in state.accounts {
             summary.openingBalances[account.account.id] = account.balance.impliedOpening
+            if let opening = account.balance.impliedOpening {
+                summary.statedBalances.append(
+                    StatedBalance(
+                        account: account.account, point: .opening, balance: opening,
+                        line: account.firstLine))
+            }
+            for (day, (balance, line)) in account.dayBalances.sorted(by: { $0.key < $1.key }) {
+                summary.statedBalances.append(
+                    StatedBalance(
+                        account: account.account, point: .endOfDay(day), balance: balance,
+                        line: line))
+            }
         }
         if !state.declaredBalances.isEmpty, state.accounts.count == 1 {
             reconcile(state.accounts[0], state.declaredBalances, &summary, &diagnostics)
@@ -398,6 +410,12 @@ package struct StatementCSVParser: Sendable {
         if let mismatch = state.accounts[slot].balance.add(amount, declared: declaredBalance) {
             fields.report(
                 .balance("balance", mismatch), at: columns[.balance] ?? columns.amountField)
+        } else if let declaredBalance,
+            !dialect.isNewestFirst
+                || state.accounts[slot].dayBalances[date] == nil
+        {
+            // The day's last row: the latest one, or the first of a file listed newest first.
+            state.accounts[slot].dayBalances[date] = (declaredBalance, line)
         }
         let transactionID = columns[.transactionID].flatMap { fields.identifier($0) }
         if let transactionID,

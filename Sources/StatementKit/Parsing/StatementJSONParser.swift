@@ -111,6 +111,8 @@ private struct Decoder {
         /// an opening balance that came late. `nil` while none was seen or the chain was reset.
         var firstDeclared: (sum: Money, declared: Money, position: SourcePosition)?
         var hasUnreadableRowBeforeDeclared = false
+        /// The running balance at the end of each day, from the day's last row, and its line.
+        var dayBalances: [Day: (balance: Money, line: Int)] = [:]
     }
 
     /// Reads one statement object from the reader, handing its valid rows to `onRow`.
@@ -194,6 +196,7 @@ private struct Decoder {
             summary.openingBalances[account.id] = known
         }
         guard state.isValid && state.balancesAreValid else { return }
+        stateBalances(of: account, state, statementLine: start.line)
         let position = state.closingNode?.position ?? start
         guard let total = state.total ?? (state.rowIndex == 0 ? .zero(account.currency) : nil)
         else {
@@ -217,6 +220,28 @@ private struct Decoder {
     /// Reads the balances that have been seen, in the account's currency.
     /// Reads, each once, the balances that have been seen and not yet read, in the account's
     /// currency: the ones before the rows when the rows begin, any later one at the end.
+    /// Adds the balances the statement states to the summary.
+    private mutating func stateBalances(
+        of account: Account, _ state: StatementState, statementLine: Int
+    ) {
+        var stated: [(StatedBalance.Point, Money, Int)] = []
+        if let opening = state.opening ?? state.balance.impliedOpening {
+            stated.append((.opening, opening, state.openingNode?.position.line ?? statementLine))
+        }
+        if let closing = state.closing {
+            stated.append((.closing, closing, state.closingNode?.position.line ?? statementLine))
+        }
+        for (day, (balance, line)) in state.dayBalances.sorted(by: { $0.key < $1.key }) {
+            stated.append((.endOfDay(day), balance, line))
+        }
+        for (point, balance, line) in stated {
+            summary.statedBalances.append(
+                StatedBalance(
+                    account: account, point: point, balance: balance, line: line,
+                    statementLine: statementLine))
+        }
+    }
+
     private mutating func resolveBalances(_ account: Account, _ state: inout StatementState) {
         if let node = state.openingNode, !state.isOpeningResolved {
             state.isOpeningResolved = true
@@ -263,12 +288,14 @@ private struct Decoder {
         if state.firstDeclared == nil, let declared, let sum = state.total {
             state.firstDeclared = (sum, declared, fields.position)
         }
+        let line = fields.position.line
         if let mismatch = state.balance.add(transaction.amount, declared: declared) {
             report(
                 .balance("transactions[\(index)].balance", mismatch),
                 at: fields.balance?.position ?? amountPosition(fields))
+        } else if let declared {
+            state.dayBalances[transaction.date] = (declared, line)
         }
-        let line = fields.position.line
         if let conflict = transactionIDs.check(transaction, account: account.id, line: line) {
             report(conflict, at: fields.position)
         }

@@ -56,7 +56,28 @@ package struct AccountsRenderer: Sendable {
                     column == name ? row[column].truncated(toWidth: widths[name]) : row[column]
                 return cell.padded(toWidth: widths[column], right: rightAligned.contains(column))
             }.joined(separator: "  ").trimmingTrailingSpaces
-        }.joined(separator: "\n") + "\n"
+        }.joined(separator: "\n") + "\n" + bankBalances(accounts)
+    }
+
+    /// A line per account with balances its bank stated: the latest, the day it holds at
+    /// the end of, and whether the ledger agrees.
+    private func bankBalances(_ accounts: [AccountSummary]) -> String {
+        let lines = accounts.compactMap { summary -> String? in
+            guard let (assertion, ledger) = summary.bankBalance else { return nil }
+            let difference = Money(
+                minorUnits: ledger.minorUnits &- assertion.balance.minorUnits,
+                currency: ledger.currency)
+            let agreement =
+                difference.minorUnits == 0
+                ? "the ledger agrees"
+                : "the ledger has \(ledger.groupedText), \(difference.moreOrLessText)"
+            let state = summary.outOfBalance.map {
+                "; out of balance since \($0.since.isoText), \($0.difference.moreOrLessText)"
+            }
+            return
+                "  \(summary.account.id.grouped): \(assertion.balance.groupedText) at the end of \(assertion.day.isoText), \(agreement)\(state ?? "")"
+        }
+        return lines.isEmpty ? "" : "bank balances:\n" + lines.joined(separator: "\n") + "\n"
     }
 
     private func json(_ accounts: [AccountSummary]) -> String {
@@ -72,10 +93,29 @@ package struct AccountsRenderer: Sendable {
                 "\"firstDate\": \(summary.firstDate.map { "\"\($0.isoText)\"" } ?? "null")",
                 "\"lastDate\": \(summary.lastDate.map { "\"\($0.isoText)\"" } ?? "null")",
                 "\"lastImport\": \(summary.lastImport.map(jsonString) ?? "null")",
+                "\"bankBalance\": \(bankBalance(summary))",
+                "\"outOfBalance\": \(ImportReportRenderer.json(summary.outOfBalance))",
             ]
             return "  {" + fields.joined(separator: ", ") + "}"
         }
         return objects.isEmpty ? "[]\n" : "[\n" + objects.joined(separator: ",\n") + "\n]\n"
+    }
+}
+
+/// The latest balance the bank stated as JSON, with the ledger's balance at its day.
+private func bankBalance(_ summary: AccountSummary) -> String {
+    guard let (assertion, ledger) = summary.bankBalance else { return "null" }
+    return
+        "{\"day\": \"\(assertion.day.isoText)\", \"balance\": \(assertion.balance.jsonObject), "
+        + "\"ledger\": \(ledger.jsonObject), \"source\": \(jsonString(assertion.source)), "
+        + "\"line\": \(assertion.line)}"
+}
+
+extension Money {
+    /// A difference of the ledger's balance from the bank's in words: `1,329.17 EUR more`,
+    /// `12.00 EUR less`.
+    package var moreOrLessText: String {
+        minorUnits < 0 ? "\(negated.groupedText) less" : "\(groupedText) more"
     }
 }
 

@@ -43,6 +43,20 @@ package struct CSVStatementRenderer: Sendable {
             out.append(utf8: currency)
             out.append("\r\n")
         }
+        // A balance the bank stated that the ledger does not hold: a row without an amount
+        // (so sums stay right), the bank's balance in the balance column.
+        for disagreement in statement.bankDisagreements {
+            disagreement.day.appendISOText(to: &out)
+            out.append(utf8: ",Bank balance,ledger ")
+            disagreement.ledger.appendDecimalText(to: &out)
+            out.append(utf8: " difference ")
+            disagreement.difference.appendDecimalText(to: &out)
+            out.append(utf8: ",,,")
+            disagreement.bank.appendDecimalText(to: &out)
+            out.append(UInt8(ascii: ","))
+            out.append(utf8: currency)
+            out.append("\r\n")
+        }
     }
 
     /// Appends `cell(text)`: most texts as they are, without making another string.

@@ -72,7 +72,7 @@ package struct HTMLStatementRenderer: Sendable {
         out.append(utf8: navigation(statement, neighbours))
         out.append("</nav>\n")
         out.append(utf8: "<header>\n<h1>\(escape(name)) · \(escape(period))</h1>\n<dl>\n")
-        let facts = [
+        var facts = [
             (
                 labels.name(of: account.id),
                 "<span class=\"iban\">\(escape(account.id.grouped))</span>"
@@ -81,6 +81,13 @@ package struct HTMLStatementRenderer: Sendable {
             (labels.openingBalance, amount(statement.openingBalance)),
             (labels.closingBalance, amount(statement.closingBalance)),
         ]
+        // Balances the bank stated that the ledger does not hold.
+        facts += statement.bankDisagreements.map { disagreement in
+            (
+                "\(labels.bankBalance) \(days.medium(disagreement.day))",
+                "\(amount(disagreement.bank)) (\(escape(labels.difference)) \(amount(disagreement.difference)))"
+            )
+        }
         for (term, value) in facts {
             out.append(utf8: "<dt>\(escape(term))</dt><dd>\(value)</dd>\n")
         }

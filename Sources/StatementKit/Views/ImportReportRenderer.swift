@@ -28,6 +28,11 @@ package struct ImportReportRenderer: Sendable {
                 results.write(line(file, isDryRun: report.isDryRun) + "\n")
             }
         }
+        for balance in report.balances {
+            for diagnostic in balance.failures {
+                diagnostics.write(diagnostic.textLine(style) + "\n")
+            }
+        }
         guard verbosity > .quiet else { return }
         results.write(summary(report) + "\n")
         let rejected = report.files.filter { $0.outcome == .rejected }.map(\.validation)
@@ -36,6 +41,21 @@ package struct ImportReportRenderer: Sendable {
         {
             results.write("  \(counts)\n")
         }
+        for balance in report.balances {
+            if let line = Self.balanceLine(balance) { results.write(line + "\n") }
+        }
+    }
+
+    /// What a run changed about an account's agreement with its bank: out of balance, or in
+    /// balance again; `nil` when it holds and held.
+    package static func balanceLine(_ balance: AccountBalanceReport) -> String? {
+        let account = Diagnostic.sanitized(balance.account.id.text)
+        if let state = balance.outOfBalance {
+            return
+                "out of balance  \(account): since \(state.since.isoText) the ledger has \(state.difference.moreOrLessText) than the bank states"
+        }
+        guard balance.hasCleared else { return nil }
+        return "in balance again  \(account): every balance the bank stated holds"
     }
 
     private func line(_ file: FileImport, isDryRun: Bool) -> String {
@@ -113,6 +133,27 @@ package struct ImportReportRenderer: Sendable {
         out += "\"dryRun\": \(report.isDryRun), \"codes\": "
         out += ValidationReportRenderer.jsonCodeCounts(
             ValidationReport(files: validations).codeCounts)
-        return out + "}\n}"
+        out += "},\n  \"balances\": ["
+        for (index, balance) in report.balances.enumerated() {
+            out += index == 0 ? "\n" : ",\n"
+            out += "    {\"account\": \(jsonString(balance.account.id.text)), "
+            out += "\"outOfBalance\": \(Self.json(balance.outOfBalance)), "
+            out += "\"cleared\": \(balance.hasCleared), \"diagnostics\": ["
+            out += balance.failures.map { diagnostic in
+                "{\"file\": \(jsonString(diagnostic.file)), \"line\": \(diagnostic.line), "
+                    + "\"code\": \"\(diagnostic.code.rawValue)\", "
+                    + "\"message\": \(jsonString(diagnostic.message))}"
+            }.joined(separator: ", ")
+            out += "]}"
+        }
+        out += report.balances.isEmpty ? "]" : "\n  ]"
+        return out + "\n}"
+    }
+
+    /// An account's balance state as JSON: `null`, or since when and by how much.
+    package static func json(_ state: OutOfBalance?) -> String {
+        guard let state else { return "null" }
+        return
+            "{\"since\": \"\(state.since.isoText)\", \"difference\": \(state.difference.jsonObject)}"
     }
 }

@@ -185,3 +185,18 @@ package struct ReportLabels: Hashable, Sendable {
             highest: "最高", kinds: ("普通預金", "貯蓄預金", "投資口座", "クレジットカード")),
     ]
 }
+
+extension ReportLabels {
+    /// The words for a balance the bank stated that the ledger does not hold, by language.
+    private static let bankWords: [String: (bankBalance: String, difference: String)] = [
+        "en": ("Bank balance", "difference"), "de": ("Saldo laut Bank", "Differenz"),
+        "fr": ("Solde selon la banque", "écart"), "es": ("Saldo según el banco", "diferencia"),
+        "it": ("Saldo secondo la banca", "differenza"), "nl": ("Saldo volgens de bank", "verschil"),
+        "ja": ("銀行の残高", "差額"),
+    ]
+
+    /// `Bank balance`: what the bank stated at the end of a day.
+    var bankBalance: String { Self.bankWords[languageCode]?.bankBalance ?? "Bank balance" }
+    /// `difference`: the ledger's balance minus the bank's.
+    var difference: String { Self.bankWords[languageCode]?.difference ?? "difference" }
+}

@@ -42,7 +42,14 @@ package struct TextStatementRenderer: Sendable {
         let labelWidth =
             max(labels.openingBalance.displayWidth, labels.closingBalance.displayWidth) + 2
         out.append(utf8: labels.openingBalance.padded(toWidth: labelWidth) + opening + "\n")
-        out.append(utf8: labels.closingBalance.padded(toWidth: labelWidth) + closing + "\n\n")
+        out.append(utf8: labels.closingBalance.padded(toWidth: labelWidth) + closing + "\n")
+        for disagreement in statement.bankDisagreements {
+            out.append(
+                utf8:
+                    "\(labels.bankBalance) \(days.medium(disagreement.day)): \(money.format(disagreement.bank)); \(labels.difference) \(money.format(disagreement.difference))\n"
+            )
+        }
+        out.append(UInt8(ascii: "\n"))
 
         // By index: each field read in place, not a copy of each entry and its texts. Amounts
         // are formatted into one buffer, each a range of it with its width.

@@ -10,11 +10,13 @@ enum Check: Command {
 
         Verifies the ledger: the manifest's end line and checksum, and every account-month's
         committed bytes and identity index against the lengths and checksums the manifest
-        records. Prints each problem with the file it is in. Reads without locking or
-        writing. Other commands verify what they rely on and write nothing past damage they
-        find: every command the manifest; import and process, before they commit, each month
-        they add to, the later months of those accounts and the month before; process, when
-        its output folder is behind the ledger, every month before it imports; report,
+        records; then whether every account agrees with the balances its bank stated (an
+        account out of balance is a BALANCE_ASSERTION error, with since when and by how
+        much). Prints each problem with the file it is in. Reads without locking or writing.
+        Other commands verify what they rely on and write nothing past damage they find:
+        every command the manifest; import, before it commits, the months whose statements
+        it changes of the accounts it touches; process the same months of every account, and,
+        when its output folder is behind the ledger, every month before it imports; report,
         register and accounts each month they read. Damage elsewhere is found here. To repair
         a ledger, restore the state folder from a backup, or import the statement files into
         a new ledger (the ledger holds nothing that is not in them).
@@ -23,8 +25,8 @@ enum Check: Command {
           --state DIR  the ledger folder (default: $STATEMENTS_STATE, else ./ledger)
           -h, --help   show this help
 
-        EXIT STATUS: 0 the ledger is sound, 2 usage error, 3 the ledger is damaged, missing or
-        cannot be read.
+        EXIT STATUS: 0 the ledger is sound, 1 an account is out of balance with its bank,
+        2 usage error, 3 the ledger is damaged, missing or cannot be read.
         """
 
     static func run(_ arguments: [String], console: Console) throws(CommandError) -> Int32 {
@@ -50,6 +52,18 @@ enum Check: Command {
             print(
                 "the ledger at \(storage.folder) is sound (\(months.counted("account-month")) checked)",
                 to: &standardOutput)
+            let outOfBalance = try StateController(storage: storage).accountsOutOfBalance()
+            for (account, state) in outOfBalance {
+                print(
+                    "statements check: error: [BALANCE_ASSERTION] \(account.id.text) is out of balance with its bank since \(state.since.isoText): the ledger has \(state.difference.moreOrLessText) than the bank states",
+                    to: &standardError)
+            }
+            guard outOfBalance.isEmpty else {
+                print(
+                    "\(outOfBalance.count.counted("account")) out of balance with the bank",
+                    to: &standardOutput)
+                return ExitCode.dataError
+            }
             return ExitCode.success
         } catch {
             throw .environment("\(error)")

@@ -14,7 +14,10 @@ enum Import: Command {
         input) into the ledger. Each transaction is stored once, however often a file is
         delivered or exports overlap. A file with any error is rejected whole (its
         diagnostics on stderr, as validate prints them); the other files still import. All
-        accepted files become visible together in one atomic commit.
+        accepted files become visible together in one atomic commit. Every balance a file
+        states is kept as an assertion and checked, with every earlier one, after the rows
+        are merged: a balance the ledger does not hold is a BALANCE_ASSERTION error, the rows
+        stay, and the account is out of balance until a later import makes it hold.
 
         OPTIONS:
           -s, --state DIR            the ledger folder (default: $STATEMENTS_STATE, else
@@ -29,8 +32,8 @@ enum Import: Command {
         \(ReadOptions.shardHelp)
           -h, --help                 show this help
 
-        EXIT STATUS: 0 every file imported or already present, 1 a file was rejected,
-        2 usage error, 3 state folder locked by another run or unwritable, or a path unreadable.
+        EXIT STATUS: 0 every file imported or already present, 1 a file was rejected or an
+        account the run touched is out of balance, 2 usage error, 3 state folder locked by another run or unwritable, or a path unreadable.
         """
 
     static func run(_ arguments: [String], console: Console) throws(CommandError) -> Int32 {
@@ -75,9 +78,11 @@ enum Import: Command {
         }
     }
 
-    /// The exit status of an import: 3 for an unreadable path, 1 for a rejected file.
+    /// The exit status of an import: 3 for an unreadable path, 1 for a rejected file or an
+    /// account the run touched that is out of balance with its bank.
     static func exitStatus(_ report: ImportReport) -> Int32 {
         if report.hasEnvironmentError { return ExitCode.environment }
-        return report.rejectedCount > 0 ? ExitCode.dataError : ExitCode.success
+        return report.rejectedCount > 0 || report.isOutOfBalance
+            ? ExitCode.dataError : ExitCode.success
     }
 }

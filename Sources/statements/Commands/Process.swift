@@ -54,7 +54,7 @@ enum Process: Command {
             flagOptions: ReadOptions.flagOptions.union(Output.flagOptions).union(["dry-run"]))
         let report = try ReportOptions(options)
         let output = try Output(options, console: console)
-        let read = try ReadOptions(options, command: name)
+        var read = try ReadOptions(options, command: name)
         let isDryRun = options.has("dry-run")
         if let folder = options.value("archive") {
             if options.value("shard") != nil {
@@ -76,6 +76,7 @@ enum Process: Command {
                 throw .environment("\(error)")
             }
         }
+        read.settings.reportsChangedMonths = true
         let imported = try Import.importFiles(
             read, into: state, isDryRun: isDryRun, output: output, console: console)
         var standardError = console.error

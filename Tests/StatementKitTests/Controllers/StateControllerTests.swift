@@ -393,12 +393,12 @@ struct StateControllerTests {
         let ledger = try TestLedger()
         try FileManager.default.createDirectory(
             atPath: ledger.state, withIntermediateDirectories: true)
-        try "statements-ledger 5\n".write(
+        try "statements-ledger 6\n".write(
             toFile: ledger.state + "/manifest", atomically: false, encoding: .utf8)
         #expect(
             throws: StorageError.unreadable(
                 folder: ledger.state,
-                reason: LedgerManifest.DecodingError.newerVersion(5).description)
+                reason: LedgerManifest.DecodingError.newerVersion(6).description)
         ) {
             try ledger.accounts()
         }

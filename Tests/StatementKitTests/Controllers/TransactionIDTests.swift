@@ -171,7 +171,7 @@ struct LedgerUpgradeTests {
         let report = try ledger.importText(Self.format3Rows)
         #expect(report.files.map(\.outcome) == [.alreadyPresent(3)])
         let manifest = try String(contentsOfFile: ledger.state + "/manifest", encoding: .utf8)
-        #expect(manifest.hasPrefix("statements-ledger 4\ngeneration\t1\n"))
+        #expect(manifest.hasPrefix("statements-ledger 5\ngeneration\t1\n"))
         // Only the logs are left, however many months and accounts the ledger held.
         #expect(
             try FileManager.default.contentsOfDirectory(atPath: ledger.state).sorted() == [
@@ -239,7 +239,7 @@ struct LedgerUpgradeTests {
         #expect(after.balance == before.balance)
         #expect(after.account.name == "Household")
         let manifest = try String(contentsOfFile: ledger.state + "/manifest", encoding: .utf8)
-        #expect(manifest.hasPrefix("statements-ledger 4\n"))
+        #expect(manifest.hasPrefix("statements-ledger 5\n"))
         #expect(!FileManager.default.fileExists(atPath: ledger.state + "/accounts"))
         #expect(FileManager.default.fileExists(atPath: ledger.state + "/identities"))
         // A third identical coffee in a later export is still one more.
@@ -287,10 +287,21 @@ struct LedgerUpgradeTests {
         let report = try ledger.controller().importFiles(at: [root + "/SampleData/good"] + profiles)
         #expect(report.files.filter { $0.outcome == .rejected }.count == 1)
         #expect(report.files.allSatisfy { if case .imported = $0.outcome { false } else { true } })
-        #expect(try figures().elementsEqual(Self.format1Accounts, by: ==))
+        // Read again, the files' balances became assertions: the transactions are the same,
+        // and NL91's opening balance now follows from the earliest balance its bank stated
+        // (the sample folders state different ones for it and for DE89, issue #36: both are
+        // out of balance), not from the file imported first.
+        let reopened = Self.format1Accounts.map { account in
+            account.0 == "NL91ABNA0417164300" ? (account.0, account.1, 610_687) : account
+        }
+        #expect(try figures().elementsEqual(reopened, by: ==))
+        #expect(
+            report.balances.filter { $0.outOfBalance != nil }.map(\.account.id.text) == [
+                "DE89370400440532013000", "NL91ABNA0417164300",
+            ])
         let manifest = try String(contentsOfFile: ledger.state + "/manifest", encoding: .utf8)
-        #expect(manifest.hasPrefix("statements-ledger 4\n"))
-        // Once more, now in format 4: still nothing new.
+        #expect(manifest.hasPrefix("statements-ledger 5\n"))
+        // Once more, now in format 5: still nothing new.
         let again = try ledger.controller().importFiles(at: [root + "/SampleData/good"] + profiles)
         #expect(again.files.allSatisfy { if case .imported = $0.outcome { false } else { true } })
         #expect(try StorageController(folder: ledger.state).check().problems.isEmpty)

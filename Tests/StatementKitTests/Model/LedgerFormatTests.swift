@@ -106,10 +106,10 @@ struct LedgerManifestTests {
         let text = manifest.encoded
         #expect(
             text.hasPrefix(
-                "statements-ledger 4\ngeneration\t0\nlogs\t39\t112\nmonths\tmonths.3\t\(7 + section.count)\n"
+                "statements-ledger 5\ngeneration\t0\nlogs\t39\t112\nmonths\tmonths.3\t\(7 + section.count)\n"
             ))
         #expect(text.contains("\tA\\tB\t7:\(section.count):\(Checksum.of(section).hexText)\n"))
-        #expect(text.contains("\t0\t\t-\n"))  // no months, no section
+        #expect(text.contains("\t0\t-\t\t-\n"))  // in balance, no months, no section
         #expect(try LedgerManifest(decoding: text) == manifest)
         // The section: a line per month, its extents in the order appended.
         #expect(
@@ -352,7 +352,13 @@ struct ImportedFileRecordTests {
         // Format 2: no logs, no months log, no sections (and no file records).
         let lines = manifest.encoded.split(separator: "\n").dropLast()
             .filter { !$0.hasPrefix("logs\t") && !$0.hasPrefix("months\t") }
-            .map { $0.hasPrefix("account\t") ? $0.dropLast(2) : $0 }
+            .map { line in
+                // Without format 5's balance state and format 4's section.
+                guard line.hasPrefix("account\t") else { return String(line) }
+                var fields = line.split(separator: "\t", omittingEmptySubsequences: false)
+                fields.remove(at: 7)
+                return fields.dropLast().joined(separator: "\t")
+            }
         let body = (["statements-ledger 2"] + lines.dropFirst()).joined(separator: "\n") + "\n"
         let format2 = body + "end\t\(Checksum.of(body[...].utf8).hexText)\n"
         let read = try LedgerManifest(decoding: format2)

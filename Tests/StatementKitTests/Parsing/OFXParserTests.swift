@@ -192,7 +192,7 @@ struct OFXParserTests {
         let result = parse("<OFX>" + tags + "</OFX>")
         #expect(
             result.lines == [
-                "o.ofx:1:31448: error: [OFX_SYNTAX] more than 4096 different tag names"
+                "o.ofx:1:31440: error: [OFX_SYNTAX] more than 4096 different tag names"
             ])
     }
 

@@ -1,0 +1,152 @@
+/// The days of a file's rows by account and line, kept as runs of rows on one day, so that
+/// statement balances can be placed at the end of a day.
+struct BalanceDays {
+    private struct Run {
+        /// The account's slot.
+        let slot: Int
+        let firstLine: Int
+        var lastLine: Int
+        let day: Day
+        /// The sum of the run's amounts, in minor units.
+        var sum: Int64
+    }
+
+    /// The runs of every account, in line order: a row on its account's last run's day
+    /// extends that run, so that rows of several accounts interleaved in date order make a
+    /// run per account and day, not per row. One flat array, changed in place.
+    private var runs: [Run] = []
+    /// Per account slot, the index of its last run in `runs`.
+    private var lastRuns: [Int] = []
+    private var slots: [AccountID: Int] = [:]
+    /// The account of the last row and its slot, so that a file of one account's rows costs
+    /// a comparison a row.
+    private var last: (account: AccountID, slot: Int)?
+    /// How many rows were noted.
+    private(set) var rowCount = 0
+
+    /// Notes a row.
+    @inline(__always)
+    mutating func add(account: AccountID, day: Day, line: Int, amount: Int64) {
+        rowCount += 1
+        let slot: Int
+        if let last, last.account == account {
+            slot = last.slot
+        } else if let known = slots[account] {
+            slot = known
+            last = (account, known)
+        } else {
+            slot = lastRuns.count
+            slots[account] = slot
+            lastRuns.append(-1)
+            last = (account, slot)
+        }
+        let index = lastRuns[slot]
+        if index >= 0 && runs[index].day == day {
+            runs[index].lastLine = max(runs[index].lastLine, line)
+            runs[index].sum &+= amount
+        } else {
+            lastRuns[slot] = runs.count
+            runs.append(Run(slot: slot, firstLine: line, lastLine: line, day: day, sum: amount))
+        }
+    }
+
+    /// Each account's runs, in line order.
+    private func runsByAccount() -> [AccountID: [Run]] {
+        let grouped = Dictionary(grouping: runs, by: \.slot)
+        return slots.mapValues { grouped[$0] ?? [] }
+    }
+
+    /// The earliest and latest day of the account's rows on lines `lines`.
+    private func days(of runs: [Run]?, on lines: Range<Int>) -> (Day, Day)? {
+        guard let runs else { return nil }
+        // Rows come in line order: the first run that may reach the range, by binary search.
+        var (low, high) = (0, runs.count)
+        while low < high {
+            let middle = (low + high) / 2
+            if runs[middle].firstLine < lines.lowerBound { low = middle + 1 } else { high = middle }
+        }
+        if low > 0 && runs[low - 1].lastLine >= lines.lowerBound { low -= 1 }
+        var found: (Day, Day)?
+        var index = low
+        while index < runs.count && runs[index].firstLine < lines.upperBound {
+            let day = runs[index].day
+            found = found.map { (min($0.0, day), max($0.1, day)) } ?? (day, day)
+            index += 1
+        }
+        return found
+    }
+
+    /// The balances placed at the end of a day: an opening balance the day before the
+    /// statement's first booking of the account, a closing one on its last booking's day, or
+    /// on the day the statement gives it when it has none (an opening balance then follows
+    /// from the closing one, or is left out). Balances that cannot be placed are left out.
+    func placed(_ balances: [StatedBalance]) -> [StatedBalance] {
+        let runs = runsByAccount()
+        let starts = Set(balances.map(\.statementLine)).sorted()
+        var placed: [StatedBalance] = []
+        // An opening balance equal to the account's closing balance of the statement before
+        // it in the file says nothing new, and may fall within a day that both statements
+        // hold bookings of (the readers check that it follows).
+        var lastClosing: [AccountID: Money] = [:]
+        for balance in balances {
+            if balance.point == .closing { lastClosing[balance.account.id] = balance.balance }
+            if balance.point == .opening, lastClosing[balance.account.id] == balance.balance {
+                continue
+            }
+            let day: Day?
+            switch balance.point {
+            case .endOfDay(let given):
+                day = given
+            case .opening, .closing:
+                let start = balance.statementLine
+                let next = starts.first { $0 > start } ?? Int.max
+                if let (first, last) = days(of: runs[balance.account.id], on: start..<next) {
+                    day = balance.point == .opening ? Day(ordinal: first.ordinal - 1) : last
+                } else if balance.point == .closing {
+                    day = balance.statedDay
+                } else {
+                    day = nil
+                }
+            }
+            guard let day, day.year >= 1 else { continue }
+            placed.append(
+                StatedBalance(
+                    account: balance.account, point: .endOfDay(day), balance: balance.balance,
+                    line: balance.line, statementLine: balance.statementLine))
+        }
+        return placed
+    }
+
+    /// Checks the placed balances of each account against the file's own rows, as an import
+    /// checks them against the ledger: statements of one file that do not follow from each
+    /// other (a gap between them, or a booking in two) are `BALANCE_ASSERTION` errors.
+    func check(_ placed: [StatedBalance], file: String, into diagnostics: inout DiagnosticCollector)
+    {
+        let byAccount = Dictionary(grouping: placed) { $0.account.id }
+        let runs = runsByAccount()
+        for accountID in byAccount.keys.sorted() {
+            var assertions: [BalanceAssertion] = []
+            BalanceAssertion.merge(
+                byAccount[accountID]!.map {
+                    BalanceAssertion(day: $0.day!, balance: $0.balance, source: file, line: $0.line)
+                }, into: &assertions)
+            guard assertions.count > 1 else { continue }
+            var sums: [Day: Int64] = [:]
+            for run in runs[accountID] ?? [] { sums[run.day, default: 0] &+= run.sum }
+            let days = sums.sorted { $0.key < $1.key }
+            var (index, cumulative) = (0, Int64(0))
+            let totals = assertions.map { assertion in
+                while index < days.count && days[index].key <= assertion.day {
+                    cumulative &+= days[index].value
+                    index += 1
+                }
+                return cumulative
+            }
+            for failure in BalanceCheck(assertions: assertions, sums: totals).failures {
+                diagnostics.report(
+                    .balanceAssertion(failure, account: accountID, inLedger: false),
+                    line: failure.assertion.line, column: 1)
+            }
+        }
+    }
+}
