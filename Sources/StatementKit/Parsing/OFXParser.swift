@@ -949,7 +949,10 @@ struct OFXReader<Source: ByteSource> {
             }
         }
         while let last = ownValue.last, XMLReader<Source>.isSpace(last) { ownValue.removeLast() }
-        let leading = ownValue.prefix(while: XMLReader<Source>.isSpace).count
+        var leading = 0
+        while leading < ownValue.count, XMLReader<Source>.isSpace(ownValue[leading]) {
+            leading += 1
+        }
         ownValue.removeFirst(leading)
         valueIsOwned = true
     }
