@@ -87,6 +87,39 @@ struct BalanceAssertionTests {
         #expect(try StatementsRunner.run(["check", "--state", workspace.state]).status == 0)
     }
 
+    @Test func `asserts no balance that bookings out of day order straddle`() throws {
+        let workspace = try Workspace()
+        // Two pages of one statement; the second books a day before the first page's entry,
+        // so no end of a day holds the first page's balances.
+        let file = try workspace.write(
+            "pages.sta",
+            """
+            :20:STMT1
+            :25:DE46370400440091000170
+            :28C:00001/001
+            :60F:C261001EUR100,00
+            :61:261015C0,01NTRFNONREF
+            :86:First page
+            :62M:C261031EUR100,01
+            -
+            :20:STMT2
+            :25:DE46370400440091000170
+            :28C:00001/002
+            :60M:C261001EUR100,01
+            :61:261010C0,30NMSCREF10
+            :86:Second page
+            :62F:C261031EUR100,31
+            -
+
+            """)
+        let output = try StatementsRunner.run(["import", file, "-s", workspace.state])
+        #expect(output.status == 0)
+        #expect(output.stderr.isEmpty)
+        #expect(try StatementsRunner.run(["check", "-s", workspace.state]).status == 0)
+        let accounts = try ProfileCommandTests.accounts(workspace.state)
+        #expect(accounts.map(ProfileCommandTests.balance) == ["100.31"])
+    }
+
     @Test func `reports the balance check in the import's JSON`() throws {
         let workspace = try Workspace()
         let parts = try Self.householdParts(in: workspace)

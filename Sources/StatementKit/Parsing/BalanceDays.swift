@@ -88,6 +88,7 @@ struct BalanceDays {
         // it in the file says nothing new, and may fall within a day that both statements
         // hold bookings of (the readers check that it follows).
         var lastClosing: [AccountID: Money] = [:]
+        var order: [AccountID: DayOrder] = [:]
         for balance in balances {
             if balance.point == .closing { lastClosing[balance.account.id] = balance.balance }
             if balance.point == .opening, lastClosing[balance.account.id] == balance.balance {
@@ -109,12 +110,59 @@ struct BalanceDays {
                 }
             }
             guard let day, day.year >= 1 else { continue }
+            if balance.point != .opening && balance.point != .closing {
+                // A running balance is placed from its own rows.
+            } else if let account = runs[balance.account.id] {
+                if order[balance.account.id] == nil {
+                    order[balance.account.id] = DayOrder(account)
+                }
+                let line =
+                    balance.point == .opening
+                    ? balance.statementLine
+                    : starts.first { $0 > balance.statementLine } ?? Int.max
+                // Bookings out of day order around the balance (a later page or statement
+                // with earlier days): no end of a day holds it, so it is left to the
+                // statement's own reconciliation rather than asserted against the ledger.
+                guard order[balance.account.id]!.divides(at: line, day: day) else { continue }
+            }
             placed.append(
                 StatedBalance(
                     account: balance.account, point: .endOfDay(day), balance: balance.balance,
                     line: balance.line, statementLine: balance.statementLine))
         }
         return placed
+    }
+
+    /// An account's runs with the latest day up to each run and the earliest from it on, so
+    /// that where a day ends among its rows is found by binary search.
+    private struct DayOrder {
+        let runs: [Run]
+        /// `latest[i]`: the latest day of `runs[..<i]`; `earliest[i]`: of `runs[i...]`.
+        let latest: [Int]
+        let earliest: [Int]
+
+        init(_ runs: [Run]) {
+            self.runs = runs
+            var latest = [Int.min]
+            for run in runs { latest.append(max(latest.last!, run.day.ordinal)) }
+            var earliest = [Int.max]
+            for run in runs.reversed() { earliest.append(min(earliest.last!, run.day.ordinal)) }
+            self.latest = latest
+            self.earliest = earliest.reversed()
+        }
+
+        /// Whether the end of `day` falls at `line`: every row before the line is on that
+        /// day or earlier, every row from it on later.
+        func divides(at line: Int, day: Day) -> Bool {
+            var (low, high) = (0, runs.count)
+            while low < high {
+                let middle = (low + high) / 2
+                if runs[middle].firstLine < line { low = middle + 1 } else { high = middle }
+            }
+            // A day's rows on both sides of the line.
+            if low > 0 && runs[low - 1].lastLine >= line { return false }
+            return latest[low] <= day.ordinal && earliest[low] > day.ordinal
+        }
     }
 
     /// Checks the placed balances of each account against the file's own rows, as an import
