@@ -120,6 +120,39 @@ struct BalanceAssertionTests {
         #expect(accounts.map(ProfileCommandTests.balance) == ["100.31"])
     }
 
+    @Test func `asserts no balance of statements that share a line with each other's rows`()
+        throws
+    {
+        let workspace = try Workspace()
+        func balance(_ code: String, _ amount: String, _ day: String) -> String {
+            "<Bal><Tp><CdOrPrtry><Cd>\(code)</Cd></CdOrPrtry></Tp><Amt Ccy=\"EUR\">\(amount)</Amt><CdtDbtInd>CRDT</CdtDbtInd><Dt><Dt>\(day)</Dt></Dt></Bal>"
+        }
+        func entry(_ amount: String, _ day: String, _ id: String) -> String {
+            "<Ntry><Amt Ccy=\"EUR\">\(amount)</Amt><CdtDbtInd>CRDT</CdtDbtInd><Sts>BOOK</Sts><BookgDt><Dt>\(day)</Dt></BookgDt><AcctSvcrRef>\(id)</AcctSvcrRef><NtryDtls><TxDtls><RltdPties><Dbtr><Nm>Payer</Nm></Dbtr></RltdPties></TxDtls></NtryDtls></Ntry>"
+        }
+        func statement(_ iban: String, _ body: String) -> String {
+            "<Stmt><Id>\(iban)</Id><CreDtTm>2026-11-01T06:00:00</CreDtTm><Acct><Id><IBAN>\(iban)</IBAN></Id></Acct>\(body)</Stmt>"
+        }
+        // A compact document whose first amount spans lines: the first statement's last
+        // booking (2026-10-22) is on the line where the second statement starts.
+        let first = statement(
+            "DE89370400440532013000",
+            balance("OPBD", "0.00", "2026-10-01") + balance("CLBD", "3.00", "2026-10-31")
+                + entry(" 1.00\n", "2026-10-15", "A1") + entry("2.00", "2026-10-22", "A2"))
+        let second = statement(
+            "DE62370400440532013001",
+            balance("OPBD", "5.00", "2026-10-01") + balance("CLBD", "6.00", "2026-10-31")
+                + entry("1.00", "2026-10-03", "B1"))
+        let file = try workspace.write(
+            "compact.xml",
+            "<?xml version=\"1.0\"?><Document xmlns=\"urn:iso:std:iso:20022:tech:xsd:camt.053.001.02\"><BkToCstmrStmt><GrpHdr><MsgId>M</MsgId><CreDtTm>2026-11-01T06:00:00</CreDtTm></GrpHdr>"
+                + first + second + "</BkToCstmrStmt></Document>\n")
+        let output = try StatementsRunner.run(["import", file, "-s", workspace.state])
+        #expect(output.status == 0)
+        #expect(output.stdout.hasPrefix("added 3 new transactions from 1 file"))
+        #expect(try StatementsRunner.run(["check", "-s", workspace.state]).status == 0)
+    }
+
     @Test func `reports the balance check in the import's JSON`() throws {
         let workspace = try Workspace()
         let parts = try Self.householdParts(in: workspace)

@@ -89,6 +89,10 @@ struct BalanceDays {
         // hold bookings of (the readers check that it follows).
         var lastClosing: [AccountID: Money] = [:]
         var order: [AccountID: DayOrder] = [:]
+        // A statement that starts on a line holding rows (a camt document on one line)
+        // cannot tell its rows from the previous statement's by line: the balances on either
+        // side of that start are left to the statements' own reconciliation.
+        let shared = linesHoldingRows(starts.dropFirst())
         for balance in balances {
             if balance.point == .closing { lastClosing[balance.account.id] = balance.balance }
             if balance.point == .opening, lastClosing[balance.account.id] == balance.balance {
@@ -112,6 +116,10 @@ struct BalanceDays {
             guard let day, day.year >= 1 else { continue }
             if balance.point != .opening && balance.point != .closing {
                 // A running balance is placed from its own rows.
+            } else if shared.contains(balance.statementLine)
+                || shared.contains(starts.first { $0 > balance.statementLine } ?? Int.max)
+            {
+                continue
             } else if let account = runs[balance.account.id] {
                 if order[balance.account.id] == nil {
                     order[balance.account.id] = DayOrder(account)
@@ -131,6 +139,23 @@ struct BalanceDays {
                     line: balance.line, statementLine: balance.statementLine))
         }
         return placed
+    }
+
+    /// The lines on which some account's rows are, or that rows of one day lie on both
+    /// sides of, among `lines` (runs come in line order of their first rows).
+    private func linesHoldingRows(_ lines: some Sequence<Int>) -> Set<Int> {
+        // reach[i]: the last line any of `runs[..<i]` reaches.
+        var reach = [Int.min]
+        for run in runs { reach.append(max(reach.last!, run.lastLine)) }
+        return Set(
+            lines.filter { line in
+                var (low, high) = (0, runs.count)
+                while low < high {
+                    let middle = (low + high) / 2
+                    if runs[middle].firstLine <= line { low = middle + 1 } else { high = middle }
+                }
+                return reach[low] >= line
+            })
     }
 
     /// An account's runs with the latest day up to each run and the earliest from it on, so
