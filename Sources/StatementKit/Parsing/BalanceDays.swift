@@ -89,10 +89,6 @@ struct BalanceDays {
         // hold bookings of (the readers check that it follows).
         var lastClosing: [AccountID: Money] = [:]
         var order: [AccountID: DayOrder] = [:]
-        // A statement that starts on a line holding rows (a camt document on one line)
-        // cannot tell its rows from the previous statement's by line: the balances on either
-        // side of that start are left to the statements' own reconciliation.
-        let shared = linesHoldingRows(starts.dropFirst())
         for balance in balances {
             if balance.point == .closing { lastClosing[balance.account.id] = balance.balance }
             if balance.point == .opening, lastClosing[balance.account.id] == balance.balance {
@@ -116,18 +112,21 @@ struct BalanceDays {
             guard let day, day.year >= 1 else { continue }
             if balance.point != .opening && balance.point != .closing {
                 // A running balance is placed from its own rows.
-            } else if shared.contains(balance.statementLine)
-                || shared.contains(starts.first { $0 > balance.statementLine } ?? Int.max)
-            {
-                continue
             } else if let account = runs[balance.account.id] {
                 if order[balance.account.id] == nil {
                     order[balance.account.id] = DayOrder(account)
                 }
-                let line =
-                    balance.point == .opening
-                    ? balance.statementLine
-                    : starts.first { $0 > balance.statementLine } ?? Int.max
+                let next = starts.first { $0 > balance.statementLine } ?? Int.max
+                // A statement that starts on a line holding the account's rows (a camt
+                // document on one line) cannot tell its rows from the previous statement's by
+                // line: its balances are left to the statements' own reconciliation.
+                if (balance.statementLine != starts.first
+                    && order[balance.account.id]!.holdsRows(on: balance.statementLine))
+                    || order[balance.account.id]!.holdsRows(on: next)
+                {
+                    continue
+                }
+                let line = balance.point == .opening ? balance.statementLine : next
                 // Bookings out of day order around the balance (a later page or statement
                 // with earlier days): no end of a day holds it, so it is left to the
                 // statement's own reconciliation rather than asserted against the ledger.
@@ -141,23 +140,6 @@ struct BalanceDays {
         return placed
     }
 
-    /// The lines on which some account's rows are, or that rows of one day lie on both
-    /// sides of, among `lines` (runs come in line order of their first rows).
-    private func linesHoldingRows(_ lines: some Sequence<Int>) -> Set<Int> {
-        // reach[i]: the last line any of `runs[..<i]` reaches.
-        var reach = [Int.min]
-        for run in runs { reach.append(max(reach.last!, run.lastLine)) }
-        return Set(
-            lines.filter { line in
-                var (low, high) = (0, runs.count)
-                while low < high {
-                    let middle = (low + high) / 2
-                    if runs[middle].firstLine <= line { low = middle + 1 } else { high = middle }
-                }
-                return reach[low] >= line
-            })
-    }
-
     /// An account's runs with the latest day up to each run and the earliest from it on, so
     /// that where a day ends among its rows is found by binary search.
     private struct DayOrder {
@@ -165,6 +147,8 @@ struct BalanceDays {
         /// `latest[i]`: the latest day of `runs[..<i]`; `earliest[i]`: of `runs[i...]`.
         let latest: [Int]
         let earliest: [Int]
+        /// `reach[i]`: the last line `runs[..<i]` reach.
+        let reach: [Int]
 
         init(_ runs: [Run]) {
             self.runs = runs
@@ -174,6 +158,24 @@ struct BalanceDays {
             for run in runs.reversed() { earliest.append(min(earliest.last!, run.day.ordinal)) }
             self.latest = latest
             self.earliest = earliest.reversed()
+            var reach = [Int.min]
+            for run in runs { reach.append(max(reach.last!, run.lastLine)) }
+            self.reach = reach
+        }
+
+        /// The index of the first run that starts after `line`.
+        private func runIndex(after line: Int) -> Int {
+            var (low, high) = (0, runs.count)
+            while low < high {
+                let middle = (low + high) / 2
+                if runs[middle].firstLine <= line { low = middle + 1 } else { high = middle }
+            }
+            return low
+        }
+
+        /// Whether rows are on `line` (or one day's rows on both sides of it).
+        func holdsRows(on line: Int) -> Bool {
+            line != Int.max && reach[runIndex(after: line)] >= line
         }
 
         /// Whether the end of `day` falls at `line`: every row before the line is on that
