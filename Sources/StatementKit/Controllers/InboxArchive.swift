@@ -152,13 +152,10 @@ package enum InboxArchive {
             putBack(aside, at: path)
             return nil
         }
-        let name = target[target.index(after: slash)...]
-        let dot = name.lastIndex(of: ".").flatMap { $0 == name.startIndex ? nil : $0 }
-        let (stem, ext) = (name[..<(dot ?? name.endIndex)], name[(dot ?? name.endIndex)...])
         var number = 1
         do throws(StorageError) {
             while true {
-                let candidate = number == 1 ? target : "\(folder)/\(stem)-\(number)\(ext)"
+                let candidate = number == 1 ? target : inserting("-\(number)", into: target)
                 switch try place(aside, stamp: stamp, isLink: isLink, at: candidate, folder: folder)
                 {
                 case .placed:
@@ -185,22 +182,23 @@ package enum InboxArchive {
     /// The name a file is renamed to while it is archived: beside it, with its extension, so
     /// that a run killed meanwhile leaves it where the next run finds it.
     private static func asidePath(_ path: String) -> String {
+        inserting("\(asideMark)\(getpid())", into: path)
+    }
+
+    /// A path with `text` inserted before the extension of its last component
+    /// (`done/a.csv` → `done/a-2.csv`; a leading dot is no extension's).
+    private static func inserting(_ text: String, into path: String) -> String {
         let name = lastComponent(path)
         let dot = name.lastIndex(of: ".").flatMap { $0 == name.startIndex ? nil : $0 }
-        let (stem, ext) = (name[..<(dot ?? name.endIndex)], name[(dot ?? name.endIndex)...])
-        let folder = parent(of: path)
-        return "\(folder == "." ? "" : folder + "/")\(stem)\(asideMark)\(getpid())\(ext)"
+        let end = dot ?? path.endIndex
+        return path[..<end] + text + path[end...]
     }
 
     /// Returns a file renamed aside to its inbox name, or, when another file took that name
     /// meanwhile, to the first free `NAME-2.EXT` beside it; never replaces a file.
     private static func putBack(_ aside: String, at path: String) {
-        let dot = path.lastIndex(of: ".").flatMap {
-            $0 <= (path.lastIndex(of: "/") ?? path.startIndex) ? nil : $0
-        }
-        let (stem, ext) = (path[..<(dot ?? path.endIndex)], path[(dot ?? path.endIndex)...])
         for number in 1...1000 {
-            let name = number == 1 ? path : "\(stem)-\(number)\(ext)"
+            let name = number == 1 ? path : inserting("-\(number)", into: path)
             if link(aside, name) == 0 {
                 _ = unlink(aside)
                 return
