@@ -1,7 +1,7 @@
 /// Opens a statement file and runs the reader of its format and dialect over it: the one
 /// place where a file's format is decided (`StatementFormat`).
 ///
-/// JSON files are read as SPEC 2.2. A CSV file is read in the dialect of its profile. Without
+/// A file in a bank's format (`StatementFormat.readers`) is read by its reader. A CSV file is read in the dialect of its profile. Without
 /// one (or with one that fixes only the account, which then stands for a file that does not
 /// name its own), a file whose first line is a canonical header is streamed as canonical CSV; any
 /// other is sniffed (`DialectSniffer`): what sniffing had to assume is reported as
@@ -79,33 +79,15 @@ enum StatementFileReader {
         lending: ((LentRow) -> Void)?
     ) throws -> ParseSummary {
         let head = try source.readHead(StatementFormat.headLength)
-        let format = StatementFormat(path: path, head: head)
-        // camt and OFX saved as UTF-16 are read as the UTF-8 they decode to.
-        if format == .camt || format == .ofx,
-            let encoding = StatementFormat.utf16Encoding(of: head)
-        {
-            let decoded = UTF16ByteSource(source, bigEndian: encoding == .utf16BE)
-            return format == .camt
-                ? CamtParser(buildsRows: buildsRows).parse(
-                    decoded, diagnostics: &diagnostics, onRow: onRow)
-                : OFXParser(buildsRows: buildsRows).parse(
-                    decoded, diagnostics: &diagnostics, onRow: onRow)
-        }
-        switch format {
-        case .json:
-            return StatementJSONParser().parse(
-                source, diagnostics: &diagnostics, onRow: onRow)
-        case .mt940:
-            return MT940Parser(buildsRows: buildsRows).parse(
-                source, diagnostics: &diagnostics, onRow: onRow)
-        case .camt:
-            return CamtParser(buildsRows: buildsRows).parse(
-                source, diagnostics: &diagnostics, onRow: onRow)
-        case .ofx:
-            return OFXParser(buildsRows: buildsRows).parse(
-                source, diagnostics: &diagnostics, onRow: onRow)
-        case .csv:
-            break
+        if let reader = StatementFormat(path: path, head: head).reader {
+            let parser = reader.init(buildsRows: buildsRows)
+            // camt and OFX saved as UTF-16 are read as the UTF-8 they decode to.
+            if reader.readsUTF16, let encoding = StatementFormat.utf16Encoding(of: head) {
+                return parser.parse(
+                    UTF16ByteSource(source, bigEndian: encoding == .utf16BE),
+                    diagnostics: &diagnostics, onRow: onRow)
+            }
+            return parser.parse(source, diagnostics: &diagnostics, onRow: onRow)
         }
         if !sniffing, let streamed = try streamedDialect(source, profile: dialect) {
             var summary = StatementCSVParser(dialect: streamed, buildsRows: buildsRows).parse(

@@ -118,9 +118,10 @@ enum FileFinder {
 
     /// Whether a file's content is a statement format that CSV files never look like.
     private static func isStatement(_ path: String) -> Bool {
-        guard let head = try? FileByteSource(path: path).readHead(StatementFormat.headLength)
+        guard let source = try? FileByteSource(path: path),
+            let format = try? StatementFormat(of: source, path: path)
         else { return true }  // unreadable: reading it will say so
-        return StatementFormat(path: path, head: head) != .csv
+        return format != .csv
     }
 
     /// The profile in a folder (given with its trailing `/`), if there is one.

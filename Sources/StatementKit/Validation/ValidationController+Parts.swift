@@ -14,13 +14,10 @@ extension ValidationController {
         path: String, dialect: Dialect?, parts: Int, isStrict: Bool, limit: Int,
         minimumPartSize: Int = minimumPartSize
     ) -> FileValidation? {
-        guard parts > 1, !path.lowercased().hasSuffix(".json") else { return nil }
+        guard parts > 1 else { return nil }
         do {
             let source = try FileByteSource(path: path)
-            guard
-                StatementFormat(path: path, head: try source.readHead(StatementFormat.headLength))
-                    == .csv
-            else { return nil }
+            guard try StatementFormat(of: source, path: path) == .csv else { return nil }
             let size = try source.size()
             let count = min(parts, size / max(1, minimumPartSize))
             guard count > 1 else { return nil }

@@ -122,9 +122,7 @@ package final class ValidationController {
     /// The name of a file's format when it is not CSV (which needs no profile), for
     /// `statements profile`.
     package static func formatName(path: String) throws -> String? {
-        let source = try FileByteSource(path: path)
-        return StatementFormat(path: path, head: try source.readHead(StatementFormat.headLength))
-            .name
+        try StatementFormat(of: FileByteSource(path: path), path: path).name
     }
 
     /// Sniffs how a CSV file is written, for `statements profile`.

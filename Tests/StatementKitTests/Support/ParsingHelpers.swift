@@ -71,16 +71,11 @@ func parseBankFormat(_ bytes: [UInt8], buildsRows: Bool = true) -> ParseResult {
     var collector = DiagnosticCollector(file: "t.sta")
     let source = MemoryByteSource(bytes)
     let onRow = { (row: ParsedRow) in result.rows.append(row) }
-    switch StatementFormat(path: "t", head: Array(bytes.prefix(StatementFormat.headLength))) {
-    case .mt940:
-        result.summary = MT940Parser(buildsRows: buildsRows).parse(
+    if let reader = StatementFormat(
+        path: "t", head: Array(bytes.prefix(StatementFormat.headLength))
+    ).reader, reader != StatementJSONParser.self {
+        result.summary = reader.init(buildsRows: buildsRows).parse(
             source, diagnostics: &collector, onRow: onRow)
-    case .camt:
-        result.summary = CamtParser().parse(source, diagnostics: &collector, onRow: onRow)
-    case .ofx:
-        result.summary = OFXParser().parse(source, diagnostics: &collector, onRow: onRow)
-    case .csv, .json:
-        break
     }
     result.diagnostics = collector.diagnostics
     result.errorCount = collector.errorCount

@@ -828,3 +828,13 @@ extension CamtParser {
         }
     }
 }
+
+extension CamtParser: StatementReader {
+    static let formatName = "ISO 20022 camt.052/053/054"
+    static let readsUTF16 = true
+
+    /// XML (`<` first) whose namespace names a camt message's schema, `camt.053.001.08`.
+    static func recognizes(_ head: ArraySlice<UInt8>) -> Bool {
+        head.firstNonBlank == UInt8(ascii: "<") && head.firstRange(of: Array("camt.05".utf8)) != nil
+    }
+}

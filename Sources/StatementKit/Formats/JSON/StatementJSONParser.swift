@@ -625,3 +625,17 @@ private struct Decoder {
         return (transaction, declared)
     }
 }
+
+extension StatementJSONParser: StatementReader {
+    static let formatName = "statement JSON"
+    static let fileSuffixes = [".json"]
+
+    /// JSON rows are always built: their checks need them.
+    init(buildsRows: Bool) { self.init() }
+
+    /// `{` or `[` first, which no CSV header starts with (`{1:`, the SWIFT envelope, is
+    /// MT940's, tried before).
+    static func recognizes(_ head: ArraySlice<UInt8>) -> Bool {
+        head.firstNonBlank == UInt8(ascii: "{") || head.firstNonBlank == UInt8(ascii: "[")
+    }
+}

@@ -863,3 +863,19 @@ extension BidirectionalCollection<UInt8> {
         return slice.isEmpty ? nil : String(decoding: slice, as: UTF8.self)
     }
 }
+
+extension MT940Parser: StatementReader {
+    static let formatName = "SWIFT MT940/MT942"
+
+    /// One of the first ten lines starts with `{1:`, `:20:` or `:25:` (banks put lines such as
+    /// `ABNANL2A` and `940` before them), whatever the file's name (`.sta`, `.940`, `.mt940`,
+    /// `.swi`, `.txt` all occur).
+    static func recognizes(_ head: ArraySlice<UInt8>) -> Bool {
+        let lines = head.split(
+            omittingEmptySubsequences: true, whereSeparator: { $0 == 0x0A || $0 == 0x0D }
+        ).prefix(10)
+        return lines.contains { line in
+            [":20:", ":25:", "{1:"].contains { line.starts(with: Array($0.utf8)) }
+        }
+    }
+}

@@ -980,3 +980,16 @@ struct OFXReader<Source: ByteSource> {
         return result
     }
 }
+
+extension OFXParser: StatementReader {
+    static let formatName = "OFX/QFX"
+    static let readsUTF16 = true
+
+    /// The OFX 1 header `OFXHEADER:100`, OFX 2's `<?OFX OFXHEADER="200"?>`, or `<OFX>`, in
+    /// any case, within the first kilobyte.
+    static func recognizes(_ head: ArraySlice<UInt8>) -> Bool {
+        let upper = head.prefix(1024).map { $0 >= 0x61 && $0 <= 0x7A ? $0 - 32 : $0 }
+        return upper.firstRange(of: Array("OFXHEADER".utf8)) != nil
+            || upper.firstRange(of: Array("<OFX>".utf8)) != nil
+    }
+}

@@ -1,0 +1,39 @@
+/// A reader of one statement format, the seam every format plugs into: it says which files are
+/// its own, consumes bytes, reports every problem into the collector with its line and column,
+/// hands each valid row to `onRow` as soon as it is read, and runs in time linear in its input.
+///
+/// A new format is a folder under `Formats/` with one type conforming to this protocol and one
+/// line in `StatementFormat.readers`. CSV is not among them: it is what a file is when no
+/// reader recognises it, and its dialect comes from a profile or from sniffing.
+protocol StatementReader: Sendable {
+    /// The format's name for people (`statements profile`, messages).
+    static var formatName: String { get }
+
+    /// Name endings (lower case, with the dot) that make a file this format whatever it holds.
+    static var fileSuffixes: [String] { get }
+
+    /// Whether a file's first bytes (after a byte order mark) are in this format.
+    static func recognizes(_ head: ArraySlice<UInt8>) -> Bool
+
+    /// Whether files of this format are also saved as UTF-16, to be read through
+    /// `UTF16ByteSource` as the UTF-8 they decode to.
+    static var readsUTF16: Bool { get }
+
+    /// Creates a reader; `buildsRows` is `false` when only the diagnostics matter.
+    init(buildsRows: Bool)
+
+    /// Reads a whole file, reporting problems into `diagnostics` and each valid row to `onRow`.
+    func parse<Source: ByteSource>(
+        _ source: Source, diagnostics: inout DiagnosticCollector, onRow: (ParsedRow) -> Void
+    ) -> ParseSummary
+}
+
+extension StatementReader {
+    static var fileSuffixes: [String] { [] }
+    static var readsUTF16: Bool { false }
+}
+
+extension ArraySlice<UInt8> {
+    /// The first byte that is not a space, tab or line break.
+    var firstNonBlank: UInt8? { first { ![0x20, 0x09, 0x0A, 0x0D].contains($0) } }
+}
