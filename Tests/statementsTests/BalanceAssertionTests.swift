@@ -41,33 +41,33 @@ struct BalanceAssertionTests {
         #expect(gap.status == 1)
         #expect(
             gap.stderr == """
-                \(parts[2]):2:1: error: [BALANCE_ASSERTION] the bank states 1672.09 EUR for \(Self.household) at the end of 2026-10-20; the ledger has 3001.26 EUR, 1329.17 EUR more: a statement covering 2026-10-04 … 2026-10-20 may be missing, or a booking was imported twice; 3 later balances differ by as much
+                \(parts[2]):2:1: error: [BALANCE_ASSERTION] the bank states 1692.08 EUR for \(Self.household) at the end of 2026-10-21; the ledger has 3021.25 EUR, 1329.17 EUR more: a statement covering 2026-10-03 … 2026-10-21 may be missing, or a booking was imported twice; 1 later balance differs by as much
 
                 """)
         #expect(
             gap.stdout == """
                 added 3 new transactions from 1 file, 0 already present
-                out of balance  \(Self.household): since 2026-10-20 the ledger has 1,329.17 EUR more than the bank states
+                out of balance  \(Self.household): since 2026-10-21 the ledger has 1,329.17 EUR more than the bank states
 
                 """)
         // The rows stay; the account says it is out of balance.
         let accounts = try StatementsRunner.run(["accounts", "--state", workspace.state])
         #expect(
             accounts.stdout.contains(
-                "  DE89 3704 0044 0532 0130 00: 1,619.68 EUR at the end of 2026-10-31, the ledger has 2,948.85 EUR, 1,329.17 EUR more; out of balance since 2026-10-20, 1,329.17 EUR more\n"
+                "  DE89 3704 0044 0532 0130 00: 1,627.18 EUR at the end of 2026-10-29, the ledger has 2,956.35 EUR, 1,329.17 EUR more; out of balance since 2026-10-21, 1,329.17 EUR more\n"
             ))
         let json = try StatementsRunner.run([
             "accounts", "--state", workspace.state, "--format", "json",
         ])
         #expect(
             json.stdout.contains(
-                "\"outOfBalance\": {\"since\": \"2026-10-20\", \"difference\": {\"minorUnits\": 132917, \"decimal\": \"1329.17\"}}"
+                "\"outOfBalance\": {\"since\": \"2026-10-21\", \"difference\": {\"minorUnits\": 132917, \"decimal\": \"1329.17\"}}"
             ))
         let check = try StatementsRunner.run(["check", "--state", workspace.state])
         #expect(check.status == 1)
         #expect(
             check.stderr
-                == "statements check: error: [BALANCE_ASSERTION] \(Self.household) is out of balance with its bank since 2026-10-20: the ledger has 1,329.17 EUR more than the bank states\n"
+                == "statements check: error: [BALANCE_ASSERTION] \(Self.household) is out of balance with its bank since 2026-10-21: the ledger has 1,329.17 EUR more than the bank states\n"
         )
         // The missing file a night later: every balance holds again, and the run says so.
         let cleared = try StatementsRunner.run(["import", parts[1], "--state", workspace.state])
@@ -82,7 +82,7 @@ struct BalanceAssertionTests {
         let after = try StatementsRunner.run(["accounts", "--state", workspace.state])
         #expect(
             after.stdout.contains(
-                "  DE89 3704 0044 0532 0130 00: 1,619.68 EUR at the end of 2026-10-31, the ledger agrees\n"
+                "  DE89 3704 0044 0532 0130 00: 1,627.18 EUR at the end of 2026-10-29, the ledger agrees\n"
             ))
         #expect(try StatementsRunner.run(["check", "--state", workspace.state]).status == 0)
     }
@@ -168,7 +168,7 @@ struct BalanceAssertionTests {
         #expect(balances[0]["account"] as? String == Self.household)
         #expect(balances[0]["cleared"] as? Bool == false)
         let state = try #require(balances[0]["outOfBalance"] as? [String: Any])
-        #expect(state["since"] as? String == "2026-10-20")
+        #expect(state["since"] as? String == "2026-10-21")
         let diagnostics = try #require(balances[0]["diagnostics"] as? [[String: Any]])
         #expect(diagnostics.map { $0["code"] as? String } == ["BALANCE_ASSERTION"])
         #expect(diagnostics.map { $0["line"] as? Int } == [2])
@@ -221,7 +221,7 @@ struct BalanceAssertionTests {
         // Both files state the closing balance; the ledger names the first by path.
         #expect(
             doubled.stderr == """
-                \(mt940):8:1: error: [BALANCE_ASSERTION] the bank states 11208.70 EUR for DE44500105175407324931 at the end of 2026-10-20; the ledger has 12417.40 EUR, 1208.70 EUR more: a statement covering 2026-10-02 … 2026-10-20 may be missing, or a booking was imported twice
+                \(mt940):8:1: error: [BALANCE_ASSERTION] the bank states 11208.70 EUR for DE44500105175407324931 at the end of 2026-10-20; the ledger has 12417.40 EUR, 1208.70 EUR more: a statement covering 2026-10-02 … 2026-10-20 may be missing, or a booking was imported twice; 1 later balance differs by as much
 
                 """)
         #expect(
@@ -267,7 +267,7 @@ struct BalanceAssertionTests {
         #expect(output.status == 1)
         #expect(
             output.stderr.contains(
-                "\(camt):6:1: error: [BALANCE_ASSERTION] the bank states 11000.00 EUR for DE44500105175407324931 at the end of 2026-11-30; the ledger has 11208.70 EUR, 208.70 EUR more: a statement covering 2026-10-21 … 2026-11-30 may be missing"
+                "\(camt):6:1: error: [BALANCE_ASSERTION] the bank states 11000.00 EUR for DE44500105175407324931 at the end of 2026-11-30; the ledger has 11208.70 EUR, 208.70 EUR more: a statement covering 2026-11-01 … 2026-11-30 may be missing"
             ))
         #expect(
             output.stderr.contains(
@@ -290,17 +290,17 @@ struct BalanceAssertionTests {
         let text = try String(contentsOfFile: base + ".txt", encoding: .utf8)
         #expect(
             text.contains(
-                "Closing balance  €2,948.85\nBank balance Oct 20, 2026: €1,672.09; difference €1,329.17\n"
+                "Closing balance  €2,948.85\nBank balance Oct 21, 2026: €1,692.08; difference €1,329.17\n"
             ))
-        #expect(text.contains("Bank balance Oct 31, 2026: €1,619.68; difference €1,329.17\n\n"))
+        #expect(text.contains("Bank balance Oct 29, 2026: €1,627.18; difference €1,329.17\n\n"))
         let csv = try String(contentsOfFile: base + ".csv", encoding: .utf8)
         #expect(
             csv.hasSuffix(
-                "2026-10-31,Bank balance,ledger 2948.85 difference 1329.17,,,1619.68,EUR\r\n"))
+                "2026-10-29,Bank balance,ledger 2956.35 difference 1329.17,,,1627.18,EUR\r\n"))
         let html = try String(contentsOfFile: base + ".html", encoding: .utf8)
         #expect(
             html.contains(
-                "<dt>Bank balance Oct 20, 2026</dt><dd><span class=\"num\">€1,672.09</span> (difference <span class=\"num\">€1,329.17</span>)</dd>"
+                "<dt>Bank balance Oct 21, 2026</dt><dd><span class=\"num\">€1,692.08</span> (difference <span class=\"num\">€1,329.17</span>)</dd>"
             ))
         // The missing part arrives: the statements agree with the bank again.
         _ = try StatementsRunner.run([

@@ -42,7 +42,7 @@ struct ImportCommandTests {
         #expect(lines.count == 12)
         #expect(
             lines.contains(
-                "  DE89 3704 0044 0532 0130 00: 1,619.68 EUR at the end of 2026-10-31, the ledger agrees"
+                "  DE89 3704 0044 0532 0130 00: 1,627.18 EUR at the end of 2026-10-29, the ledger agrees"
             ))
         #expect(lines[0].hasPrefix("IBAN "))
         let household = try #require(lines.first { $0.hasPrefix("DE89 3704 0044 0532 0130 00") })

@@ -77,12 +77,29 @@ struct BalanceDays {
     }
 
     /// The balances placed at the end of a day: an opening balance the day before the
-    /// statement's first booking of the account, a closing one on its last booking's day, or
-    /// on the day the statement gives it when it has none (an opening balance then follows
-    /// from the closing one, or is left out). Balances that cannot be placed are left out.
-    func placed(_ balances: [StatedBalance]) -> [StatedBalance] {
+    /// statement's first booking of the account; a closing one on the day the statement gives
+    /// it when that is not before its last booking's day (camt `CLBD`, MT940 `:62F:`, OFX
+    /// `DTASOF`), else on its last booking's day; a running balance at the end of its day,
+    /// but on an account's latest day in the file as the balance before that day's rows (the
+    /// file may hold only the day's first bookings). Balances that cannot be placed are left
+    /// out.
+    ///
+    /// - Parameter statementLines: the lines on which the file's statements start.
+    func placed(_ balances: [StatedBalance], statementLines: [Int] = []) -> [StatedBalance] {
         let runs = runsByAccount()
-        let starts = Set(balances.map(\.statementLine)).sorted()
+        let starts = Set(balances.map(\.statementLine)).union(statementLines).sorted()
+        let latestRunning = Dictionary(
+            balances.compactMap { balance in balance.day.map { (balance.account.id, $0) } },
+            uniquingKeysWith: max)
+        // The running balance of each account's day before its latest: a balance before the
+        // latest day's rows equal to it says nothing new (no bookings between them).
+        var beforeLatest: [AccountID: (day: Day, balance: Money)] = [:]
+        for balance in balances {
+            guard let day = balance.day, day < latestRunning[balance.account.id]! else { continue }
+            if beforeLatest[balance.account.id].map({ $0.day < day }) ?? true {
+                beforeLatest[balance.account.id] = (day, balance.balance)
+            }
+        }
         var placed: [StatedBalance] = []
         // An opening balance equal to the account's closing balance of the statement before
         // it in the file says nothing new, and may fall within a day that both statements
@@ -95,14 +112,26 @@ struct BalanceDays {
                 continue
             }
             let day: Day?
+            var amount = balance.balance
             switch balance.point {
+            case .endOfDay(let given) where given == latestRunning[balance.account.id]:
+                let sum = (runs[balance.account.id] ?? []).lazy.filter { $0.day == given }
+                    .reduce(Int64(0)) { $0 &+ $1.sum }
+                let (before, overflow) = amount.minorUnits.subtractingReportingOverflow(sum)
+                guard !overflow, beforeLatest[balance.account.id]?.balance.minorUnits != before
+                else { continue }
+                amount = Money(minorUnits: before, currency: amount.currency)
+                day = Day(ordinal: given.ordinal - 1)
             case .endOfDay(let given):
                 day = given
             case .opening, .closing:
                 let start = balance.statementLine
                 let next = starts.first { $0 > start } ?? Int.max
                 if let (first, last) = days(of: runs[balance.account.id], on: start..<next) {
-                    day = balance.point == .opening ? Day(ordinal: first.ordinal - 1) : last
+                    day =
+                        balance.point == .opening
+                        ? Day(ordinal: first.ordinal - 1)
+                        : balance.statedDay.map { max($0, last) } ?? last
                 } else if balance.point == .closing {
                     day = balance.statedDay
                 } else {
@@ -134,7 +163,7 @@ struct BalanceDays {
             }
             placed.append(
                 StatedBalance(
-                    account: balance.account, point: .endOfDay(day), balance: balance.balance,
+                    account: balance.account, point: .endOfDay(day), balance: amount,
                     line: balance.line, statementLine: balance.statementLine))
         }
         return placed

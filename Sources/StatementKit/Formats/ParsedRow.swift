@@ -36,6 +36,9 @@ package struct ParseSummary: Hashable, Sendable {
     /// The balances the file states, in the order found: as readers report them, and placed
     /// at the end of a day once `StatementFileReader` has read the file.
     package var statedBalances: [StatedBalance] = []
+    /// The lines on which the file's statements start, for a file of several (JSON, camt,
+    /// MT940, OFX): a statement's rows are those up to the next one's start.
+    package var statementLines: [Int] = []
     /// Whether a file streamed as canonical UTF-8 CSV turned out to be Windows-1252 text: its
     /// findings are void, and it is read again through the sniffer (`sniffing: true`).
     package var needsSniffing = false

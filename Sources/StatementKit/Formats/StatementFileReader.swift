@@ -54,7 +54,8 @@ enum StatementFileReader {
                     }, lending: nil)
             }
             if !summary.statedBalances.isEmpty {
-                summary.statedBalances = days.placed(summary.statedBalances)
+                summary.statedBalances = days.placed(
+                    summary.statedBalances, statementLines: summary.statementLines)
                 // The file's statements against its own rows, where it has no other error
                 // and its rows were built (`validate` builds JSON rows only).
                 if diagnostics.errorCount == 0,

@@ -51,8 +51,9 @@ package struct ImportReportRenderer: Sendable {
     package static func balanceLine(_ balance: AccountBalanceReport) -> String? {
         let account = Diagnostic.sanitized(balance.account.id.text)
         if let state = balance.outOfBalance {
+            let still = balance.failures.isEmpty && balance.wasOutOfBalance == state
             return
-                "out of balance  \(account): since \(state.since.isoText) the ledger has \(state.difference.moreOrLessText) than the bank states"
+                "\(still ? "still out of balance" : "out of balance")  \(account): since \(state.since.isoText) the ledger has \(state.difference.moreOrLessText) than the bank states"
         }
         guard balance.hasCleared else { return nil }
         return "in balance again  \(account): every balance the bank stated holds"

@@ -61,15 +61,15 @@ final class ImportRun {
     private var fileTouches: [String: Set<AccountID>] = [:]
     /// The accounts the file being read added rows or balances to.
     private var lastFileTouches: Set<AccountID> = []
-    /// Files an earlier attempt of the run rejected under `--strict`, by name, with what to
-    /// say: they are not read again.
-    private let strictRejections: [String: [(line: Int, message: DiagnosticMessage)]]
+    /// Files an earlier attempt of the run rejected for their balances, by name, with what
+    /// to say: they are not read again.
+    private let rejectedFiles: [String: [(line: Int, message: DiagnosticMessage)]]
 
-    /// What a run did, or, under `--strict`, the files that left an account out of balance:
+    /// What a run did, or the files whose balances cannot be kept (`balanceRejections`):
     /// nothing was committed, and the run is to be made again without them.
     enum Result {
         case imported(ImportReport)
-        case rejectedUnderStrict([String: [(line: Int, message: DiagnosticMessage)]])
+        case rejectedForBalances([String: [(line: Int, message: DiagnosticMessage)]])
     }
 
     /// One account's month: the unit of storage.
@@ -86,10 +86,10 @@ final class ImportRun {
     init(
         storage: StorageController, committed: LedgerManifest, stagingLimit: Int, isDryRun: Bool,
         reading: ReadSettings = ReadSettings(),
-        strictRejections: [String: [(line: Int, message: DiagnosticMessage)]] = [:]
+        rejectedFiles: [String: [(line: Int, message: DiagnosticMessage)]] = [:]
     ) {
         self.reading = reading
-        self.strictRejections = strictRejections
+        self.rejectedFiles = rejectedFiles
         self.storage = storage
         self.committed = committed
         manifest = committed
@@ -111,7 +111,7 @@ final class ImportRun {
             for (entry, dialect, fingerprint) in statementFiles.entries {
                 switch entry {
                 case .file(let found):
-                    if let rejections = strictRejections[found.name] {
+                    if let rejections = rejectedFiles[found.name] {
                         var collector = DiagnosticCollector(
                             file: found.name, isStrict: true, limit: reading.diagnosticLimit)
                         for (line, message) in rejections {
@@ -156,9 +156,9 @@ final class ImportRun {
                 try? storage.rollBack()
                 throw error
             }
-            if reading.isStrict, let rejections = strictRejections(balances) {
+            if let rejections = balanceRejections(balances) {
                 try storage.rollBack()
-                return .rejectedUnderStrict(rejections)
+                return .rejectedForBalances(rejections)
             }
         }
         var earliest: [AccountID: Month] = [:]
@@ -228,7 +228,24 @@ final class ImportRun {
             ImportReport(
                 files: files, isDryRun: isDryRun, changedMonths: changed,
                 generations: (committed.generation, manifest.generation),
-                balances: balances.reports))
+                balances: balances.reports + standingOutOfBalance(besides: balances.reports)))
+    }
+
+    /// The accounts out of balance that the run did not check: they stay so, and a nightly
+    /// run says it (and exits 1) every night until a file makes their balances hold.
+    private func standingOutOfBalance(besides checked: [AccountBalanceReport])
+        -> [AccountBalanceReport]
+    {
+        let reported = Set(checked.map(\.account.id))
+        return manifest.accounts.filter {
+            $0.value.outOfBalance != nil && !reported.contains($0.key)
+        }
+        .sorted { $0.key < $1.key }
+        .map { _, entry in
+            AccountBalanceReport(
+                account: entry.account, failures: [], outOfBalance: entry.outOfBalance,
+                wasOutOfBalance: entry.outOfBalance)
+        }
     }
 
     /// Imports a file, unless the ledger recorded it as imported whole and it is unchanged:
@@ -790,18 +807,26 @@ final class ImportRun {
         /// The accounts whose opening balance or balance state changed: every report of
         /// theirs changes.
         var moved: Set<AccountID> = []
+        /// The accounts whose assertions imply a balance beyond a 64-bit amount.
+        var overflowing: Set<AccountID> = []
     }
 
-    /// Under `--strict`, the files that added rows or balances to an account the run leaves
-    /// out of balance, each with the failures it states (or, stated elsewhere, one that
-    /// names the account); `nil` when there are none.
-    private func strictRejections(_ outcome: BalanceOutcome)
+    /// The files that added rows or balances to an account whose assertions imply a balance
+    /// beyond a 64-bit amount, and under `--strict` those that touched an account the run
+    /// leaves out of balance, each with the failures it states (or, stated elsewhere, one
+    /// that names the account); `nil` when there are none.
+    private func balanceRejections(_ outcome: BalanceOutcome)
         -> [String: [(line: Int, message: DiagnosticMessage)]]?
     {
         var rejections: [String: [(line: Int, message: DiagnosticMessage)]] = [:]
         for (name, accounts) in fileTouches {
             for accountID in accounts.sorted() {
-                guard let failures = outcome.failures[accountID],
+                if outcome.overflowing.contains(accountID) {
+                    rejections[name, default: []].append(
+                        (0, .balanceOutOfRange(account: accountID)))
+                    continue
+                }
+                guard reading.isStrict, let failures = outcome.failures[accountID],
                     let state = manifest.accounts[accountID]?.outOfBalance
                 else { continue }
                 let own = failures.filter { $0.source == name }
@@ -838,6 +863,7 @@ final class ImportRun {
             try fillSums(&entry, from: earliest[accountID])
             let check = BalanceCheck(
                 assertions: entry.assertions, sums: entry.assertions.map { $0.ledgerSum! })
+            if check.overflows { outcome.overflowing.insert(accountID) }
             entry.openingBalance = check.opening
             entry.outOfBalance = check.outOfBalance
             // The turnover counts the opening balance's magnitude.

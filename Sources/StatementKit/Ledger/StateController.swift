@@ -75,16 +75,17 @@ package final class StateController {
             committed.files = [:]
             committed.version = LedgerManifest.formatVersion
         }
-        // Under --strict, files that leave an account out of balance are rejected and the
-        // run made again without them (each attempt rejects at least one more file).
+        // Files whose balances cannot be kept (beyond a 64-bit amount, or under --strict out
+        // of balance) are rejected and the run made again without them (each attempt rejects
+        // at least one more file).
         var rejections: [String: [(line: Int, message: DiagnosticMessage)]] = [:]
         while true {
             let run = ImportRun(
                 storage: storage, committed: committed, stagingLimit: stagingLimit,
-                isDryRun: dryRun, reading: reading, strictRejections: rejections)
+                isDryRun: dryRun, reading: reading, rejectedFiles: rejections)
             switch try run.run(statementFiles, clock: clock) {
             case .imported(let report): return report
-            case .rejectedUnderStrict(let more): rejections.merge(more) { $0 + $1 }
+            case .rejectedForBalances(let more): rejections.merge(more) { $0 + $1 }
             }
         }
     }

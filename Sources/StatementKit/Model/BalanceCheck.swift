@@ -30,6 +30,9 @@ package struct BalanceCheck: Hashable, Sendable {
     package let failures: [Failure]
     /// The latest assertion, and the ledger's balance at the end of its day.
     package let latest: (assertion: BalanceAssertion, ledger: Money)?
+    /// Whether the opening balance, a balance or a difference the assertions imply is beyond
+    /// the range of a 64-bit amount: the files that stated them cannot be kept.
+    package let overflows: Bool
 
     /// The day from which the account is out of balance, and by how much now (the difference
     /// at the latest failing assertion); `nil` when every assertion holds.
@@ -46,18 +49,22 @@ package struct BalanceCheck: Hashable, Sendable {
     package init(assertions: [BalanceAssertion], sums: [Int64]) {
         precondition(assertions.count == sums.count)
         guard let anchor = assertions.first else {
-            (opening, failures, latest) = (nil, [], nil)
+            (opening, failures, latest, overflows) = (nil, [], nil, false)
             return
         }
         let currency = anchor.balance.currency
-        let openingUnits = anchor.balance.minorUnits &- sums[0]
+        var (openingUnits, overflows) = anchor.balance.minorUnits.subtractingReportingOverflow(
+            sums[0])
         var failures: [Failure] = []
         var lastHolding: Day?
         var run: (index: Int, difference: Int64)?
         var ledger = anchor.balance
         for (assertion, sum) in zip(assertions, sums) {
-            ledger = Money(minorUnits: openingUnits &+ sum, currency: currency)
-            let difference = ledger.minorUnits &- assertion.balance.minorUnits
+            let (units, sumOverflows) = openingUnits.addingReportingOverflow(sum)
+            ledger = Money(minorUnits: units, currency: currency)
+            let (difference, differenceOverflows) = ledger.minorUnits
+                .subtractingReportingOverflow(assertion.balance.minorUnits)
+            overflows = overflows || sumOverflows || differenceOverflows
             guard difference != 0 else {
                 lastHolding = assertion.day
                 run = nil
@@ -78,6 +85,7 @@ package struct BalanceCheck: Hashable, Sendable {
                     repeats: 0))
         }
         opening = Money(minorUnits: openingUnits, currency: currency)
+        self.overflows = overflows
         self.failures = failures
         latest = (assertions.last!, ledger)
     }

@@ -14,6 +14,24 @@ package struct RunningBalance: Hashable, Sendable {
     private var anchored = false
     /// Whether a mismatch has been found.
     package private(set) var isBroken = false
+    /// The balance at the end of each day on which a row declares its balance: the balance
+    /// after the day's latest row (`add(_:declared:day:line:)`).
+    package private(set) var dayEnds: [Day: DayEnd] = [:]
+    /// The day of the last row added, and, newest first, the balance after its day's latest
+    /// row when the chain knew it.
+    private var lastDay: Day?
+    private var latestOfDay: Money?
+    /// The days of the rows added, and those whose rows are not all next to each other: no
+    /// row tells where those end.
+    private var days: Set<Day> = []
+    private var scatteredDays: Set<Day> = []
+
+    /// A balance at the end of a day, and the line of the row that declares it (or the last
+    /// row of the day declaring one).
+    package struct DayEnd: Hashable, Sendable {
+        package let balance: Money
+        package let line: Int
+    }
     /// The balance before the first row, when the first row declares its balance and no
     /// opening balance was given: that balance minus the row's amount.
     package private(set) var impliedOpening: Money?
@@ -51,6 +69,38 @@ package struct RunningBalance: Hashable, Sendable {
         } else if let declared {
             current = declared
             if !hasRows { impliedOpening = try? declared.subtracting(amount) }
+        }
+        return nil
+    }
+
+    /// Adds a row of `day` on `line` as `add(_:declared:)` does, and notes the balance at the
+    /// end of its day when a row of the day declares one: a running balance holds after its
+    /// row, so the day ends with it plus the amounts of the day's later rows (oldest first),
+    /// or with the balance after the day's first-listed row (newest first).
+    package mutating func add(_ amount: Money, declared: Money?, day: Day, line: Int)
+        -> ReconciliationError?
+    {
+        let afterIfNewestFirst = declared ?? current
+        let continuesDay = lastDay == day
+        lastDay = day
+        if !continuesDay && !days.insert(day).inserted {
+            // The day's rows are apart: its end is not where any one row stands.
+            dayEnds[day] = nil
+            scatteredDays.insert(day)
+        }
+        if isNewestFirst && !continuesDay { latestOfDay = afterIfNewestFirst }
+        let mismatch = add(amount, declared: declared)
+        guard mismatch == nil, !isBroken, !scatteredDays.contains(day) else { return mismatch }
+        if isNewestFirst {
+            if declared != nil, dayEnds[day] == nil, let latestOfDay {
+                dayEnds[day] = DayEnd(balance: latestOfDay, line: line)
+            }
+        } else if let current {
+            if declared != nil {
+                dayEnds[day] = DayEnd(balance: current, line: line)
+            } else if let end = dayEnds[day] {
+                dayEnds[day] = DayEnd(balance: current, line: end.line)
+            }
         }
         return nil
     }

@@ -149,7 +149,9 @@ struct BalanceLedgerFormatTests {
         #expect(report.files.map(\.outcome) == [.alreadyPresent(2)])
         #expect(report.files.map(\.isUnchanged) == [false])
         let account = try ledger.account("DE89370400440532013000")
-        #expect(account.bankBalance?.assertion.balance.minorUnits == 107_000)
+        // The file's latest day is asserted as the balance before its rows (the file may hold
+        // the day's first bookings only): 1,070.00 + 30.00 at the end of 2026-10-01.
+        #expect(account.bankBalance?.assertion.balance.minorUnits == 110_000)
         #expect(account.outOfBalance == nil)
         #expect(
             try String(contentsOfFile: path, encoding: .utf8).hasPrefix("statements-ledger 5\n"))

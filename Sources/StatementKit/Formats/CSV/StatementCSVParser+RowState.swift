@@ -11,9 +11,6 @@ extension StatementCSVParser {
             var hasCurrencyConflicts = false
             /// The sum of the account's rows; `nil` after it overflowed.
             var total: Int64? = 0
-            /// The running balance at the end of each day, from the day's last row, and its
-            /// line.
-            var dayBalances: [Day: (balance: Money, line: Int)] = [:]
         }
 
         /// A balance the preamble declares, as written, and where.

@@ -179,18 +179,14 @@ package struct StatementCSVParser: Sendable {
         }
         summary.notBookedCount = state.notBookedCount
         for account in state.accounts {
+            // The balance before the first row is not stated: the file may start within a
+            // day (the balances at the ends of its days are).
             summary.openingBalances[account.account.id] = account.balance.impliedOpening
-            if let opening = account.balance.impliedOpening {
+            for (day, end) in account.balance.dayEnds.sorted(by: { $0.key < $1.key }) {
                 summary.statedBalances.append(
                     StatedBalance(
-                        account: account.account, point: .opening, balance: opening,
-                        line: account.firstLine))
-            }
-            for (day, (balance, line)) in account.dayBalances.sorted(by: { $0.key < $1.key }) {
-                summary.statedBalances.append(
-                    StatedBalance(
-                        account: account.account, point: .endOfDay(day), balance: balance,
-                        line: line))
+                        account: account.account, point: .endOfDay(day), balance: end.balance,
+                        line: end.line))
             }
         }
         if !state.declaredBalances.isEmpty, state.accounts.count == 1 {
@@ -407,15 +403,15 @@ package struct StatementCSVParser: Sendable {
             let (sum, overflow) = total.addingReportingOverflow(amount.minorUnits)
             state.accounts[slot].total = overflow ? nil : sum
         }
-        if let mismatch = state.accounts[slot].balance.add(amount, declared: declaredBalance) {
+        // Only a file with running balances has days that end with one.
+        let mismatch =
+            columns[.balance] == nil
+            ? state.accounts[slot].balance.add(amount, declared: declaredBalance)
+            : state.accounts[slot].balance.add(
+                amount, declared: declaredBalance, day: date, line: line)
+        if let mismatch {
             fields.report(
                 .balance("balance", mismatch), at: columns[.balance] ?? columns.amountField)
-        } else if let declaredBalance,
-            !dialect.isNewestFirst
-                || state.accounts[slot].dayBalances[date] == nil
-        {
-            // The day's last row: the latest one, or the first of a file listed newest first.
-            state.accounts[slot].dayBalances[date] = (declaredBalance, line)
         }
         let transactionID = columns[.transactionID].flatMap { fields.identifier($0) }
         if let transactionID,

@@ -781,7 +781,9 @@ extension CamtParser {
 
         mutating func endStatement() {
             defer { statement = nil }
-            guard statement != nil, let account = account(), statement!.isValid else { return }
+            guard statement != nil else { return }
+            summary.statementLines.append(statement!.line)
+            guard let account = account(), statement!.isValid else { return }
             var opening: Money?
             var closing: (Money, Int)?
             var stated: [StatedBalance] = []

@@ -111,8 +111,6 @@ private struct Decoder {
         /// an opening balance that came late. `nil` while none was seen or the chain was reset.
         var firstDeclared: (sum: Money, declared: Money, position: SourcePosition)?
         var hasUnreadableRowBeforeDeclared = false
-        /// The running balance at the end of each day, from the day's last row, and its line.
-        var dayBalances: [Day: (balance: Money, line: Int)] = [:]
     }
 
     /// Reads one statement object from the reader, handing its valid rows to `onRow`.
@@ -127,6 +125,7 @@ private struct Decoder {
             return
         }
         let start = reader.position
+        summary.statementLines.append(start.line)
         let rowsBefore = summary.rowCount
         try reader.beginObject()
         var state = StatementState()
@@ -225,14 +224,16 @@ private struct Decoder {
         of account: Account, _ state: StatementState, statementLine: Int
     ) {
         var stated: [(StatedBalance.Point, Money, Int)] = []
-        if let opening = state.opening ?? state.balance.impliedOpening {
+        // A balance before the first row that only the first running balance implies is not
+        // stated: the statement may start within a day (the ends of its days are).
+        if let opening = state.opening {
             stated.append((.opening, opening, state.openingNode?.position.line ?? statementLine))
         }
         if let closing = state.closing {
             stated.append((.closing, closing, state.closingNode?.position.line ?? statementLine))
         }
-        for (day, (balance, line)) in state.dayBalances.sorted(by: { $0.key < $1.key }) {
-            stated.append((.endOfDay(day), balance, line))
+        for (day, end) in state.balance.dayEnds.sorted(by: { $0.key < $1.key }) {
+            stated.append((.endOfDay(day), end.balance, end.line))
         }
         for (point, balance, line) in stated {
             summary.statedBalances.append(
@@ -289,12 +290,12 @@ private struct Decoder {
             state.firstDeclared = (sum, declared, fields.position)
         }
         let line = fields.position.line
-        if let mismatch = state.balance.add(transaction.amount, declared: declared) {
+        if let mismatch = state.balance.add(
+            transaction.amount, declared: declared, day: transaction.date, line: line)
+        {
             report(
                 .balance("transactions[\(index)].balance", mismatch),
                 at: fields.balance?.position ?? amountPosition(fields))
-        } else if let declared {
-            state.dayBalances[transaction.date] = (declared, line)
         }
         if let conflict = transactionIDs.check(transaction, account: account.id, line: line) {
             report(conflict, at: fields.position)

@@ -670,6 +670,7 @@ extension MT940Parser {
             flushEntry(onRow)
             statement = self.statement!
             self.statement = nil
+            summary.statementLines.append(statement.line)
             if statement.account == nil {
                 // A `:25:` that was there is reported where it stands, as what is wrong with it.
                 if !statement.hasAccountField {

@@ -513,6 +513,7 @@ extension OFXParser {
         }
 
         mutating func endStatement() {
+            summary.statementLines.append(statement!.line)
             guard let account = account(), statement!.isValid,
                 let balance = statement!.ledgerBalance,
                 let closing = money(
