@@ -8,7 +8,7 @@
 /// `Income:Unknown` (a credit); each balance the bank stated that the ledger holds a balance
 /// assertion (hledger and ledger: `= BALANCE` on a posting of zero dated the day it holds at
 /// the end of; beancount: a `balance` directive dated the day after, as beancount checks
-/// balances at the start of a day). A stated balance the ledger does not hold is written as
+/// balances at the start of a day, with a tolerance of zero). A stated balance the ledger does not hold is written as
 /// a comment, so that the tools accept the file. Amounts are written from integer minor units
 /// with the currency's digits.
 package struct LedgerExportRenderer: Sendable {
@@ -216,7 +216,10 @@ package struct LedgerExportRenderer: Sendable {
             out.append(" balance ")
             out.append(utf8: name)
             out.append("  ")
-            appendAmount(assertion.balance, to: &out)
+            // Exact: beancount's inferred tolerance lets a balance be a minor unit off.
+            assertion.balance.appendDecimalText(to: &out)
+            out.append(" ~ 0 ")
+            out.append(utf8: assertion.balance.currency.code)
             appendMetadata("source", source, to: &out)
             out.append("\n")
         }
