@@ -7,7 +7,7 @@ enum Export: Command {
 
     static let usage = """
         USAGE: statements export [-s DIR]... [-f hledger|ledger|beancount] [-a ID]...
-                                 [-m YYYY-MM | --from YYYY-MM --to YYYY-MM] [-o FILE]
+                                 [-m YYYY-MM | --from YYYY-MM --to YYYY-MM] [-o JOURNAL]
 
         Writes the ledger as a plain-text accounting journal: per account an account named
         Assets:Bank:ID (Liabilities:Bank:ID for a card) with an opening entry from
@@ -27,7 +27,7 @@ enum Export: Command {
           -m, --month YYYY-MM        only this month, opening with the balance before it
                                      (default: every month)
           --from/--to YYYY-MM        a range of months, both included
-          -o, --out FILE             the file to write, replaced whole at the end (default:
+          -o, --out JOURNAL          the file to write, replaced whole at the end (default:
                                      '-', standard output)
           -h, --help                 show this help
 

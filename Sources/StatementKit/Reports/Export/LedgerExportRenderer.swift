@@ -102,8 +102,10 @@ package struct LedgerExportRenderer: Sendable {
         let account = month.statement.account
         let day = month.openingDay
         let about = [
-            account.name.map { $0.exportLine() }, account.kind.rawValue,
-            account.currency.code, account.id.grouped,
+            account.id.grouped,
+            account.name.flatMap { $0 == account.id.text ? nil : $0.exportLine() },
+            account.kind.rawValue,
+            account.currency.code,
         ].compactMap { $0 }.joined(separator: " · ")
         out.append("\n")
         switch format {
