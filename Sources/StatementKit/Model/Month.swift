@@ -42,6 +42,11 @@ package struct Month: Hashable, Comparable, Sendable {
         Day(ordinal: (try! Day(year: year, month: month, day: 1)).ordinal - 1)
     }
 
+    /// The month's last day.
+    package var lastDay: Day {
+        try! Day(year: year, month: month, day: Day.daysIn(month: month, year: year))
+    }
+
     /// `YYYY-MM`.
     package var isoText: String {
         let y = String(year)
