@@ -240,9 +240,12 @@ struct BalanceChart {
                     text: days.medium(last), x: geometry.left + geometry.plotWidth, y: height - 6,
                     anchor: "end"),
             ]
-        // The lowest and highest balance, above and below the plot, at their day.
-        if let lowest = daily.min(by: { $0.balance.minorUnits < $1.balance.minorUnits }),
-            let highest = daily.max(by: { $0.balance.minorUnits < $1.balance.minorUnits }),
+        // The lowest and highest balance, above and below the plot, at their day. The line
+        // starts at the opening balance on the first day: it counts too, or a "lowest" label
+        // could name a balance above the line's start.
+        let points = [(day: first, balance: statement.openingBalance)] + daily
+        if let lowest = points.min(by: { $0.balance.minorUnits < $1.balance.minorUnits }),
+            let highest = points.max(by: { $0.balance.minorUnits < $1.balance.minorUnits }),
             lowest.balance != highest.balance
         {
             for (point, word, y) in [
