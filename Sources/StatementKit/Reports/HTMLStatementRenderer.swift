@@ -71,11 +71,13 @@ package struct HTMLStatementRenderer: Sendable {
         out.append("<nav>")
         out.append(utf8: navigation(statement, neighbours))
         out.append("</nav>\n")
-        out.append(utf8: "<header>\n<h1>\(escape(name)) · \(escape(period))</h1>\n<dl>\n")
+        // An id such as aba:121000248/1234567890 may break after its `/`, not inside its digits.
+        out.append(
+            utf8: "<header>\n<h1>\(HTMLDocument.heading(name)) · \(escape(period))</h1>\n<dl>\n")
         var facts = [
             (
                 labels.name(of: account.id),
-                "<span class=\"iban\">\(escape(account.id.grouped))</span>"
+                "<span class=\"iban\">\(HTMLDocument.accountID(account.id))</span>"
             ),
             (labels.account, escape("\(labels.kind(account.kind)), \(account.currency.code)")),
             (labels.openingBalance, amount(statement.openingBalance)),
@@ -102,7 +104,7 @@ package struct HTMLStatementRenderer: Sendable {
         }
         // The first header row is printed only: it repeats the account and period on every
         // page a long statement takes.
-        out.append("<table>\n<thead><tr class=\"print-only\"><th colspan=\"6\">")
+        out.append("<table class=\"entries\">\n<thead><tr class=\"print-only\"><th colspan=\"6\">")
         out.append(
             utf8: "\(escape(name)) · \(escape(account.id.grouped)) · \(escape(period))</th></tr>\n")
         out.append(utf8: columnHeadings)

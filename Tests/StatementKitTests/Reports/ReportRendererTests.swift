@@ -386,6 +386,17 @@ struct HTMLStatementRendererTests {
         #expect(!texts.contains { $0.hasPrefix("lowest ¥80,565") })
     }
 
+    @Test func `lets an account id break after its colon and slash, an IBAN between groups`()
+        throws
+    {
+        #expect(
+            HTMLDocument.accountID(try AccountID(parsing: "aba:121000248/1234567890"))
+                == "aba:<wbr>121000248/<wbr>1234567890")
+        #expect(
+            HTMLDocument.accountID(try AccountID(parsing: "DE89370400440532013000"))
+                == "DE89 3704 0044 0532 0130 00")
+    }
+
     @Test func `links each account from the month index`() {
         var html = ""
         MonthIndexRenderer(locale: Locale(identifier: "en_US")).render(
