@@ -43,6 +43,14 @@ package struct LedgerExportRenderer: Sendable {
 
     private var indent: StaticString { format == .beancount ? "  " : "    " }
 
+    /// What a payee must not hold in a journal: `;` begins an hledger comment, `|` ends the
+    /// payee.
+    private static let payeeReplacements: [UInt8: String] = [
+        UInt8(ascii: ";"): ",", UInt8(ascii: "|"): "/",
+    ]
+    /// What a note must not hold in a journal.
+    private static let noteReplacements: [UInt8: String] = [UInt8(ascii: ";"): ","]
+
     /// Appends the file's first lines: a comment saying what it is, and for beancount the
     /// `open` directives of the counter accounts, dated with the earliest opening entry, the
     /// day before `firstMonth` (`nil` for an empty export).
@@ -146,21 +154,24 @@ package struct LedgerExportRenderer: Sendable {
         switch format {
         case .hledger, .ledger:
             out.append(" *")
-            let payee = transaction.beneficiary.exportLine(replacing: [";": ",", "|": "/"])
             // A description starting with `(` would be read as a code: an empty code first.
-            if payee.hasPrefix("(") { out.append(" ()") }
+            if transaction.beneficiary.drop(while: \.isWhitespace).first == "(" {
+                out.append(" ()")
+            }
             out.append(" ")
-            out.append(utf8: payee)
-            let note = narration.exportLine(replacing: [";": ","])
-            if !note.isEmpty {
+            transaction.beneficiary.appendExportLine(replacing: Self.payeeReplacements, to: &out)
+            if !narration.isEmpty {
+                let start = out.count
                 out.append(" | ")
-                out.append(utf8: note)
+                narration.appendExportLine(replacing: Self.noteReplacements, to: &out)
+                // A narration of spaces only: no note.
+                if out.count == start + 3 { out.removeLast(3) }
             }
         case .beancount:
             out.append(" * ")
-            out.append(utf8: transaction.beneficiary.beancountString)
+            transaction.beneficiary.appendBeancountString(to: &out)
             out.append(" ")
-            out.append(utf8: narration.beancountString)
+            narration.appendBeancountString(to: &out)
         }
         if let reference = transaction.reference {
             appendMetadata("reference", reference, to: &out)
@@ -237,11 +248,11 @@ package struct LedgerExportRenderer: Sendable {
             out.append("; ")
             out.append(key)
             out.append(": ")
-            out.append(utf8: value.exportLine())
+            value.appendExportLine(to: &out)
         case .beancount:
             out.append(key)
             out.append(": ")
-            out.append(utf8: value.beancountString)
+            value.appendBeancountString(to: &out)
         }
     }
 

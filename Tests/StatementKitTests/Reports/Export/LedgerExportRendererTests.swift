@@ -43,7 +43,7 @@ struct LedgerExportRendererTests {
     func `writes texts on one line, comment and payee separators replaced`(
         text: String, line: String
     ) {
-        #expect(text.exportLine(replacing: [";": ",", "|": "/"]) == line)
+        #expect(text.exportLine(replacing: [59: ",", 124: "/"]) == line)
     }
 
     @Test func `quotes beancount strings with their quotes and backslashes escaped`() {
