@@ -13,7 +13,8 @@ struct Statements {
 
     /// Every command, in the order the help lists them.
     static let commands: [any Command.Type] = [
-        Validate.self, Import.self, Accounts.self, Register.self, Report.self, Process.self,
+        Validate.self, Import.self, Accounts.self, Register.self, Report.self, Export.self,
+        Process.self,
         Profile.self, Check.self, Completions.self, Manual.self,
     ]
 

@@ -296,7 +296,8 @@ struct BalanceAssertionTests {
         let csv = try String(contentsOfFile: base + ".csv", encoding: .utf8)
         #expect(
             csv.hasSuffix(
-                "2026-10-29,Bank balance,ledger 2956.35 difference 1329.17,,,1627.18,EUR\r\n"))
+                "2026-10-29,Bank balance,ledger 2956.35 difference 1329.17,,,1627.18,EUR,DE89370400440532013000\r\n"
+                    + "2026-10-31,Closing balance,,,,2948.85,EUR,DE89370400440532013000\r\n"))
         let html = try String(contentsOfFile: base + ".html", encoding: .utf8)
         #expect(
             html.contains(

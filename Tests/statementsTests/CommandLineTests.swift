@@ -29,6 +29,7 @@ struct CommandLineTests {
                   accounts           list the ledger's accounts and balances
                   register           list transactions with running balances; writes no files
                   report             write monthly statements as text, CSV and HTML
+                  export             write the ledger as an hledger, ledger-cli or beancount journal
                   process PATH...    the nightly job: import, then report the months that changed
                   profile FILE       work out a bank export's dialect and print it as a profile
                   check              verify the ledger against its checksums

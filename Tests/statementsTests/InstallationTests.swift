@@ -5,7 +5,7 @@ import Testing
 @Suite struct InstallationTests {
     static let commands = [
         "validate", "import", "accounts", "report", "process", "profile", "check", "register",
-        "completions", "man",
+        "export", "completions", "man",
     ]
 
     /// Runs bash with the generated completions loaded, completing `words` at the last one.
@@ -46,6 +46,9 @@ import Testing
         #expect(
             try Self.complete(["statements", "validate", "SampleData/go"]) == ["SampleData/good"])
         #expect(try Self.complete(["statements", "completions", ""]).isEmpty)
+        #expect(
+            try Self.complete(["statements", "export", "-f", ""])
+                == ["hledger", "ledger", "beancount"])
     }
 
     @Test func `writes zsh and fish completions with every command's options`() throws {

@@ -126,11 +126,50 @@ struct ReportCommandTests {
             contentsOfFile: workspace.path + "/r/2026-10/NL91ABNA0417164300.csv", encoding: .utf8)
         #expect(
             csv == """
-                date,beneficiary,description,reference,amount,balance,currency\r
-                2026-10-15,Household account,Transfer to savings,ABN-77120,1200.00,6200.00,EUR\r
-                2026-10-31,ABN AMRO Bank N.V.,Interest October,ABN-77121,3.87,6203.87,EUR\r
+                date,beneficiary,description,reference,amount,balance,currency,account\r
+                2026-09-30,Opening balance,Holiday savings,,,5000.00,EUR,NL91ABNA0417164300\r
+                2026-10-15,Household account,Transfer to savings,ABN-77120,1200.00,6200.00,EUR,NL91ABNA0417164300\r
+                2026-10-31,ABN AMRO Bank N.V.,Interest October,ABN-77121,3.87,6203.87,EUR,NL91ABNA0417164300\r
+                2026-10-31,Closing balance,,,,6203.87,EUR,NL91ABNA0417164300\r
 
                 """)
+    }
+
+    @Test func `starts CSV statements with a byte order mark when asked, for Excel`() throws {
+        let workspace = try Workspace()
+        let file = try workspace.write(
+            "cafe.csv",
+            "date,account_iban,amount,beneficiary\n2026-10-03,DE89370400440532013000,-12.34,Café Le Zinc\n"
+        )
+        let csvPath = { (folder: String) in
+            workspace.path + "/\(folder)/2026-10/DE89370400440532013000.csv"
+        }
+        for (folder, extra) in [("plain", [String]()), ("excel", ["--bom"])] {
+            let output = try StatementsRunner.run(
+                ["process", file, "-s", workspace.state, "-o", workspace.path + "/" + folder]
+                    + ["--report-format", "csv", "-q"] + extra)
+            #expect(output.status == 0, "\(output.stderr)")
+        }
+        let plain = try [UInt8](Data(contentsOf: URL(fileURLWithPath: csvPath("plain"))))
+        let excel = try [UInt8](Data(contentsOf: URL(fileURLWithPath: csvPath("excel"))))
+        #expect(Array(excel.prefix(3)) == [0xEF, 0xBB, 0xBF])
+        #expect(Array(excel.dropFirst(3)) == plain)
+        #expect(plain.first == UInt8(ascii: "d"))
+        #expect(
+            String(decoding: plain, as: UTF8.self) == """
+                date,beneficiary,description,reference,amount,balance,currency,account\r
+                2026-09-30,Opening balance,,,,0.00,EUR,DE89370400440532013000\r
+                2026-10-03,Café Le Zinc,,,-12.34,-12.34,EUR,DE89370400440532013000\r
+                2026-10-31,Closing balance,,,,-12.34,EUR,DE89370400440532013000\r
+
+                """)
+        // `report` takes it too.
+        let report = try StatementsRunner.run([
+            "report", "-s", workspace.state, "--report-format", "csv", "--bom", "-o",
+            workspace.path + "/report",
+        ])
+        #expect(report.status == 0)
+        #expect(try [UInt8](Data(contentsOf: URL(fileURLWithPath: csvPath("report")))) == excel)
     }
 
     @Test func `exits 2 on bad report options`() throws {
@@ -203,6 +242,8 @@ struct ReportCommandTests {
                 contentsOfFile: "\(out)/\(parts[1])/\(parts[0]).csv", encoding: .utf8)
             for line in csv.split(separator: "\r\n").dropFirst() {
                 let cell = line.split(separator: ",", omittingEmptySubsequences: false)[4]
+                // The opening and closing balance rows have no amount.
+                guard !cell.isEmpty else { continue }
                 let pieces = cell.split(separator: ".")
                 let sign: Int64 = cell.hasPrefix("-") ? -1 : 1
                 found[key, default: 0] += sign * (abs(Int64(pieces[0])!) * 100 + Int64(pieces[1])!)

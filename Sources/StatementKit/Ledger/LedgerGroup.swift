@@ -86,4 +86,17 @@ package final class LedgerGroup {
         for ledger in ledgers { summaries += try ledger.state.accountSummaries() }
         return summaries.sorted { $0.account.id < $1.account.id }
     }
+
+    /// Each ledger's months of the given accounts (all when `nil`) and months (all when
+    /// `nil`), to be read one month at a time (`StatementStream`).
+    package func statementStreams(months: Set<Month>?, accounts: Set<AccountID>? = nil)
+        throws(StorageError) -> [StatementStream]
+    {
+        _ = try owners()
+        var streams: [StatementStream] = []
+        for ledger in ledgers {
+            streams.append(try ledger.state.statementStream(months: months, accounts: accounts))
+        }
+        return streams
+    }
 }

@@ -4,7 +4,7 @@ import Foundation
 /// once (each run an `ImportRun`), upgrading an older ledger format, deciding when to save,
 /// and answering the read-only queries of `accounts`, `report` and `process`.
 package final class StateController {
-    private let storage: StorageController
+    let storage: StorageController
     private let clock: () -> String
     /// How many encoded bytes of a file are held before they are written out as uncommitted
     /// tails, so that memory does not grow with the file.
@@ -206,7 +206,7 @@ package final class StateController {
 
     /// The manifest with the months of the given accounts (of all when `nil`): a statement
     /// of some accounts reads their month records only.
-    private func manifest(with accounts: Set<AccountID>?) throws(StorageError) -> LedgerManifest {
+    func manifest(with accounts: Set<AccountID>?) throws(StorageError) -> LedgerManifest {
         var manifest = try storage.loadManifest(months: false)
         // Most of the accounts: the months log read in one go.
         guard let accounts, accounts.count * 2 < manifest.accounts.count else {

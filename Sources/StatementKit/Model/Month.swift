@@ -36,6 +36,17 @@ package struct Month: Hashable, Comparable, Sendable {
         month == 12 ? Month(year: year + 1, month: 1) : Month(year: year, month: month + 1)
     }
 
+    /// The last day of the month before: the day at whose end a balance carried into this
+    /// month holds.
+    package var dayBefore: Day {
+        Day(ordinal: (try! Day(year: year, month: month, day: 1)).ordinal - 1)
+    }
+
+    /// The month's last day.
+    package var lastDay: Day {
+        try! Day(year: year, month: month, day: Day.daysIn(month: month, year: year))
+    }
+
     /// `YYYY-MM`.
     package var isoText: String {
         let y = String(year)

@@ -1,11 +1,26 @@
 /// Renders a monthly statement as RFC 4180 CSV: one row per transaction, amounts as plain
 /// decimals that a spreadsheet sums, cells safe against formula injection.
+///
+/// Every row names the account in its last column, so that statements pasted together stay
+/// apart. The first row after the header is the opening balance (dated the day before the
+/// month, at whose end it holds, with the account's name as its description) and the last the
+/// closing balance (the month's last day): rows with no amount, so that sums stay right, and
+/// the balance in the balance column, as the bank's stated balances the ledger does not hold.
 package struct CSVStatementRenderer: Sendable {
     /// The header row.
-    package static let header = "date,beneficiary,description,reference,amount,balance,currency"
+    package static let header =
+        "date,beneficiary,description,reference,amount,balance,currency,account"
+    /// The UTF-8 byte order mark, by which Excel on Windows knows a CSV file's encoding.
+    package static let byteOrderMark: [UInt8] = [0xEF, 0xBB, 0xBF]
+
+    /// Whether the file starts with a byte order mark (for Excel on Windows, which reads a CSV
+    /// file without one in the system's code page: "CafÃ©").
+    package let hasByteOrderMark: Bool
 
     /// Creates a renderer.
-    package init() {}
+    package init(byteOrderMark: Bool = false) {
+        hasByteOrderMark = byteOrderMark
+    }
 
     package func render(_ statement: MonthlyStatement, into out: inout some TextOutputStream) {
         var bytes: [UInt8] = []
@@ -15,9 +30,21 @@ package struct CSVStatementRenderer: Sendable {
 
     /// Renders the statement as UTF-8 bytes, appended to `out`.
     package func render(_ statement: MonthlyStatement, into out: inout [UInt8]) {
+        if hasByteOrderMark { out += Self.byteOrderMark }
         out.append(utf8: Self.header)
         out.append("\r\n")
         let currency = statement.account.currency.code
+        let account = statement.account.id.text
+        statement.month.dayBefore.appendISOText(to: &out)
+        out.append(utf8: ",Opening balance,")
+        String.withReportField(statement.account.name) { Self.appendCell($0, to: &out) }
+        out.append(utf8: ",,,")
+        statement.openingBalance.appendDecimalText(to: &out)
+        out.append(UInt8(ascii: ","))
+        out.append(utf8: currency)
+        out.append(UInt8(ascii: ","))
+        out.append(utf8: account)
+        out.append("\r\n")
         // By index: each field read in place, not a copy of each entry and its texts.
         let entries = statement.entries
         for index in entries.indices {
@@ -41,6 +68,8 @@ package struct CSVStatementRenderer: Sendable {
             entries[index].balance.appendDecimalText(to: &out)
             out.append(UInt8(ascii: ","))
             out.append(utf8: currency)
+            out.append(UInt8(ascii: ","))
+            out.append(utf8: account)
             out.append("\r\n")
         }
         // A balance the bank stated that the ledger does not hold: a row without an amount
@@ -55,8 +84,18 @@ package struct CSVStatementRenderer: Sendable {
             disagreement.bank.appendDecimalText(to: &out)
             out.append(UInt8(ascii: ","))
             out.append(utf8: currency)
+            out.append(UInt8(ascii: ","))
+            out.append(utf8: account)
             out.append("\r\n")
         }
+        statement.month.lastDay.appendISOText(to: &out)
+        out.append(utf8: ",Closing balance,,,,")
+        statement.closingBalance.appendDecimalText(to: &out)
+        out.append(UInt8(ascii: ","))
+        out.append(utf8: currency)
+        out.append(UInt8(ascii: ","))
+        out.append(utf8: account)
+        out.append("\r\n")
     }
 
     /// Appends `cell(text)`: most texts as they are, without making another string.

@@ -1,14 +1,16 @@
 import Foundation
 
 /// The shared frame of the HTML reports: one self-contained page, inline CSS, no scripts and
-/// no external requests, readable on a phone (no horizontal scrolling at 390 px: on narrow
-/// screens the description and reference columns go, the IBAN goes under the name, long
-/// words break) and printable on A4 (the account and period repeated on every page).
+/// no external requests, readable on a phone (nothing scrolls sideways from 320 px: on narrow
+/// screens each transaction of a statement is a small block, date and amount on its first
+/// line, beneficiary and balance on the second, description and reference below, so no column
+/// is cut and words break only where the script allows; a word breaks inside only when it is
+/// wider than the screen) and printable on A4 (the account and period repeated on every page).
 enum HTMLDocument {
     static let style = """
         :root{color-scheme:light}
         body{font-family:system-ui,-apple-system,"Segoe UI",Roboto,"Noto Sans",sans-serif;color:#1b1b1b;
-        margin:0 auto;max-width:64rem;padding:1rem;line-height:1.4;overflow-wrap:anywhere}
+        margin:0 auto;max-width:64rem;padding:1rem;line-height:1.4;overflow-wrap:break-word}
         h1{font-size:1.4rem;margin:.2rem 0}
         nav{font-size:.9rem;display:flex;flex-wrap:wrap;gap:.3rem 1.2rem}
         dl{display:grid;grid-template-columns:max-content 1fr;gap:.15rem 1rem;margin:.5rem 0 1rem}
@@ -24,9 +26,16 @@ enum HTMLDocument {
         figure{margin:0 0 1rem}svg{width:100%;height:auto;max-height:17rem}
         footer{margin-top:1rem;color:#333}
         .print-only{display:none}.chart-narrow{display:none}
-        @media (max-width:40rem){.description,.reference,.chart-wide{display:none}
+        @media (max-width:40rem){.chart-wide{display:none}dl{grid-template-columns:minmax(0,1fr)}dd{margin-bottom:.25rem}
         .chart-narrow{display:block}body{padding:.5rem}
-        th,td{padding:.3rem .25rem}table{font-size:.85rem}.iban{white-space:normal}}
+        th,td{padding:.3rem .25rem}table{font-size:.85rem}.iban{white-space:normal}
+        .entries tr{display:grid;grid-template-columns:minmax(0,1fr) auto;column-gap:.6rem;
+        border-bottom:1px solid #ddd;padding:.25rem 0}.entries th,.entries td{display:block;border:0;padding:0}
+        .entries tr>:nth-child(1){grid-area:1/1}.entries tr>:nth-child(2){grid-area:2/1}
+        .entries tr>:nth-child(3){grid-area:3/1/4/3}.entries tr>:nth-child(4){grid-area:4/1/5/3;white-space:normal}
+        .entries tr>:nth-child(5){grid-area:1/2}.entries tr>:nth-child(6){grid-area:2/2;color:#555}
+        .entries thead tr{border-bottom:2px solid #999}.entries td:empty{display:none}
+        .entries .print-only{display:none}}
         @media print{@page{size:A4;margin:14mm}body{max-width:none;padding:0;font-size:10pt}
         nav{display:none}.print-only{display:table-row}thead{display:table-header-group}
         a{color:inherit;text-decoration:none}tr{break-inside:avoid}}
@@ -131,6 +140,14 @@ enum HTMLDocument {
             out.append(utf8: escape(text))
         }
         out.append("</td>")
+    }
+
+    /// An account id for a page: escaped, grouped by four when an IBAN (breakable between
+    /// groups), breakable after the `:` and `/` of another scheme (`aba:<wbr>121000248/<wbr>…`)
+    /// rather than inside its digits on a narrow screen.
+    static func accountID(_ id: AccountID) -> String {
+        escape(id.grouped).replacingOccurrences(of: "/", with: "/<wbr>")
+            .replacingOccurrences(of: ":", with: ":<wbr>")
     }
 
     /// A column heading: escaped, and breakable after a `/` only (`Empfänger/Auftraggeber`),

@@ -71,11 +71,13 @@ package struct HTMLStatementRenderer: Sendable {
         out.append("<nav>")
         out.append(utf8: navigation(statement, neighbours))
         out.append("</nav>\n")
-        out.append(utf8: "<header>\n<h1>\(escape(name)) · \(escape(period))</h1>\n<dl>\n")
+        // An id such as aba:121000248/1234567890 may break after its `/`, not inside its digits.
+        out.append(
+            utf8: "<header>\n<h1>\(HTMLDocument.heading(name)) · \(escape(period))</h1>\n<dl>\n")
         var facts = [
             (
                 labels.name(of: account.id),
-                "<span class=\"iban\">\(escape(account.id.grouped))</span>"
+                "<span class=\"iban\">\(HTMLDocument.accountID(account.id))</span>"
             ),
             (labels.account, escape("\(labels.kind(account.kind)), \(account.currency.code)")),
             (labels.openingBalance, amount(statement.openingBalance)),
@@ -102,7 +104,7 @@ package struct HTMLStatementRenderer: Sendable {
         }
         // The first header row is printed only: it repeats the account and period on every
         // page a long statement takes.
-        out.append("<table>\n<thead><tr class=\"print-only\"><th colspan=\"6\">")
+        out.append("<table class=\"entries\">\n<thead><tr class=\"print-only\"><th colspan=\"6\">")
         out.append(
             utf8: "\(escape(name)) · \(escape(account.id.grouped)) · \(escape(period))</th></tr>\n")
         out.append(utf8: columnHeadings)
@@ -240,9 +242,12 @@ struct BalanceChart {
                     text: days.medium(last), x: geometry.left + geometry.plotWidth, y: height - 6,
                     anchor: "end"),
             ]
-        // The lowest and highest balance, above and below the plot, at their day.
-        if let lowest = daily.min(by: { $0.balance.minorUnits < $1.balance.minorUnits }),
-            let highest = daily.max(by: { $0.balance.minorUnits < $1.balance.minorUnits }),
+        // The lowest and highest balance, above and below the plot, at their day. The line
+        // starts at the opening balance on the first day: it counts too, or a "lowest" label
+        // could name a balance above the line's start.
+        let points = [(day: first, balance: statement.openingBalance)] + daily
+        if let lowest = points.min(by: { $0.balance.minorUnits < $1.balance.minorUnits }),
+            let highest = points.max(by: { $0.balance.minorUnits < $1.balance.minorUnits }),
             lowest.balance != highest.balance
         {
             for (point, word, y) in [

@@ -40,7 +40,7 @@ package struct MonthIndexRenderer: Sendable {
             let name =
                 line.name.map { escape($0) + "<span class=\"sub iban\">" }
                 ?? "<span class=\"iban\">"
-            body += "<tr><td>\(name)\(escape(id.grouped))</span></td>"
+            body += "<tr><td>\(name)\(HTMLDocument.accountID(id))</span></td>"
             body +=
                 HTMLDocument.moneyCell(line.balance, formats.format(for: line.balance.currency))
                 + "<td class=\"files\">\(links)</td></tr>\n"
@@ -67,7 +67,7 @@ package struct MonthIndexRenderer: Sendable {
             for line in month.lines {
                 let title =
                     line.name.map(escape)
-                    ?? "<span class=\"iban\">\(escape(line.account.grouped))</span>"
+                    ?? "<span class=\"iban\">\(HTMLDocument.accountID(line.account))</span>"
                 body +=
                     "<tr><td><a href=\"\(folder)/\(line.account.fileName).html\">\(title)</a></td>"
                 body +=

@@ -40,14 +40,20 @@ package final class ReportController {
 
     /// Creates a controller writing below `folder`, the statements of the accounts of
     /// `shard` (of every account when `nil`).
-    package init(folder: String, formats: [ReportFormat], locale: Locale, shard: Shard? = nil) {
+    ///
+    /// - Parameter csvByteOrderMark: whether CSV statements start with a byte order mark.
+    package init(
+        folder: String, formats: [ReportFormat], locale: Locale, shard: Shard? = nil,
+        csvByteOrderMark: Bool = false
+    ) {
         self.folder = folder
         self.formats = ReportFormat.allCases.filter(formats.contains)
         self.locale = locale
         self.shard = shard
         job = PublishJob(
             folder: folder, formats: self.formats, text: TextStatementRenderer(locale: locale),
-            html: HTMLStatementRenderer(locale: locale))
+            html: HTMLStatementRenderer(locale: locale),
+            csv: CSVStatementRenderer(byteOrderMark: csvByteOrderMark))
     }
 
     /// Renders one statement in one format.
@@ -159,6 +165,7 @@ package final class ReportController {
         let formats: [ReportFormat]
         let text: TextStatementRenderer
         let html: HTMLStatementRenderer
+        let csv: CSVStatementRenderer
 
         func render(
             _ statement: MonthlyStatement, as format: ReportFormat,
@@ -176,7 +183,7 @@ package final class ReportController {
         ) {
             switch format {
             case .text: text.render(statement, into: &output)
-            case .csv: CSVStatementRenderer().render(statement, into: &output)
+            case .csv: csv.render(statement, into: &output)
             case .html: html.render(statement, neighbours: neighbours, into: &output)
             }
         }

@@ -9,7 +9,7 @@ enum Process: Command {
         USAGE: statements process PATH... [-s DIR] [-o DIR] [--archive DIR] [-n] [-q|-v]
                                   [-f text|json] [--report-format text|csv|html]... [--locale ID]
                                   [--strict] [-j N] [-p FILE] [-a ID] [--max-diagnostics N]
-                                  [--shard K/N]
+                                  [--shard K/N] [--bom]
 
         Imports the files as 'statements import' does, then writes the statements of every
         month the import changed (the months it added to, and later months of those accounts,
@@ -51,7 +51,8 @@ enum Process: Command {
             arguments,
             valueOptions: ReadOptions.valueOptions.union(ReportOptions.valueOptions)
                 .union(Output.valueOptions).union(["state", "archive", "shard"]),
-            flagOptions: ReadOptions.flagOptions.union(Output.flagOptions).union(["dry-run"]))
+            flagOptions: ReadOptions.flagOptions.union(Output.flagOptions).union(["dry-run"])
+                .union(ReportOptions.flagOptions))
         let report = try ReportOptions(options)
         let output = try Output(options, console: console)
         var read = try ReadOptions(options, command: name)

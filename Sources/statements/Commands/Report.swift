@@ -8,7 +8,7 @@ enum Report: Command {
     static let usage = """
         USAGE: statements report [-s DIR]... [-m YYYY-MM | --from YYYY-MM --to YYYY-MM]
                                  [-a ID]... [--report-format text|csv|html]... [-o DIR] [--locale ID]
-                                 [-f text|json] [-q|-v] [--shard K/N]
+                                 [--bom] [-f text|json] [-q|-v] [--shard K/N]
 
         Writes one statement per account and month with transactions, as
         OUT/YYYY-MM/ACCOUNT.txt, .csv and .html, and OUT/YYYY-MM/index.html linking a month's
@@ -42,7 +42,7 @@ enum Report: Command {
             arguments,
             valueOptions: ReportOptions.valueOptions.union(LedgerSelection.valueOptions)
                 .union(["shard"]),
-            flagOptions: Output.flagOptions)
+            flagOptions: Output.flagOptions.union(ReportOptions.flagOptions))
         try options.expectNoPaths(name)
         let report = try ReportOptions(options)
         let output = try Output(options, console: console)
@@ -86,7 +86,8 @@ enum Report: Command {
         }
         var standardOutput = console.output
         let controller = ReportController(
-            folder: "-", formats: report.formats, locale: report.locale)
+            folder: "-", formats: report.formats, locale: report.locale,
+            csvByteOrderMark: report.csvByteOrderMark)
         standardOutput.write(controller.render(statements[0], as: report.formats[0]))
         return ExitCode.success
     }

@@ -5,6 +5,7 @@ import StatementKit
 /// locale, and what the command prints about them.
 struct ReportOptions {
     static let valueOptions: Set = ["report-format", "out", "locale", "format"]
+    static let flagOptions: Set = ["bom"]
 
     /// The help lines of these options, shared by the commands' help texts.
     static let help = """
@@ -12,6 +13,8 @@ struct ReportOptions {
           --report-format FORMAT     text, csv or html; may be repeated or listed as
                                      text,html (default: all three)
           --locale ID                how amounts and dates are written (default: en_US)
+          --bom                      start CSV statements with a byte order mark, so that
+                                     Excel on Windows reads them as UTF-8
           -f, --format text|json     a summary (default) or one JSON document on stdout
         """
 
@@ -20,6 +23,8 @@ struct ReportOptions {
     /// The part of a ledger split by account whose statements are written (`--shard`).
     let shard: Shard?
     let locale: Locale
+    /// Whether CSV statements start with a byte order mark (`--bom`).
+    let csvByteOrderMark: Bool
     /// The format of what the command prints.
     let summaryFormat: ImportReportRenderer.Format
 
@@ -46,11 +51,14 @@ struct ReportOptions {
         }
         locale = Locale(identifier: canonical)
         shard = try ReadOptions.shard(options)
+        csvByteOrderMark = options.has("bom")
     }
 
     /// The controller of the output folder.
     var controller: ReportController {
-        ReportController(folder: folder, formats: formats, locale: locale, shard: shard)
+        ReportController(
+            folder: folder, formats: formats, locale: locale, shard: shard,
+            csvByteOrderMark: csvByteOrderMark)
     }
 
     /// Writes the statements, with progress on a terminal, and returns what was written.

@@ -357,6 +357,46 @@ struct HTMLStatementRendererTests {
         }
     }
 
+    @Test func `labels the lowest balance where the line is lowest, the opening balance too`() {
+        // Opened at zero, one credit: the line starts at ¥0 on the 1st, its lowest point.
+        let account = Account(
+            id: AccountID(try! IBAN(parsing: "CH9300762011623852957")),
+            currency: Currency(code: "JPY")!)
+        let statement = try! MonthlyStatement(
+            account: account, month: Month(year: 2026, month: 10)!,
+            openingBalance: .zero(Currency(code: "JPY")!),
+            transactions: [
+                Transaction(
+                    date: try! Day(year: 2026, month: 10, day: 2),
+                    amount: Money(minorUnits: 150_000, currency: Currency(code: "JPY")!),
+                    beneficiary: "x"),
+                Transaction(
+                    date: try! Day(year: 2026, month: 10, day: 9),
+                    amount: Money(minorUnits: -69_435, currency: Currency(code: "JPY")!),
+                    beneficiary: "y"),
+            ])
+        let locale = Locale(identifier: "en_US")
+        let chart = BalanceChart(
+            statement: statement,
+            money: MoneyFormat(currency: Currency(code: "JPY")!, locale: locale),
+            days: DayFormatter(locale: locale), labels: ReportLabels(locale: locale))
+        let texts = chart.texts.map(\.text)
+        #expect(texts.contains("lowest ¥0, Oct 1, 2026"), "\(texts)")
+        #expect(texts.contains("highest ¥150,000, Oct 2, 2026"), "\(texts)")
+        #expect(!texts.contains { $0.hasPrefix("lowest ¥80,565") })
+    }
+
+    @Test func `lets an account id break after its colon and slash, an IBAN between groups`()
+        throws
+    {
+        #expect(
+            HTMLDocument.accountID(try AccountID(parsing: "aba:121000248/1234567890"))
+                == "aba:<wbr>121000248/<wbr>1234567890")
+        #expect(
+            HTMLDocument.accountID(try AccountID(parsing: "DE89370400440532013000"))
+                == "DE89 3704 0044 0532 0130 00")
+    }
+
     @Test func `links each account from the month index`() {
         var html = ""
         MonthIndexRenderer(locale: Locale(identifier: "en_US")).render(
