@@ -69,6 +69,8 @@ package enum DialectSniffer {
         let preamble: [(line: Int, fields: [String])]
         /// Whether a column names a card (`Card Member`, `Card No.`): a card statement.
         var mentionsCard = false
+        /// A column that names the card of each row (`Card No.`).
+        var cardColumn: (index: Int, text: String)?
         /// A column named like a transaction type, beside a signed amount column; it is the
         /// indicator when its values are a debit/credit pair.
         let typeColumn: (index: Int, text: String)?

@@ -166,6 +166,13 @@ enum HeaderVocabulary {
         return balanceLabels.first { lower.hasPrefix($0.label) }?.item
     }
 
+    /// Names of a column that holds which card a row was paid with: several values are several
+    /// accounts.
+    static let cardNames: Set<String> = [
+        "card", "card no.", "card no", "card number", "card #", "kartennummer", "karte",
+        "numéro de carte", "carte", "tarjeta", "número de tarjeta", "kaart", "kaartnummer",
+    ]
+
     /// Names of a column that may say debit or credit, or something else (`Type: Card
     /// payment`): it is taken as the indicator only when its values are a debit/credit pair.
     static let typeNames: Set<String> = [
@@ -250,6 +257,9 @@ enum HeaderVocabulary {
             typeColumn: indices[.amount] != nil && indices[.indicator] == nil ? typeColumn : nil)
         header.mentionsCard = trimmed.contains {
             ["card member", "cardmember", "card no.", "card number", "card"].contains($0)
+        }
+        if let index = trimmed.firstIndex(where: cardNames.contains) {
+            header.cardColumn = (index, texts[index].trimmingCharacters(in: .whitespaces))
         }
         return header
     }

@@ -37,6 +37,9 @@ struct SniffEvidence {
     var accountTexts: [String: Sample] = [:]
     /// The values of a column named like a transaction type, upper case, at most 20.
     var typeValues: [String: Sample] = [:]
+    /// The values of an account-name column and of a card column, upper case, at most 20.
+    var accountNames: [String: Sample] = [:]
+    var cardTexts: [String: Sample] = [:]
     /// Whether any value of the account column is an IBAN or shaped like one (two letters,
     /// two digits, letters and digits).
     var accountColumnHoldsIBANs = false
@@ -116,6 +119,8 @@ struct SniffEvidence {
         collect(sample(.currency), into: &currencies)
         collect(sample(.indicator), into: &indicators)
         collect(sample(at: header.typeColumn?.index), into: &typeValues)
+        collect(sample(.accountName), into: &accountNames)
+        collect(sample(at: header.cardColumn?.index), into: &cardTexts)
         if !accountColumnHoldsIBANs, let account = sample(.account) {
             accountColumnHoldsIBANs = Self.isIBANShaped(account.text)
             collect(account, into: &accountTexts)
@@ -398,6 +403,7 @@ struct SniffEvidence {
             let names = dialect.columns.removeValue(forKey: .account)
             if dialect.columns[.accountName] == nil { dialect.columns[.accountName] = names }
         }
+        try refuseSeveralAccounts(in: dialect)
         if dialect.columns[.indicator] != nil {
             dialect.sign = .indicator
             let seen = Set(indicators.keys)
@@ -418,6 +424,29 @@ struct SniffEvidence {
         try decideAccount(into: &dialect, &assumptions)
         decideCardSign(into: &dialect, &assumptions)
         if dialect.columns[.account] == nil { decideBalances(into: &dialect) }
+    }
+
+    /// Refuses a column of account names or cards (`Account Name`, `Card No.`) that holds
+    /// several: their rows are several accounts' rows, which only a profile's `accounts` tells
+    /// apart, whatever account is given.
+    private func refuseSeveralAccounts(in dialect: Dialect) throws(DialectSniffer.Refusal) {
+        let named: [(column: String?, values: [String: Sample])] = [
+            (dialect.columns[.accountName]?.first.map(Self.columnText), accountNames),
+            (header.cardColumn?.text, cardTexts),
+        ]
+        for (column, values) in named where values.count > 1 {
+            let example = values.values.min { $0.line < $1.line }
+            throw refuse(
+                example, .severalAccountsNamed(column: column ?? "", values.values.map(\.text)))
+        }
+    }
+
+    /// How a column is named in a message: by its header text, or by its number.
+    static func columnText(_ reference: Dialect.ColumnReference) -> String {
+        switch reference {
+        case .name(let name): name
+        case .number(let number): "column \(number)"
+        }
     }
 
     /// Finds the opening and closing balances that preamble and footer lines label
