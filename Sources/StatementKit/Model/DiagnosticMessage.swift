@@ -138,6 +138,28 @@ extension DiagnosticMessage {
         )
     }
 
+    static let balanceOwed = Self(
+        .dialectAssumed,
+        "the balance column rises by each amount and is mostly positive on a card account: it is what is owed; read charges positive and payments negative (sign charges-positive)"
+    )
+
+    static let balanceFallsByAmounts = Self(
+        .dialectAssumed,
+        "the balance column falls by each positive amount: read amounts as charges positive (sign charges-positive); the balance column is not used"
+    )
+
+    static let balanceOwedByDebits = Self(
+        .dialectAssumed,
+        "the balance column rises by each debit and is mostly positive on a card account: it is what is owed, and is not used"
+    )
+
+    static func balanceSwapsDebitCredit(debit: String, credit: String) -> Self {
+        .init(
+            .dialectAssumed,
+            "the balance column rises by column \(Diagnostic.quote(debit)) and falls by \(Diagnostic.quote(credit)): read \(Diagnostic.quote(debit)) as money in (columns.credit) and \(Diagnostic.quote(credit)) as money out (columns.debit)"
+        )
+    }
+
     static func assumedChargesPositive(positive: Int, of count: Int) -> Self {
         .init(
             .dialectAssumed,

@@ -19,6 +19,7 @@ enum Profile: Command {
         OPTIONS:
           --account ID  the account, for a file that does not name its own (an IBAN or
                         scheme:value)
+          --currency CODE  the currency of that account, where the file names none
           -h, --help    show this help
 
         EXIT STATUS: 0 profile printed, 1 the file cannot be understood (the reason is on
@@ -27,7 +28,9 @@ enum Profile: Command {
         """
 
     static func run(_ arguments: [String], console: Console) throws(CommandError) -> Int32 {
-        let options = try Arguments(arguments, valueOptions: ["account"], flagOptions: [])
+        let options = try Arguments(
+            arguments, valueOptions: ["account", "currency"], flagOptions: [])
+        let currency = try options.accountCurrency()
         let account = try options.value("account").map { (text) throws(CommandError) in
             try Arguments.accountID(text)
         }
@@ -48,7 +51,12 @@ enum Profile: Command {
         let result: SniffResult
         do {
             result = try ValidationController.sniff(
-                path: path, account: account.map(Dialect.sniffing(account:)))
+                path: path,
+                account: account.map {
+                    var given = Dialect.sniffing(account: $0)
+                    given.accountCurrency = currency
+                    return given
+                })
         } catch {
             throw .environment("cannot read '\(path)': \(error)")
         }

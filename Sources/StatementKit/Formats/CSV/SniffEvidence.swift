@@ -43,6 +43,9 @@ struct SniffEvidence {
     /// Whether any value of the account column is an IBAN or shaped like one (two letters,
     /// two digits, letters and digits).
     var accountColumnHoldsIBANs = false
+    /// The texts of each dated row's amount, debit, credit and balance, for the balance
+    /// equation (`BalanceChain`), for the first rows.
+    var moneyTexts: [(line: Int, texts: [Dialect.Field: String])] = []
     /// Records at the end of the file without a date: footer lines, and their fields.
     var trailingNonData = 0
     var trailingRecords: [[String]] = []
@@ -107,8 +110,10 @@ struct SniffEvidence {
         trailingNonData = 0
         trailingRecords = []
         observeDate(date)
+        var texts: [Dialect.Field: String] = [:]
         for key in [Dialect.Field.amount, .debit, .credit, .balance] {
             if let amount = sample(key) {
+                texts[key] = amount.text
                 observeAmount(amount)
                 if key == .amount { amountCount += 1 }
                 if key == .amount, amount.text.hasPrefix("-") || amount.text.hasPrefix("(") {
@@ -116,6 +121,7 @@ struct SniffEvidence {
                 }
             }
         }
+        if moneyTexts.count < BalanceChain.limit { moneyTexts.append((date.line, texts)) }
         collect(sample(.currency), into: &currencies)
         collect(sample(.indicator), into: &indicators)
         collect(sample(at: header.typeColumn?.index), into: &typeValues)
@@ -422,7 +428,12 @@ struct SniffEvidence {
         try decideStatus(into: &dialect)
         dropWeakCurrency(from: &dialect)
         try decideAccount(into: &dialect, &assumptions)
-        decideCardSign(into: &dialect, &assumptions)
+        let isCard =
+            header.mentionsCard || dialect.accountKind == .creditCard
+            || dialect.accountID?.scheme == .card
+        if !decideByBalance(into: &dialect, isCard: isCard, &assumptions) {
+            decideCardSign(into: &dialect, isCard: isCard, &assumptions)
+        }
         if dialect.columns[.account] == nil { decideBalances(into: &dialect) }
     }
 
@@ -514,11 +525,8 @@ struct SniffEvidence {
     /// Reads a card account's amounts as charges positive when most of them are positive:
     /// card issuers write charges either way, and charges outnumber payments.
     private func decideCardSign(
-        into dialect: inout Dialect, _ assumptions: inout [Diagnostic.Finding]
+        into dialect: inout Dialect, isCard: Bool, _ assumptions: inout [Diagnostic.Finding]
     ) {
-        let isCard =
-            header.mentionsCard || dialect.accountKind == .creditCard
-            || dialect.accountID?.scheme == .card
         guard isCard, dialect.sign == .signed, amountCount > 0,
             negativeAmounts * 2 < amountCount
         else { return }
