@@ -102,7 +102,7 @@ package enum DialectSniffer {
                 preamble.append((line, names))
             }
         }
-        return best?.header
+        return best?.header ?? ColumnRoles.header(text)
     }
 
     /// Why sniffing gives up on a file.

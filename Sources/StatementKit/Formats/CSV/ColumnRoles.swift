@@ -1,0 +1,73 @@
+import Foundation
+
+/// Finds the header and the columns of a bank export by what its columns hold, for a file
+/// whose header words `HeaderVocabulary` does not know, or that has no header: a person reading
+/// such a file never needs the words.
+///
+/// A date column is one whose cells all have one date shape; an amount column holds decimals;
+/// the amount and balance columns are those for which the balance equation holds
+/// (`BalanceChain`). Header words, where known, break ties and name the other columns.
+enum ColumnRoles {
+    /// How many records below a header are looked at.
+    static let rowLimit = 200
+
+    typealias Record = (line: Int, fields: [String])
+
+    /// The header that the columns' values make, for the separator that gives the most roles.
+    static func header(_ text: [UInt8]) -> DialectSniffer.Header? {
+        var best: (header: DialectSniffer.Header, score: Int)?
+        for separator in DialectSniffer.separators {
+            let records = self.records(text, separator: separator)
+            guard let header = header(records, separator: separator) else { continue }
+            let score = header.indices.count
+            if score > (best?.score ?? 0) { best = (header, score) }
+        }
+        return best?.header
+    }
+
+    /// The first records of a text, their fields without surrounding spaces.
+    static func records(_ text: [UInt8], separator: UInt8) -> [Record] {
+        var reader = CSVReader(source: MemoryByteSource(text), separator: separator)
+        var records: [Record] = []
+        while records.count < DialectSniffer.headerSearchLimit + rowLimit,
+            (try? reader.nextRecord()) == true
+        {
+            records.append(
+                reader.withRecord { record in
+                    (
+                        record.line,
+                        record.fields.indices.map { index in
+                            record.withField(index) {
+                                String(decoding: $0.trimmingSpaces, as: UTF8.self)
+                            }
+                        }
+                    )
+                })
+        }
+        return records
+    }
+
+    /// The first line, from the top, under which the columns have a date and an amount; the
+    /// first line itself when it is already a row (a file without header).
+    static func header(_ records: [Record], separator: UInt8) -> DialectSniffer.Header? {
+        for start in records.indices.prefix(DialectSniffer.headerSearchLimit) {
+            let fields = records[start].fields
+            guard fields.count >= 3 else { continue }
+            let isRow = fields.contains { ColumnValues.dateShape($0) != nil }
+            if isRow && start > 0 { continue }
+            if !isRow, fields.contains(where: { ColumnValues.isAmountText($0) }) { continue }
+            let rows = records[(isRow ? start : start + 1)...].filter {
+                $0.fields.count == fields.count
+            }.prefix(rowLimit)
+            guard !rows.isEmpty else { continue }
+            let roles = ColumnValues(rows: Array(rows), names: isRow ? nil : fields)
+            if let header = roles.header(
+                separator: separator, line: isRow ? 0 : records[start].line,
+                preamble: Array(records[..<start]))
+            {
+                return header
+            }
+        }
+        return nil
+    }
+}
