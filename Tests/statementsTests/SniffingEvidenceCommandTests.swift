@@ -108,4 +108,82 @@ struct SniffingEvidenceCommandTests {
         #expect(output.stderr.contains("broken.csv:4:"), "\(output.stderr)")
         #expect(output.stderr.contains("[BALANCE_RUNNING]"))
     }
+
+    @Test func `reads columns by their values when the header words are unknown`() throws {
+        let workspace = try Workspace()
+        let export = try workspace.write(
+            "api.csv",
+            """
+            created,details,value_eur,running_total
+            2026-10-01T09:00:00Z,Salary,2500.00,3500.00
+            2026-10-03T10:00:00Z,Coffee,-12.50,3487.50
+            2026-10-13T11:00:00Z,Rent,-1234.56,2252.94
+
+            """)
+        let output = try StatementsRunner.run([
+            "import", export, "--account", "name:api", "--state", workspace.state,
+        ])
+        #expect(output.status == 0, "\(output.stderr)")
+        #expect(output.stdout.contains("3 new transactions"))
+        let accounts = try StatementsRunner.run(["accounts", "--state", workspace.state])
+        #expect(accounts.stdout.contains("2,252.94"), "\(accounts.stdout)")
+        #expect(accounts.stdout.contains("EUR"))
+    }
+
+    @Test
+    func `says what it recognised and prints a profile with FILL IN where a question is open`()
+        throws
+    {
+        let workspace = try Workspace()
+        let export = try workspace.write(
+            "open.csv",
+            """
+            Tag,Text,Posten X,Posten Y
+            2026-10-01,Miete,-500.00,12.00
+            2026-10-02,Kaffee,-3.50,12.00
+
+            """)
+        let refused = try StatementsRunner.run(["validate", export, "--account", "name:x"])
+        #expect(refused.status == 1)
+        #expect(
+            refused.stderr.contains(
+                "open.csv:1:1: error: [DIALECT_UNKNOWN] recognised dates in \"Tag\" (yyyy-MM-dd), text in \"Text\", no balance column, but not which column is the amount (\"Posten X\" or \"Posten Y\"); statements profile FILE prints a profile with FILL IN where the file leaves it open"
+            ), "\(refused.stderr)")
+        let profile = try StatementsRunner.run(["profile", export, "--account", "name:x"])
+        #expect(profile.status == 1)
+        let fills = profile.stdout.split(separator: "\n").filter { $0.contains("FILL IN") }
+        #expect(fills == [#"    "amount": "FILL IN one of Posten X, Posten Y","#])
+
+        // Filled in, the profile reads the file.
+        let filled = try workspace.write(
+            "filled.json",
+            profile.stdout.replacingOccurrences(
+                of: "FILL IN one of Posten X, Posten Y", with: "Posten X"))
+        let read = try StatementsRunner.run(["validate", "--profile", filled, export])
+        #expect(read.status == 0, "\(read.stderr)")
+    }
+
+    @Test func `profile checks that the profile it prints reads the file`() throws {
+        let workspace = try Workspace()
+        let export = try workspace.write(
+            "broken.csv",
+            """
+            Date,Description,Amount,Balance
+            2026-10-01,Salary,2500.00,2500.00
+            2026-10-02,Coffee,-12.50,2487.50
+            2026-10-03,Rent,-500.00,1900.00
+
+            """)
+        let output = try StatementsRunner.run(["profile", export, "--account", "name:x"])
+        #expect(output.status == 1)
+        #expect(output.stdout.contains(#""balance": "Balance""#))
+        #expect(output.stderr.contains("broken.csv:4:25: error: [BALANCE_RUNNING]"))
+        #expect(
+            output.stderr.contains(
+                "broken.csv: the profile printed does not read the file (1 error)"))
+        let good = try workspace.write(
+            "good.csv", "Date,Description,Amount,Balance\n2026-10-01,Salary,2500.00,2500.00\n")
+        let fine = try StatementsRunner.run(["profile", good, "--account", "name:x"])
+        #expect(fine.status == 0, "\(fine.stderr)")
+    }
 }

@@ -96,6 +96,14 @@ extension DiagnosticMessage {
         )
     }
 
+    /// A file whose columns were recognised, but whose values leave a question open.
+    static func openQuestions(recognised: [String], open: [String]) -> Self {
+        .init(
+            .dialectUnknown,
+            "recognised \(recognised.joined(separator: ", ")), but not \(open.joined(separator: ", nor ")); statements profile FILE prints a profile with FILL IN where the file leaves it open"
+        )
+    }
+
     static func unknownStatus(_ example: String) -> Self {
         dialectUnknown(
             "the status column holds \(example), neither a known booked status nor a known pending one"

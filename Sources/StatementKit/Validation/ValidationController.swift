@@ -134,4 +134,23 @@ package final class ValidationController {
         DialectSniffer.sniff(try FileByteSource(path: path).readAll(), account: account)
     }
 
+    /// Reads a file with the profile `json`, as `--profile` would: the check `statements
+    /// profile` makes of the profile it prints.
+    ///
+    /// - Returns: how the file validates with it.
+    /// - Throws: `ProfileError` when the profile cannot be read.
+    package static func check(profile json: String, path: String) throws(ProfileError)
+        -> FileValidation
+    {
+        let dialect = try Array(json.utf8).withUnsafeBytes { buffer in
+            Result { () throws(ProfileError) in try Dialect(profile: buffer, path: "profile") }
+        }.get()
+        var diagnostics = DiagnosticCollector(file: path)
+        var rows = 0
+        _ = StatementFileReader.read(path: path, dialect: dialect, diagnostics: &diagnostics) {
+            _ in rows += 1
+        }
+        return FileValidation(path: path, rowCount: rows, collector: diagnostics)
+    }
+
 }

@@ -71,8 +71,31 @@ enum Profile: Command {
                 to: &standardOutput)
             return ExitCode.dataError
         }
+        if case .open(let partial, let open, _) = result {
+            // Recognised but for questions only the user can answer: marked FILL IN.
+            print(
+                ProfileRenderer().render(partial, lacksAccount: open.isAccountOpen, open: open),
+                terminator: "",
+                to: &standardOutput)
+            return ExitCode.dataError
+        }
         guard let dialect else { return ExitCode.dataError }
-        print(ProfileRenderer().render(dialect), terminator: "", to: &standardOutput)
+        let profile = ProfileRenderer().render(dialect)
+        print(profile, terminator: "", to: &standardOutput)
+        // The profile printed must read the file: checked, as --profile would read it.
+        let check: FileValidation
+        do {
+            check = try ValidationController.check(profile: profile, path: path)
+        } catch {
+            throw .environment("the profile printed cannot be read back: \(error)")
+        }
+        guard check.errorCount == 0 else {
+            ValidationReportRenderer.writeDiagnostics(of: check, to: &standardError)
+            print(
+                "\(Diagnostic.sanitized(path)): the profile printed does not read the file (\(check.errorCount.counted("error")))",
+                to: &standardError)
+            return ExitCode.dataError
+        }
         return ExitCode.success
     }
 }

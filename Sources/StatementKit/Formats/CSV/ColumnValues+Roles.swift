@@ -34,7 +34,19 @@ extension ColumnValues {
         let dates = columns.filter(\.isDate)
         guard let date = preferredDate(dates) else { return nil }
         let money = columns.filter { $0.isAmount && $0.index != date.index }
-        guard let (amount, balance) = amountColumns(money) else { return nil }
+        guard !money.isEmpty else { return nil }
+        var open: SniffResult.OpenQuestions?
+        var (amount, balance): (AmountColumns, Int?)
+        if let decided = amountColumns(money) {
+            (amount, balance) = decided
+        } else {
+            // One answer, for the profile to print; the questions are said.
+            let guess = money.first(where: \.hasNegative) ?? money[0]
+            (amount, balance) = (.signed(guess.index), nil)
+            open = SniffResult.OpenQuestions(
+                amountColumns: money.count > 1 ? money.map { columnText($0.index) } : [],
+                isSignOpen: !money.contains(where: \.hasNegative))
+        }
         var roles: [Dialect.Field: Int] = [.date: date.index]
         switch amount {
         case .signed(let index): roles[.amount] = index
@@ -50,7 +62,14 @@ extension ColumnValues {
         }
         nameByValues(columns, taken: taken, &roles)
         guard roles[.beneficiary] != nil || roles[.description] != nil else { return nil }
-        return makeHeader(roles, separator: separator, line: line, preamble: preamble)
+        var header = makeHeader(roles, separator: separator, line: line, preamble: preamble)
+        header.openQuestions = open
+        return header
+    }
+
+    /// A column as a profile names it: its header text, or its number.
+    func columnText(_ index: Int) -> String {
+        names.map { $0[index].trimmingCharacters(in: .whitespaces) } ?? String(index + 1)
     }
 
     /// The booking date among the date columns: the one the vocabulary names a date, else one

@@ -45,13 +45,22 @@ package enum DialectSniffer {
         dialect.columns = header.columns
         var evidence = SniffEvidence(header: header)
         evidence.scan(text)
+        var open = header.openQuestions
         do throws(Refusal) {
             try evidence.decide(into: &dialect, &assumptions)
         } catch {
-            if error.lacksOnlyAccount {
+            guard error.lacksOnlyAccount else { return .unknown(error.finding) }
+            guard open != nil else {
                 return .lacksAccount(dialect, assumptions: assumptions, error.finding)
             }
-            return .unknown(error.finding)
+            open?.isAccountOpen = true
+        }
+        // A card account's positive amounts are charges (`decideCardSign`, said).
+        if dialect.sign != .signed { open?.isSignOpen = false }
+        if let open, !open.amountColumns.isEmpty || open.isSignOpen || open.isAccountOpen {
+            let finding = Diagnostic.Finding(
+                line: header.line, column: 1, message: open.message(recognising: dialect))
+            return .open(dialect, open, finding)
         }
         return .dialect(dialect, assumptions: assumptions)
     }
@@ -71,6 +80,9 @@ package enum DialectSniffer {
         var mentionsCard = false
         /// A column that names the card of each row (`Card No.`).
         var cardColumn: (index: Int, text: String)?
+        /// Questions the values leave open: the columns of which one is the amount, when no
+        /// balance and no header word tells; the sign, when every amount is positive.
+        var openQuestions: SniffResult.OpenQuestions?
         /// A column named like a transaction type, beside a signed amount column; it is the
         /// indicator when its values are a debit/credit pair.
         let typeColumn: (index: Int, text: String)?
