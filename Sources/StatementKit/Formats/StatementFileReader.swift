@@ -104,6 +104,9 @@ enum StatementFileReader {
         case .ofx:
             return OFXParser(buildsRows: buildsRows).parse(
                 source, diagnostics: &diagnostics, onRow: onRow)
+        case .unsupported(let format):
+            diagnostics.report(.formatUnsupported(format), line: 1, column: 1)
+            return ParseSummary()
         case .csv:
             break
         }
@@ -123,6 +126,7 @@ enum StatementFileReader {
             if case .unknown = sniffed { return ParseSummary() }
             if case .lacksAccount = sniffed { return ParseSummary() }
             if case .open = sniffed { return ParseSummary() }
+            if case .notStatement = sniffed { return ParseSummary() }
             if let found { (chosen, text) = (found, found.splittingFooter(decoded)) }
         }
         let (body, footer) = text ?? chosen.text(of: bytes)

@@ -10,6 +10,8 @@ enum StatementFormat: Hashable, Sendable {
     case camt
     /// OFX 1 (SGML), OFX 2 (XML) and QFX.
     case ofx
+    /// A format that is named but not read (QIF, AEB43, a ZIP archive): refused as such.
+    case unsupported(UnsupportedFormat)
 
     /// The format's name for people; `nil` for CSV, whose dialect a profile describes.
     var name: String? {
@@ -19,6 +21,7 @@ enum StatementFormat: Hashable, Sendable {
         case .mt940: "SWIFT MT940/MT942"
         case .camt: "ISO 20022 camt.052/053/054"
         case .ofx: "OFX/QFX"
+        case .unsupported(let format): format.rawValue
         }
     }
 
@@ -33,6 +36,10 @@ enum StatementFormat: Hashable, Sendable {
     /// camt and OFX are also found in UTF-16 (`utf16Encoding(of:)`), to be read through
     /// `UTF16ByteSource`; a CSV file in UTF-16 stays CSV, which the sniffer decodes.
     init(path: String, head: [UInt8]) {
+        if let unsupported = UnsupportedFormat(head: head) {
+            self = .unsupported(unsupported)
+            return
+        }
         if path.lowercased().hasSuffix(".json") {
             self = .json
             return

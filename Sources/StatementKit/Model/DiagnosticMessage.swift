@@ -48,6 +48,22 @@ extension DiagnosticMessage {
     }
 }
 
+// MARK: - Formats not read
+
+extension DiagnosticMessage {
+    static func formatUnsupported(_ format: UnsupportedFormat) -> Self {
+        .init(
+            .formatUnsupported,
+            "the file is \(format.rawValue), a format statements does not read; export the account as CSV, OFX, camt.053 or MT940 instead"
+        )
+    }
+
+    /// A file that holds no statement; `reason` says what it holds instead.
+    static func notStatement(_ reason: String) -> Self {
+        .init(.fileNotStatement, "the file is not a bank statement: \(reason)")
+    }
+}
+
 // MARK: - Sniffing
 
 extension DiagnosticMessage {

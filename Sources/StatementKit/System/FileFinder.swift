@@ -120,7 +120,9 @@ enum FileFinder {
     private static func isStatement(_ path: String) -> Bool {
         guard let head = try? FileByteSource(path: path).readHead(StatementFormat.headLength)
         else { return true }  // unreadable: reading it will say so
-        return StatementFormat(path: path, head: head) != .csv
+        let format = StatementFormat(path: path, head: head)
+        if case .unsupported = format { return false }
+        return format != .csv
     }
 
     /// The profile in a folder (given with its trailing `/`), if there is one.

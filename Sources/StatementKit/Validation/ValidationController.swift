@@ -123,8 +123,19 @@ package final class ValidationController {
     /// `statements profile`.
     package static func formatName(path: String) throws -> String? {
         let source = try FileByteSource(path: path)
-        return StatementFormat(path: path, head: try source.readHead(StatementFormat.headLength))
-            .name
+        let format = StatementFormat(
+            path: path, head: try source.readHead(StatementFormat.headLength))
+        if case .unsupported = format { return nil }
+        return format.name
+    }
+
+    /// The diagnostic of a file in a format that is named but not read (QIF, AEB43, ZIP).
+    package static func unsupportedFormat(path: String) throws -> DiagnosticMessage? {
+        let source = try FileByteSource(path: path)
+        let format = StatementFormat(
+            path: path, head: try source.readHead(StatementFormat.headLength))
+        guard case .unsupported(let unsupported) = format else { return nil }
+        return .formatUnsupported(unsupported)
     }
 
     /// Sniffs how a CSV file is written, for `statements profile`.

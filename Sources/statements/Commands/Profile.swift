@@ -48,6 +48,14 @@ enum Profile: Command {
                 to: &standardOutput)
             return ExitCode.success
         }
+        if let message = try? ValidationController.unsupportedFormat(path: path) {
+            var diagnostics = DiagnosticCollector(file: path)
+            diagnostics.report(message, line: 1, column: 1)
+            ValidationReportRenderer.writeDiagnostics(
+                of: FileValidation(path: path, rowCount: 0, collector: diagnostics),
+                to: &standardError)
+            return ExitCode.dataError
+        }
         let result: SniffResult
         do {
             result = try ValidationController.sniff(

@@ -296,7 +296,8 @@ struct DialectTests {
     func sniff(_ text: String) -> (Dialect?, [String], String?) {
         switch DialectSniffer.sniff(Array(text.utf8)) {
         case .dialect(let dialect, let assumptions): (dialect, assumptions.map(\.message.text), nil)
-        case .unknown(let finding), .lacksAccount(_, _, let finding), .open(_, _, let finding):
+        case .unknown(let finding), .lacksAccount(_, _, let finding), .open(_, _, let finding),
+            .notStatement(let finding):
             (nil, [], "\(finding.line):\(finding.column) \(finding.message.text)")
         case .noHeader: (nil, [], "no header")
         }

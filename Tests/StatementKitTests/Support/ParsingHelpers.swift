@@ -79,7 +79,7 @@ func parseBankFormat(_ bytes: [UInt8], buildsRows: Bool = true) -> ParseResult {
         result.summary = CamtParser().parse(source, diagnostics: &collector, onRow: onRow)
     case .ofx:
         result.summary = OFXParser().parse(source, diagnostics: &collector, onRow: onRow)
-    case .csv, .json:
+    case .csv, .json, .unsupported:
         break
     }
     result.diagnostics = collector.diagnostics

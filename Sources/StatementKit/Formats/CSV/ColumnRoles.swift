@@ -25,6 +25,48 @@ enum ColumnRoles {
         return best?.header
     }
 
+    /// Words of a header that say its rows are orders, products or contacts, not bookings.
+    static let otherWords: Set<String> = [
+        "order id", "order number", "order no.", "order #", "quantity", "qty", "sku",
+        "product id", "unit price", "item", "email", "e-mail", "phone", "telephone",
+        "mobile", "first name", "last name", "street", "zip", "postcode", "postal code",
+        "birthday", "company", "asin", "shipping address",
+    ]
+
+    /// The first header text that names an order's, a product's or a contact's column.
+    static func otherWord(_ fields: [String]) -> String? {
+        fields.first { otherWords.contains(HeaderVocabulary.normalized($0).name) }
+    }
+
+    /// Why a file in which no header was found is not a statement at all: its first line
+    /// names orders or contacts, or no row of it has a date beside an amount; `nil` when it
+    /// may be a statement that needs a profile.
+    static func notStatement(_ text: [UInt8]) -> Diagnostic.Finding? {
+        let tables = DialectSniffer.separators.map { records(text, separator: $0) }
+        guard
+            let records = tables.max(by: {
+                ($0.first?.fields.count ?? 0) < ($1.first?.fields.count ?? 0)
+            }), let first = records.first
+        else { return nil }
+        if let word = otherWord(first.fields) {
+            return Diagnostic.Finding(
+                line: first.line, column: 1,
+                message: .notStatement(
+                    "its columns hold orders, products or contacts (\(Diagnostic.quote(word)))"))
+        }
+        guard records.count > 1 else { return nil }
+        let dated = tables.contains { records in
+            records.contains { record in
+                record.fields.contains { ColumnValues.dateShape($0) != nil }
+                    && record.fields.contains(where: ColumnValues.isAmountText)
+            }
+        }
+        guard !dated else { return nil }
+        return Diagnostic.Finding(
+            line: first.line, column: 1,
+            message: .notStatement("no row of it has a date beside an amount"))
+    }
+
     /// The first records of a text, their fields without surrounding spaces.
     static func records(_ text: [UInt8], separator: UInt8) -> [Record] {
         var reader = CSVReader(source: MemoryByteSource(text), separator: separator)
@@ -52,7 +94,14 @@ enum ColumnRoles {
     static func header(_ records: [Record], separator: UInt8) -> DialectSniffer.Header? {
         for start in records.indices.prefix(DialectSniffer.headerSearchLimit) {
             let fields = records[start].fields
-            guard fields.count >= 3 else { continue }
+            guard fields.count >= 3, otherWord(fields) == nil else { continue }
+            // A header with the canonical names of SPEC 2.1 (`account_iban`) is canonical CSV
+            // with a fault, which the canonical reader reports.
+            if fields.contains(where: {
+                Dialect.Field(rawValue: $0)?.rawValue.contains("_") == true
+            }) {
+                return nil
+            }
             let isRow = fields.contains { ColumnValues.dateShape($0) != nil }
             if isRow && start > 0 { continue }
             if !isRow, fields.contains(where: { ColumnValues.isAmountText($0) }) { continue }

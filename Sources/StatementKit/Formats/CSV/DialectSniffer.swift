@@ -39,7 +39,9 @@ package enum DialectSniffer {
     private static func sniff(
         _ text: [UInt8], _ dialect: inout Dialect, _ assumptions: inout [Diagnostic.Finding]
     ) -> SniffResult {
-        guard let header = findHeader(text) else { return .noHeader }
+        guard let header = findHeader(text) else {
+            return ColumnRoles.notStatement(text).map(SniffResult.notStatement) ?? .noHeader
+        }
         dialect.separator = header.separator
         dialect.headerLine = header.line
         dialect.columns = header.columns

@@ -12,6 +12,8 @@ package enum SniffResult: Sendable {
     case open(Dialect, OpenQuestions, Diagnostic.Finding)
     /// No line looks like the header of a statement.
     case noHeader
+    /// The file holds something else than a statement: contacts, orders.
+    case notStatement(Diagnostic.Finding)
 
     /// What the values of a file leave open.
     package struct OpenQuestions: Sendable {
@@ -36,7 +38,8 @@ extension SniffResult {
         case .dialect(let dialect, let assumptions):
             for finding in assumptions { diagnostics.report(finding) }
             return dialect
-        case .unknown(let finding), .lacksAccount(_, _, let finding), .open(_, _, let finding):
+        case .unknown(let finding), .lacksAccount(_, _, let finding), .open(_, _, let finding),
+            .notStatement(let finding):
             diagnostics.report(finding)
         case .noHeader where refusingNoHeader:
             diagnostics.report(
