@@ -27,10 +27,10 @@ enum ColumnRoles {
 
     /// Words of a header that say its rows are orders, products or contacts, not bookings.
     static let otherWords: Set<String> = [
-        "order id", "order number", "order no.", "order #", "quantity", "qty", "sku",
-        "product id", "unit price", "item", "email", "e-mail", "phone", "telephone",
-        "mobile", "first name", "last name", "street", "zip", "postcode", "postal code",
-        "birthday", "company", "asin", "shipping address",
+        "order id", "order number", "order no.", "order #", "sku", "product id",
+        "product name", "email", "e-mail", "phone", "telephone", "mobile", "first name",
+        "last name", "street", "zip", "postcode", "postal code", "birthday", "asin",
+        "shipping address",
     ]
 
     /// The first header text that names an order's, a product's or a contact's column.
@@ -65,6 +65,33 @@ enum ColumnRoles {
         return Diagnostic.Finding(
             line: first.line, column: 1,
             message: .notStatement("no row of it has a date beside an amount"))
+    }
+
+    /// The unmapped column whose values are the two words of a debit/credit pair (`C`, `D`;
+    /// `Credit`, `Debet`), for a header whose words do not name it.
+    static func indicatorColumn(_ text: [UInt8], _ header: DialectSniffer.Header)
+        -> (index: Int, text: String)?
+    {
+        let records = self.records(text, separator: header.separator)
+        let names = records.first { $0.line == header.line }?.fields
+        let count = names?.count ?? records.first?.fields.count ?? 0
+        let rows = records.filter { $0.line > header.line && $0.fields.count == count }
+        guard rows.count >= 2 else { return nil }
+        let taken = Set(header.indices.values)
+        for index in 0..<count where !taken.contains(index) {
+            let values = Set(rows.map { $0.fields[index].uppercased() })
+            guard
+                SniffEvidence.indicatorPairs.contains(where: { debit, credit in
+                    values.isSubset(of: Set(debit + credit)) && !values.isDisjoint(with: debit)
+                        && !values.isDisjoint(with: credit)
+                })
+            else { continue }
+            guard let names else { return nil }
+            let name = names[index]
+            return names.count(where: { $0 == name }) > 1 || name.isEmpty
+                ? nil : (index, name)
+        }
+        return nil
     }
 
     /// The first records of a text, their fields without surrounding spaces.

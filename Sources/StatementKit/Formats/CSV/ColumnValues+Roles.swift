@@ -114,13 +114,26 @@ extension ColumnValues {
             let sums = Set(proven.map { sum($0.0, format) })
             return sums.count == 1 ? proven[0] : nil
         }
-        let named = money.filter { column in
+        // Columns named debit and credit that each row fills one of.
+        if let debit = money.first(where: { vocabularyField($0.index) == .debit }),
+            let credit = money.first(where: { vocabularyField($0.index) == .credit }),
+            isPair(debit, credit)
+        {
+            return (.pair(debit: debit.index, credit: credit.index), nil)
+        }
+        // Columns of the same amounts (a subtotal and a total without fees) are one reading;
+        // a column of zeros (fees, round-ups) is none.
+        let nonZero = money.filter { $0.values.contains(where: Self.isNonZero) }
+        let named = nonZero.filter { column in
             vocabularyField(column.index) == .amount
                 || Self.amountWords.contains { name(column.index).contains($0) }
         }.filter { vocabularyField($0.index) != .balance }
         if named.count == 1, named[0].hasNegative { return (.signed(named[0].index), nil) }
-        let signed = money.filter(\.hasNegative)
-        if money.count == 1, signed.count == 1 { return (.signed(signed[0].index), nil) }
+        if let first = (named.first ?? nonZero.first), first.hasNegative,
+            nonZero.allSatisfy({ $0.cells == first.cells })
+        {
+            return (.signed(first.index), nil)
+        }
         return nil
     }
 

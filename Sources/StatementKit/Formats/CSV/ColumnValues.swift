@@ -87,7 +87,8 @@ struct ColumnValues {
                 !"+-()−$£€¥ \u{A0}\u{202F}".unicodeScalars.contains($0)
                     && !($0.properties.isAlphabetic && $0.isASCII)
             })
-        if core.count > 3, text.uppercased().filter(\.isLetter).count > 3 { return false }
+        // A word with a number (`Beschreibung1`) is no amount; a code or `CR` may stand by one.
+        if text.filter(\.isLetter).count > 3 { return false }
         guard let first = core.unicodeScalars.first, let last = core.unicodeScalars.last,
             first.properties.numericType != nil, last.properties.numericType != nil
         else { return false }

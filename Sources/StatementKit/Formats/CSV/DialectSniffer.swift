@@ -39,8 +39,14 @@ package enum DialectSniffer {
     private static func sniff(
         _ text: [UInt8], _ dialect: inout Dialect, _ assumptions: inout [Diagnostic.Finding]
     ) -> SniffResult {
-        guard let header = findHeader(text) else {
+        guard var header = findHeader(text) else {
             return ColumnRoles.notStatement(text).map(SniffResult.notStatement) ?? .noHeader
+        }
+        if header.indices[.amount] != nil, header.indices[.indicator] == nil,
+            header.typeColumn == nil
+        {
+            // A column of debit/credit words beside unsigned amounts, whatever its header.
+            header.typeColumn = ColumnRoles.indicatorColumn(text, header)
         }
         dialect.separator = header.separator
         dialect.headerLine = header.line
@@ -71,9 +77,9 @@ package enum DialectSniffer {
     struct Header {
         let separator: UInt8
         let line: Int
-        let columns: [Dialect.Field: [Dialect.ColumnReference]]
+        var columns: [Dialect.Field: [Dialect.ColumnReference]]
         /// The field index of each column.
-        let indices: [Dialect.Field: Int]
+        var indices: [Dialect.Field: Int]
         /// The currency named in a header such as `Betrag (EUR)`.
         let currency: Currency?
         /// The fields of each preamble line, by line.
@@ -87,7 +93,7 @@ package enum DialectSniffer {
         var openQuestions: SniffResult.OpenQuestions?
         /// A column named like a transaction type, beside a signed amount column; it is the
         /// indicator when its values are a debit/credit pair.
-        let typeColumn: (index: Int, text: String)?
+        var typeColumn: (index: Int, text: String)?
     }
 
     /// Finds the first line, for any separator, that names a date and an amount.

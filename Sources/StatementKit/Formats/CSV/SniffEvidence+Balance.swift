@@ -26,6 +26,18 @@ extension SniffEvidence {
         return chain
     }
 
+    /// Whether the first and last dates, where they differ, list the rows in the order the
+    /// balance equation holds in: a column of balances before each booking also follows
+    /// from the amounts, in the other order and with the other sign, and is no proof.
+    func datesAgree(with reading: BalanceChain.Reading, _ dialect: Dialect) -> Bool {
+        let format = dialect.dateFormat
+        let day = { (sample: Sample) in sample.text.parsingUTF8 { try? format.day(parsing: $0) } }
+        guard let firstDate, let lastDate, let first = day(firstDate), let last = day(lastDate),
+            first != last
+        else { return true }
+        return (first > last) == reading.isNewestFirst
+    }
+
     /// Decides the row order and the sign convention from the balance column, when the
     /// balance equation holds in exactly one reading; each conclusion that is more than the
     /// file's plain reading is said.
@@ -34,9 +46,9 @@ extension SniffEvidence {
     func decideByBalance(
         into dialect: inout Dialect, isCard: Bool, _ assumptions: inout [Diagnostic.Finding]
     ) -> Bool {
-        guard let chain = balanceChain(dialect), let reading = chain.provenReading else {
-            return false
-        }
+        guard let chain = balanceChain(dialect), let reading = chain.provenReading,
+            datesAgree(with: reading, dialect)
+        else { return false }
         dialect.isNewestFirst = reading.isNewestFirst
         let (positive, count) = chain.positiveBalances
         let owes = isCard && positive * 2 > count

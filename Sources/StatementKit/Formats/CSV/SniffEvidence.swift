@@ -39,6 +39,8 @@ struct SniffEvidence {
     var typeValues: [String: Sample] = [:]
     /// The values of an account-name column and of a card column, upper case, at most 20.
     var accountNames: [String: Sample] = [:]
+    /// How many dated rows fill the beneficiary column.
+    var beneficiaryFilled = 0
     var cardTexts: [String: Sample] = [:]
     /// Whether any value of the account column is an IBAN or shaped like one (two letters,
     /// two digits, letters and digits).
@@ -126,6 +128,7 @@ struct SniffEvidence {
         collect(sample(.indicator), into: &indicators)
         collect(sample(at: header.typeColumn?.index), into: &typeValues)
         collect(sample(.accountName), into: &accountNames)
+        if sample(.beneficiary) != nil { beneficiaryFilled += 1 }
         collect(sample(at: header.cardColumn?.index), into: &cardTexts)
         if !accountColumnHoldsIBANs, let account = sample(.account) {
             accountColumnHoldsIBANs = Self.isIBANShaped(account.text)
@@ -334,10 +337,13 @@ struct SniffEvidence {
             } else if byte == UInt8(ascii: "'") {
                 groupsWithApostrophe = true
                 digitsAfterLast = 0
-            } else if byte == UInt8(ascii: " ") || NoBreakSpace.length(in: bytes, at: index) != nil
+            } else if let length = byte == UInt8(ascii: " ")
+                ? 1 : NoBreakSpace.length(in: bytes, at: index),
+                index > 0, bytes[index - 1] &- 48 < 10, index + length < bytes.count,
+                bytes[index + length] &- 48 < 10
             {
                 // A space, U+00A0 or U+202F between digit groups (not "€" or "£", which
-                // start with the same bytes).
+                // start with the same bytes, nor a space before a currency sign).
                 groupsWithSpace = true
                 digitsAfterLast = 0
             }
@@ -410,6 +416,10 @@ struct SniffEvidence {
             if dialect.columns[.accountName] == nil { dialect.columns[.accountName] = names }
         }
         try refuseSeveralAccounts(in: dialect)
+        if beneficiaryFilled == 0, dialect.columns[.description] != nil {
+            // A payee column that no row fills (`Modtager`) leaves the text to the description.
+            dialect.columns[.beneficiary] = nil
+        }
         if dialect.columns[.indicator] != nil {
             dialect.sign = .indicator
             let seen = Set(indicators.keys)
@@ -421,7 +431,15 @@ struct SniffEvidence {
                 let example = indicators.values.min { $0.line < $1.line }
                 throw refuse(example, .unknownIndicatorPair(Array(seen)))
             }
-            (dialect.debitIndicators, dialect.creditIndicators) = (debit, credit)
+            // As the file writes them: the reader compares ignoring the case of ASCII letters
+            // only (`Débito`).
+            func written(_ words: [String]) -> [String] {
+                let seen = indicators.filter { words.contains($0.key) }.values.map(\.text)
+                return seen.isEmpty ? words : Array(Set(seen)).sorted()
+            }
+            let accented = (debit + credit).contains { $0.unicodeScalars.contains { !$0.isASCII } }
+            (dialect.debitIndicators, dialect.creditIndicators) =
+                accented ? (written(debit), written(credit)) : (debit, credit)
         } else if dialect.columns[.amount] == nil {
             dialect.sign = .debitCredit
         }
@@ -538,10 +556,32 @@ struct SniffEvidence {
                     positive: amountCount - negativeAmounts, of: amountCount)))
     }
 
+    /// The national currencies of the IBAN countries outside the euro.
+    static let ibanCurrencies: [String: String] = [
+        "CH": "CHF", "LI": "CHF", "GB": "GBP", "GI": "GBP", "SE": "SEK", "DK": "DKK",
+        "NO": "NOK", "PL": "PLN", "CZ": "CZK", "HU": "HUF", "RO": "RON", "BG": "BGN",
+        "IS": "ISK", "TR": "TRY", "IL": "ILS", "AE": "AED", "SA": "SAR", "BR": "BRL",
+    ]
+
+    /// The national currency of the account's IBAN (given, in the account column or in the
+    /// preamble), when its country is outside the euro.
+    private func accountCountryCurrency(_ dialect: Dialect) -> Currency? {
+        let preamble = header.preamble.lazy.flatMap(\.fields).compactMap(HeaderVocabulary.iban)
+        let texts =
+            [dialect.accountID?.iban?.electronic].compactMap { $0 }
+            + accountTexts.values.map(\.text).filter(Self.isIBANShaped)
+            + preamble.prefix(1).map(\.electronic)
+        guard let country = texts.first.map({ String($0.prefix(2)).uppercased() }),
+            let code = Self.ibanCurrencies[country]
+        else { return nil }
+        return Currency(code: code)
+    }
+
     /// The status texts of booked rows and of rows not booked yet, upper case.
     static let bookedStatuses: Set<String> = [
         "BOOKED", "COMPLETED", "COMPLETE", "POSTED", "CLEARED", "SETTLED", "GEBUCHT",
         "UMSATZ GEBUCHT", "CONTABILIZZATO", "EXECUTED", "DONE", "UDFØRT", "COMPTABILISÉ",
+        "SENT", "RECEIVED", "PAID", "CONFIRMED",
     ]
     static let notBookedStatuses: Set<String> = [
         "PENDING", "VORGEMERKT", "UMSATZ VORGEMERKT", "AUTHORISED", "AUTHORIZED",
@@ -574,7 +614,8 @@ struct SniffEvidence {
     static let indicatorPairs: [([String], [String])] = [
         (["D"], ["C"]), (["S"], ["H"]), (["AF"], ["BIJ"]), (["DR"], ["CR"]),
         (["DEBIT"], ["CREDIT"]), (["DBIT"], ["CRDT"]), (["-"], ["+"]), (["SOLL"], ["HABEN"]),
-        (["DEBET"], ["CREDIT"]), (["WITHDRAWAL"], ["DEPOSIT"]),
+        (["DEBET"], ["CREDIT"]), (["WITHDRAWAL"], ["DEPOSIT"]), (["DÉBITO"], ["CRÉDITO"]),
+        (["DEBITO"], ["CREDITO"]), (["DÉBIT"], ["CRÉDIT"]),
     ]
 
     private func dateFormat(
@@ -698,9 +739,11 @@ struct SniffEvidence {
         }).first {
             dialect.preamble[.currency] = found
         } else {
-            // Month-first dates are American: their exports are in dollars.
+            // An IBAN's country says its national currency; month-first dates are American,
+            // and their exports are in dollars.
             let currency =
-                dialect.dateFormat.pattern.hasPrefix("M") ? Currency(code: "USD")! : .eur
+                accountCountryCurrency(dialect)
+                ?? (dialect.dateFormat.pattern.hasPrefix("M") ? Currency(code: "USD")! : .eur)
             dialect.accountCurrency = currency
             assumptions.append(
                 Diagnostic.Finding(
