@@ -6,7 +6,7 @@ enum Profile: Command {
     static let summary = "work out a bank export's dialect and print it as a profile"
 
     static let usage = """
-        USAGE: statements profile FILE [--account ID]
+        USAGE: statements profile FILE [--account ID [--currency CODE]]
 
         Works out how a bank's CSV export is written (encoding, separator, header line,
         columns, decimal mark, date layout, sign convention, footer lines, account) and
@@ -22,9 +22,10 @@ enum Profile: Command {
           --currency CODE  the currency of that account, where the file names none
           -h, --help    show this help
 
-        EXIT STATUS: 0 profile printed, 1 the file cannot be understood (the reason is on
-        stderr; when all it lacks is the account, the profile is printed with a placeholder
-        for account.id to fill in), 2 usage error, 3 unreadable file.
+        EXIT STATUS: 0 profile printed and checked, 1 the file cannot be understood (the
+        reason is on stderr; what the file leaves open, such as account.id or the amount
+        column, is printed as FILL IN), or the profile printed does not read it (the errors
+        are on stderr), 2 usage error, 3 unreadable file.
         """
 
     static func run(_ arguments: [String], console: Console) throws(CommandError) -> Int32 {

@@ -4,7 +4,7 @@ import Testing
 @testable import StatementKit
 
 /// The real-layout exports of `Fixtures/exports` (banks, cards, wallets and brokers of 29
-/// countries, most written by `Scripts/make-export-corpus.py` from the column lists banks
+/// countries, most written by `Scripts/export-corpus-more.py` from the column lists banks
 /// publish), read as a user without a profile reads them: each reads
 /// right with no profile, or right given only its account (a folder profile with just
 /// `account`), or is refused. None is misread: whatever a file yields without errors is

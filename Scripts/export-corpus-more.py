@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
 """Writes the bank-export layouts of Tests/StatementKitTests/Fixtures/exports that this script
-knows (files named in LAYOUTS), each holding the same known bookings, and prints their lines
+knows (those export_corpus_layouts.py names), each holding the same known bookings, and prints their lines
 for expected.tsv. Layouts follow the column lists that banks and apps publish in their help
 pages for CSV downloads; the bookings are made up. Run from the package root:
 
-    python3 Scripts/make-export-corpus.py >> Tests/StatementKitTests/Fixtures/exports/expected.tsv
+    python3 Scripts/export-corpus-more.py > more.tsv   # then replace their lines in Tests/StatementKitTests/Fixtures/exports/expected.tsv
 """
 import datetime as dt
 from decimal import Decimal as D
@@ -100,8 +100,8 @@ def layout(name, outcome, account, currency, card=False, note="", **kw):
 
 
 def main():
-    import layouts
-    layouts.define(layout, money, day, dc)
+    import export_corpus_layouts
+    export_corpus_layouts.define(layout, money, day, dc)
     print("\n".join(EXPECTED))
 
 

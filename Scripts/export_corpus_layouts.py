@@ -1,4 +1,4 @@
-"""The layouts of make-export-corpus.py: each bank's or app's published CSV columns."""
+"""The layouts of export-corpus-more.py: each bank's or app's published CSV columns."""
 
 
 def define(layout, money, day, dc):
