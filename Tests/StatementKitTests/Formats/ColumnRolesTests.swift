@@ -48,24 +48,28 @@ struct ColumnRolesTests {
         #expect(header.indices[.amount] == 3)
     }
 
-    @Test func `leaves two readings open unread`() {
-        // Two decimal columns, no balance, no word that names the amount: refused.
-        #expect(
+    @Test func `leaves two readings open unread`() throws {
+        // Two decimal columns, no balance, no word that names the amount: open.
+        let two = try #require(
             Self.header(
                 """
                 Tag,Text,Posten X,Posten Y
                 2026-10-01,Miete,-500.00,12.00
                 2026-10-02,Kaffee,-3.50,12.00
 
-                """) == nil)
+                """))
+        #expect(two.openQuestions?.amountColumns == ["Posten X", "Posten Y"])
+        #expect(two.openQuestions?.isSignOpen == false)
         // All amounts positive, no balance: the sign is not known.
-        #expect(
+        let positive = try #require(
             Self.header(
                 """
                 when,what,how much
                 2026-10-01,Shop,45.12
                 2026-10-02,Shop,12.99
 
-                """) == nil)
+                """))
+        #expect(positive.openQuestions?.amountColumns == [])
+        #expect(positive.openQuestions?.isSignOpen == true)
     }
 }

@@ -386,8 +386,12 @@ struct DialectTests {
         #expect(mixed?.contains("decimal commas") == true)
         let (_, _, noAccount) = sniff("Date,Payee,Amount\n2026-10-01,A,1.50\n")
         #expect(noAccount?.contains("the file does not name its account") == true)
-        let (_, _, none) = sniff("a,b\n1,2\n")
+        let (_, _, none) = sniff("x,y,z\n2026-10-01,1.50,3\n")
         #expect(none == "no header")
+        let (_, _, other) = sniff("a,b\n1,2\n")
+        #expect(
+            other
+                == "1:1 the file is not a bank statement: no row of it has a date beside an amount")
     }
 }
 
