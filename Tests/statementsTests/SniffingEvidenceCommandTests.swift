@@ -90,6 +90,11 @@ struct SniffingEvidenceCommandTests {
         let alone = try StatementsRunner.run(["validate", export, "--currency", "EUR"])
         #expect(alone.status == 2)
         #expect(alone.stderr.contains("--currency is the currency of the account given"))
+        let unknown = try StatementsRunner.run([
+            "validate", export, "--account", "name:x", "--currency", "EURO",
+        ])
+        #expect(unknown.status == 2)
+        #expect(unknown.stderr.contains("--currency \"EURO\" is not an ISO 4217 currency code"))
     }
 
     @Test func `refuses a balance chain that breaks, at the row where it breaks`() throws {

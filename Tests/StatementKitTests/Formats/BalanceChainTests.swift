@@ -41,7 +41,8 @@ struct BalanceChainTests {
         arguments: [
             ("1,234.56", 12_345_600), ("-12.50", -125_000), ("(45.12)", -451_200),
             ("£2,500.00", 25_000_000), ("+3500.00", 35_000_000), ("\u{2212}1.5", -15_000),
-            ("", nil), ("n/a", nil),
+            ("", nil), ("n/a", nil), ("999999999999999", nil),
+            ("-99999999999999", -999_999_999_999_990_000),
         ] as [(String, Int64?)])
     func `reads amounts in units of 10⁻⁴`(text: String, value: Int64?) {
         #expect(BalanceChain.scaled(text, Self.point) == value)

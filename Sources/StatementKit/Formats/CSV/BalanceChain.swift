@@ -88,7 +88,8 @@ struct BalanceChain {
         for byte in text.utf8 {
             if byte &- 48 < 10 {
                 digits += 1
-                guard digits <= 15 else { return nil }
+                // 14 digits in units of 10⁻⁴ stay below 10¹⁸: sums and steps cannot overflow.
+                guard digits <= 14 else { return nil }
                 if inFraction {
                     fractionDigits += 1
                     guard fractionDigits <= 4 else { return nil }
