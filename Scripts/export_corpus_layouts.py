@@ -297,7 +297,8 @@ def define(layout, money, day, dc):
                                     "", "", "EUR", money(b - a), "EUR", money(a),
                                     day(d, "dd-MM-yyyy"), day(d, "dd-MM-yyyy"), "0", "OVB",
                                     f"{d.day:09}", "", t, "0"])
-    layout("nl-triodos.csv", "refused", "-", "EUR", note="no header, sign in a Credit/Debet column", header=None,
+    layout("nl-triodos.csv", "refused", "-", "EUR", note="no header, sign in a Credit/Debet column",
+           quote=True, header=None,
            make=lambda d, t, a, b: [day(d, "dd-MM-yyyy"), "NL91ABNA0417164300",
                                     money(abs(a), dec=",", thou="."),
                                     "Credit" if a > 0 else "Debet", t, "", "IC", "", t])

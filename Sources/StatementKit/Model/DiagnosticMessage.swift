@@ -112,6 +112,13 @@ extension DiagnosticMessage {
         )
     }
 
+    /// A file in which no header was found, and what its columns were recognised to hold.
+    static func recognisedOnly(recognised: [String], missing: [String]) -> Self {
+        dialectUnknown(
+            "no header names the columns; recognised \(recognised.joined(separator: ", ")), but not \(missing.joined(separator: ", nor "))"
+        )
+    }
+
     /// A file whose columns were recognised, but whose values leave a question open.
     static func openQuestions(recognised: [String], open: [String]) -> Self {
         .init(

@@ -386,8 +386,13 @@ struct DialectTests {
         #expect(mixed?.contains("decimal commas") == true)
         let (_, _, noAccount) = sniff("Date,Payee,Amount\n2026-10-01,A,1.50\n")
         #expect(noAccount?.contains("the file does not name its account") == true)
-        let (_, _, none) = sniff("x,y,z\n2026-10-01,1.50,3\n")
+        let (_, _, none) = sniff("a,b,c\n2026-10-01,x,1.50\n1.50,2026-10-02,y\n")
         #expect(none == "no header")
+        let (_, _, recognised) = sniff("x,y,z\n2026-10-01,1.50,3\n")
+        #expect(
+            recognised
+                == "1:1 no header names the columns; recognised dates in \"x\", amounts in \"y\", but not a column of text (a payee or description); write a profile for it (see statements profile)"
+        )
         let (_, _, other) = sniff("a,b\n1,2\n")
         #expect(
             other

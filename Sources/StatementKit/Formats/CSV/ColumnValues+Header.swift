@@ -47,7 +47,10 @@ extension ColumnValues {
             let shared = names.count { $0.trimmingCharacters(in: .whitespaces) == text } > 1
             columns[field] = [shared || text.isEmpty ? .number(index + 1) : .name(text)]
             if [.amount, .debit, .credit].contains(field) {
-                currency = currency ?? HeaderVocabulary.normalized(text).currency
+                // `Amount (EUR)`, `Betrag in CHF`; or a code with a sign, such as `CAD$`.
+                currency =
+                    currency ?? HeaderVocabulary.normalized(text).currency
+                    ?? Currency(code: text.filter(\.isLetter).uppercased())
             }
         }
         let lower = (names ?? []).map { $0.trimmingCharacters(in: .whitespaces).lowercased() }

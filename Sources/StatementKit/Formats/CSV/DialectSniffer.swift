@@ -40,7 +40,8 @@ package enum DialectSniffer {
         _ text: [UInt8], _ dialect: inout Dialect, _ assumptions: inout [Diagnostic.Finding]
     ) -> SniffResult {
         guard var header = findHeader(text) else {
-            return ColumnRoles.notStatement(text).map(SniffResult.notStatement) ?? .noHeader
+            if let other = ColumnRoles.notStatement(text) { return .notStatement(other) }
+            return ColumnRoles.recognition(text).map(SniffResult.unknown) ?? .noHeader
         }
         if header.indices[.amount] != nil, header.indices[.indicator] == nil,
             header.typeColumn == nil
