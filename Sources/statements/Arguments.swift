@@ -80,6 +80,18 @@ struct Arguments {
         return positionals
     }
 
+    /// Reads the `--currency` option, which only `--account` may carry.
+    func accountCurrency() throws(CommandError) -> Currency? {
+        guard let text = value("currency") else { return nil }
+        guard value("account") != nil else {
+            throw .usage("--currency is the currency of the account given with --account")
+        }
+        guard let currency = Currency(code: text.uppercased()) else {
+            throw .usage("--currency \(Diagnostic.quote(text)) is not an ISO 4217 currency code")
+        }
+        return currency
+    }
+
     /// Reads the value of an `--account` option.
     static func accountID(_ text: String) throws(CommandError) -> AccountID {
         do throws(AccountIDParseError) {

@@ -329,7 +329,22 @@ struct ProfileCommandTests {
         #expect(output.status == 1)
         #expect(output.stdout == "")
         #expect(
-            output.stderr.contains("[DIALECT_UNKNOWN] no line in the first 50 names a date column"))
+            output.stderr.contains(
+                "[FILE_NOT_STATEMENT] the file is not a bank statement: no row of it has a date beside an amount"
+            ))
+        let unknown = try workspace.write("unknown.csv", "x,y,z\n2026-10-01,1.50,3\n")
+        let refused = try StatementsRunner.run(["profile", unknown])
+        #expect(refused.status == 1)
+        #expect(
+            refused.stderr.contains(
+                "unknown.csv:1:1: error: [DIALECT_UNKNOWN] no header names the columns; recognised dates in \"x\", amounts in \"y\", but not a column of text"
+            ), "\(refused.stderr)")
+        let shuffled = try workspace.write(
+            "shuffled.csv", "a,b,c\n2026-10-01,x,1.50\n1.50,2026-10-02,y\n")
+        let none = try StatementsRunner.run(["profile", shuffled])
+        #expect(none.status == 1)
+        #expect(
+            none.stderr.contains("[DIALECT_UNKNOWN] no line in the first 50 names a date column"))
         let missing = try StatementsRunner.run(["profile", workspace.path + "/missing.csv"])
         #expect(missing.status == 3)
         let usage = try StatementsRunner.run(["profile"])

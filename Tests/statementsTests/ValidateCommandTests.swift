@@ -34,6 +34,8 @@ struct ValidateCommandTests {
         ("date-invalid.csv", "3:1", "DATE_INVALID", 1),
         ("dialect-assumed.csv", "2:1", "DIALECT_ASSUMED", 0),
         ("dialect-unknown.csv", "3:44", "DIALECT_UNKNOWN", 1),
+        ("format-unsupported.csv", "1:1", "FORMAT_UNSUPPORTED", 1),
+        ("file-not-statement.csv", "1:1", "FILE_NOT_STATEMENT", 1),
         ("encoding-invalid.csv", "3:52", "ENCODING_INVALID", 1),
         ("encoding-invalid-utf8.csv", "3:52", "ENCODING_INVALID_UTF8", 1),
         ("encoding-nul.csv", "3:53", "ENCODING_NUL", 1),
@@ -102,11 +104,11 @@ struct ValidateCommandTests {
             output.stderr.split(separator: "[").dropFirst().map { $0.prefix { $0 != "]" } })
         #expect(codes.count >= 30)
         #expect(
-            output.stdout.hasPrefix("43 errors, 6 warnings in 43 of 49 files (67 rows checked)\n"))
+            output.stdout.hasPrefix("45 errors, 6 warnings in 45 of 51 files (67 rows checked)\n"))
         // Then the counts per code, commonest first: every code of the samples once.
         let counts = output.stdout.split(separator: "\n")[1]
         #expect(counts.hasPrefix("  1 × ACCOUNT_ID, 1 × ACCOUNT_KIND, "))
-        #expect(counts.split(separator: ", ").count == 49)
+        #expect(counts.split(separator: ", ").count == 51)
     }
 
     @Test func `prints the example diagnostic of the issue`() throws {

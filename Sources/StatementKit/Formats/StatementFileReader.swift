@@ -105,6 +105,8 @@ enum StatementFileReader {
             let found = sniffed.report(into: &diagnostics)
             if case .unknown = sniffed { return ParseSummary() }
             if case .lacksAccount = sniffed { return ParseSummary() }
+            if case .open = sniffed { return ParseSummary() }
+            if case .notStatement = sniffed { return ParseSummary() }
             if let found { (chosen, text) = (found, found.splittingFooter(decoded)) }
         }
         let (body, footer) = text ?? chosen.text(of: bytes)

@@ -5,9 +5,11 @@ struct StatementFormat: Hashable, Sendable {
     let reader: (any StatementReader.Type)?
 
     /// The formats that are not CSV, in the order they are tried on a file's first bytes:
-    /// MT940 first (its `{1:` envelope starts like JSON), JSON last.
+    /// those refused as such first (QIF, AEB43, ZIP), then MT940 (its `{1:` envelope starts
+    /// like JSON), JSON last.
     static let readers: [any StatementReader.Type] = [
-        MT940Parser.self, OFXParser.self, CamtParser.self, StatementJSONParser.self,
+        UnsupportedFormatReader.self, MT940Parser.self, OFXParser.self, CamtParser.self,
+        StatementJSONParser.self,
     ]
 
     static let csv = StatementFormat(reader: nil)
@@ -20,8 +22,11 @@ struct StatementFormat: Hashable, Sendable {
         self.reader = reader
     }
 
-    /// The format's name for people; `nil` for CSV.
-    var name: String? { reader?.formatName }
+    /// The format's name for people; `nil` for CSV and a format refused as such.
+    var name: String? { refuses ? nil : reader?.formatName }
+
+    /// Whether the format is one statements names but does not read (`UnsupportedFormat`).
+    var refuses: Bool { reader == UnsupportedFormatReader.self }
 
     /// How many bytes of a file's start `init(path:head:)` looks at.
     static let headLength = 4096
@@ -32,6 +37,10 @@ struct StatementFormat: Hashable, Sendable {
     /// (`utf16Encoding(of:)`); CSV otherwise (a CSV file in UTF-16 stays CSV, which the sniffer
     /// decodes).
     init(path: String, head: [UInt8]) {
+        if UnsupportedFormatReader.recognizes(head[...]) {
+            self.init(reader: UnsupportedFormatReader.self)
+            return
+        }
         let name = path.lowercased()
         if let named = Self.readers.first(where: { $0.fileSuffixes.contains(where: name.hasSuffix) }
         ) {

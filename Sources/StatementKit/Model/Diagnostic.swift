@@ -13,6 +13,8 @@ package enum DiagnosticCode: String, Hashable, Sendable, CaseIterable, Codable {
     case encodingNUL = "ENCODING_NUL"
     case encodingInvalid = "ENCODING_INVALID"
     case dialectUnknown = "DIALECT_UNKNOWN"
+    case formatUnsupported = "FORMAT_UNSUPPORTED"
+    case fileNotStatement = "FILE_NOT_STATEMENT"
     case dialectAssumed = "DIALECT_ASSUMED"
     case csvFieldCount = "CSV_FIELD_COUNT"
     case csvUnterminatedQuote = "CSV_UNTERMINATED_QUOTE"

@@ -48,6 +48,22 @@ extension DiagnosticMessage {
     }
 }
 
+// MARK: - Formats not read
+
+extension DiagnosticMessage {
+    static func formatUnsupported(_ format: UnsupportedFormat) -> Self {
+        .init(
+            .formatUnsupported,
+            "the file is \(format.rawValue), a format statements does not read; export the account as CSV, OFX, camt.053 or MT940 instead"
+        )
+    }
+
+    /// A file that holds no statement; `reason` says what it holds instead.
+    static func notStatement(_ reason: String) -> Self {
+        .init(.fileNotStatement, "the file is not a bank statement: \(reason)")
+    }
+}
+
 // MARK: - Sniffing
 
 extension DiagnosticMessage {
@@ -96,6 +112,21 @@ extension DiagnosticMessage {
         )
     }
 
+    /// A file in which no header was found, and what its columns were recognised to hold.
+    static func recognisedOnly(recognised: [String], missing: [String]) -> Self {
+        dialectUnknown(
+            "no header names the columns; recognised \(recognised.joined(separator: ", ")), but not \(missing.joined(separator: ", nor "))"
+        )
+    }
+
+    /// A file whose columns were recognised, but whose values leave a question open.
+    static func openQuestions(recognised: [String], open: [String]) -> Self {
+        .init(
+            .dialectUnknown,
+            "recognised \(recognised.joined(separator: ", ")), but not \(open.joined(separator: ", nor ")); statements profile FILE prints a profile with FILL IN where the file leaves it open"
+        )
+    }
+
     static func unknownStatus(_ example: String) -> Self {
         dialectUnknown(
             "the status column holds \(example), neither a known booked status nor a known pending one"
@@ -135,6 +166,28 @@ extension DiagnosticMessage {
         return .init(
             .dialectAssumed,
             "no amount shows the decimal mark, and \(example) reads either way; assumed \(mark) is the decimal mark and \(thousands) separates thousands"
+        )
+    }
+
+    static let balanceOwed = Self(
+        .dialectAssumed,
+        "the balance column rises by each amount and is mostly positive on a card account: it is what is owed; read charges positive and payments negative (sign charges-positive)"
+    )
+
+    static let balanceFallsByAmounts = Self(
+        .dialectAssumed,
+        "the balance column falls by each positive amount: read amounts as charges positive (sign charges-positive); the balance column is not used"
+    )
+
+    static let balanceOwedByDebits = Self(
+        .dialectAssumed,
+        "the balance column rises by each debit and is mostly positive on a card account: it is what is owed, and is not used"
+    )
+
+    static func balanceSwapsDebitCredit(debit: String, credit: String) -> Self {
+        .init(
+            .dialectAssumed,
+            "the balance column rises by column \(Diagnostic.quote(debit)) and falls by \(Diagnostic.quote(credit)): read \(Diagnostic.quote(debit)) as money in (columns.credit) and \(Diagnostic.quote(credit)) as money out (columns.debit)"
         )
     }
 

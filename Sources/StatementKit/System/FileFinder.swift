@@ -121,7 +121,7 @@ enum FileFinder {
         guard let source = try? FileByteSource(path: path),
             let format = try? StatementFormat(of: source, path: path)
         else { return true }  // unreadable: reading it will say so
-        return format != .csv
+        return format != .csv && !format.refuses
     }
 
     /// The profile in a folder (given with its trailing `/`), if there is one.
@@ -221,10 +221,11 @@ package struct StatementFiles {
     ///     the account comes from; without a profile, each file's layout is sniffed.
     /// - Throws: `ProfileError` when a profile cannot be read or is invalid, or already
     ///   says where the account comes from when `account` is given.
+    ///   - currency: the currency of that account (`--currency`), where the file names none.
     ///   - standardInputName: the name standard input (`-`) is shown by.
     package static func find(
         _ paths: [String], profile: String? = nil, account: AccountID? = nil,
-        standardInputName: String? = nil
+        currency: Currency? = nil, standardInputName: String? = nil
     ) throws(ProfileError) -> StatementFiles {
         var loaded: [String: (dialect: Dialect, checksum: Checksum)] = [:]
         func dialect(_ path: String?) throws(ProfileError) -> Dialect? {
@@ -262,6 +263,7 @@ package struct StatementFiles {
             if let account {
                 if var given = chosen, given.sniffsLayout || !given.namesAccount {
                     given.accountID = account
+                    given.accountCurrency = currency ?? given.accountCurrency
                     chosen = given
                 } else if chosen != nil {
                     throw ProfileError(
@@ -271,10 +273,12 @@ package struct StatementFiles {
                     )
                 } else {
                     chosen = .sniffing(account: account)
+                    chosen?.accountCurrency = currency
                 }
             }
             var reading = path.flatMap { loaded[$0]?.checksum } ?? .empty
             if let account { reading.feed([0] + Array(account.text.utf8)) }
+            if let currency { reading.feed([0] + Array(currency.code.utf8)) }
             entries.append((entry, chosen, reading))
         }
         return StatementFiles(

@@ -125,6 +125,12 @@ package final class ValidationController {
         try StatementFormat(of: FileByteSource(path: path), path: path).name
     }
 
+    /// The diagnostic of a file in a format that is named but not read (QIF, AEB43, ZIP).
+    package static func unsupportedFormat(path: String) throws -> DiagnosticMessage? {
+        let head = try FileByteSource(path: path).readHead(StatementFormat.headLength)
+        return UnsupportedFormat(head: head).map(DiagnosticMessage.formatUnsupported)
+    }
+
     /// Sniffs how a CSV file is written, for `statements profile`.
     ///
     /// - Parameter account: the account, for a file that does not name its own.
@@ -132,4 +138,22 @@ package final class ValidationController {
         DialectSniffer.sniff(try FileByteSource(path: path).readAll(), account: account)
     }
 
+    /// Reads a file with the profile `json`, as `--profile` would: the check `statements
+    /// profile` makes of the profile it prints.
+    ///
+    /// - Returns: how the file validates with it.
+    /// - Throws: `ProfileError` when the profile cannot be read.
+    package static func check(profile json: String, path: String) throws(ProfileError)
+        -> FileValidation
+    {
+        let dialect = try Array(json.utf8).withUnsafeBytes { buffer in
+            Result { () throws(ProfileError) in try Dialect(profile: buffer, path: "profile") }
+        }.get()
+        var diagnostics = DiagnosticCollector(file: path)
+        var rows = 0
+        _ = StatementFileReader.read(path: path, dialect: dialect, diagnostics: &diagnostics) {
+            _ in rows += 1
+        }
+        return FileValidation(path: path, rowCount: rows, collector: diagnostics)
+    }
 }

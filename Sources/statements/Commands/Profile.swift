@@ -6,7 +6,7 @@ enum Profile: Command {
     static let summary = "work out a bank export's dialect and print it as a profile"
 
     static let usage = """
-        USAGE: statements profile FILE [--account ID]
+        USAGE: statements profile FILE [--account ID [--currency CODE]]
 
         Works out how a bank's CSV export is written (encoding, separator, header line,
         columns, decimal mark, date layout, sign convention, footer lines, account) and
@@ -19,15 +19,19 @@ enum Profile: Command {
         OPTIONS:
           --account ID  the account, for a file that does not name its own (an IBAN or
                         scheme:value)
+          --currency CODE  the currency of that account, where the file names none
           -h, --help    show this help
 
-        EXIT STATUS: 0 profile printed, 1 the file cannot be understood (the reason is on
-        stderr; when all it lacks is the account, the profile is printed with a placeholder
-        for account.id to fill in), 2 usage error, 3 unreadable file.
+        EXIT STATUS: 0 profile printed and checked, 1 the file cannot be understood (the
+        reason is on stderr; what the file leaves open, such as account.id or the amount
+        column, is printed as FILL IN), or the profile printed does not read it (the errors
+        are on stderr), 2 usage error, 3 unreadable file.
         """
 
     static func run(_ arguments: [String], console: Console) throws(CommandError) -> Int32 {
-        let options = try Arguments(arguments, valueOptions: ["account"], flagOptions: [])
+        let options = try Arguments(
+            arguments, valueOptions: ["account", "currency"], flagOptions: [])
+        let currency = try options.accountCurrency()
         let account = try options.value("account").map { (text) throws(CommandError) in
             try Arguments.accountID(text)
         }
@@ -45,10 +49,23 @@ enum Profile: Command {
                 to: &standardOutput)
             return ExitCode.success
         }
+        if let message = try? ValidationController.unsupportedFormat(path: path) {
+            var diagnostics = DiagnosticCollector(file: path)
+            diagnostics.report(message, line: 1, column: 1)
+            ValidationReportRenderer.writeDiagnostics(
+                of: FileValidation(path: path, rowCount: 0, collector: diagnostics),
+                to: &standardError)
+            return ExitCode.dataError
+        }
         let result: SniffResult
         do {
             result = try ValidationController.sniff(
-                path: path, account: account.map(Dialect.sniffing(account:)))
+                path: path,
+                account: account.map {
+                    var given = Dialect.sniffing(account: $0)
+                    given.accountCurrency = currency
+                    return given
+                })
         } catch {
             throw .environment("cannot read '\(path)': \(error)")
         }
@@ -63,8 +80,31 @@ enum Profile: Command {
                 to: &standardOutput)
             return ExitCode.dataError
         }
+        if case .open(let partial, let open, _) = result {
+            // Recognised but for questions only the user can answer: marked FILL IN.
+            print(
+                ProfileRenderer().render(partial, lacksAccount: open.isAccountOpen, open: open),
+                terminator: "",
+                to: &standardOutput)
+            return ExitCode.dataError
+        }
         guard let dialect else { return ExitCode.dataError }
-        print(ProfileRenderer().render(dialect), terminator: "", to: &standardOutput)
+        let profile = ProfileRenderer().render(dialect)
+        print(profile, terminator: "", to: &standardOutput)
+        // The profile printed must read the file: checked, as --profile would read it.
+        let check: FileValidation
+        do {
+            check = try ValidationController.check(profile: profile, path: path)
+        } catch {
+            throw .environment("the profile printed cannot be read back: \(error)")
+        }
+        guard check.errorCount == 0 else {
+            ValidationReportRenderer.writeDiagnostics(of: check, to: &standardError)
+            print(
+                "\(Diagnostic.sanitized(path)): the profile printed does not read the file (\(check.errorCount.counted("error")))",
+                to: &standardError)
+            return ExitCode.dataError
+        }
         return ExitCode.success
     }
 }

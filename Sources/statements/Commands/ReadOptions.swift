@@ -4,7 +4,9 @@ import StatementKit
 /// `process`): which files, in which dialect, how strictly, on how many cores, with how many
 /// diagnostics shown.
 struct ReadOptions {
-    static let valueOptions: Set = ["profile", "account", "jobs", "max-diagnostics", "stdin-name"]
+    static let valueOptions: Set = [
+        "profile", "account", "currency", "jobs", "max-diagnostics", "stdin-name",
+    ]
     static let flagOptions: Set = ["strict"]
 
     /// The help lines of these options, shared by the commands' help texts.
@@ -16,6 +18,8 @@ struct ReadOptions {
           -a, --account ID           the account of CSV files that do not name their
                                      own (an IBAN or scheme:value, such as
                                      aba:021000021/123456789); the layout is sniffed
+          --currency CODE            the currency of that account, where the file
+                                     names none (such as USD)
           --strict                   treat warnings as errors
           -j, --jobs N               cores to use (default: all)
           --max-diagnostics N        diagnostics printed per file (default: 100; 0: all);
@@ -36,9 +40,11 @@ struct ReadOptions {
         let account = try options.value("account").map { (text) throws(CommandError) in
             try Arguments.accountID(text)
         }
+        let currency = try options.accountCurrency()
         do {
             files = try StatementFiles.find(
                 paths, profile: options.value("profile"), account: account,
+                currency: currency,
                 standardInputName: options.value("stdin-name"))
         } catch {
             throw .usage(error.description)

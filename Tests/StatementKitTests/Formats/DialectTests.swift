@@ -296,7 +296,8 @@ struct DialectTests {
     func sniff(_ text: String) -> (Dialect?, [String], String?) {
         switch DialectSniffer.sniff(Array(text.utf8)) {
         case .dialect(let dialect, let assumptions): (dialect, assumptions.map(\.message.text), nil)
-        case .unknown(let finding), .lacksAccount(_, _, let finding):
+        case .unknown(let finding), .lacksAccount(_, _, let finding), .open(_, _, let finding),
+            .notStatement(let finding):
             (nil, [], "\(finding.line):\(finding.column) \(finding.message.text)")
         case .noHeader: (nil, [], "no header")
         }
@@ -385,8 +386,17 @@ struct DialectTests {
         #expect(mixed?.contains("decimal commas") == true)
         let (_, _, noAccount) = sniff("Date,Payee,Amount\n2026-10-01,A,1.50\n")
         #expect(noAccount?.contains("the file does not name its account") == true)
-        let (_, _, none) = sniff("a,b\n1,2\n")
+        let (_, _, none) = sniff("a,b,c\n2026-10-01,x,1.50\n1.50,2026-10-02,y\n")
         #expect(none == "no header")
+        let (_, _, recognised) = sniff("x,y,z\n2026-10-01,1.50,3\n")
+        #expect(
+            recognised
+                == "1:1 no header names the columns; recognised dates in \"x\", amounts in \"y\", but not a column of text (a payee or description); write a profile for it (see statements profile)"
+        )
+        let (_, _, other) = sniff("a,b\n1,2\n")
+        #expect(
+            other
+                == "1:1 the file is not a bank statement: no row of it has a date beside an amount")
     }
 }
 

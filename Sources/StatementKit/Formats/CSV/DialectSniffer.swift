@@ -39,19 +39,37 @@ package enum DialectSniffer {
     private static func sniff(
         _ text: [UInt8], _ dialect: inout Dialect, _ assumptions: inout [Diagnostic.Finding]
     ) -> SniffResult {
-        guard let header = findHeader(text) else { return .noHeader }
+        guard var header = findHeader(text) else {
+            if let other = ColumnRoles.notStatement(text) { return .notStatement(other) }
+            return ColumnRoles.recognition(text).map(SniffResult.unknown) ?? .noHeader
+        }
+        if header.indices[.amount] != nil, header.indices[.indicator] == nil,
+            header.typeColumn == nil
+        {
+            // A column of debit/credit words beside unsigned amounts, whatever its header.
+            header.typeColumn = ColumnRoles.indicatorColumn(text, header)
+        }
         dialect.separator = header.separator
         dialect.headerLine = header.line
         dialect.columns = header.columns
         var evidence = SniffEvidence(header: header)
         evidence.scan(text)
+        var open = header.openQuestions
         do throws(Refusal) {
             try evidence.decide(into: &dialect, &assumptions)
         } catch {
-            if error.lacksOnlyAccount {
+            guard error.lacksOnlyAccount else { return .unknown(error.finding) }
+            guard open != nil else {
                 return .lacksAccount(dialect, assumptions: assumptions, error.finding)
             }
-            return .unknown(error.finding)
+            open?.isAccountOpen = true
+        }
+        // A card account's positive amounts are charges (`decideCardSign`, said).
+        if dialect.sign != .signed { open?.isSignOpen = false }
+        if let open, !open.amountColumns.isEmpty || open.isSignOpen || open.isAccountOpen {
+            let finding = Diagnostic.Finding(
+                line: header.line, column: 1, message: open.message(recognising: dialect))
+            return .open(dialect, open, finding)
         }
         return .dialect(dialect, assumptions: assumptions)
     }
@@ -60,18 +78,23 @@ package enum DialectSniffer {
     struct Header {
         let separator: UInt8
         let line: Int
-        let columns: [Dialect.Field: [Dialect.ColumnReference]]
+        var columns: [Dialect.Field: [Dialect.ColumnReference]]
         /// The field index of each column.
-        let indices: [Dialect.Field: Int]
+        var indices: [Dialect.Field: Int]
         /// The currency named in a header such as `Betrag (EUR)`.
         let currency: Currency?
         /// The fields of each preamble line, by line.
         let preamble: [(line: Int, fields: [String])]
         /// Whether a column names a card (`Card Member`, `Card No.`): a card statement.
         var mentionsCard = false
+        /// A column that names the card of each row (`Card No.`).
+        var cardColumn: (index: Int, text: String)?
+        /// Questions the values leave open: the columns of which one is the amount, when no
+        /// balance and no header word tells; the sign, when every amount is positive.
+        var openQuestions: SniffResult.OpenQuestions?
         /// A column named like a transaction type, beside a signed amount column; it is the
         /// indicator when its values are a debit/credit pair.
-        let typeColumn: (index: Int, text: String)?
+        var typeColumn: (index: Int, text: String)?
     }
 
     /// Finds the first line, for any separator, that names a date and an amount.
@@ -100,7 +123,7 @@ package enum DialectSniffer {
                 preamble.append((line, names))
             }
         }
-        return best?.header
+        return best?.header ?? ColumnRoles.header(text)
     }
 
     /// Why sniffing gives up on a file.

@@ -16,7 +16,8 @@ enum HeaderVocabulary {
                     "fecha operacion", "f. operación", "boekdatum", "transactiedatum",
                     "data", "data operazione", "data contabile", "completed date", "posted date",
                     "dateop", "date op", "bokföringsdag", "bokføringsdato", "dato", "kirjauspäivä",
-                    "fecha de operación",
+                    "fecha de operación", "data lançamento", "data mov.", "data movimento",
+                    "f. operativa", "dato", "bokføringsdato", "kirjauspäivä",
                 ]
             ),
             (
@@ -25,6 +26,7 @@ enum HeaderVocabulary {
                     "amount", "betrag", "umsatz", "montant", "importe", "bedrag",
                     "transaction amount", "importo", "net", "net amount", "montant operation",
                     "montant opération", "belopp", "beløb", "beløp", "summa", "määrä",
+                    "montante", "kwota", "objem", "částka", "valor",
                 ]
             ),
             (
@@ -33,6 +35,7 @@ enum HeaderVocabulary {
                     "debit", "débit", "soll", "debit amount", "paid out", "money out",
                     "withdrawals", "withdrawal", "cargo", "cargos", "ausgang", "dare",
                     "lastschrift", "belastung", "débit euros", "uscite", "addebiti",
+                    "ut fra konto", "ut", "débito", "debito",
                 ]
             ),
             (
@@ -41,6 +44,7 @@ enum HeaderVocabulary {
                     "credit", "crédit", "haben", "credit amount", "paid in", "money in",
                     "deposits", "deposit", "abono", "abonos", "eingang", "avere", "gutschrift",
                     "crédit euros", "entrate", "accrediti",
+                    "inn på konto", "inn", "crédito", "credito",
                 ]
             ),
             (
@@ -85,7 +89,8 @@ enum HeaderVocabulary {
                     "descrizione", "buchungstext", "avisierungstext", "omschrijving-1",
                     "omschrijving-2", "omschrijving-3", "label", "libelle operation",
                     "libellé opération", "dettagli", "rubrik", "beskrivning", "tekst", "teksti",
-                    "text", "vorgang",
+                    "text", "vorgang", "beskrivelse", "forklaring", "descrição", "descricao",
+                    "opis operacji", "opis transakcji",
                 ]
             ),
             (
@@ -120,7 +125,7 @@ enum HeaderVocabulary {
                 .account,
                 [
                     "account iban", "account", "konto", "rekening", "iban/bban", "iban rekening",
-                    "auftragskonto",
+                    "auftragskonto", "rekeningnummer", "nr v/d rekening", "iban auftragskonto",
                     "eigene iban", "own account", "compte", "numéro de compte", "cuenta",
                 ]
             ),
@@ -165,6 +170,13 @@ enum HeaderVocabulary {
         let lower = text.trimmingCharacters(in: .whitespaces).lowercased()
         return balanceLabels.first { lower.hasPrefix($0.label) }?.item
     }
+
+    /// Names of a column that holds which card a row was paid with: several values are several
+    /// accounts.
+    static let cardNames: Set<String> = [
+        "card", "card no.", "card no", "card number", "card #", "kartennummer", "karte",
+        "numéro de carte", "carte", "tarjeta", "número de tarjeta", "kaart", "kaartnummer",
+    ]
 
     /// Names of a column that may say debit or credit, or something else (`Type: Card
     /// payment`): it is taken as the indicator only when its values are a debit/credit pair.
@@ -250,6 +262,9 @@ enum HeaderVocabulary {
             typeColumn: indices[.amount] != nil && indices[.indicator] == nil ? typeColumn : nil)
         header.mentionsCard = trimmed.contains {
             ["card member", "cardmember", "card no.", "card number", "card"].contains($0)
+        }
+        if let index = trimmed.firstIndex(where: cardNames.contains) {
+            header.cardColumn = (index, texts[index].trimmingCharacters(in: .whitespaces))
         }
         return header
     }

@@ -4,8 +4,11 @@ package struct ProfileRenderer {
     package init() {}
 
     /// The profile's JSON; with `lacksAccount`, `account.id` holds a placeholder that the
-    /// user must replace (a profile with it cannot be used as it is).
-    package func render(_ dialect: Dialect, lacksAccount: Bool = false) -> String {
+    /// user must replace (a profile with it cannot be used as it is), and so do the columns
+    /// and the sign that `open` leaves open.
+    package func render(
+        _ dialect: Dialect, lacksAccount: Bool = false, open: SniffResult.OpenQuestions? = nil
+    ) -> String {
         var lines: [String] = []
         func character(_ byte: UInt8) -> String { jsonString(String(UnicodeScalar(byte))) }
         lines.append("\"encoding\": \(jsonString(dialect.encoding.rawValue))")
@@ -20,7 +23,11 @@ package struct ProfileRenderer {
         lines.append("\"footerLines\": \(dialect.footerLines)")
         lines.append(
             "\"rowOrder\": \(dialect.isNewestFirst ? "\"newest-first\"" : "\"oldest-first\"")")
-        lines.append("\"sign\": \(jsonString(dialect.sign.rawValue))")
+        lines.append(
+            "\"sign\": "
+                + (open?.isSignOpen == true
+                    ? "\"FILL IN signed (positive is money in) or charges-positive\""
+                    : jsonString(dialect.sign.rawValue)))
         if dialect.sign == .indicator {
             let debit = dialect.debitIndicators.map(jsonString).joined(separator: ", ")
             let credit = dialect.creditIndicators.map(jsonString).joined(separator: ", ")
@@ -31,7 +38,7 @@ package struct ProfileRenderer {
                 "\"notBooked\": [\(dialect.notBooked.map(jsonString).joined(separator: ", "))]")
         }
         if !dialect.columns.isEmpty {
-            let columns = dialect.columns.sorted { $0.key < $1.key }.map { field, references in
+            var columns = dialect.columns.sorted { $0.key < $1.key }.map { field, references in
                 let values = references.map { reference in
                     switch reference {
                     case .name(let name): jsonString(name)
@@ -40,6 +47,13 @@ package struct ProfileRenderer {
                 }
                 let value = values.count == 1 ? values[0] : "[\(values.joined(separator: ", "))]"
                 return "    \(jsonString(field.rawValue)): \(value)"
+            }
+            if let choices = open?.amountColumns, !choices.isEmpty,
+                let index = columns.firstIndex(where: { $0.hasPrefix("    \"amount\":") })
+            {
+                columns[index] =
+                    "    \"amount\": "
+                    + jsonString("FILL IN one of " + choices.joined(separator: ", "))
             }
             lines.append("\"columns\": {\n\(columns.joined(separator: ",\n"))\n  }")
         }

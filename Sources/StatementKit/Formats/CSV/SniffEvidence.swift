@@ -37,9 +37,17 @@ struct SniffEvidence {
     var accountTexts: [String: Sample] = [:]
     /// The values of a column named like a transaction type, upper case, at most 20.
     var typeValues: [String: Sample] = [:]
+    /// The values of an account-name column and of a card column, upper case, at most 20.
+    var accountNames: [String: Sample] = [:]
+    /// How many dated rows fill the beneficiary column.
+    var beneficiaryFilled = 0
+    var cardTexts: [String: Sample] = [:]
     /// Whether any value of the account column is an IBAN or shaped like one (two letters,
     /// two digits, letters and digits).
     var accountColumnHoldsIBANs = false
+    /// The texts of each dated row's amount, debit, credit and balance, for the balance
+    /// equation (`BalanceChain`), for the first rows.
+    var moneyTexts: [(line: Int, texts: [Dialect.Field: String])] = []
     /// Records at the end of the file without a date: footer lines, and their fields.
     var trailingNonData = 0
     var trailingRecords: [[String]] = []
@@ -104,8 +112,10 @@ struct SniffEvidence {
         trailingNonData = 0
         trailingRecords = []
         observeDate(date)
+        var texts: [Dialect.Field: String] = [:]
         for key in [Dialect.Field.amount, .debit, .credit, .balance] {
             if let amount = sample(key) {
+                texts[key] = amount.text
                 observeAmount(amount)
                 if key == .amount { amountCount += 1 }
                 if key == .amount, amount.text.hasPrefix("-") || amount.text.hasPrefix("(") {
@@ -113,9 +123,13 @@ struct SniffEvidence {
                 }
             }
         }
+        if moneyTexts.count < BalanceChain.limit { moneyTexts.append((date.line, texts)) }
         collect(sample(.currency), into: &currencies)
         collect(sample(.indicator), into: &indicators)
         collect(sample(at: header.typeColumn?.index), into: &typeValues)
+        collect(sample(.accountName), into: &accountNames)
+        if sample(.beneficiary) != nil { beneficiaryFilled += 1 }
+        collect(sample(at: header.cardColumn?.index), into: &cardTexts)
         if !accountColumnHoldsIBANs, let account = sample(.account) {
             accountColumnHoldsIBANs = Self.isIBANShaped(account.text)
             collect(account, into: &accountTexts)
@@ -323,10 +337,13 @@ struct SniffEvidence {
             } else if byte == UInt8(ascii: "'") {
                 groupsWithApostrophe = true
                 digitsAfterLast = 0
-            } else if byte == UInt8(ascii: " ") || NoBreakSpace.length(in: bytes, at: index) != nil
+            } else if let length = byte == UInt8(ascii: " ")
+                ? 1 : NoBreakSpace.length(in: bytes, at: index),
+                index > 0, bytes[index - 1] &- 48 < 10, index + length < bytes.count,
+                bytes[index + length] &- 48 < 10
             {
                 // A space, U+00A0 or U+202F between digit groups (not "€" or "£", which
-                // start with the same bytes).
+                // start with the same bytes, nor a space before a currency sign).
                 groupsWithSpace = true
                 digitsAfterLast = 0
             }
@@ -398,6 +415,11 @@ struct SniffEvidence {
             let names = dialect.columns.removeValue(forKey: .account)
             if dialect.columns[.accountName] == nil { dialect.columns[.accountName] = names }
         }
+        try refuseSeveralAccounts(in: dialect)
+        if beneficiaryFilled == 0, dialect.columns[.description] != nil {
+            // A payee column that no row fills (`Modtager`) leaves the text to the description.
+            dialect.columns[.beneficiary] = nil
+        }
         if dialect.columns[.indicator] != nil {
             dialect.sign = .indicator
             let seen = Set(indicators.keys)
@@ -409,14 +431,27 @@ struct SniffEvidence {
                 let example = indicators.values.min { $0.line < $1.line }
                 throw refuse(example, .unknownIndicatorPair(Array(seen)))
             }
-            (dialect.debitIndicators, dialect.creditIndicators) = (debit, credit)
+            // As the file writes them: the reader compares ignoring the case of ASCII letters
+            // only (`Débito`).
+            func written(_ words: [String]) -> [String] {
+                let seen = indicators.filter { words.contains($0.key) }.values.map(\.text)
+                return seen.isEmpty ? words : Array(Set(seen)).sorted()
+            }
+            let accented = (debit + credit).contains { $0.unicodeScalars.contains { !$0.isASCII } }
+            (dialect.debitIndicators, dialect.creditIndicators) =
+                accented ? (written(debit), written(credit)) : (debit, credit)
         } else if dialect.columns[.amount] == nil {
             dialect.sign = .debitCredit
         }
         try decideStatus(into: &dialect)
         dropWeakCurrency(from: &dialect)
         try decideAccount(into: &dialect, &assumptions)
-        decideCardSign(into: &dialect, &assumptions)
+        let isCard =
+            header.mentionsCard || dialect.accountKind == .creditCard
+            || dialect.accountID?.scheme == .card
+        if !decideByBalance(into: &dialect, isCard: isCard, &assumptions) {
+            decideCardSign(into: &dialect, isCard: isCard, &assumptions)
+        }
         if dialect.columns[.account] == nil { decideBalances(into: &dialect) }
     }
 
@@ -485,11 +520,8 @@ struct SniffEvidence {
     /// Reads a card account's amounts as charges positive when most of them are positive:
     /// card issuers write charges either way, and charges outnumber payments.
     private func decideCardSign(
-        into dialect: inout Dialect, _ assumptions: inout [Diagnostic.Finding]
+        into dialect: inout Dialect, isCard: Bool, _ assumptions: inout [Diagnostic.Finding]
     ) {
-        let isCard =
-            header.mentionsCard || dialect.accountKind == .creditCard
-            || dialect.accountID?.scheme == .card
         guard isCard, dialect.sign == .signed, amountCount > 0,
             negativeAmounts * 2 < amountCount
         else { return }
@@ -505,6 +537,7 @@ struct SniffEvidence {
     static let bookedStatuses: Set<String> = [
         "BOOKED", "COMPLETED", "COMPLETE", "POSTED", "CLEARED", "SETTLED", "GEBUCHT",
         "UMSATZ GEBUCHT", "CONTABILIZZATO", "EXECUTED", "DONE", "UDFØRT", "COMPTABILISÉ",
+        "SENT", "RECEIVED", "PAID", "CONFIRMED",
     ]
     static let notBookedStatuses: Set<String> = [
         "PENDING", "VORGEMERKT", "UMSATZ VORGEMERKT", "AUTHORISED", "AUTHORIZED",
@@ -537,7 +570,8 @@ struct SniffEvidence {
     static let indicatorPairs: [([String], [String])] = [
         (["D"], ["C"]), (["S"], ["H"]), (["AF"], ["BIJ"]), (["DR"], ["CR"]),
         (["DEBIT"], ["CREDIT"]), (["DBIT"], ["CRDT"]), (["-"], ["+"]), (["SOLL"], ["HABEN"]),
-        (["DEBET"], ["CREDIT"]), (["WITHDRAWAL"], ["DEPOSIT"]),
+        (["DEBET"], ["CREDIT"]), (["WITHDRAWAL"], ["DEPOSIT"]), (["DÉBITO"], ["CRÉDITO"]),
+        (["DEBITO"], ["CREDITO"]), (["DÉBIT"], ["CRÉDIT"]),
     ]
 
     private func dateFormat(
@@ -661,9 +695,11 @@ struct SniffEvidence {
         }).first {
             dialect.preamble[.currency] = found
         } else {
-            // Month-first dates are American: their exports are in dollars.
+            // An IBAN's country says its national currency; month-first dates are American,
+            // and their exports are in dollars.
             let currency =
-                dialect.dateFormat.pattern.hasPrefix("M") ? Currency(code: "USD")! : .eur
+                accountCountryCurrency(dialect)
+                ?? (dialect.dateFormat.pattern.hasPrefix("M") ? Currency(code: "USD")! : .eur)
             dialect.accountCurrency = currency
             assumptions.append(
                 Diagnostic.Finding(

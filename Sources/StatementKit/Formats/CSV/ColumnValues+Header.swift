@@ -1,0 +1,71 @@
+import Foundation
+
+extension ColumnValues {
+    /// Names by their values the columns that header words left unnamed: currency codes, a
+    /// status of known words, and the text that tells rows apart most as the description.
+    func nameByValues(_ columns: [Column], taken: Set<Int>, _ roles: inout [Dialect.Field: Int]) {
+        let named = Set(roles.values)
+        var free = columns.filter { !taken.contains($0.index) && !named.contains($0.index) }
+        func take(_ field: Dialect.Field, where fits: (Column) -> Bool) {
+            guard roles[field] == nil, let column = free.first(where: fits) else { return }
+            roles[field] = column.index
+            free.removeAll { $0.index == column.index }
+        }
+        take(.currency) { column in
+            column.filled > 0 && column.values.allSatisfy { Currency(code: $0) != nil }
+        }
+        let statuses = SniffEvidence.bookedStatuses.union(SniffEvidence.notBookedStatuses)
+        take(.status) { column in
+            column.filled > 0 && column.values.allSatisfy { statuses.contains($0.uppercased()) }
+        }
+        guard roles[.beneficiary] == nil, roles[.description] == nil else { return }
+        let texts = free.filter { column in
+            column.filled > 0 && column.values.contains { $0.contains(where: \.isLetter) }
+        }
+        let richest = texts.max { a, b in
+            let (distinctA, distinctB) = (Set(a.values).count, Set(b.values).count)
+            if distinctA != distinctB { return distinctA < distinctB }
+            return a.values.joined().count < b.values.joined().count
+        }
+        if let richest { roles[.description] = richest.index }
+    }
+
+    /// The header of the roles found, naming each column by its header text (by number when
+    /// the file has no header, or two columns share a text).
+    func makeHeader(
+        _ roles: [Dialect.Field: Int], separator: UInt8, line: Int,
+        preamble: [ColumnRoles.Record]
+    ) -> DialectSniffer.Header {
+        var columns: [Dialect.Field: [Dialect.ColumnReference]] = [:]
+        var currency: Currency?
+        for (field, index) in roles {
+            guard let names else {
+                columns[field] = [.number(index + 1)]
+                continue
+            }
+            let text = names[index].trimmingCharacters(in: .whitespaces)
+            let shared = names.count { $0.trimmingCharacters(in: .whitespaces) == text } > 1
+            columns[field] = [shared || text.isEmpty ? .number(index + 1) : .name(text)]
+            if [.amount, .debit, .credit].contains(field) {
+                // `Amount (EUR)`, `Betrag in CHF`; or a code with a sign, such as `CAD$`.
+                currency =
+                    currency ?? HeaderVocabulary.normalized(text).currency
+                    ?? Currency(code: text.filter(\.isLetter).uppercased())
+            }
+        }
+        let lower = (names ?? []).map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+        let type = lower.firstIndex(where: HeaderVocabulary.typeNames.contains)
+        var header = DialectSniffer.Header(
+            separator: separator, line: line, columns: columns, indices: roles,
+            currency: currency, preamble: preamble.map { ($0.line, $0.fields) },
+            typeColumn: roles[.amount] != nil && roles[.indicator] == nil
+                ? type.map { ($0, names![$0].trimmingCharacters(in: .whitespaces)) } : nil)
+        header.mentionsCard = lower.contains {
+            ["card member", "cardmember", "card no.", "card number", "card"].contains($0)
+        }
+        if let index = lower.firstIndex(where: HeaderVocabulary.cardNames.contains) {
+            header.cardColumn = (index, names![index].trimmingCharacters(in: .whitespaces))
+        }
+        return header
+    }
+}

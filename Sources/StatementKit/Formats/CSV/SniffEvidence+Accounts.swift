@@ -1,0 +1,45 @@
+extension SniffEvidence {
+    /// Refuses a column of account names or cards (`Account Name`, `Card No.`) that holds
+    /// several: their rows are several accounts' rows, which only a profile's `accounts` tells
+    /// apart, whatever account is given.
+    func refuseSeveralAccounts(in dialect: Dialect) throws(DialectSniffer.Refusal) {
+        let named: [(column: String?, values: [String: Sample])] = [
+            (dialect.columns[.accountName]?.first.map(Self.columnText), accountNames),
+            (header.cardColumn?.text, cardTexts),
+        ]
+        for (column, values) in named where values.count > 1 {
+            let example = values.values.min { $0.line < $1.line }
+            throw refuse(
+                example, .severalAccountsNamed(column: column ?? "", values.values.map(\.text)))
+        }
+    }
+
+    /// How a column is named in a message: by its header text, or by its number.
+    static func columnText(_ reference: Dialect.ColumnReference) -> String {
+        switch reference {
+        case .name(let name): name
+        case .number(let number): "column \(number)"
+        }
+    }
+
+    /// The national currencies of the IBAN countries outside the euro.
+    static let ibanCurrencies: [String: String] = [
+        "CH": "CHF", "LI": "CHF", "GB": "GBP", "GI": "GBP", "SE": "SEK", "DK": "DKK",
+        "NO": "NOK", "PL": "PLN", "CZ": "CZK", "HU": "HUF", "RO": "RON", "BG": "BGN",
+        "IS": "ISK", "TR": "TRY", "IL": "ILS", "AE": "AED", "SA": "SAR", "BR": "BRL",
+    ]
+
+    /// The national currency of the account's IBAN (given, in the account column or in the
+    /// preamble), when its country is outside the euro.
+    func accountCountryCurrency(_ dialect: Dialect) -> Currency? {
+        let preamble = header.preamble.lazy.flatMap(\.fields).compactMap(HeaderVocabulary.iban)
+        let texts =
+            [dialect.accountID?.iban?.electronic].compactMap { $0 }
+            + accountTexts.values.map(\.text).filter(Self.isIBANShaped)
+            + preamble.prefix(1).map(\.electronic)
+        guard let country = texts.first.map({ String($0.prefix(2)).uppercased() }),
+            let code = Self.ibanCurrencies[country]
+        else { return nil }
+        return Currency(code: code)
+    }
+}

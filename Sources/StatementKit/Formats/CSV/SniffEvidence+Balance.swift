@@ -1,0 +1,81 @@
+extension SniffEvidence {
+    /// The balance equation over the first rows, with the amounts as `dialect` reads them;
+    /// `nil` without a balance column, with an account column (several accounts' balances
+    /// interleave) or with an indicator column.
+    func balanceChain(_ dialect: Dialect) -> BalanceChain? {
+        guard dialect.columns[.balance] != nil, dialect.columns[.account] == nil else {
+            return nil
+        }
+        let format = dialect.amountFormat
+        var chain = BalanceChain()
+        for (line, texts) in moneyTexts {
+            let amount: Int64?
+            switch dialect.sign {
+            case .signed, .chargesPositive:
+                amount = BalanceChain.scaled(texts[.amount], format)
+            case .debitCredit, .inOut:
+                let debit = BalanceChain.scaled(texts[.debit], format).map { 0 &- abs($0) }
+                let credit = BalanceChain.scaled(texts[.credit], format).map { abs($0) }
+                amount = debit == nil && credit == nil ? nil : (credit ?? 0) &+ (debit ?? 0)
+            case .indicator:
+                return nil
+            }
+            let balance = BalanceChain.scaled(texts[.balance], format)
+            chain.rows.append(BalanceChain.Row(line: line, amount: amount, balance: balance))
+        }
+        return chain
+    }
+
+    /// Whether the first and last dates, where they differ, list the rows in the order the
+    /// balance equation holds in: a column of balances before each booking also follows
+    /// from the amounts, in the other order and with the other sign, and is no proof.
+    func datesAgree(with reading: BalanceChain.Reading, _ dialect: Dialect) -> Bool {
+        let format = dialect.dateFormat
+        let day = { (sample: Sample) in sample.text.parsingUTF8 { try? format.day(parsing: $0) } }
+        guard let firstDate, let lastDate, let first = day(firstDate), let last = day(lastDate),
+            first != last
+        else { return true }
+        return (first > last) == reading.isNewestFirst
+    }
+
+    /// Decides the row order and the sign convention from the balance column, when the
+    /// balance equation holds in exactly one reading; each conclusion that is more than the
+    /// file's plain reading is said.
+    ///
+    /// - Returns: whether the balance proved the sign convention.
+    func decideByBalance(
+        into dialect: inout Dialect, isCard: Bool, _ assumptions: inout [Diagnostic.Finding]
+    ) -> Bool {
+        guard let chain = balanceChain(dialect), let reading = chain.provenReading,
+            datesAgree(with: reading, dialect)
+        else { return false }
+        dialect.isNewestFirst = reading.isNewestFirst
+        let (positive, count) = chain.positiveBalances
+        let owes = isCard && positive * 2 > count
+        func say(_ message: DiagnosticMessage) {
+            assumptions.append(Diagnostic.Finding(line: header.line, column: 1, message: message))
+        }
+        switch (dialect.sign, reading.isOpposite) {
+        case (.signed, false) where owes:
+            dialect.sign = .chargesPositive
+            say(.balanceOwed)
+        case (.signed, true), (.chargesPositive, true):
+            dialect.sign = .chargesPositive
+            dialect.columns[.balance] = nil
+            say(.balanceFallsByAmounts)
+        case (.debitCredit, true) where owes, (.inOut, true) where owes:
+            dialect.columns[.balance] = nil
+            say(.balanceOwedByDebits)
+        case (.debitCredit, true), (.inOut, true):
+            let (debit, credit) = (dialect.columns[.debit], dialect.columns[.credit])
+            (dialect.columns[.debit], dialect.columns[.credit]) = (credit, debit)
+            say(
+                .balanceSwapsDebitCredit(
+                    debit: debit?.first.map(Self.columnText) ?? "debit",
+                    credit: credit?.first.map(Self.columnText) ?? "credit"))
+        default:
+            break
+        }
+        return true
+    }
+}

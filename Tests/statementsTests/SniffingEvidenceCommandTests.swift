@@ -1,0 +1,194 @@
+import Foundation
+import Testing
+
+/// End-to-end tests of reading a bank's CSV by what its columns hold (#35): accounts never
+/// merged, signs and row order proved by the balance column.
+struct SniffingEvidenceCommandTests {
+    @Test(arguments: ["Account Name", "Konto", "Card No."])
+    func `refuses a column that names several accounts, whatever its header`(column: String)
+        throws
+    {
+        let workspace = try Workspace()
+        let export = try workspace.write(
+            "two.csv",
+            """
+            Date,Description,\(column),Amount
+            2026-10-01,Salary,Everyday,2500.00
+            2026-10-02,Coffee,Everyday,-3.50
+            2026-10-03,Interest,Savings,1.20
+
+            """)
+        let output = try StatementsRunner.run([
+            "import", export, "--account", "name:everyday", "--state", workspace.state,
+        ])
+        #expect(output.status == 1, "\(output.stderr)")
+        #expect(
+            output.stderr.contains(
+                "two.csv:2:19: error: [DIALECT_UNKNOWN] column \"\(column)\" names several accounts (\"Everyday\", \"Savings\")"
+            ), "\(output.stderr)")
+        #expect(!output.stdout.contains("new transactions"))
+
+        // One account's name in every row is that account's: read, with the account given.
+        let one = try workspace.write(
+            "one.csv", "Date,Description,\(column),Amount\n2026-10-01,Salary,Everyday,2500.00\n")
+        let read = try StatementsRunner.run(["validate", one, "--account", "name:everyday"])
+        #expect(read.status == 0, "\(read.stderr)")
+    }
+
+    @Test func `proves debit and credit swapped and the row order by the balance`() throws {
+        let workspace = try Workspace()
+        // Newest first, all on one day: only the balance tells the order. "Debit" raises
+        // the balance: the bank speaks from its own books.
+        let export = try workspace.write(
+            "books.csv",
+            """
+            Date,Description,Debit,Credit,Balance
+            2026-10-01,Rent,,500.00,2000.00
+            2026-10-01,Coffee,,12.50,2500.00
+            2026-10-01,Salary,2500.00,,2512.50
+
+            """)
+        let output = try StatementsRunner.run([
+            "import", export, "--account", "name:books", "--state", workspace.state,
+        ])
+        #expect(output.status == 0, "\(output.stderr)")
+        #expect(
+            output.stderr.contains(
+                "[DIALECT_ASSUMED] the balance column rises by column \"Debit\" and falls by \"Credit\": read \"Debit\" as money in (columns.credit) and \"Credit\" as money out (columns.debit)"
+            ))
+        let accounts = try StatementsRunner.run(["accounts", "--state", workspace.state])
+        #expect(accounts.stdout.contains("2,000.00"), "\(accounts.stdout)")
+
+        // The profile it prints says the same, and reads the file.
+        let profile = try StatementsRunner.run(["profile", export, "--account", "name:books"])
+        #expect(profile.stdout.contains(#""debit": "Credit""#), "\(profile.stdout)")
+        #expect(profile.stdout.contains(#""rowOrder": "newest-first""#), "\(profile.stdout)")
+    }
+
+    @Test func `proves a card's charges positive by a balance that is owed`() throws {
+        let workspace = try Workspace()
+        // Payments outnumber charges: only the balance says the charges are positive.
+        let export = try workspace.write(
+            "card.csv",
+            """
+            Date,Description,Amount,Balance
+            2026-10-02,SHOP,300.00,300.00
+            2026-10-10,PAYMENT,-100.00,200.00
+            2026-10-20,PAYMENT,-50.00,150.00
+
+            """)
+        let output = try StatementsRunner.run([
+            "import", export, "--account", "card:visa/1234", "--currency", "EUR", "--state",
+            workspace.state,
+        ])
+        #expect(output.status == 0, "\(output.stderr)")
+        #expect(output.stderr.contains("it is what is owed; read charges positive"))
+        let accounts = try StatementsRunner.run(["accounts", "--state", workspace.state])
+        #expect(accounts.stdout.contains("-150.00"), "\(accounts.stdout)")
+        #expect(accounts.stdout.contains("EUR"))
+        #expect(!output.stderr.contains("assumed USD"))
+        let alone = try StatementsRunner.run(["validate", export, "--currency", "EUR"])
+        #expect(alone.status == 2)
+        #expect(alone.stderr.contains("--currency is the currency of the account given"))
+        let unknown = try StatementsRunner.run([
+            "validate", export, "--account", "name:x", "--currency", "EURO",
+        ])
+        #expect(unknown.status == 2)
+        #expect(unknown.stderr.contains("--currency \"EURO\" is not an ISO 4217 currency code"))
+    }
+
+    @Test func `refuses a balance chain that breaks, at the row where it breaks`() throws {
+        let workspace = try Workspace()
+        let export = try workspace.write(
+            "broken.csv",
+            """
+            Date,Description,Amount,Balance
+            2026-10-01,Salary,2500.00,2500.00
+            2026-10-02,Coffee,-12.50,2487.50
+            2026-10-03,Rent,-500.00,1900.00
+
+            """)
+        let output = try StatementsRunner.run(["validate", export, "--account", "name:x"])
+        #expect(output.status == 1)
+        #expect(output.stderr.contains("broken.csv:4:"), "\(output.stderr)")
+        #expect(output.stderr.contains("[BALANCE_RUNNING]"))
+    }
+
+    @Test func `reads columns by their values when the header words are unknown`() throws {
+        let workspace = try Workspace()
+        let export = try workspace.write(
+            "api.csv",
+            """
+            created,details,value_eur,running_total
+            2026-10-01T09:00:00Z,Salary,2500.00,3500.00
+            2026-10-03T10:00:00Z,Coffee,-12.50,3487.50
+            2026-10-13T11:00:00Z,Rent,-1234.56,2252.94
+
+            """)
+        let output = try StatementsRunner.run([
+            "import", export, "--account", "name:api", "--state", workspace.state,
+        ])
+        #expect(output.status == 0, "\(output.stderr)")
+        #expect(output.stdout.contains("3 new transactions"))
+        let accounts = try StatementsRunner.run(["accounts", "--state", workspace.state])
+        #expect(accounts.stdout.contains("2,252.94"), "\(accounts.stdout)")
+        #expect(accounts.stdout.contains("EUR"))
+    }
+
+    @Test
+    func `says what it recognised and prints a profile with FILL IN where a question is open`()
+        throws
+    {
+        let workspace = try Workspace()
+        let export = try workspace.write(
+            "open.csv",
+            """
+            Tag,Text,Posten X,Posten Y
+            2026-10-01,Miete,-500.00,12.00
+            2026-10-02,Kaffee,-3.50,12.00
+
+            """)
+        let refused = try StatementsRunner.run(["validate", export, "--account", "name:x"])
+        #expect(refused.status == 1)
+        #expect(
+            refused.stderr.contains(
+                "open.csv:1:1: error: [DIALECT_UNKNOWN] recognised dates in \"Tag\" (yyyy-MM-dd), text in \"Text\", no balance column, but not which column is the amount (\"Posten X\" or \"Posten Y\"); statements profile FILE prints a profile with FILL IN where the file leaves it open"
+            ), "\(refused.stderr)")
+        let profile = try StatementsRunner.run(["profile", export, "--account", "name:x"])
+        #expect(profile.status == 1)
+        let fills = profile.stdout.split(separator: "\n").filter { $0.contains("FILL IN") }
+        #expect(fills == [#"    "amount": "FILL IN one of Posten X, Posten Y","#])
+
+        // Filled in, the profile reads the file.
+        let filled = try workspace.write(
+            "filled.json",
+            profile.stdout.replacingOccurrences(
+                of: "FILL IN one of Posten X, Posten Y", with: "Posten X"))
+        let read = try StatementsRunner.run(["validate", "--profile", filled, export])
+        #expect(read.status == 0, "\(read.stderr)")
+    }
+
+    @Test func `profile checks that the profile it prints reads the file`() throws {
+        let workspace = try Workspace()
+        let export = try workspace.write(
+            "broken.csv",
+            """
+            Date,Description,Amount,Balance
+            2026-10-01,Salary,2500.00,2500.00
+            2026-10-02,Coffee,-12.50,2487.50
+            2026-10-03,Rent,-500.00,1900.00
+
+            """)
+        let output = try StatementsRunner.run(["profile", export, "--account", "name:x"])
+        #expect(output.status == 1)
+        #expect(output.stdout.contains(#""balance": "Balance""#))
+        #expect(output.stderr.contains("broken.csv:4:25: error: [BALANCE_RUNNING]"))
+        #expect(
+            output.stderr.contains(
+                "broken.csv: the profile printed does not read the file (1 error)"))
+        let good = try workspace.write(
+            "good.csv", "Date,Description,Amount,Balance\n2026-10-01,Salary,2500.00,2500.00\n")
+        let fine = try StatementsRunner.run(["profile", good, "--account", "name:x"])
+        #expect(fine.status == 0, "\(fine.stderr)")
+    }
+}
