@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 
+@testable import StatementKit
 @testable import statements
 
 /// The command line, run in-process through `Statements.run` (starting the binary adds

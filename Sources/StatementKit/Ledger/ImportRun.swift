@@ -137,6 +137,13 @@ final class ImportRun {
                             validation: FileValidation.unreadable(
                                 path, code, reason, isStrict: reading.isStrict,
                                 limit: reading.diagnosticLimit)))
+                case .badProfile(let found, let error):
+                    files.append(
+                        FileImport(
+                            outcome: .rejected,
+                            validation: FileValidation.badProfile(
+                                found.name, error, isStrict: reading.isStrict,
+                                limit: reading.diagnosticLimit)))
                 }
                 tally.report(files.last!.validation)
             }

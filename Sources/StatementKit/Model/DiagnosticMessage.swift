@@ -34,6 +34,14 @@ extension DiagnosticMessage {
     static func unreadable(_ path: String?, _ code: DiagnosticCode, reason: String) -> Self {
         .init(code, "cannot read \(path.map(Diagnostic.quote) ?? "the file"): \(reason)")
     }
+
+    /// A folder's profile that cannot be used; `problem` names the key and what is wrong.
+    static func profileInvalid(_ problem: String, file: String) -> Self {
+        .init(
+            .profileInvalid,
+            "cannot read '\(Diagnostic.sanitized(file))' with this folder profile: \(Diagnostic.sanitized(problem))"
+        )
+    }
 }
 
 // MARK: - Encodings
