@@ -543,6 +543,9 @@ package final class StorageController {
         try recover()
     }
 
+    /// Whether this controller holds the writer lock.
+    var isLocked: Bool { lockDescriptor >= 0 }
+
     /// Releases the writer lock.
     package func unlock() {
         closeLogWriters()
