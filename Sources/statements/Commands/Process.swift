@@ -9,7 +9,7 @@ enum Process: Command {
         USAGE: statements process PATH... [-s DIR] [-o DIR] [--archive DIR] [--reject DIR]
                                   [-n] [-q|-v] [-f text|json] [--report-format text|csv|html]...
                                   [--locale ID] [--strict] [-j N] [-p FILE] [-a ID]
-                                  [--max-diagnostics N] [--shard K/N]
+                                  [--max-diagnostics N] [--shard K/N] [--wait[=SECONDS]]
 
         Imports the files as 'statements import' does, then writes the statements of every
         month the import changed (the months it added to, and later months of those accounts,
@@ -45,6 +45,7 @@ enum Process: Command {
                                      unless NO_COLOR is set)
         \(ReadOptions.help)
         \(ReadOptions.shardHelp)
+        \(StateFolder.waitHelp)
           -h, --help                 show this help
 
         EXIT STATUS: as import: 0 success, 1 a file was rejected (the rest is imported and
@@ -57,7 +58,9 @@ enum Process: Command {
             arguments,
             valueOptions: ReadOptions.valueOptions.union(ReportOptions.valueOptions)
                 .union(Output.valueOptions).union(["state", "archive", "reject", "shard"]),
-            flagOptions: ReadOptions.flagOptions.union(Output.flagOptions).union(["dry-run"]))
+            flagOptions: ReadOptions.flagOptions.union(Output.flagOptions).union([
+                "dry-run", "wait",
+            ]))
         let report = try ReportOptions(options)
         let output = try Output(options, console: console)
         var read = try ReadOptions(options, command: name)
@@ -73,8 +76,7 @@ enum Process: Command {
             }
         }
         try checkRejectFolder(options, read.files)
-        let state = StateController(
-            storage: StorageController(folder: StateFolder.path(options, console: console)))
+        let state = StateController(storage: try StateFolder.storage(options, console: console))
         if !isDryRun {
             do throws(StorageError) {
                 try state.verifyForReports(
