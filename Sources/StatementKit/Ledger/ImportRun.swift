@@ -230,6 +230,9 @@ final class ImportRun {
             }
             manifest.logs = acceptedLogs
             manifest.generation += 1
+            if committed.version == LedgerManifest.formatVersion {
+                try storage.keepForUndo(committed)
+            }
             try storage.commit(
                 &manifest, changed: Set(grown.map(\.accountID)).union(balances.changed))
         } else if !isDryRun {

@@ -4,8 +4,8 @@ import Foundation
 /// once (each run an `ImportRun`), upgrading an older ledger format, deciding when to save,
 /// and answering the read-only queries of `accounts`, `report` and `process`.
 package final class StateController {
-    private let storage: StorageController
-    private let clock: () -> String
+    let storage: StorageController
+    let clock: () -> String
     /// How many encoded bytes of a file are held before they are written out as uncommitted
     /// tails, so that memory does not grow with the file.
     private let stagingLimit: Int
@@ -83,7 +83,11 @@ package final class StateController {
                 storage: storage, committed: committed, stagingLimit: stagingLimit,
                 isDryRun: dryRun, reading: reading, strictRejections: rejections)
             switch try run.run(statementFiles, clock: clock) {
-            case .imported(let report): return report
+            case .imported(let report):
+                if report.generations.after != report.generations.before {
+                    storage.appendHistory(Self.historyLine(of: report, at: clock()))
+                }
+                return report
             case .rejectedUnderStrict(let more): rejections.merge(more) { $0 + $1 }
             }
         }
