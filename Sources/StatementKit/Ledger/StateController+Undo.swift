@@ -9,7 +9,15 @@ package struct UndoReport: Hashable, Sendable {
     /// The statement files the run recorded as imported, by absolute path (those imported
     /// whole without a warning: the ledger keeps no record of the others).
     package let files: [String]
+    /// The account-months the run had made, which the ledger no longer holds.
+    package let vanished: [AccountMonthName]
     package let isDryRun: Bool
+
+    /// An account and a month, as report files are named.
+    package struct AccountMonthName: Hashable, Sendable {
+        package let accountID: AccountID
+        package let month: Month
+    }
 }
 
 /// Why there is no run to take back.
@@ -52,8 +60,12 @@ extension StateController {
         try storage.loadMonths(of: Array(kept.accounts.keys), in: &kept)
         var count = 0
         var accounts: [AccountID] = []
+        var vanished: [UndoReport.AccountMonthName] = []
         for (accountID, entry) in current.accounts {
             let before = kept.accounts[accountID]
+            for month in entry.months.keys where before?.months[month] == nil {
+                vanished.append(UndoReport.AccountMonthName(accountID: accountID, month: month))
+            }
             let idBytes = { (months: [Month: LedgerManifest.MonthLength]) in
                 months.values.reduce(0) { $0 + $1.idBytes }
             }
@@ -66,6 +78,7 @@ extension StateController {
         let report = UndoReport(
             undone: current.generation, generation: current.generation + 1,
             transactionCount: count, accounts: accounts.sorted(), files: files,
+            vanished: vanished.sorted { ($0.accountID, $0.month) < ($1.accountID, $1.month) },
             isDryRun: dryRun)
         guard !dryRun else { return .success(report) }
         kept.generation = current.generation + 1

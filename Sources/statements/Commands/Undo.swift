@@ -1,3 +1,4 @@
+import Foundation
 import StatementKit
 
 /// `statements undo`: takes back the last run that added transactions to the ledger.
@@ -6,7 +7,7 @@ enum Undo: Command {
     static let summary = "take back the last import (or process) that changed the ledger"
 
     static let usage = """
-        USAGE: statements undo [-s DIR] [-n] [-q] [--wait[=SECONDS]]
+        USAGE: statements undo [-s DIR] [-o DIR] [-n] [-q] [--wait[=SECONDS]]
 
         Takes back the last run that changed the ledger's transactions ('statements import'
         or 'process'): the ledger returns to its state before that run, balances and balance
@@ -19,6 +20,8 @@ enum Undo: Command {
         OPTIONS:
           -s, --state DIR            the ledger folder (default: $STATEMENTS_STATE, else
                                      ./ledger)
+          -o, --out DIR              also remove the report files of the account-months
+                                     the run had made and the ledger no longer holds
           -n, --dry-run              say what would be taken back; change nothing
           -q, --quiet                print errors only
         \(StateFolder.waitHelp)
@@ -30,7 +33,8 @@ enum Undo: Command {
 
     static func run(_ arguments: [String], console: Console) throws(CommandError) -> Int32 {
         let options = try Arguments(
-            arguments, valueOptions: ["state"], flagOptions: ["dry-run", "quiet", "wait"])
+            arguments, valueOptions: ["state", "out"],
+            flagOptions: ["dry-run", "quiet", "wait"])
         try options.expectNoPaths(name)
         _ = try StateFolder.existing(StateFolder.path(options, console: console))
         let state = StateController(storage: try StateFolder.storage(options, console: console))
@@ -58,6 +62,12 @@ enum Undo: Command {
             for file in report.files {
                 print("  \(Diagnostic.sanitized(file))", to: &standardOutput)
             }
+            if !isDryRun, let folder = options.value("out") {
+                let removed = removeReports(of: report.vanished, in: folder)
+                print(
+                    "removed \(removed.counted("report file")) of account-months no longer in the ledger from \(Diagnostic.sanitized(folder))/",
+                    to: &standardOutput)
+            }
             if !isDryRun {
                 print(
                     "the ledger is at generation \(report.generation); the next 'statements process' writes its reports again",
@@ -65,5 +75,20 @@ enum Undo: Command {
             }
             return ExitCode.success
         }
+    }
+
+    /// Removes the report files of account-months the ledger no longer holds; how many.
+    static func removeReports(of vanished: [UndoReport.AccountMonthName], in folder: String)
+        -> Int
+    {
+        var removed = 0
+        for item in vanished {
+            for format in ReportFormat.allCases {
+                let path =
+                    "\(folder)/\(item.month.isoText)/\(item.accountID.fileName).\(format.fileExtension)"
+                if (try? FileManager.default.removeItem(atPath: path)) != nil { removed += 1 }
+            }
+        }
+        return removed
     }
 }
