@@ -31,6 +31,7 @@ struct CommandLineTests {
                   register           list transactions with running balances; writes no files
                   report             write monthly statements as text, CSV and HTML
                   process PATH...    the nightly job: import, then report the months that changed
+                  undo               take back the last import (or process) that changed the ledger
                   profile FILE       work out a bank export's dialect and print it as a profile
                   check              verify the ledger against its checksums
                   completions        print shell completions (bash, zsh, fish)

@@ -106,6 +106,13 @@ struct LockWaitTests {
         #expect(again.stdout.hasPrefix("nothing new: "), "\(again.stdout)")
     }
 
+    @Test func `completes --wait as an option of the commands that take the lock`() throws {
+        let script = try StatementsRunner.run(["completions", "bash"])
+        #expect(script.status == 0)
+        #expect(script.stdout.contains("--wait"))
+        #expect(!script.stdout.contains("--wait["))
+    }
+
     @Test(arguments: ["--wait=soon", "--wait=-1", "--wait=1e9"])
     func `refuses a wait that is not a number of seconds`(option: String) throws {
         let workspace = try Workspace()

@@ -230,11 +230,9 @@ final class ImportRun {
             }
             manifest.logs = acceptedLogs
             manifest.generation += 1
-            if committed.version == LedgerManifest.formatVersion {
-                try storage.keepForUndo(committed)
-            }
             try storage.commit(
-                &manifest, changed: Set(grown.map(\.accountID)).union(balances.changed))
+                &manifest, changed: Set(grown.map(\.accountID)).union(balances.changed),
+                keepingForUndo: committed.version == LedgerManifest.formatVersion ? committed : nil)
         } else if !isDryRun {
             if !tails.isEmpty { try storage.rollBack() }  // only rejected files were written
             // What the run learnt of its files, without a new generation: no transaction

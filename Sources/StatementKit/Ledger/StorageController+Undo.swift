@@ -16,11 +16,16 @@ extension StorageController {
     private var undoPath: String { folder + "/manifest.undo" }
     private var historyPath: String { folder + "/history" }
 
-    /// Keeps the manifest in force (or an empty ledger's, before the first commit) as the one
-    /// `undo` returns to; called under the lock before a commit that adds a generation. A
-    /// crash after it and before the commit leaves an undo manifest of the generation in
-    /// force, which `undoManifest` does not offer.
-    func keepForUndo(_ committed: LedgerManifest) throws(StorageError) {
+    /// Commits a run's manifest, keeping the manifest in force before it (or an empty
+    /// ledger's, before the first commit) as the one `undo` returns to: linked aside before
+    /// the commit, named `manifest.undo` after it; a failed commit leaves the undo point as
+    /// it was, and a crash between the commit and the rename leaves an undo manifest whose
+    /// generation no longer precedes the ledger's, which `undoManifest` does not offer.
+    func commit(
+        _ manifest: inout LedgerManifest, changed: Set<AccountID>,
+        keepingForUndo committed: LedgerManifest?
+    ) throws(StorageError) {
+        guard let committed else { return try commit(&manifest, changed: changed) }
         let temporary = undoPath + ".tmp"
         _ = unlink(temporary)
         if link(folder + "/manifest", temporary) != 0 {
@@ -29,7 +34,13 @@ extension StorageController {
             empty.generation = committed.generation
             try writeDurably(empty.encodedBytes, to: temporary)
         }
-        guard rename(temporary, undoPath) == 0 else { throw ioError("keep", undoPath) }
+        do throws(StorageError) {
+            try commit(&manifest, changed: changed)
+        } catch {
+            _ = unlink(temporary)
+            throw error
+        }
+        _ = rename(temporary, undoPath)
     }
 
     /// The manifest the last run started from, when the ledger in force is that run's
