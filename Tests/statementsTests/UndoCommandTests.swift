@@ -97,8 +97,14 @@ struct UndoCommandTests {
         #expect(
             try StatementsRunner.run(["import", household, "--state", workspace.state]).status
                 == 0)
+        // A rejected file is remembered; an undo forgets it (it may have been rejected for
+        // what the ledger held).
+        let bad = try workspace.write("bad.csv", Self.card)
+        #expect(try StatementsRunner.run(["import", bad, "--state", workspace.state]).status == 1)
+        #expect(FileManager.default.fileExists(atPath: workspace.state + "/rejected"))
         let undo = try StatementsRunner.run(["undo", "--state", workspace.state])
         #expect(undo.status == 0, "\(undo.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: workspace.state + "/rejected"))
         #expect(
             undo.stdout.hasPrefix(
                 "took back generation 1: 2 transactions of 1 account (DE89370400440532013000)\n  /"

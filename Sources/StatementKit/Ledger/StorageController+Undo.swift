@@ -68,10 +68,12 @@ extension StorageController {
             && Int(info.st_size) >= kept.monthsLog.bytes
     }
 
-    /// Commits a kept manifest as the ledger's new state, and forgets it as an undo point.
+    /// Commits a kept manifest as the ledger's new state, and forgets it as an undo point,
+    /// and the files rejected so far (a file may have been rejected for what the ledger held).
     func commitUndo(_ manifest: inout LedgerManifest) throws(StorageError) {
         try commit(&manifest)
         _ = unlink(undoPath)
+        _ = unlink(folder + "/" + RejectedFiles.fileName)
     }
 
     /// Appends a line to the ledger's history (`STATE/history`), durably; the history is for
