@@ -12,6 +12,9 @@ struct Arguments {
         "a": "account", "p": "profile", "m": "month", "n": "dry-run",
     ]
 
+    /// Flags that may take a value after `=` (`--wait`, `--wait=60`).
+    static let optionalValues: Set = ["wait"]
+
     /// Splits `arguments` by the options the command knows.
     ///
     /// `--name value` and `--name=value` both work, and the short forms of
@@ -53,7 +56,9 @@ struct Arguments {
                 name = String(name[..<equals])
             }
             if flagOptions.contains(name) {
-                guard value == nil else {
+                if let value, Self.optionalValues.contains(name) {
+                    values[name, default: []].append(value)
+                } else if value != nil {
                     throw .usage("--\(name) takes no value")
                 }
                 flags.insert(name)

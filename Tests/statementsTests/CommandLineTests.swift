@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 
+@testable import StatementKit
 @testable import statements
 
 /// The command line, run in-process through `Statements.run` (starting the binary adds
@@ -31,6 +32,7 @@ struct CommandLineTests {
                   report             write monthly statements as text, CSV and HTML
                   export             write the ledger as an hledger, ledger-cli or beancount journal
                   process PATH...    the nightly job: import, then report the months that changed
+                  undo               take back the last import (or process) that changed the ledger
                   profile FILE       work out a bank export's dialect and print it as a profile
                   check              verify the ledger against its checksums
                   completions        print shell completions (bash, zsh, fish)

@@ -5,7 +5,7 @@ import Testing
 @Suite struct InstallationTests {
     static let commands = [
         "validate", "import", "accounts", "report", "process", "profile", "check", "register",
-        "export", "completions", "man",
+        "export", "undo", "completions", "man",
     ]
 
     /// Runs bash with the generated completions loaded, completing `words` at the last one.
@@ -83,9 +83,10 @@ import Testing
                 let trimmed = line.drop { $0 == " " }
                 guard trimmed.hasPrefix("-") else { return nil }
                 let spec = trimmed.prefix { $0 != " " || false }
+                // `--wait[=SECONDS]` is given as `--wait`.
                 return spec.hasSuffix(",")
                     ? String(trimmed.split(separator: " ")[1])
-                    : String(spec.split(separator: "/")[0])
+                    : String(spec.split(separator: "/")[0].prefix { $0 != "[" })
             }
             #expect(!options.isEmpty, "\(command)")
             for option in options where option != "--help" {

@@ -159,8 +159,11 @@ struct ProfileCommandTests {
         #expect(alone.stderr.contains("[DIALECT_ASSUMED]"))
         #expect(alone.stderr.contains("[AMOUNT_PRECISION]"))
         let refused = try StatementsRunner.run(["validate", workspace.path + "/bank"])
-        #expect(refused.status == 2)
-        #expect(refused.stderr.contains("sep: unknown key"))
+        #expect(refused.status == 1)
+        #expect(
+            refused.stderr.contains(
+                "statements-profile.json:1:20: error: [PROFILE_INVALID] cannot read '\(workspace.path)/bank/2026/oct.csv' with this folder profile: sep: unknown key; did you mean \"separator\"?"
+            ), "\(refused.stderr)")
     }
 
     /// A German export as the issue shows it, generated: Windows-1252, `;`, decimal comma with

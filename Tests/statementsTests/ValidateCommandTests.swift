@@ -64,7 +64,14 @@ struct ValidateCommandTests {
         ("element-misplaced.ofx", "10:1", "ELEMENT_MISPLACED", 1),
         ("counterparty-iban.xml", "8:31", "COUNTERPARTY_IBAN", 0),
         ("text-too-long.xml", "7:23", "TEXT_TOO_LONG", 1),
+        // A folder: its profile rejects the statement in it.
+        ("profile-invalid", "3:3", "PROFILE_INVALID", 1),
     ]
+
+    /// The file a sample's diagnostic names: a folder sample's profile.
+    static func diagnosed(_ sample: String) -> String {
+        sample.contains(".") ? sample : sample + "/statements-profile.json"
+    }
 
     @Test(arguments: badFiles.map { $0.file })
     func `reports the one defect of each bad sample file`(file: String) throws {
@@ -73,7 +80,8 @@ struct ValidateCommandTests {
         let lines = output.stderr.split(separator: "\n")
         #expect(lines.count == 1, "\(output.stderr)")
         #expect(
-            lines.first?.hasPrefix("SampleData/bad/\(file):\(expected.place): ") == true,
+            lines.first?.hasPrefix("SampleData/bad/\(Self.diagnosed(file)):\(expected.place): ")
+                == true,
             "\(output.stderr)")
         #expect(lines.first?.contains("[\(expected.code)]") == true)
         #expect(output.status == expected.status)
@@ -99,16 +107,18 @@ struct ValidateCommandTests {
         let files = try FileManager.default.contentsOfDirectory(
             atPath: StatementsRunner.packageRoot.path + "/SampleData/bad")
         #expect(files.count == Self.badFiles.count)
-        for file in files { #expect(output.stderr.contains("SampleData/bad/\(file):"), "\(file)") }
+        for file in files {
+            #expect(output.stderr.contains("SampleData/bad/\(Self.diagnosed(file)):"), "\(file)")
+        }
         let codes = Set(
             output.stderr.split(separator: "[").dropFirst().map { $0.prefix { $0 != "]" } })
         #expect(codes.count >= 30)
         #expect(
-            output.stdout.hasPrefix("45 errors, 6 warnings in 45 of 51 files (67 rows checked)\n"))
+            output.stdout.hasPrefix("46 errors, 6 warnings in 46 of 52 files (67 rows checked)\n"))
         // Then the counts per code, commonest first: every code of the samples once.
         let counts = output.stdout.split(separator: "\n")[1]
         #expect(counts.hasPrefix("  1 × ACCOUNT_ID, 1 × ACCOUNT_KIND, "))
-        #expect(counts.split(separator: ", ").count == 51)
+        #expect(counts.split(separator: ", ").count == 52)
     }
 
     @Test func `prints the example diagnostic of the issue`() throws {

@@ -64,6 +64,10 @@ final class ImportRun {
     /// Files an earlier attempt of the run rejected for their balances, by name, with what
     /// to say: they are not read again.
     private let rejectedFiles: [String: [(line: Int, message: DiagnosticMessage)]]
+    /// The files rejected before (`RejectedFiles`), as the run updates them, and the time
+    /// of the run for those it rejects now.
+    private var rejected = RejectedFiles()
+    private var now = ""
 
     /// What a run did, or the files whose balances cannot be kept (`balanceRejections`):
     /// nothing was committed, and the run is to be made again without them.
@@ -107,6 +111,9 @@ final class ImportRun {
         var touched: Set<AccountID> = []
         let tally = FileTally(count: statementFiles.entries.count, progress: reading.progress)
         tally.report(nil)
+        rejected = RejectedFiles.load(from: storage.folder)
+        let rejectedBefore = rejected
+        now = clock()
         do throws(StorageError) {
             for (entry, dialect, fingerprint) in statementFiles.entries {
                 switch entry {
@@ -136,6 +143,13 @@ final class ImportRun {
                             outcome: .rejected,
                             validation: FileValidation.unreadable(
                                 path, code, reason, isStrict: reading.isStrict,
+                                limit: reading.diagnosticLimit)))
+                case .badProfile(let found, let error):
+                    files.append(
+                        FileImport(
+                            outcome: .rejected,
+                            validation: FileValidation.badProfile(
+                                found.name, error, isStrict: reading.isStrict,
                                 limit: reading.diagnosticLimit)))
                 }
                 tally.report(files.last!.validation)
@@ -217,12 +231,18 @@ final class ImportRun {
             manifest.logs = acceptedLogs
             manifest.generation += 1
             try storage.commit(
-                &manifest, changed: Set(grown.map(\.accountID)).union(balances.changed))
+                &manifest, changed: Set(grown.map(\.accountID)).union(balances.changed),
+                keepingForUndo: committed.version == LedgerManifest.formatVersion ? committed : nil)
         } else if !isDryRun {
             if !tails.isEmpty { try storage.rollBack() }  // only rejected files were written
             // What the run learnt of its files, without a new generation: no transaction
             // changed, so no report needs writing again.
             if manifest.files != committed.files { try storage.commit(&manifest) }
+        }
+        rejected.forget(below: statementFiles.roots, except: foundPaths)
+        if !isDryRun, storage.isLocked, rejected != rejectedBefore {
+            // A memory that saves work: losing it costs a read, never the run.
+            try? rejected.save(to: storage.folder)
         }
         return .imported(
             ImportReport(
@@ -285,9 +305,21 @@ final class ImportRun {
                 recorded, named: found.name,
                 stamp: POSIXIO.stamp(of: found.path) == stamp ? stamp : nil)
         }
+        var rejectedReading = fingerprint
+        if reading.isStrict { rejectedReading.feed(Array("strict".utf8)) }
+        if let still = stillRejected(found, path: path, reading: rejectedReading, stamp: stamp) {
+            return still
+        }
         var result = try read()
         let isSteady = POSIXIO.stamp(of: found.path) == stamp
         if isSteady { result.readStamp = stamp }
+        if result.outcome == .rejected, let content = hashed, isSteady {
+            rejected.note(
+                path, content: content, reading: rejectedReading, validation: result.validation,
+                now: now)
+        } else {
+            rejected.entries[path] = nil
+        }
         let validation = result.validation
         let count: Int
         switch result.outcome {
@@ -302,6 +334,23 @@ final class ImportRun {
         manifest.files[path] = ImportedFile(
             stamp: settled, content: content, reading: fingerprint, transactionCount: count,
             rowCount: validation.rowCount, notBookedCount: validation.notBookedCount)
+        return result
+    }
+
+    /// A file rejected before and found with the same bytes (a hash, no parsing): rejected
+    /// again with its first error, said to be still there.
+    private func stillRejected(
+        _ found: FileFinder.FoundFile, path: String, reading fingerprint: Checksum,
+        stamp: FileStamp
+    ) -> FileImport? {
+        guard rejected.entries[path] != nil,
+            let content = try? FileByteSource(path: found.path).contentHash(),
+            let validation = rejected.stillRejected(
+                path, named: found.name, content: content, reading: fingerprint,
+                isStrict: reading.isStrict, limit: reading.diagnosticLimit)
+        else { return nil }
+        var result = FileImport(outcome: .rejected, validation: validation)
+        if POSIXIO.stamp(of: found.path) == stamp { result.readStamp = stamp }
         return result
     }
 

@@ -51,22 +51,24 @@ package enum InboxArchive {
     /// be an input folder, lie inside one or resolve to one, nor be the folder of an input
     /// file; and no input file may lie inside it (an inbox that links into its archive
     /// would read the archived files again every night).
-    package static func refusal(of folder: String, for files: StatementFiles) -> String? {
-        guard !folder.isEmpty else { return "--archive needs a folder, not an empty text" }
+    package static func refusal(
+        of folder: String, for files: StatementFiles, option: String = "--archive"
+    ) -> String? {
+        guard !folder.isEmpty else { return "\(option) needs a folder, not an empty text" }
         let (archive, itself) = (identities(along: folder), identity(of: folder))
         for (root, isFolder) in inputFolders(files) {
             guard let input = identity(of: root) else { continue }
             if itself == input || (isFolder && archive.contains(input)) {
                 let relation = itself == input ? "" : "inside "
                 return
-                    "--archive \(folder) is \(relation)the input folder \(root): archived files would never leave it; give a folder outside the inbox"
+                    "\(option) \(folder) is \(relation)the input folder \(root): the files moved would never leave it; give a folder outside the inbox"
             }
         }
         guard let archived = itself else { return nil }
         for case (.file(let found), _, _) in files.entries
         where identities(along: parent(of: found.path)).contains(archived) {
             return
-                "--archive \(folder) holds the input file \(found.path) (the inbox reaches into the archive, through a link?): give an archive the inbox does not reach"
+                "\(option) \(folder) holds the input file \(found.path) (the inbox reaches into it, through a link?): give a folder the inbox does not reach"
         }
         return nil
     }
@@ -112,7 +114,7 @@ package enum InboxArchive {
     private static let asideMark = ".statements-archiving-"
 
     /// An archive path with the aside mark of a killed run taken out.
-    private static func originalName(_ path: String) -> String {
+    static func originalName(_ path: String) -> String {
         guard let mark = path.range(of: asideMark, options: .backwards) else { return path }
         let rest = path[mark.upperBound...]
         let ext = rest.firstIndex(of: ".") ?? rest.endIndex
@@ -121,7 +123,7 @@ package enum InboxArchive {
 
     /// Moves a file to `target`, or beside it under the first free or same-file name;
     /// returns where it went, or `nil` when the file no longer holds the bytes read.
-    private static func move(
+    static func move(
         _ path: String, stamp: FileStamp, to target: String, inputs: [FileID]
     ) throws(StorageError) -> String? {
         let slash = target.lastIndex(of: "/")!
@@ -353,7 +355,7 @@ package enum InboxArchive {
         return count
     }
 
-    private static func sync(_ folder: String) throws(StorageError) {
+    static func sync(_ folder: String) throws(StorageError) {
         let descriptor = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard descriptor >= 0 else {
             throw .io(path: folder, operation: "open", reason: POSIXErrno(code: errno).description)
@@ -362,6 +364,13 @@ package enum InboxArchive {
         guard fsync(descriptor) == 0 || errno == EINVAL else {
             throw .io(path: folder, operation: "sync", reason: POSIXErrno(code: errno).description)
         }
+    }
+
+    /// Whether folder `inner` is `outer` or lies inside it, by their canonical forms (either
+    /// may not exist yet).
+    package static func isFolder(_ inner: String, within outer: String) -> Bool {
+        let (inner, outer) = (resolved(inner), resolved(outer))
+        return inner == outer || inner.hasPrefix(outer == "/" ? "/" : outer + "/")
     }
 
     /// A path's folder (`.` for a bare name).
@@ -375,12 +384,12 @@ package enum InboxArchive {
     }
 
     /// A folder's device and inode.
-    private struct FileID: Hashable {
+    struct FileID: Hashable {
         let device: UInt64
         let inode: UInt64
     }
 
-    private static func identity(of path: String) -> FileID? {
+    static func identity(of path: String) -> FileID? {
         var info = stat()
         guard stat(path, &info) == 0 else { return nil }
         return FileID(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
@@ -399,7 +408,7 @@ package enum InboxArchive {
     }
 
     /// The input folders: each folder named, and the folder of each file named.
-    private static func inputFolders(_ files: StatementFiles) -> [(path: String, isFolder: Bool)] {
+    static func inputFolders(_ files: StatementFiles) -> [(path: String, isFolder: Bool)] {
         files.roots.map { root in
             var info = stat()
             let isFolder = stat(root, &info) == 0 && info.st_mode & S_IFMT == S_IFDIR

@@ -5,7 +5,7 @@ import Foundation
 /// and answering the read-only queries of `accounts`, `report` and `process`.
 package final class StateController {
     let storage: StorageController
-    private let clock: () -> String
+    let clock: () -> String
     /// How many encoded bytes of a file are held before they are written out as uncommitted
     /// tails, so that memory does not grow with the file.
     private let stagingLimit: Int
@@ -84,7 +84,11 @@ package final class StateController {
                 storage: storage, committed: committed, stagingLimit: stagingLimit,
                 isDryRun: dryRun, reading: reading, rejectedFiles: rejections)
             switch try run.run(statementFiles, clock: clock) {
-            case .imported(let report): return report
+            case .imported(let report):
+                if report.generations.after != report.generations.before {
+                    storage.appendHistory(Self.historyLine(of: report, at: clock()))
+                }
+                return report
             case .rejectedForBalances(let more): rejections.merge(more) { $0 + $1 }
             }
         }

@@ -10,6 +10,8 @@ import Foundation
 package enum StorageError: Error, Hashable, Sendable, CustomStringConvertible {
     /// Another run holds the writer lock.
     case inUse(folder: String, pid: Int?)
+    /// Another run still held the writer lock when the time to wait for it was over.
+    case stillInUse(folder: String, pid: Int?, seconds: Double)
     /// A system call failed on a path.
     case io(path: String, operation: String, reason: String)
     /// The state is not one this build can read.
@@ -22,6 +24,8 @@ package enum StorageError: Error, Hashable, Sendable, CustomStringConvertible {
         switch self {
         case .inUse(let folder, let pid):
             "state folder \(folder) is in use by process \(pid.map(String.init) ?? "(unknown)")"
+        case .stillInUse(let folder, let pid, let seconds):
+            "state folder \(folder) is still in use by process \(pid.map(String.init) ?? "(unknown)") after waiting \(seconds.formatted()) \(seconds == 1 ? "second" : "seconds") for it"
         case .io(let path, let operation, let reason): "cannot \(operation) \(path): \(reason)"
         case .unreadable(let folder, let reason): "cannot use state folder \(folder): \(reason)"
         case .damaged(let folder, let path, let reason):
@@ -100,6 +104,9 @@ package final class StorageController {
     /// Called between reading the manifest and reading its months log; a test commits
     /// there, as another process could.
     var beforeReadingMonths: (() -> Void)?
+    /// How long a writer waits for another run's lock, in seconds (`.infinity`: as long as
+    /// it takes); `nil`, not at all: `lockForWriting` fails at once.
+    package var lockWait: Double?
     /// Called before each commit step; a test makes it throw to simulate a failure there.
     var faultInjection: (@Sendable (CommitStep) throws(StorageError) -> Void)?
 
@@ -517,18 +524,18 @@ package final class StorageController {
         let descriptor = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard descriptor >= 0 else { throw error("open", folder) }
         let path = folder + "/lock"
-        guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
+        guard Self.lock(descriptor, waiting: lockWait) == 0 else {
             let code = errno
             close(descriptor)
             guard code == EWOULDBLOCK else {
                 throw .io(path: folder, operation: "lock", reason: String(cString: strerror(code)))
             }
             let text = (try? readFile(path, upTo: nil, missingIsEmpty: true)).flatMap { $0 }
-            throw .inUse(
-                folder: folder,
-                pid: text.flatMap {
-                    Int(String(decoding: $0.prefix(32), as: UTF8.self).filter(\.isNumber))
-                })
+            let pid = text.flatMap {
+                Int(String(decoding: $0.prefix(32), as: UTF8.self).filter(\.isNumber))
+            }
+            if let lockWait { throw .stillInUse(folder: folder, pid: pid, seconds: lockWait) }
+            throw .inUse(folder: folder, pid: pid)
         }
         lockDescriptor = descriptor
         // The process id, for a second writer's message; never through a symbolic link.
@@ -542,6 +549,9 @@ package final class StorageController {
         try writeAll(pidFile, Array("\(getpid())\n".utf8), path)
         try recover()
     }
+
+    /// Whether this controller holds the writer lock.
+    var isLocked: Bool { lockDescriptor >= 0 }
 
     /// Releases the writer lock.
     package func unlock() {

@@ -9,6 +9,7 @@ package enum DiagnosticCode: String, Hashable, Sendable, CaseIterable, Codable {
     case fileNoTransactions = "FILE_NO_TRANSACTIONS"
     case pathNotFound = "PATH_NOT_FOUND"
     case pathUnreadable = "PATH_UNREADABLE"
+    case profileInvalid = "PROFILE_INVALID"
     case encodingInvalidUTF8 = "ENCODING_INVALID_UTF8"
     case encodingNUL = "ENCODING_NUL"
     case encodingInvalid = "ENCODING_INVALID"

@@ -34,6 +34,25 @@ extension DiagnosticMessage {
     static func unreadable(_ path: String?, _ code: DiagnosticCode, reason: String) -> Self {
         .init(code, "cannot read \(path.map(Diagnostic.quote) ?? "the file"): \(reason)")
     }
+
+    /// A file rejected before, found again with the same bytes and not read again: its
+    /// first error then (`message`, already made safe), with its code.
+    static func stillRejected(
+        _ code: DiagnosticCode, since: String, message: String, errorCount: Int
+    ) -> Self {
+        .init(
+            code,
+            "still rejected since \(Diagnostic.sanitized(since)) (\(errorCount.counted("error")), not read again until the file changes): \(message)"
+        )
+    }
+
+    /// A folder's profile that cannot be used; `problem` names the key and what is wrong.
+    static func profileInvalid(_ problem: String, file: String) -> Self {
+        .init(
+            .profileInvalid,
+            "cannot read '\(Diagnostic.sanitized(file))' with this folder profile: \(Diagnostic.sanitized(problem))"
+        )
+    }
 }
 
 // MARK: - Encodings

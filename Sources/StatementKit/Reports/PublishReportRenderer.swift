@@ -52,6 +52,25 @@ package struct PublishReportRenderer: Sendable {
         out.write("\(verb) \(files.count.counted("file")) to \(Diagnostic.sanitized(folder))/\n")
     }
 
+    /// The rejected files `process --reject` moved (or would move).
+    package func renderQuarantined(
+        _ files: [ArchivedFile], folder: String, isDryRun: Bool,
+        into out: inout some TextOutputStream
+    ) {
+        guard verbosity > .quiet, !files.isEmpty || verbosity == .verbose else { return }
+        let verb = isDryRun ? "would move" : "moved"
+        if verbosity == .verbose {
+            for file in files {
+                out.write(
+                    "\(verb)  \(Diagnostic.sanitized(file.from)) -> \(Diagnostic.sanitized(file.to)) (rejected)\n"
+                )
+            }
+        }
+        out.write(
+            "\(verb) \(files.count.counted("rejected file")) with \(files.count == 1 ? "its" : "their") diagnostics to \(Diagnostic.sanitized(folder))/\n"
+        )
+    }
+
     /// What `process --dry-run` would write.
     package func dryRunSummary(folder: String, months: Set<Month>) -> String {
         guard !months.isEmpty else { return "would write no report files" }
@@ -70,17 +89,20 @@ package struct PublishReportRenderer: Sendable {
 
     /// What `process -f json` prints: the import's and the reports' JSON objects (as
     /// `json(_:)` of each renderer writes them) and the files archived, in one object.
-    package func processJSON(imported: String, archived: [ArchivedFile], reports: String)
-        -> String
-    {
+    package func processJSON(
+        imported: String, archived: [ArchivedFile], quarantined: [ArchivedFile]? = nil,
+        reports: String
+    ) -> String {
         func nested(_ json: String) -> String { json.replacingOccurrences(of: "\n", with: "\n  ") }
-        let moves = archived.map {
-            "{\"from\": \(jsonString($0.from)), \"to\": \(jsonString($0.to))}"
+        func moves(_ files: [ArchivedFile]) -> String {
+            files.map { "{\"from\": \(jsonString($0.from)), \"to\": \(jsonString($0.to))}" }
+                .joined(separator: ", ")
         }
+        let rejected = quarantined.map { "\n  \"rejectedMoved\": [\(moves($0))]," } ?? ""
         return """
             {
               "import": \(nested(imported)),
-              "archived": [\(moves.joined(separator: ", "))],
+              "archived": [\(moves(archived))],\(rejected)
               "reports": \(nested(reports))
             }
             """

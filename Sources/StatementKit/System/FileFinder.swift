@@ -7,6 +7,8 @@ enum FileFinder {
         /// A statement file and the folder profile that applies to it, if any.
         case file(FoundFile)
         case problem(path: String, code: DiagnosticCode, reason: String)
+        /// A statement file whose folder profile cannot be used: it is rejected unread.
+        case badProfile(FoundFile, ProfileError)
     }
 
     /// A statement file found below the command line's paths.
@@ -208,6 +210,7 @@ package struct StatementFiles {
                 switch $0.entry {
                 case .file(let found): shard.contains(file: found.name)
                 case .problem(let path, _, _): shard.contains(file: path)
+                case .badProfile(let found, _): shard.contains(file: found.name)
                 }
             }, input: input, roots: roots)
     }
@@ -219,8 +222,10 @@ package struct StatementFiles {
     ///   - account: the account of every CSV file that does not name its own (`--account`):
     ///     it stands in a profile that fixes only the account, or that does not say where
     ///     the account comes from; without a profile, each file's layout is sniffed.
-    /// - Throws: `ProfileError` when a profile cannot be read or is invalid, or already
-    ///   says where the account comes from when `account` is given.
+    /// - Throws: `ProfileError` when the profile given cannot be read or is invalid, or a
+    ///   profile already says where the account comes from when `account` is given. A
+    ///   folder's own profile that cannot be used rejects the files it applies to
+    ///   (`Entry.badProfile`), not the run.
     ///   - currency: the currency of that account (`--currency`), where the file names none.
     ///   - standardInputName: the name standard input (`-`) is shown by.
     package static func find(
@@ -228,6 +233,7 @@ package struct StatementFiles {
         currency: Currency? = nil, standardInputName: String? = nil
     ) throws(ProfileError) -> StatementFiles {
         var loaded: [String: (dialect: Dialect, checksum: Checksum)] = [:]
+        var failed: [String: ProfileError] = [:]
         func dialect(_ path: String?) throws(ProfileError) -> Dialect? {
             guard let path else { return nil }
             if let known = loaded[path] { return known.dialect }
@@ -241,7 +247,9 @@ package struct StatementFiles {
                 }
                 bytes = try source.readAll()
             } catch {
-                throw ProfileError(path: path, message: "cannot read it: \(error)")
+                var failure = ProfileError(path: path, message: "cannot read it: \(error)")
+                failure.isUnreadable = true
+                throw failure
             }
             let dialect = try bytes.withUnsafeBytes { buffer in
                 Result { () throws(ProfileError) in try Dialect(profile: buffer, path: path) }
@@ -259,7 +267,19 @@ package struct StatementFiles {
                 continue
             }
             let path = profile ?? found.profile
-            var chosen = try dialect(path)
+            var chosen: Dialect?
+            if profile == nil, let path, let failure = failed[path] {
+                entries.append((.badProfile(found, failure), nil, .empty))
+                continue
+            }
+            do throws(ProfileError) {
+                chosen = try dialect(path)
+            } catch {
+                guard profile == nil else { throw error }
+                failed[path!] = error
+                entries.append((.badProfile(found, error), nil, .empty))
+                continue
+            }
             if let account {
                 if var given = chosen, given.sniffsLayout || !given.namesAccount {
                     given.accountID = account

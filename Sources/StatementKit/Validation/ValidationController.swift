@@ -107,6 +107,8 @@ package final class ValidationController {
                 collector: collector)
         case .problem(let path, let code, let reason):
             return FileValidation.unreadable(path, code, reason, isStrict: isStrict, limit: limit)
+        case .badProfile(let found, let error):
+            return FileValidation.badProfile(found.name, error, isStrict: isStrict, limit: limit)
         }
     }
 

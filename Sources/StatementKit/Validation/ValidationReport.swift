@@ -28,6 +28,23 @@ package struct FileValidation: Hashable, Sendable {
         return FileValidation(path: path, rowCount: 0, collector: collector)
     }
 
+    /// The outcome of a file whose folder profile cannot be used: a diagnostic at the
+    /// profile's line and column (`PATH_UNREADABLE` when the profile cannot be read).
+    static func badProfile(
+        _ name: String, _ error: ProfileError, isStrict: Bool = false, limit: Int = 100
+    ) -> FileValidation {
+        var collector = DiagnosticCollector(file: error.path, isStrict: isStrict, limit: limit)
+        if error.isUnreadable {
+            collector.report(
+                .unreadable(error.path, .pathUnreadable, reason: error.message), line: 0,
+                column: 0)
+        } else {
+            collector.report(
+                .profileInvalid(error.message, file: name), line: error.line, column: error.column)
+        }
+        return FileValidation(path: name, rowCount: 0, collector: collector)
+    }
+
     package init(
         path: String, rowCount: Int, notBookedCount: Int = 0, collector: DiagnosticCollector
     ) {

@@ -8,7 +8,7 @@ enum Import: Command {
     static let usage = """
         USAGE: statements import PATH... [-s DIR] [-n] [-f text|json] [-q|-v] [--strict]
                                          [-j N] [-p FILE] [-a ID] [--max-diagnostics N]
-                                         [--shard K/N]
+                                         [--shard K/N] [--wait[=SECONDS]]
 
         Imports statement files and folders (found as validate finds them; '-' reads standard
         input) into the ledger. Each transaction is stored once, however often a file is
@@ -30,6 +30,7 @@ enum Import: Command {
                                      unless NO_COLOR is set)
         \(ReadOptions.help)
         \(ReadOptions.shardHelp)
+        \(StateFolder.waitHelp)
           -h, --help                 show this help
 
         EXIT STATUS: 0 every file imported or already present, 1 a file was rejected or an
@@ -41,12 +42,13 @@ enum Import: Command {
             arguments,
             valueOptions: ReadOptions.valueOptions.union(Output.valueOptions)
                 .union(["state", "format", "shard"]),
-            flagOptions: ReadOptions.flagOptions.union(Output.flagOptions).union(["dry-run"]))
+            flagOptions: ReadOptions.flagOptions.union(Output.flagOptions).union([
+                "dry-run", "wait",
+            ]))
         let format = try options.choice("format", default: ImportReportRenderer.Format.text)
         let output = try Output(options, console: console)
         let read = try ReadOptions(options, command: name)
-        let state = StateController(
-            storage: StorageController(folder: StateFolder.path(options, console: console)))
+        let state = StateController(storage: try StateFolder.storage(options, console: console))
         let report = try importFiles(
             read, into: state, isDryRun: options.has("dry-run"), output: output, console: console)
         var standardError = console.error

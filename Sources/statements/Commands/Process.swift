@@ -6,10 +6,10 @@ enum Process: Command {
     static let summary = "the nightly job: import, then report the months that changed"
 
     static let usage = """
-        USAGE: statements process PATH... [-s DIR] [-o DIR] [--archive DIR] [-n] [-q|-v]
-                                  [-f text|json] [--report-format text|csv|html]... [--locale ID]
-                                  [--strict] [-j N] [-p FILE] [-a ID] [--max-diagnostics N]
-                                  [--shard K/N] [--bom]
+        USAGE: statements process PATH... [-s DIR] [-o DIR] [--archive DIR] [--reject DIR]
+                                  [-n] [-q|-v] [-f text|json] [--report-format text|csv|html]...
+                                  [--locale ID] [--strict] [-j N] [-p FILE] [-a ID]
+                                  [--max-diagnostics N] [--shard K/N] [--bom] [--wait[=SECONDS]]
 
         Imports the files as 'statements import' does, then writes the statements of every
         month the import changed (the months it added to, and later months of those accounts,
@@ -30,6 +30,12 @@ enum Process: Command {
                                      named kept); rejected files, and files that changed
                                      since they were read, stay. DIR must not be an input
                                      folder or inside one; not with --shard
+          --reject DIR               move every file rejected for its content into DIR
+                                     (paths kept, as --archive), with its diagnostics
+                                     beside it in NAME.diagnostics.txt. Without it, a
+                                     rejected file stays, and later runs that find the
+                                     same bytes say "still rejected since" without
+                                     reading it again
           -n, --dry-run              say what would be imported and which months' reports
                                      would be written; write and move nothing
         \(ReportOptions.help)
@@ -39,6 +45,7 @@ enum Process: Command {
                                      unless NO_COLOR is set)
         \(ReadOptions.help)
         \(ReadOptions.shardHelp)
+        \(StateFolder.waitHelp)
           -h, --help                 show this help
 
         EXIT STATUS: as import: 0 success, 1 a file was rejected (the rest is imported and
@@ -50,9 +57,10 @@ enum Process: Command {
         let options = try Arguments(
             arguments,
             valueOptions: ReadOptions.valueOptions.union(ReportOptions.valueOptions)
-                .union(Output.valueOptions).union(["state", "archive", "shard"]),
-            flagOptions: ReadOptions.flagOptions.union(Output.flagOptions).union(["dry-run"])
-                .union(ReportOptions.flagOptions))
+                .union(Output.valueOptions).union(["state", "archive", "reject", "shard"]),
+            flagOptions: ReadOptions.flagOptions.union(Output.flagOptions).union([
+                "dry-run", "wait",
+            ]).union(ReportOptions.flagOptions))
         let report = try ReportOptions(options)
         let output = try Output(options, console: console)
         var read = try ReadOptions(options, command: name)
@@ -67,8 +75,8 @@ enum Process: Command {
                 throw .usage(refusal)
             }
         }
-        let state = StateController(
-            storage: StorageController(folder: StateFolder.path(options, console: console)))
+        try checkRejectFolder(options, read.files)
+        let state = StateController(storage: try StateFolder.storage(options, console: console))
         if !isDryRun {
             do throws(StorageError) {
                 try state.verifyForReports(
@@ -130,11 +138,18 @@ enum Process: Command {
                 }
             }
         }
+        let quarantined = quarantine(
+            options.value("reject"), read.files, imported, errors: &standardError)
+        archiveFailed = archiveFailed || quarantined?.failed == true
         switch report.summaryFormat {
         case .text:
             if let folder = options.value("archive") {
                 publishRenderer.renderArchived(
                     archived, folder: folder, isDryRun: isDryRun, into: &standardOutput)
+            }
+            if let folder = options.value("reject"), let quarantined {
+                publishRenderer.renderQuarantined(
+                    quarantined.moved, folder: folder, isDryRun: isDryRun, into: &standardOutput)
             }
             if isDryRun {
                 if output.verbosity > .quiet {
@@ -150,6 +165,7 @@ enum Process: Command {
             print(
                 publishRenderer.processJSON(
                     imported: importRenderer.json(imported), archived: archived,
+                    quarantined: quarantined?.moved,
                     reports: publishRenderer.json(
                         published, folder: report.folder,
                         months: isDryRun ? months : writtenMonths)),

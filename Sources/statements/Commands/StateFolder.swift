@@ -1,9 +1,37 @@
 import Foundation
+import StatementKit
 
 /// The state folder a command works on: `--state`, else `$STATEMENTS_STATE`, else `./ledger`.
 enum StateFolder {
     static func path(_ options: Arguments, console: Console) -> String {
         options.value("state") ?? console.environment["STATEMENTS_STATE"] ?? "ledger"
+    }
+
+    /// The help line of `--wait`, for the commands that take the writer lock.
+    static let waitHelp = """
+          --wait[=SECONDS]           when another run holds the ledger, wait for it (at
+                                     most SECONDS; without a value, as long as it takes)
+                                     instead of exiting 3 at once
+        """
+
+    /// The storage of the state folder, waiting for the writer lock as `--wait` says.
+    static func storage(_ options: Arguments, console: Console) throws(CommandError)
+        -> StorageController
+    {
+        let storage = StorageController(folder: path(options, console: console))
+        if options.has("wait") {
+            guard let text = options.value("wait") else {
+                storage.lockWait = .infinity
+                return storage
+            }
+            guard let seconds = Double(text), seconds.isFinite, seconds >= 0,
+                text.allSatisfy({ $0.isNumber || $0 == "." })
+            else {
+                throw .usage("--wait must be a number of seconds, such as --wait=60, not '\(text)'")
+            }
+            storage.lockWait = seconds
+        }
+        return storage
     }
 
     /// The state folders of a command that only reads ledgers: each `--state` given, else the

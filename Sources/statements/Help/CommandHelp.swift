@@ -65,7 +65,8 @@ package struct CommandHelp: Hashable, Sendable {
             let value = spec.count > names.count ? spec.last : nil
             let short = names.first { !$0.hasPrefix("--") }.flatMap { $0.dropFirst().first }
             for long in names.last!.split(separator: "/") {
-                let longName = String(long.drop { $0 == "-" })
+                // `--wait[=SECONDS]`: an optional value, completed as a flag.
+                let longName = String(long.drop { $0 == "-" }.prefix { $0 != "[" })
                 let choices =
                     value.map { $0.contains("|") ? $0.split(separator: "|").map(String.init) : [] }
                     ?? []

@@ -165,7 +165,10 @@ struct StateControllerTests {
             "bad.csv", Self.header + rows.joined() + Self.row("28", "-1.005"))
         let rejected = try ledger.controller(stagingLimit: 200).importFiles(at: [bad])
         #expect(rejected.files.map(\.outcome) == [.rejected])
-        #expect(try ledger.snapshot() == before)
+        // The ledger is as it was; only the memory of rejected files has the file.
+        var after = try ledger.snapshot()
+        #expect(after.removeValue(forKey: "rejected") != nil)
+        #expect(after == before)
 
         let first = try ledger.files.write("first.csv", Self.header + rows[0..<100].joined())
         let rest = try ledger.files.write("rest.csv", Self.header + rows.joined())

@@ -1,10 +1,26 @@
-/// Why a profile file cannot be used: a usage error (exit 2) naming the key.
+/// Why a profile file cannot be used: named with `--profile`, a usage error (exit 2); a
+/// folder's own, a `PROFILE_INVALID` diagnostic that rejects the folder's files (exit 1).
 package struct ProfileError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The profile's path as the user named it.
     package let path: String
     package let message: String
+    /// Where in the profile the problem is (1-based); 0 when it concerns the whole file.
+    package var line = 0
+    package var column = 0
+    /// Whether the profile could not be read at all (an environment problem, exit 3).
+    package var isUnreadable = false
 
-    package var description: String { "profile '\(Diagnostic.sanitized(path))': \(message)" }
+    package init(path: String, message: String, line: Int = 0, column: Int = 0) {
+        self.path = path
+        self.message = message
+        self.line = line
+        self.column = column
+    }
+
+    package var description: String {
+        let place = line > 0 ? "line \(line), column \(column): " : ""
+        return "profile '\(Diagnostic.sanitized(path))': \(place)\(message)"
+    }
 }
 
 extension Dialect {
@@ -12,19 +28,17 @@ extension Dialect {
     ///
     /// - Throws: `ProfileError` for invalid JSON, an unknown key, a value of the wrong type
     ///   or range, or a mapping that cannot describe a statement (no date, no amount, no
-    ///   account).
+    ///   account), at the line and column of the key or value concerned.
     package init(profile bytes: UnsafeRawBufferPointer, path: String) throws(ProfileError) {
         let root: JSONNode
         do {
             root = try JSONReader.parse(bytes)
         } catch {
             throw ProfileError(
-                path: path,
-                message:
-                    "line \(error.position.line), column \(error.position.column): \(error.message)"
-            )
+                path: path, message: error.message, line: error.position.line,
+                column: error.position.column)
         }
-        let reader = ProfileReader(path: path)
+        let reader = ProfileReader(path: path, root: root)
         self = try reader.dialect(root)
     }
 }
@@ -32,9 +46,35 @@ extension Dialect {
 /// Reads the JSON of a profile into a `Dialect`, naming the key of every problem.
 private struct ProfileReader {
     let path: String
+    /// Where each key's value starts, by its dotted path (`columns.date`).
+    let positions: [String: SourcePosition]
 
-    func fail(_ key: String, _ message: String) -> ProfileError {
-        ProfileError(path: path, message: key.isEmpty ? message : "\(key): \(message)")
+    init(path: String, root: JSONNode) {
+        self.path = path
+        var positions: [String: SourcePosition] = ["": root.position]
+        func visit(_ node: JSONNode, _ prefix: String) {
+            guard case .object(let members) = node.value else { return }
+            for member in members {
+                let name = prefix.isEmpty ? member.key : "\(prefix).\(member.key)"
+                if positions[name] == nil { positions[name] = member.node.position }
+                visit(member.node, name)
+            }
+        }
+        visit(root, "")
+        self.positions = positions
+    }
+
+    /// The error of a key, at its value (or, for a key not there, at the nearest enclosing
+    /// one); `key` prefixes the message unless `naming` is false.
+    func fail(_ key: String, _ message: String, naming: Bool = true) -> ProfileError {
+        var enclosing = key
+        while positions[enclosing] == nil, !enclosing.isEmpty {
+            enclosing = enclosing.lastIndex(of: ".").map { String(enclosing[..<$0]) } ?? ""
+        }
+        let position = positions[enclosing] ?? SourcePosition(line: 1, column: 1)
+        return ProfileError(
+            path: path, message: key.isEmpty || !naming ? message : "\(key): \(message)",
+            line: position.line, column: position.column)
     }
 
     func members(_ node: JSONNode, _ key: String, allowed: [String]) throws(ProfileError)
@@ -47,10 +87,19 @@ private struct ProfileReader {
         for member in members {
             let name = key.isEmpty ? member.key : "\(key).\(member.key)"
             guard allowed.contains(member.key) else {
-                throw fail(
-                    name, "unknown key; allowed here: \(allowed.joined(separator: ", "))")
+                let hint =
+                    Suggestion.closest(to: member.key, among: allowed).map {
+                        "did you mean \(Diagnostic.quote($0))?"
+                    } ?? "allowed here: \(allowed.joined(separator: ", "))"
+                throw ProfileError(
+                    path: path, message: "\(name): unknown key; \(hint)",
+                    line: member.keyPosition.line, column: member.keyPosition.column)
             }
-            guard result[member.key] == nil else { throw fail(name, "appears twice") }
+            guard result[member.key] == nil else {
+                throw ProfileError(
+                    path: path, message: "\(name): appears twice",
+                    line: member.keyPosition.line, column: member.keyPosition.column)
+            }
             result[member.key] = member.node
         }
         return result
@@ -253,7 +302,9 @@ private struct ProfileReader {
                 dialect.accountsByName[Dialect.accountNameKey(member.key)] = try AccountID(
                     parsing: text)
             } catch {
-                throw fail("", DiagnosticMessage.accountID(key, Diagnostic.quote(text), error).text)
+                throw fail(
+                    key, DiagnosticMessage.accountID(key, Diagnostic.quote(text), error).text,
+                    naming: false)
             }
         }
     }
@@ -278,9 +329,9 @@ private struct ProfileReader {
                 }
             } catch {
                 throw fail(
-                    "",
+                    "account.\(key)",
                     DiagnosticMessage.accountID("account.\(key)", Diagnostic.quote(text), error)
-                        .text)
+                        .text, naming: false)
             }
         }
         if let node = object["name"] { dialect.accountName = try string(node, "account.name") }

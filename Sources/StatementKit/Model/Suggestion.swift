@@ -1,9 +1,9 @@
-/// The "did you mean" of a mistyped command or option: the closest known word.
-enum Suggestion {
+/// The "did you mean" of a mistyped command, option or profile key: the closest known word.
+package enum Suggestion {
     /// The candidate nearest `word` by edit distance (a letter added, dropped, changed or two
     /// swapped), when it is near enough to be a typo: at most two edits, and fewer than half
     /// the word's letters; or the only candidate that `word` starts.
-    static func closest(to word: String, among candidates: [String]) -> String? {
+    package static func closest(to word: String, among candidates: [String]) -> String? {
         let scored = candidates.map { ($0, distance(Array(word), Array($0))) }
         if let (best, edits) = scored.min(by: { $0.1 < $1.1 }),
             edits <= 2, edits * 2 < word.count
@@ -40,7 +40,7 @@ enum Suggestion {
     }
 
     /// `; did you mean 'X'?` for a message, or nothing.
-    static func hint(for word: String, among candidates: [String]) -> String {
+    package static func hint(for word: String, among candidates: [String]) -> String {
         closest(to: word, among: candidates).map { "; did you mean '\($0)'?" } ?? ""
     }
 }
