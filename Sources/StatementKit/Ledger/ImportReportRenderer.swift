@@ -132,8 +132,10 @@ package struct ImportReportRenderer: Sendable {
         out += "\"present\": \(report.presentCount), \"rejected\": \(report.rejectedCount), "
         out += "\"otherShards\": \(report.otherShardRows), "
         out += "\"dryRun\": \(report.isDryRun), \"codes\": "
-        out += ValidationReportRenderer.jsonCodeCounts(
-            ValidationReport(files: validations).codeCounts)
+        // The balances that do not hold count with the files' diagnostics.
+        var codes = ValidationReport(files: validations).codeCounts
+        for failure in report.balances.flatMap(\.failures) { codes[failure.code, default: 0] += 1 }
+        out += ValidationReportRenderer.jsonCodeCounts(codes)
         out += "},\n  \"balances\": ["
         for (index, balance) in report.balances.enumerated() {
             out += index == 0 ? "\n" : ",\n"
@@ -142,6 +144,7 @@ package struct ImportReportRenderer: Sendable {
             out += "\"cleared\": \(balance.hasCleared), \"diagnostics\": ["
             out += balance.failures.map { diagnostic in
                 "{\"file\": \(jsonString(diagnostic.file)), \"line\": \(diagnostic.line), "
+                    + "\"column\": \(diagnostic.column), "
                     + "\"code\": \"\(diagnostic.code.rawValue)\", "
                     + "\"message\": \(jsonString(diagnostic.message))}"
             }.joined(separator: ", ")

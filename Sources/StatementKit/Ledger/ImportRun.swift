@@ -902,6 +902,9 @@ final class ImportRun {
             earliest[tail.accountID] = min(earliest[tail.accountID] ?? first, first)
         }
         var outcome = BalanceOutcome()
+        // Failures are said at most `--max-diagnostics` times per file, as its own are.
+        var said: [String: Int] = [:]
+        let limit = reading.diagnosticLimit == 0 ? Int.max : reading.diagnosticLimit
         for accountID in Set(earliest.keys).union(statedAssertions.keys).sorted() {
             try loadMonths(of: accountID)
             var entry = manifest.accounts[accountID]!
@@ -934,10 +937,14 @@ final class ImportRun {
                 )
             }
             if !failures.isEmpty { outcome.failures[accountID] = failures }
+            let shown = failures.filter { failure in
+                said[failure.source, default: 0] += 1
+                return said[failure.source]! <= limit
+            }
             outcome.reports.append(
                 AccountBalanceReport(
                     account: entry.account,
-                    failures: failures.map { failure in
+                    failures: shown.map { failure in
                         Diagnostic(
                             file: failure.source, line: failure.line, column: 1,
                             severity: .error, code: failure.message.code,

@@ -3,9 +3,10 @@
 /// (`BalanceCheck`), whatever order files arrive in.
 ///
 /// Opening balances hold at the end of the day before the statement's first booking, closing
-/// balances at the end of its last booking's day (or the day the statement gives, when it has
-/// no booking), running balances at the end of each day, from the day's last row. Statements
-/// are taken to hold whole days, as banks cut them.
+/// balances at the end of the day the statement gives (or of its last booking's day), running
+/// balances after their row, carried to the end of the day by the day's later rows; a file's
+/// latest day may be partial, so its running balance holds at the end of the day before,
+/// less that day's rows (`BalanceDays.placed`).
 package struct BalanceAssertion: Hashable, Sendable, Comparable {
     /// The day at whose end the balance holds.
     package let day: Day
