@@ -12,35 +12,38 @@ struct Arguments {
         "a": "account", "p": "profile", "m": "month", "n": "dry-run",
     ]
 
+    /// The options every command takes, whatever else it knows.
+    static let commonValueOptions: Set = ["color"]
+
     /// Splits `arguments` by the options the command knows.
     ///
-    /// `--name value` and `--name=value` both work, and the short forms of
-    /// `shortOptions` (`-j 4`, `-j4`); `--` ends the options. Any other argument that starts
-    /// with `-` is an unknown option, not a path; `-` alone is a path (standard input).
+    /// `--name value` and `--name=value` both work, and the short forms of `shortOptions`,
+    /// bundled as POSIX utilities take them: `-qv` is `-q -v`, and a letter that takes a
+    /// value takes the rest of its word or the next argument (`-j4`, `-j 4`, `-nj4`); `--`
+    /// ends the options. Any other argument that starts with `-` is an unknown option, not a
+    /// path; `-` alone is a path (standard input). Every command takes `--color`.
     init(_ arguments: [String], valueOptions: Set<String>, flagOptions: Set<String>)
         throws(CommandError)
     {
+        let valueOptions = valueOptions.union(Self.commonValueOptions)
+        let known = valueOptions.union(flagOptions).sorted().map { "--" + $0 }
+        var arguments = arguments
         var index = 0
         var optionsEnded = false
         while index < arguments.count {
-            var argument = arguments[index]
+            let argument = arguments[index]
             index += 1
             guard !optionsEnded, argument.hasPrefix("-"), argument != "-" else {
                 positionals.append(argument)
                 continue
             }
-            let known = (valueOptions.union(flagOptions)).sorted().map { "--" + $0 }
-            if !argument.hasPrefix("--"), let letter = argument.dropFirst().first,
-                let long = Self.shortOptions[letter],
-                valueOptions.contains(long) || flagOptions.contains(long)
-            {
-                // `-j4` is `--jobs=4`; `-q` is `--quiet`.
-                let attached = argument.dropFirst(2)
-                argument = "--" + long + (attached.isEmpty ? "" : "=" + attached)
-            }
-            guard argument.hasPrefix("--") else {
-                throw .usage(
-                    "unknown option '\(argument)'" + Suggestion.hint(for: argument, among: known))
+            if !argument.hasPrefix("--") {
+                // `-qv` is `--quiet --verbose`; `-j4` is `--jobs=4`.
+                let expanded = try Self.expand(
+                    argument, valueOptions: valueOptions, flagOptions: flagOptions, known: known)
+                arguments.replaceSubrange((index - 1)..<index, with: expanded)
+                index -= 1
+                continue
             }
             if argument == "--" {
                 optionsEnded = true
@@ -72,6 +75,36 @@ struct Arguments {
                         + Suggestion.hint(for: "--" + name, among: known))
             }
         }
+        _ = try choice("color", default: Output.ColorChoice.auto)
+    }
+
+    /// The long options a word of short ones stands for: `-qv` is `--quiet --verbose`, and
+    /// the first letter that takes a value ends the word, with the rest as its value
+    /// (`-fjson` is `--format=json`) or, when nothing is left, the next argument.
+    private static func expand(
+        _ word: String, valueOptions: Set<String>, flagOptions: Set<String>, known: [String]
+    ) throws(CommandError) -> [String] {
+        var letters = word.dropFirst()
+        var expanded: [String] = []
+        while let letter = letters.first {
+            letters = letters.dropFirst()
+            guard let long = shortOptions[letter],
+                valueOptions.contains(long) || flagOptions.contains(long)
+            else {
+                let option = "-\(letter)"
+                let within = word.count > 2 ? " (in '\(word)')" : ""
+                throw .usage(
+                    "unknown option '\(option)'\(within)"
+                        + Suggestion.hint(for: word.count > 2 ? "-" + word : option, among: known))
+            }
+            guard valueOptions.contains(long) else {
+                expanded.append("--" + long)
+                continue
+            }
+            expanded.append("--" + long + (letters.isEmpty ? "" : "=" + letters))
+            break
+        }
+        return expanded
     }
 
     /// The PATH arguments of a command that needs at least one.

@@ -42,7 +42,9 @@ struct Statements {
             \(lines.joined(separator: "\n"))
 
             Run 'statements <command> --help' for a command's options.
-            OPTIONS: -h, --help  show this help;  --version  print the version
+            OPTIONS: -h, --help  show this help;  -V, --version  print the version
+            Every command takes --color auto|always|never, and -f json where it prints a
+            result (a usage or environment error is then a JSON object on stdout too).
             """
     }
 
@@ -91,7 +93,7 @@ struct Statements {
         case "help":
             // `statements help validate` is `statements validate --help`.
             return run([rest[0], "--help"], console: console)
-        case "--version":
+        case "--version", "-V":
             print("statements \(version)", to: &standardOutput)
             return ExitCode.success
         default:
@@ -102,6 +104,10 @@ struct Statements {
                     statements: error: unknown command '\(name)'\(hint)
                     Run 'statements --help' for the list of commands.
                     """, to: &standardError)
+                if ErrorDocument.isRequested(by: rest) {
+                    let error = CommandError.usage("unknown command '\(name)'\(hint)")
+                    print(ErrorDocument.json(error), to: &standardOutput)
+                }
                 return ExitCode.usage
             }
             if rest.contains("--help") || rest.contains("-h") {
@@ -123,6 +129,9 @@ struct Statements {
                         """, to: &standardError)
                 case .environment:
                     print("statements \(name): error: \(error)", to: &standardError)
+                }
+                if ErrorDocument.isRequested(by: rest) {
+                    print(ErrorDocument.json(error), to: &standardOutput)
                 }
                 return error.exitCode
             }

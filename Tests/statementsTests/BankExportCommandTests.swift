@@ -299,7 +299,9 @@ struct BankExportCommandTests {
             workspace.state,
         ])
         #expect(output.status == 0, "\(output.stderr)")
-        let accounts = try StatementsRunner.run(["accounts", "--state", workspace.state])
+        // The account has no name: its label is its id, and the table needs 120 columns.
+        let accounts = try StatementsRunner.run(
+            ["accounts", "--state", workspace.state], environment: ["COLUMNS": "120"])
         #expect(accounts.stdout.contains("GBP"))
         #expect(accounts.stdout.contains("3,487.50"))
         #expect(accounts.stdout.contains("2026-10-03  2026-10-13"))

@@ -44,7 +44,8 @@ enum Import: Command {
             flagOptions: ReadOptions.flagOptions.union(Output.flagOptions).union(["dry-run"]))
         let format = try options.choice("format", default: ImportReportRenderer.Format.text)
         let output = try Output(options, console: console)
-        let read = try ReadOptions(options, command: name)
+        let read = try ReadOptions(
+            options, command: name, ledger: StateFolder.path(options, console: console))
         let state = StateController(
             storage: StorageController(folder: StateFolder.path(options, console: console)))
         let report = try importFiles(

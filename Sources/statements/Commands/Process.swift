@@ -54,7 +54,8 @@ enum Process: Command {
             flagOptions: ReadOptions.flagOptions.union(Output.flagOptions).union(["dry-run"]))
         let report = try ReportOptions(options)
         let output = try Output(options, console: console)
-        var read = try ReadOptions(options, command: name)
+        var read = try ReadOptions(
+            options, command: name, ledger: StateFolder.path(options, console: console))
         let isDryRun = options.has("dry-run")
         if let folder = options.value("archive") {
             if options.value("shard") != nil {

@@ -21,8 +21,8 @@ enum Report: Command {
                                      (no account may be in two)
           -m, --month YYYY-MM        the month (default: the latest month with transactions)
           --from/--to YYYY-MM        a range of months, both included
-          -a, --account ID           only this account (an IBAN or scheme:value); may be
-                                     repeated
+          -a, --account ID|NAME      only this account (an IBAN, scheme:value or the
+                                     account's name); may be repeated
         \(ReportOptions.help)
                                      ('-o -' writes the one statement of a single account
                                      and report format to stdout)
