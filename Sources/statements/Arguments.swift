@@ -5,6 +5,10 @@ struct Arguments {
     private(set) var positionals: [String] = []
     private var values: [String: [String]] = [:]
     private var flags: Set<String> = []
+    /// The configuration file's values of the options the command knows, below the
+    /// command line's.
+    private var configured: [String: [String]] = [:]
+    private var configuredFlags: Set<String> = []
 
     /// The short forms of common options, where a command takes the long one.
     static let shortOptions: [Character: String] = [
@@ -13,7 +17,8 @@ struct Arguments {
     ]
 
     /// The options every command takes, whatever else it knows.
-    static let commonValueOptions: Set = ["color"]
+    static let commonValueOptions: Set = ["color", "config"]
+    static let commonFlagOptions: Set = ["no-config"]
 
     /// Splits `arguments` by the options the command knows.
     ///
@@ -21,11 +26,15 @@ struct Arguments {
     /// bundled as POSIX utilities take them: `-qv` is `-q -v`, and a letter that takes a
     /// value takes the rest of its word or the next argument (`-j4`, `-j 4`, `-nj4`); `--`
     /// ends the options. Any other argument that starts with `-` is an unknown option, not a
-    /// path; `-` alone is a path (standard input). Every command takes `--color`.
-    init(_ arguments: [String], valueOptions: Set<String>, flagOptions: Set<String>)
-        throws(CommandError)
-    {
+    /// path; `-` alone is a path (standard input). Every command takes `--color`, `--config`
+    /// and `--no-config`; the configuration file's settings of the options the command knows
+    /// come below the command line's (see `Configuration`).
+    init(
+        _ arguments: [String], valueOptions: Set<String>, flagOptions: Set<String>,
+        console: Console
+    ) throws(CommandError) {
         let valueOptions = valueOptions.union(Self.commonValueOptions)
+        let flagOptions = flagOptions.union(Self.commonFlagOptions)
         let known = valueOptions.union(flagOptions).sorted().map { "--" + $0 }
         var arguments = arguments
         var index = 0
@@ -74,6 +83,18 @@ struct Arguments {
                     "unknown option '\(argument)'"
                         + Suggestion.hint(for: "--" + name, among: known))
             }
+        }
+        if has("no-config") && value("config") != nil {
+            throw .usage("give --config FILE or --no-config, not both")
+        }
+        if !has("no-config"),
+            let path = Configuration.locate(
+                given: value("config"), environment: console.environment,
+                folder: console.currentDirectory)
+        {
+            let file = try Configuration(path: path)
+            configured = file.values.filter { valueOptions.contains($0.key) }
+            configuredFlags = file.flags.intersection(flagOptions)
         }
         _ = try choice("color", default: Output.ColorChoice.auto)
     }
@@ -128,14 +149,23 @@ struct Arguments {
         guard positionals.isEmpty else { throw .usage("\(command) takes no PATH") }
     }
 
-    /// Whether a flag such as `--strict` was given.
-    func has(_ flag: String) -> Bool { flags.contains(flag) }
+    /// Whether a flag such as `--strict` was given, or set by the configuration file.
+    func has(_ flag: String) -> Bool { flags.contains(flag) || configuredFlags.contains(flag) }
 
-    /// Every value of an option that may be repeated, in order.
-    func values(_ option: String) -> [String] { values[option] ?? [] }
+    /// Every value of an option that may be repeated, in order: the command line's, else
+    /// the configuration file's.
+    func values(_ option: String) -> [String] { values[option] ?? configured[option] ?? [] }
 
-    /// The last value of an option, or `nil` when it was not given.
-    func value(_ option: String) -> String? { values[option]?.last }
+    /// The last value of an option, or `nil` when it was not given: the command line's, else
+    /// the configuration file's.
+    func value(_ option: String) -> String? { values(option).last }
+
+    /// The values of an option given on the command line, without the configuration file's:
+    /// for an option whose environment variable comes between the two.
+    func commandLineValues(_ option: String) -> [String] { values[option] ?? [] }
+
+    /// The configuration file's last value of an option.
+    func configuredValue(_ option: String) -> String? { configured[option]?.last }
 
     /// The value of an option that must be a whole number of at least `minimum`.
     func number(_ option: String, minimum: Int) throws(CommandError) -> Int? {

@@ -38,6 +38,7 @@ enum ErrorDocument {
             switch error {
             case .usage: "USAGE"
             case .environment: "ENVIRONMENT"
+            case .configuration: "CONFIGURATION"
             }
         return
             "{\"code\": \"\(code)\", \"message\": \(jsonString(error.description)), \"exitStatus\": \(error.exitCode)}"

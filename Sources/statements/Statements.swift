@@ -44,7 +44,10 @@ struct Statements {
             Run 'statements <command> --help' for a command's options.
             OPTIONS: -h, --help  show this help;  -V, --version  print the version
             Every command takes --color auto|always|never, and -f json where it prints a
-            result (a usage or environment error is then a JSON object on stdout too).
+            result (a usage or environment error is then a JSON object on stdout too), and
+            --config FILE or --no-config: settings come from the command line, then
+            $STATEMENTS_STATE, then the first .statements.json in this folder or a parent (else
+            $XDG_CONFIG_HOME/statements/config.json), then the defaults.
             """
     }
 
@@ -127,7 +130,7 @@ struct Statements {
                         \(synopsis)
                         Run 'statements \(name) --help' for its options.
                         """, to: &standardError)
-                case .environment:
+                case .environment, .configuration:
                     print("statements \(name): error: \(error)", to: &standardError)
                 }
                 if ErrorDocument.isRequested(by: rest) {

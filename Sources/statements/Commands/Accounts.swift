@@ -25,7 +25,7 @@ enum Accounts: Command {
 
     static func run(_ arguments: [String], console: Console) throws(CommandError) -> Int32 {
         let options = try Arguments(
-            arguments, valueOptions: ["state", "format"], flagOptions: [])
+            arguments, valueOptions: ["state", "format"], flagOptions: [], console: console)
         guard options.positionals.isEmpty else {
             throw .usage("accounts takes no PATH")
         }

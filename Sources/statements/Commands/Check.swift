@@ -33,7 +33,8 @@ enum Check: Command {
         """
 
     static func run(_ arguments: [String], console: Console) throws(CommandError) -> Int32 {
-        let options = try Arguments(arguments, valueOptions: ["state", "format"], flagOptions: [])
+        let options = try Arguments(
+            arguments, valueOptions: ["state", "format"], flagOptions: [], console: console)
         guard options.positionals.isEmpty else {
             throw .usage("check takes no PATH")
         }

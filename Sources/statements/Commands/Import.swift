@@ -41,7 +41,8 @@ enum Import: Command {
             arguments,
             valueOptions: ReadOptions.valueOptions.union(Output.valueOptions)
                 .union(["state", "format", "shard"]),
-            flagOptions: ReadOptions.flagOptions.union(Output.flagOptions).union(["dry-run"]))
+            flagOptions: ReadOptions.flagOptions.union(Output.flagOptions).union(["dry-run"]),
+            console: console)
         let format = try options.choice("format", default: ImportReportRenderer.Format.text)
         let output = try Output(options, console: console)
         let read = try ReadOptions(

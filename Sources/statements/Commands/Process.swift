@@ -51,8 +51,9 @@ enum Process: Command {
             arguments,
             valueOptions: ReadOptions.valueOptions.union(ReportOptions.valueOptions)
                 .union(Output.valueOptions).union(["state", "archive", "shard"]),
-            flagOptions: ReadOptions.flagOptions.union(Output.flagOptions).union(["dry-run"]))
-        let report = try ReportOptions(options)
+            flagOptions: ReadOptions.flagOptions.union(Output.flagOptions).union(["dry-run"]),
+            console: console)
+        let report = try ReportOptions(options, console: console)
         let output = try Output(options, console: console)
         var read = try ReadOptions(
             options, command: name, ledger: StateFolder.path(options, console: console))

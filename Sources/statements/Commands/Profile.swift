@@ -27,7 +27,8 @@ enum Profile: Command {
         """
 
     static func run(_ arguments: [String], console: Console) throws(CommandError) -> Int32 {
-        let options = try Arguments(arguments, valueOptions: ["account"], flagOptions: [])
+        let options = try Arguments(
+            arguments, valueOptions: ["account"], flagOptions: [], console: console)
         let account = try options.value("account").map { (text) throws(CommandError) in
             try Arguments.accountID(text)
         }

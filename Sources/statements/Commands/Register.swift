@@ -33,7 +33,7 @@ enum Register: Command {
     static func run(_ arguments: [String], console: Console) throws(CommandError) -> Int32 {
         let options = try Arguments(
             arguments, valueOptions: LedgerSelection.valueOptions.union(["match", "format"]),
-            flagOptions: [])
+            flagOptions: [], console: console)
         try options.expectNoPaths(name)
         let format = try options.choice("format", default: RegisterRenderer.Format.text)
         let selection = try LedgerSelection(options, console: console)

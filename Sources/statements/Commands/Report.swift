@@ -42,9 +42,9 @@ enum Report: Command {
             arguments,
             valueOptions: ReportOptions.valueOptions.union(LedgerSelection.valueOptions)
                 .union(["shard"]),
-            flagOptions: Output.flagOptions)
+            flagOptions: Output.flagOptions, console: console)
         try options.expectNoPaths(name)
-        let report = try ReportOptions(options)
+        let report = try ReportOptions(options, console: console)
         let output = try Output(options, console: console)
         var standardError = console.error
         let selection = try LedgerSelection(options, console: console)

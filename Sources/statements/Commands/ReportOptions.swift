@@ -11,7 +11,8 @@ struct ReportOptions {
           -o, --out DIR              the output folder (default: ./reports)
           --report-format FORMAT     text, csv or html; may be repeated or listed as
                                      text,html (default: all three)
-          --locale ID                how amounts and dates are written (default: en_US)
+          --locale ID                how amounts and dates are written (default: from
+                                     LC_ALL, LC_MONETARY or LANG, else en_US)
           -f, --format text|json     a summary (default) or one JSON document on stdout
         """
 
@@ -23,7 +24,7 @@ struct ReportOptions {
     /// The format of what the command prints.
     let summaryFormat: ImportReportRenderer.Format
 
-    init(_ options: Arguments) throws(CommandError) {
+    init(_ options: Arguments, console: Console) throws(CommandError) {
         var formats: [ReportFormat] = []
         for text in options.values("report-format").flatMap({ $0.split(separator: ",") }) {
             guard let format = ReportFormat(rawValue: String(text)) else {
@@ -39,13 +40,30 @@ struct ReportOptions {
         }
         summaryFormat = try options.choice("format", default: ImportReportRenderer.Format.text)
         folder = options.value("out") ?? "reports"
-        let identifier = options.value("locale") ?? "en_US"
+        let identifier =
+            options.value("locale") ?? Self.environmentLocale(console.environment) ?? "en_US"
         let canonical = identifier.replacingOccurrences(of: "-", with: "_")
         guard Locale.availableIdentifiers.contains(canonical) else {
             throw .usage("--locale '\(identifier)' is not a known locale")
         }
         locale = Locale(identifier: canonical)
         shard = try ReadOptions.shard(options)
+    }
+
+    /// The locale the environment names for money, as the C library reads it: the first
+    /// of `LC_ALL`, `LC_MONETARY` and `LANG` that is set, without its encoding and modifier
+    /// (`de_DE.UTF-8` is `de_DE`); `nil` for `C` and `POSIX`, or a locale Foundation does
+    /// not know (the default then applies: a cron job's odd `LANG` is no error).
+    static func environmentLocale(_ environment: [String: String]) -> String? {
+        let names = ["LC_ALL", "LC_MONETARY", "LANG"]
+        guard let text = names.lazy.compactMap({ environment[$0] }).first(where: { !$0.isEmpty })
+        else { return nil }
+        let identifier = String(text.prefix { $0 != "." && $0 != "@" })
+            .replacingOccurrences(of: "-", with: "_")
+        guard identifier != "C", identifier != "POSIX",
+            Locale.availableIdentifiers.contains(identifier)
+        else { return nil }
+        return identifier
     }
 
     /// The controller of the output folder.

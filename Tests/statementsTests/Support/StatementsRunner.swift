@@ -30,17 +30,17 @@ struct StatementsRunner {
         "XDG_CONFIG_HOME", "NO_COLOR",
     ]
 
-    /// Runs `statements` with arguments in the package root and waits for it.
+    /// Runs `statements` with arguments in the package root (or `directory`) and waits for it.
     ///
     /// - Parameter input: written to its standard input through a pipe (default: none).
     static func run(
         _ arguments: [String], environment: [String: String] = [:], input: String? = nil,
-        executable: URL = executable
+        executable: URL = executable, in directory: String? = nil
     ) throws -> Output {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
-        process.currentDirectoryURL = packageRoot
+        process.currentDirectoryURL = directory.map { URL(fileURLWithPath: $0) } ?? packageRoot
         var env = ProcessInfo.processInfo.environment
         // What the person running the tests has set must not change what a test sees.
         for name in Self.personalSettings { env[name] = nil }
