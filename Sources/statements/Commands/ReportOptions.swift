@@ -76,13 +76,14 @@ struct ReportOptions {
     /// - Parameters:
     ///   - generation: the ledger generation the reports now reflect, recorded in the output
     ///     folder once every file is written (`process` uses it).
+    ///   - record: the record of the files `process` wrote, updated and saved (`process`).
     ///   - accountMonths: the months of each of the given accounts, for the links between
     ///     statements; asked for the accounts of the statements only, whose month records
     ///     only are then read.
     func publish(
         _ statements: [MonthlyStatement], generation: Int? = nil,
         accountMonths: (Set<AccountID>) throws(StorageError) -> [AccountID: [Month]],
-        output: Output,
+        record: ReportFileRecord? = nil, output: Output,
         console: Console
     ) throws(CommandError) -> [PublishedFile] {
         let controller = self.controller
@@ -92,7 +93,7 @@ struct ReportOptions {
         do throws(StorageError) {
             return try controller.publish(
                 statements, generation: generation,
-                accountMonths: accountMonths(Set(statements.map(\.account.id))))
+                accountMonths: accountMonths(Set(statements.map(\.account.id))), record: record)
         } catch {
             throw .environment("\(error)")
         }
