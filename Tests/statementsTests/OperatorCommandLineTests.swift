@@ -56,6 +56,20 @@ import Testing
         #expect(try Self.object(locked)["exitStatus"] as? Int == 3)
     }
 
+    @Test func `profile -f json prints JSON whatever the file`() throws {
+        for file in [
+            "SampleData/formats/ofx2-savings.ofx", "SampleData/profiles/uk-bank/statement.csv",
+        ] {
+            let output = try StatementsRunner.run(["profile", file, "-f", "json"])
+            #expect(output.status == 0, "\(output.stderr)")
+            _ = try Self.object(output)
+        }
+        let bank = try StatementsRunner.run([
+            "profile", "-fjson", "SampleData/formats/ofx2-savings.ofx",
+        ])
+        #expect(try Self.object(bank)["profileNeeded"] as? Bool == false)
+    }
+
     @Test func `check prints its findings as JSON`() throws {
         let workspace = try Self.ledger()
         let sound = try StatementsRunner.run(["check", "-s", workspace.state, "-f", "json"])

@@ -6,7 +6,7 @@ enum Profile: Command {
     static let summary = "work out a bank export's dialect and print it as a profile"
 
     static let usage = """
-        USAGE: statements profile FILE [--account ID]
+        USAGE: statements profile FILE [--account ID] [-f text|json]
 
         Works out how a bank's CSV export is written (encoding, separator, header line,
         columns, decimal mark, date layout, sign convention, footer lines, account) and
@@ -19,6 +19,9 @@ enum Profile: Command {
         OPTIONS:
           --account ID  the account, for a file that does not name its own (an IBAN or
                         scheme:value)
+          -f, --format text|json
+                        json: stdout is JSON whatever the file: the profile, or for a file
+                        that needs none {"file", "format", "profileNeeded": false}
           -h, --help    show this help
 
         EXIT STATUS: 0 profile printed, 1 the file cannot be understood (the reason is on
@@ -28,7 +31,8 @@ enum Profile: Command {
 
     static func run(_ arguments: [String], console: Console) throws(CommandError) -> Int32 {
         let options = try Arguments(
-            arguments, valueOptions: ["account"], flagOptions: [], console: console)
+            arguments, valueOptions: ["account", "format"], flagOptions: [], console: console)
+        let format = try options.choice("format", default: ImportReportRenderer.Format.text)
         let account = try options.value("account").map { (text) throws(CommandError) in
             try Arguments.accountID(text)
         }
@@ -40,10 +44,17 @@ enum Profile: Command {
         var standardError = console.error
         var standardOutput = console.output
         // The banks' own formats and JSON describe themselves: no profile to print.
-        if let format = try? ValidationController.formatName(path: path) {
-            print(
-                "\(Diagnostic.sanitized(path)): \(format); read as it is, no profile needed",
-                to: &standardOutput)
+        if let name = try? ValidationController.formatName(path: path) {
+            switch format {
+            case .text:
+                print(
+                    "\(Diagnostic.sanitized(path)): \(name); read as it is, no profile needed",
+                    to: &standardOutput)
+            case .json:
+                print(
+                    "{\"file\": \(jsonString(path)), \"format\": \(jsonString(name)), \"profileNeeded\": false}",
+                    to: &standardOutput)
+            }
             return ExitCode.success
         }
         let result: SniffResult
