@@ -58,7 +58,7 @@ import Testing
 
     @Test func `profile -f json prints JSON whatever the file`() throws {
         for file in [
-            "SampleData/formats/ofx2-savings.ofx", "SampleData/profiles/uk-bank/statement.csv",
+            "SampleData/formats/ofx2-savings.ofx", "SampleData/good/2026-10-household.csv",
         ] {
             let output = try StatementsRunner.run(["profile", file, "-f", "json"])
             #expect(output.status == 0, "\(output.stderr)")
