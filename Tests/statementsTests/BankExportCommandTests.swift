@@ -379,6 +379,7 @@ struct SampleFormatsTests {
         #expect(
             found == [
                 "DE86500502010001234567": "EUR 4 1120870",
+                "DE89370400440532013000": "EUR 5 181829",
                 "DE88370400440532013018": "EUR 3 353749",
                 "NL42INGB0006123456": "EUR 3 165499",
                 "name:76050101-123456789": "EUR 1 5000",
@@ -393,7 +394,7 @@ struct SampleFormatsTests {
         ])
         #expect(
             again.stdout.hasSuffix(
-                "nothing new: the 22 transactions of 7 files are in the ledger already\n"))
+                "nothing new: the 27 transactions of 8 files are in the ledger already\n"))
     }
 }
 

@@ -100,7 +100,7 @@ struct ShardCommandTests {
         let night = try workspace.write(
             "night.csv",
             "date,account_iban,amount,beneficiary\n"
-                + "2026-11-02,DE89370400440532013000,-4.20,Bakery\n")
+                + "2026-12-02,DE89370400440532013000,-4.20,Bakery\n")
         try processWhole(Self.inputs + [night])
         #expect(try Self.runRecipe(workspace, Self.inputs + [night]) == 0)
         try expectSameRegister()
