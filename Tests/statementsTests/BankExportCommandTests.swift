@@ -380,6 +380,7 @@ struct SampleFormatsTests {
             found == [
                 "DE86500502010001234567": "EUR 4 1120870",
                 "DE89370400440532013000": "EUR 5 181829",
+                "NL91ABNA0417164300": "EUR 2 740799",
                 "DE88370400440532013018": "EUR 3 353749",
                 "NL42INGB0006123456": "EUR 3 165499",
                 "name:76050101-123456789": "EUR 1 5000",
@@ -394,7 +395,7 @@ struct SampleFormatsTests {
         ])
         #expect(
             again.stdout.hasSuffix(
-                "nothing new: the 27 transactions of 8 files are in the ledger already\n"))
+                "nothing new: the 29 transactions of 9 files are in the ledger already\n"))
     }
 }
 

@@ -55,8 +55,10 @@ import Testing
                     "\(account): \(earlier.file) and \(later.file) cover the same days")
             }
         }
-        // The household's account runs on into November, in its bank's camt.053.
+        // The household's account and its savings run on into November, in their banks' own
+        // formats.
         #expect(owners["DE89370400440532013000"]?.count == 2)
+        #expect(owners["NL91ABNA0417164300"]?.count == 2)
     }
 
     /// The statement files of a sample folder (not its profiles).
