@@ -5,6 +5,10 @@ struct Arguments {
     private(set) var positionals: [String] = []
     private var values: [String: [String]] = [:]
     private var flags: Set<String> = []
+    /// The configuration file's values of the options the command knows, below the
+    /// command line's.
+    private var configured: [String: [String]] = [:]
+    private var configuredFlags: Set<String> = []
 
     /// The short forms of common options, where a command takes the long one.
     static let shortOptions: [Character: String] = [
@@ -14,36 +18,43 @@ struct Arguments {
 
     /// Flags that may take a value after `=` (`--wait`, `--wait=60`).
     static let optionalValues: Set = ["wait"]
+    /// The options every command takes, whatever else it knows.
+    static let commonValueOptions: Set = ["color", "config"]
+    static let commonFlagOptions: Set = ["no-config"]
 
     /// Splits `arguments` by the options the command knows.
     ///
-    /// `--name value` and `--name=value` both work, and the short forms of
-    /// `shortOptions` (`-j 4`, `-j4`); `--` ends the options. Any other argument that starts
-    /// with `-` is an unknown option, not a path; `-` alone is a path (standard input).
-    init(_ arguments: [String], valueOptions: Set<String>, flagOptions: Set<String>)
-        throws(CommandError)
-    {
+    /// `--name value` and `--name=value` both work, and the short forms of `shortOptions`,
+    /// bundled as POSIX utilities take them: `-qv` is `-q -v`, and a letter that takes a
+    /// value takes the rest of its word or the next argument (`-j4`, `-j 4`, `-nj4`); `--`
+    /// ends the options. Any other argument that starts with `-` is an unknown option, not a
+    /// path; `-` alone is a path (standard input). Every command takes `--color`, `--config`
+    /// and `--no-config`; the configuration file's settings of the options the command knows
+    /// come below the command line's (see `Configuration`).
+    init(
+        _ arguments: [String], valueOptions: Set<String>, flagOptions: Set<String>,
+        console: Console
+    ) throws(CommandError) {
+        let valueOptions = valueOptions.union(Self.commonValueOptions)
+        let flagOptions = flagOptions.union(Self.commonFlagOptions)
+        let known = valueOptions.union(flagOptions).sorted().map { "--" + $0 }
+        var arguments = arguments
         var index = 0
         var optionsEnded = false
         while index < arguments.count {
-            var argument = arguments[index]
+            let argument = arguments[index]
             index += 1
             guard !optionsEnded, argument.hasPrefix("-"), argument != "-" else {
                 positionals.append(argument)
                 continue
             }
-            let known = (valueOptions.union(flagOptions)).sorted().map { "--" + $0 }
-            if !argument.hasPrefix("--"), let letter = argument.dropFirst().first,
-                let long = Self.shortOptions[letter],
-                valueOptions.contains(long) || flagOptions.contains(long)
-            {
-                // `-j4` is `--jobs=4`; `-q` is `--quiet`.
-                let attached = argument.dropFirst(2)
-                argument = "--" + long + (attached.isEmpty ? "" : "=" + attached)
-            }
-            guard argument.hasPrefix("--") else {
-                throw .usage(
-                    "unknown option '\(argument)'" + Suggestion.hint(for: argument, among: known))
+            if !argument.hasPrefix("--") {
+                // `-qv` is `--quiet --verbose`; `-j4` is `--jobs=4`.
+                let expanded = try Self.expand(
+                    argument, valueOptions: valueOptions, flagOptions: flagOptions, known: known)
+                arguments.replaceSubrange((index - 1)..<index, with: expanded)
+                index -= 1
+                continue
             }
             if argument == "--" {
                 optionsEnded = true
@@ -77,6 +88,48 @@ struct Arguments {
                         + Suggestion.hint(for: "--" + name, among: known))
             }
         }
+        if has("no-config") && value("config") != nil {
+            throw .usage("give --config FILE or --no-config, not both")
+        }
+        if !has("no-config"),
+            let path = Configuration.locate(
+                given: value("config"), environment: console.environment,
+                folder: console.currentDirectory)
+        {
+            let file = try Configuration(path: path)
+            configured = file.values.filter { valueOptions.contains($0.key) }
+            configuredFlags = file.flags.intersection(flagOptions)
+        }
+        _ = try choice("color", default: Output.ColorChoice.auto)
+    }
+
+    /// The long options a word of short ones stands for: `-qv` is `--quiet --verbose`, and
+    /// the first letter that takes a value ends the word, with the rest as its value
+    /// (`-fjson` is `--format=json`) or, when nothing is left, the next argument.
+    private static func expand(
+        _ word: String, valueOptions: Set<String>, flagOptions: Set<String>, known: [String]
+    ) throws(CommandError) -> [String] {
+        var letters = word.dropFirst()
+        var expanded: [String] = []
+        while let letter = letters.first {
+            letters = letters.dropFirst()
+            guard let long = shortOptions[letter],
+                valueOptions.contains(long) || flagOptions.contains(long)
+            else {
+                let option = "-\(letter)"
+                let within = word.count > 2 ? " (in '\(word)')" : ""
+                throw .usage(
+                    "unknown option '\(option)'\(within)"
+                        + Suggestion.hint(for: word.count > 2 ? "-" + word : option, among: known))
+            }
+            guard valueOptions.contains(long) else {
+                expanded.append("--" + long)
+                continue
+            }
+            expanded.append("--" + long + (letters.isEmpty ? "" : "=" + letters))
+            break
+        }
+        return expanded
     }
 
     /// The PATH arguments of a command that needs at least one.
@@ -112,14 +165,23 @@ struct Arguments {
         guard positionals.isEmpty else { throw .usage("\(command) takes no PATH") }
     }
 
-    /// Whether a flag such as `--strict` was given.
-    func has(_ flag: String) -> Bool { flags.contains(flag) }
+    /// Whether a flag such as `--strict` was given, or set by the configuration file.
+    func has(_ flag: String) -> Bool { flags.contains(flag) || configuredFlags.contains(flag) }
 
-    /// Every value of an option that may be repeated, in order.
-    func values(_ option: String) -> [String] { values[option] ?? [] }
+    /// Every value of an option that may be repeated, in order: the command line's, else
+    /// the configuration file's.
+    func values(_ option: String) -> [String] { values[option] ?? configured[option] ?? [] }
 
-    /// The last value of an option, or `nil` when it was not given.
-    func value(_ option: String) -> String? { values[option]?.last }
+    /// The last value of an option, or `nil` when it was not given: the command line's, else
+    /// the configuration file's.
+    func value(_ option: String) -> String? { values(option).last }
+
+    /// The values of an option given on the command line, without the configuration file's:
+    /// for an option whose environment variable comes between the two.
+    func commandLineValues(_ option: String) -> [String] { values[option] ?? [] }
+
+    /// The configuration file's last value of an option.
+    func configuredValue(_ option: String) -> String? { configured[option]?.last }
 
     /// The value of an option that must be a whole number of at least `minimum`.
     func number(_ option: String, minimum: Int) throws(CommandError) -> Int? {

@@ -20,17 +20,21 @@ enum CommandError: Error, Equatable, CustomStringConvertible {
     case usage(String)
     /// A path, the state folder or the output folder cannot be used (exit 3).
     case environment(String)
+    /// The configuration file says something the tool does not understand (exit 2, as a
+    /// usage error, without the command's synopsis).
+    case configuration(String)
 
     var description: String {
         switch self {
-        case .usage(let message), .environment(let message): message
+        case .usage(let message), .environment(let message), .configuration(let message):
+            message
         }
     }
 
     /// The exit status the error gives.
     var exitCode: Int32 {
         switch self {
-        case .usage: ExitCode.usage
+        case .usage, .configuration: ExitCode.usage
         case .environment: ExitCode.environment
         }
     }

@@ -9,12 +9,15 @@ struct Console {
     var errorIsTerminal = false
     /// The environment (`NO_COLOR`, `TERM`, `STATEMENTS_STATE`).
     var environment: [String: String] = [:]
+    /// The folder a configuration file is looked for from (`nil`: none is looked for).
+    var currentDirectory: String?
 
     /// The process's standard output and standard error.
     static var standard: Console {
         Console(
             output: .output, error: .error, errorIsTerminal: isatty(STDERR_FILENO) == 1,
-            environment: ProcessInfo.processInfo.environment)
+            environment: ProcessInfo.processInfo.environment,
+            currentDirectory: FileManager.default.currentDirectoryPath)
     }
 
     /// A console that keeps what is written, for tests.

@@ -42,7 +42,12 @@ struct Statements {
             \(lines.joined(separator: "\n"))
 
             Run 'statements <command> --help' for a command's options.
-            OPTIONS: -h, --help  show this help;  --version  print the version
+            OPTIONS: -h, --help  show this help;  -V, --version  print the version
+            Every command takes --color auto|always|never, and -f json where it prints a
+            result (a usage or environment error is then a JSON object on stdout too), and
+            --config FILE or --no-config: settings come from the command line, then
+            $STATEMENTS_STATE, then the first .statements.json in this folder or a parent (else
+            $XDG_CONFIG_HOME/statements/config.json), then the defaults.
             """
     }
 
@@ -91,7 +96,7 @@ struct Statements {
         case "help":
             // `statements help validate` is `statements validate --help`.
             return run([rest[0], "--help"], console: console)
-        case "--version":
+        case "--version", "-V":
             print("statements \(version)", to: &standardOutput)
             return ExitCode.success
         default:
@@ -102,6 +107,10 @@ struct Statements {
                     statements: error: unknown command '\(name)'\(hint)
                     Run 'statements --help' for the list of commands.
                     """, to: &standardError)
+                if ErrorDocument.isRequested(by: rest) {
+                    let error = CommandError.usage("unknown command '\(name)'\(hint)")
+                    print(ErrorDocument.json(error), to: &standardOutput)
+                }
                 return ExitCode.usage
             }
             if rest.contains("--help") || rest.contains("-h") {
@@ -121,8 +130,11 @@ struct Statements {
                         \(synopsis)
                         Run 'statements \(name) --help' for its options.
                         """, to: &standardError)
-                case .environment:
+                case .environment, .configuration:
                     print("statements \(name): error: \(error)", to: &standardError)
+                }
+                if ErrorDocument.isRequested(by: rest) {
+                    print(ErrorDocument.json(error), to: &standardOutput)
                 }
                 return error.exitCode
             }

@@ -202,7 +202,7 @@ struct BalanceAssertionTests {
             "sparkasse.sta",
             """
             :20:STMT
-            :25:DE44500105175407324931
+            :25:DE86500502010001234567
             :28C:1
             :60F:C260930EUR10000,00
             :61:2610021002CR2500,00NTRFNONREF//MT-1
@@ -221,7 +221,7 @@ struct BalanceAssertionTests {
         // Both files state the closing balance; the ledger names the first by path.
         #expect(
             doubled.stderr == """
-                \(mt940):8:1: error: [BALANCE_ASSERTION] the bank states 11208.70 EUR for DE44500105175407324931 at the end of 2026-10-20; the ledger has 12417.40 EUR, 1208.70 EUR more: a statement covering 2026-10-02 … 2026-10-20 may be missing, or a booking was imported twice; 1 later balance differs by as much
+                \(mt940):8:1: error: [BALANCE_ASSERTION] the bank states 11208.70 EUR for DE86500502010001234567 at the end of 2026-10-20; the ledger has 12417.40 EUR, 1208.70 EUR more: a statement covering 2026-10-02 … 2026-10-20 may be missing, or a booking was imported twice; 1 later balance differs by as much
 
                 """)
         #expect(
@@ -257,7 +257,7 @@ struct BalanceAssertionTests {
             <Document xmlns="urn:iso:std:iso:20022:tech:xsd:camt.053.001.02"><BkToCstmrStmt>
             <GrpHdr><MsgId>N</MsgId><CreDtTm>2026-12-01T06:00:00</CreDtTm></GrpHdr>
             <Stmt><Id>N1</Id><CreDtTm>2026-12-01T06:00:00</CreDtTm>
-            <Acct><Id><IBAN>DE44500105175407324931</IBAN></Id><Ccy>EUR</Ccy></Acct>
+            <Acct><Id><IBAN>DE86500502010001234567</IBAN></Id><Ccy>EUR</Ccy></Acct>
             <Bal><Tp><CdOrPrtry><Cd>CLBD</Cd></CdOrPrtry></Tp><Amt Ccy="EUR">11000.00</Amt>
             <CdtDbtInd>CRDT</CdtDbtInd><Dt><Dt>2026-11-30</Dt></Dt></Bal>
             </Stmt></BkToCstmrStmt></Document>
@@ -267,7 +267,7 @@ struct BalanceAssertionTests {
         #expect(output.status == 1)
         #expect(
             output.stderr.contains(
-                "\(camt):6:1: error: [BALANCE_ASSERTION] the bank states 11000.00 EUR for DE44500105175407324931 at the end of 2026-11-30; the ledger has 11208.70 EUR, 208.70 EUR more: a statement covering 2026-11-01 … 2026-11-30 may be missing"
+                "\(camt):6:1: error: [BALANCE_ASSERTION] the bank states 11000.00 EUR for DE86500502010001234567 at the end of 2026-11-30; the ledger has 11208.70 EUR, 208.70 EUR more: a statement covering 2026-11-01 … 2026-11-30 may be missing"
             ))
         #expect(
             output.stderr.contains(

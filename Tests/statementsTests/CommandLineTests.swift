@@ -39,7 +39,12 @@ struct CommandLineTests {
                   man                print the manual page (roff)
 
                 Run 'statements <command> --help' for a command's options.
-                OPTIONS: -h, --help  show this help;  --version  print the version
+                OPTIONS: -h, --help  show this help;  -V, --version  print the version
+                Every command takes --color auto|always|never, and -f json where it prints a
+                result (a usage or environment error is then a JSON object on stdout too), and
+                --config FILE or --no-config: settings come from the command line, then
+                $STATEMENTS_STATE, then the first .statements.json in this folder or a parent (else
+                $XDG_CONFIG_HOME/statements/config.json), then the defaults.
 
                 """)
     }
@@ -52,7 +57,7 @@ struct CommandLineTests {
         }
         #expect(
             Self.run(["check", "--help"]).stdout == """
-                USAGE: statements check [--state DIR]
+                USAGE: statements check [-s DIR] [-f text|json]
 
                 Verifies the ledger: the manifest's end line and checksum, and every account-month's
                 committed bytes and identity index against the lengths and checksums the manifest
@@ -68,8 +73,11 @@ struct CommandLineTests {
                 a new ledger (the ledger holds nothing that is not in them).
 
                 OPTIONS:
-                  --state DIR  the ledger folder (default: $STATEMENTS_STATE, else ./ledger)
-                  -h, --help   show this help
+                  -s, --state DIR         the ledger folder (default: $STATEMENTS_STATE, else
+                                          ./ledger)
+                  -f, --format text|json  problems on stderr and a summary (default), or one JSON
+                                          document on stdout
+                  -h, --help              show this help
 
                 EXIT STATUS: 0 the ledger is sound, 1 an account is out of balance with its bank,
                 2 usage error, 3 the ledger is damaged, missing or cannot be read.

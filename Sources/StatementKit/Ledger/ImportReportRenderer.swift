@@ -87,13 +87,19 @@ package struct ImportReportRenderer: Sendable {
     }
 
     /// The closing line, such as `added 25 new transactions from 5 files, 0 already present,
-    /// 1 file rejected`, or `nothing new: …` when the run added nothing.
+    /// 1 file rejected`, or `nothing new: …` when the run added nothing, or `nothing
+    /// imported: 2 files rejected` when every file was rejected.
     package func summary(_ report: ImportReport) -> String {
         let accepted = report.files.count - report.rejectedCount
         let rejected =
             (report.rejectedCount > 0 ? ", \(report.rejectedCount.counted("file")) rejected" : "")
             + Self.otherShards(report.otherShardRows)
         guard !report.files.isEmpty else { return "no statement files found" }
+        guard accepted > 0 else {
+            // Every file was rejected: nothing was compared with the ledger.
+            return "nothing imported: \(report.rejectedCount.counted("file")) rejected"
+                + Self.otherShards(report.otherShardRows)
+        }
         guard report.newCount > 0 else {
             let present = report.presentCount == 1 ? "is" : "are"
             return

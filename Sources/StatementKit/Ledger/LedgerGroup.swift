@@ -37,6 +37,14 @@ package final class LedgerGroup {
         Set(try owners().keys)
     }
 
+    /// Every ledger's accounts, by id.
+    package func accounts() throws(StorageError) -> [Account] {
+        _ = try owners()
+        var accounts: [Account] = []
+        for ledger in ledgers { accounts += try ledger.state.accounts() }
+        return accounts.sorted { $0.id < $1.id }
+    }
+
     /// The latest month with transactions in any ledger.
     package func latestMonth() throws(StorageError) -> Month? {
         var latest: Month?

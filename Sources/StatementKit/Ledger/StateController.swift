@@ -220,6 +220,12 @@ package final class StateController {
         return manifest
     }
 
+    /// The ledger's accounts, by id, read from the manifest alone.
+    package func accounts() throws(StorageError) -> [Account] {
+        try storage.loadManifest(months: false).accounts.values.map(\.account)
+            .sorted { $0.id < $1.id }
+    }
+
     /// The ids of the ledger's accounts.
     package func accountIDs() throws(StorageError) -> Set<AccountID> {
         Set(try storage.loadManifest(months: false).accounts.keys)

@@ -6,10 +6,13 @@ package struct AccountsRenderer: Sendable {
     }
 
     package let format: Format
+    /// The columns a line of the table may take.
+    package let width: Int
 
     /// Creates a renderer for a format.
-    package init(format: Format) {
+    package init(format: Format, width: Int = TextStatementRenderer.maximumWidth) {
         self.format = format
+        self.width = width
     }
 
     package func render(_ accounts: [AccountSummary], into out: inout some TextOutputStream) {
@@ -19,7 +22,7 @@ package struct AccountsRenderer: Sendable {
         }
     }
 
-    /// An aligned table of at most 100 columns: long names are cut with `…`, and when the
+    /// An aligned table of at most `width` columns: long names are cut with `…`, and when the
     /// account ids are long, the last import, the kind and the first date are left out, in
     /// that order (JSON has them all).
     private func table(_ accounts: [AccountSummary]) -> String {
@@ -30,7 +33,7 @@ package struct AccountsRenderer: Sendable {
         ]
         let rows = accounts.map { summary in
             [
-                summary.account.id.grouped, (summary.account.name ?? "-").neutralized,
+                summary.account.id.grouped, summary.account.label.neutralized,
                 summary.account.kind.rawValue, summary.account.currency.code,
                 summary.transactionCount.groupedText,
                 String(summary.balance.groupedText.dropLast(4)), summary.firstDate?.isoText ?? "-",
@@ -42,7 +45,7 @@ package struct AccountsRenderer: Sendable {
             ([header] + rows).map { $0[column].displayWidth }.max()!
         }
         var shown = Array(header.indices)
-        let limit = TextStatementRenderer.maximumWidth
+        let limit = self.width
         func width(nameWidth: Int) -> Int {
             shown.reduce(0) { $0 + ($1 == name ? nameWidth : widths[$1]) } + 2 * (shown.count - 1)
         }

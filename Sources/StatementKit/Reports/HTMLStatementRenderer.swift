@@ -63,7 +63,7 @@ package struct HTMLStatementRenderer: Sendable {
         let account = statement.account
         let (money, dayTexts) = formatting.formats(for: statement)
         let period = days.monthAndYear(statement.month)
-        let name = account.name ?? account.id.grouped
+        let name = account.label
         let escape = HTMLDocument.escape
         let amount = { (value: Money) in HTMLDocument.amount(value, money) }
         HTMLDocument.appendPageHead(

@@ -35,12 +35,13 @@ package struct PublishReportRenderer: Sendable {
             "wrote \(written.counted("report file")) (\(unchanged.groupedText) unchanged) to \(place)"
     }
 
-    /// `archived 5 files to archive/` (or `would archive`), and verbose a line per file.
+    /// `archived 5 files to archive/` (or `would archive`), and verbose a line per file;
+    /// nothing when no file was moved.
     package func renderArchived(
         _ files: [ArchivedFile], folder: String, isDryRun: Bool,
         into out: inout some TextOutputStream
     ) {
-        guard verbosity > .quiet else { return }
+        guard verbosity > .quiet, !files.isEmpty else { return }
         let verb = isDryRun ? "would archive" : "archived"
         if verbosity == .verbose {
             for file in files {

@@ -1,4 +1,4 @@
-/// Writes a register as a table of at most 100 columns, CSV or JSON.
+/// Writes a register as a table of at most `width` columns (100 unless told), CSV or JSON.
 package struct RegisterRenderer: Sendable {
     /// The output formats of `statements register`.
     package enum Format: String, CaseIterable, Sendable {
@@ -6,10 +6,14 @@ package struct RegisterRenderer: Sendable {
     }
 
     package let format: Format
+    /// The columns a line of the table may take (a line is wider only where a table of
+    /// this width cannot be: the transaction's text keeps 12 columns).
+    package let width: Int
 
     /// Creates a renderer for a format.
-    package init(format: Format) {
+    package init(format: Format, width: Int = TextStatementRenderer.maximumWidth) {
         self.format = format
+        self.width = width
     }
 
     package func render(_ register: Register, into out: inout some TextOutputStream) {
@@ -21,7 +25,7 @@ package struct RegisterRenderer: Sendable {
     }
 
     /// Date, account (when several), beneficiary · description, amount and balance; long
-    /// texts cut with `…` so that a line fits 100 columns.
+    /// texts cut with `…` so that a line fits `width` columns.
     private func table(_ register: Register, into out: inout some TextOutputStream) {
         guard !register.rows.isEmpty else {
             out.write("no transactions\n")
@@ -33,7 +37,7 @@ package struct RegisterRenderer: Sendable {
                 .filter { !$0.isEmpty }.joined(separator: " · ")
             return [
                 transaction.date.isoText,
-                row.account.name.map { Diagnostic.sanitized($0) } ?? row.account.id.text,
+                Diagnostic.sanitized(row.account.label),
                 text.neutralized, transaction.amount.groupedText, row.balance.groupedText,
             ]
         }
@@ -45,7 +49,7 @@ package struct RegisterRenderer: Sendable {
         widths[1] = min(widths[1], 20)
         let others = shown.filter { $0 != 2 }.reduce(0) { $0 + widths[$1] }
         widths[2] = max(
-            12, min(widths[2], TextStatementRenderer.maximumWidth - others - 2 * (shown.count - 1)))
+            12, min(widths[2], width - others - 2 * (shown.count - 1)))
         for row in [header] + rows {
             let cells = shown.map { column in
                 column >= 3

@@ -19,6 +19,8 @@ package struct PublishedFile: Hashable, Sendable {
     package let path: String
     /// Whether the file was written; `false` when it already held exactly this content.
     package let isWritten: Bool
+    /// The FNV-1a hash of the file's bytes (`ReportFileRecord.hash`).
+    package var hash: UInt64 = 0
 }
 
 /// Renders monthly statements and writes them as `OUT/YYYY-MM/AccountID.txt|.csv|.html` plus
@@ -29,7 +31,8 @@ package struct PublishedFile: Hashable, Sendable {
 /// generation it reported, and the indexes list every part's accounts, from every part's
 /// records.
 package final class ReportController {
-    private let folder: String
+    /// The output folder.
+    package let folder: String
     private let formats: [ReportFormat]
     private let locale: Locale
     private let job: PublishJob
@@ -69,11 +72,14 @@ package final class ReportController {
     /// atomically (written beside under a name of this process, then renamed). Runs writing one output folder take turns (`flock` on the folder), so each
     /// month's files and index come from one run; the recorded generation never moves back.
     ///
-    /// - Parameter accountMonths: each account's months with transactions: an HTML statement
-    ///   links to the account's statements of the months before and after.
+    /// - Parameters:
+    ///   - accountMonths: each account's months with transactions: an HTML statement links
+    ///     to the account's statements of the months before and after.
+    ///   - record: when given (by `process`), the record of the files written, whose entries
+    ///     of the months written are replaced and which is then saved.
     package func publish(
         _ statements: [MonthlyStatement], generation: Int? = nil,
-        accountMonths: [AccountID: [Month]] = [:]
+        accountMonths: [AccountID: [Month]] = [:], record: ReportFileRecord? = nil
     ) throws(StorageError) -> [PublishedFile] {
         try Self.makeFolder(folder)
         let lock = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
@@ -153,11 +159,30 @@ package final class ReportController {
             for result in indexes.values { published.append(try result!.get()) }
             if !statements.isEmpty { published.append(try writeAllMonthsIndex()) }
         }
+        if var record, !statements.isEmpty {
+            record.replace(months: Set(byMonth.keys), with: published, folder: folder)
+            try saveRecord(record)
+        }
         if let generation, generation >= reportedGeneration() ?? 0 {
             _ = try Self.write("\(generation)\n", to: markerPath)
         }
         return published
     }
+
+    /// The record of the files `process` wrote, if the folder has one (see
+    /// `ReportFileRecord`).
+    package func fileRecord() -> ReportFileRecord? {
+        ReportFileRecord(contentsOf: recordPath)
+    }
+
+    /// Saves the record of the files written.
+    package func saveRecord(_ record: ReportFileRecord) throws(StorageError) {
+        try Self.makeFolder(folder)
+        _ = try Self.write(record.text, to: recordPath)
+    }
+
+    /// `.statements-files`, or for a part `.statements-files.K-of-N`.
+    private var recordPath: String { "\(folder)/.statements-files\(partSuffix)" }
 
     /// Renders and writes the files of one statement; a value, so that cores can share it.
     private struct PublishJob: Sendable {
@@ -319,7 +344,8 @@ package final class ReportController {
     fileprivate static func write(_ bytes: [UInt8], to path: String, isNew: Bool = false)
         throws(StorageError) -> PublishedFile
     {
-        let written = PublishedFile(path: path, isWritten: true)
+        let hash = ReportFileRecord.hash(bytes)
+        let written = PublishedFile(path: path, isWritten: true, hash: hash)
         // Report paths are `FOLDER/NAME`, joined by this controller.
         let slash = path.lastIndex(of: "/")!
         let folder = String(path[..<slash])
@@ -333,7 +359,7 @@ package final class ReportController {
                 throw .io(path: path, operation: "write", reason: error.description)
             }
         }
-        if comparison == .same { return PublishedFile(path: path, isWritten: false) }
+        if comparison == .same { return PublishedFile(path: path, isWritten: false, hash: hash) }
         let temporary =
             "\(folder)/.\(path[path.index(after: slash)...]).\(getpid())\(temporarySuffix)"
         let descriptor = open(

@@ -30,7 +30,7 @@ package struct TextStatementRenderer: Sendable {
             year: statement.month.year, month: statement.month.month,
             day: Day.daysIn(month: statement.month.month, year: statement.month.year))
         let title =
-            "\(account.name?.neutralized ?? labels.account) · \(labels.kind(account.kind)) · \(account.currency.code)"
+            "\(account.label.neutralized) · \(labels.kind(account.kind)) · \(account.currency.code)"
         out.append(utf8: title.truncated(toWidth: Self.maximumWidth) + "\n")
         out.append(utf8: "\(labels.name(of: account.id)) \(account.id.grouped)\n")
         out.append(

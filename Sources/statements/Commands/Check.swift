@@ -6,7 +6,7 @@ enum Check: Command {
     static let summary = "verify the ledger against its checksums"
 
     static let usage = """
-        USAGE: statements check [--state DIR]
+        USAGE: statements check [-s DIR] [-f text|json]
 
         Verifies the ledger: the manifest's end line and checksum, and every account-month's
         committed bytes and identity index against the lengths and checksums the manifest
@@ -22,51 +22,46 @@ enum Check: Command {
         a new ledger (the ledger holds nothing that is not in them).
 
         OPTIONS:
-          --state DIR  the ledger folder (default: $STATEMENTS_STATE, else ./ledger)
-          -h, --help   show this help
+          -s, --state DIR         the ledger folder (default: $STATEMENTS_STATE, else
+                                  ./ledger)
+          -f, --format text|json  problems on stderr and a summary (default), or one JSON
+                                  document on stdout
+          -h, --help              show this help
 
         EXIT STATUS: 0 the ledger is sound, 1 an account is out of balance with its bank,
         2 usage error, 3 the ledger is damaged, missing or cannot be read.
         """
 
     static func run(_ arguments: [String], console: Console) throws(CommandError) -> Int32 {
-        let options = try Arguments(arguments, valueOptions: ["state"], flagOptions: [])
+        let options = try Arguments(
+            arguments, valueOptions: ["state", "format"], flagOptions: [], console: console)
         guard options.positionals.isEmpty else {
             throw .usage("check takes no PATH")
         }
+        let format = try options.choice("format", default: LedgerCheckRenderer.Format.text)
         var standardOutput = console.output
         var standardError = console.error
         let storage = StorageController(
             folder: try StateFolder.existing(StateFolder.path(options, console: console)))
+        var outcome = LedgerCheckRenderer.Outcome(folder: storage.folder)
+        let status: Int32
         do {
             let (problems, months) = try storage.check()
-            for problem in problems {
-                print("statements check: error: \(problem)", to: &standardError)
+            outcome.problems = problems.map { "\($0)" }
+            outcome.monthsChecked = months
+            if problems.isEmpty {
+                outcome.outOfBalance = try StateController(storage: storage)
+                    .accountsOutOfBalance().map { ($0, $1) }
             }
-            guard problems.isEmpty else {
-                print(
-                    "\(problems.count.counted("problem")) in the ledger at \(storage.folder)",
-                    to: &standardOutput)
-                return ExitCode.environment
-            }
-            print(
-                "the ledger at \(storage.folder) is sound (\(months.counted("account-month")) checked)",
-                to: &standardOutput)
-            let outOfBalance = try StateController(storage: storage).accountsOutOfBalance()
-            for (account, state) in outOfBalance {
-                print(
-                    "statements check: error: [BALANCE_ASSERTION] \(account.id.text) is out of balance with its bank since \(state.since.isoText): the ledger has \(state.difference.moreOrLessText) than the bank states",
-                    to: &standardError)
-            }
-            guard outOfBalance.isEmpty else {
-                print(
-                    "\(outOfBalance.count.counted("account")) out of balance with the bank",
-                    to: &standardOutput)
-                return ExitCode.dataError
-            }
-            return ExitCode.success
+            status =
+                !problems.isEmpty
+                ? ExitCode.environment
+                : outcome.outOfBalance.isEmpty ? ExitCode.success : ExitCode.dataError
         } catch {
             throw .environment("\(error)")
         }
+        LedgerCheckRenderer(format: format).render(
+            outcome, exitStatus: status, diagnostics: &standardError, results: &standardOutput)
+        return status
     }
 }

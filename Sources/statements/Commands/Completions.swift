@@ -21,7 +21,7 @@ enum Completions: Command {
         """
 
     static func run(_ arguments: [String], console: Console) throws(CommandError) -> Int32 {
-        let options = try Arguments(arguments, valueOptions: [], flagOptions: [])
+        let options = try Arguments(arguments, valueOptions: [], flagOptions: [], console: console)
         guard options.positionals.count == 1,
             let shell = CompletionRenderer.Shell(rawValue: options.positionals[0])
         else {
@@ -53,7 +53,7 @@ enum Manual: Command {
         """
 
     static func run(_ arguments: [String], console: Console) throws(CommandError) -> Int32 {
-        let options = try Arguments(arguments, valueOptions: [], flagOptions: [])
+        let options = try Arguments(arguments, valueOptions: [], flagOptions: [], console: console)
         try options.expectNoPaths(name)
         var standardOutput = console.output
         standardOutput.write(

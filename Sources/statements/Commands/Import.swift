@@ -44,10 +44,12 @@ enum Import: Command {
                 .union(["state", "format", "shard"]),
             flagOptions: ReadOptions.flagOptions.union(Output.flagOptions).union([
                 "dry-run", "wait",
-            ]))
+            ]),
+            console: console)
         let format = try options.choice("format", default: ImportReportRenderer.Format.text)
         let output = try Output(options, console: console)
-        let read = try ReadOptions(options, command: name)
+        let read = try ReadOptions(
+            options, command: name, ledger: StateFolder.path(options, console: console))
         let state = StateController(storage: try StateFolder.storage(options, console: console))
         let report = try importFiles(
             read, into: state, isDryRun: options.has("dry-run"), output: output, console: console)

@@ -13,20 +13,22 @@ struct LedgerSelection {
     let months: Set<Month>?
 
     init(_ options: Arguments, console: Console) throws(CommandError) {
-        var accounts: Set<AccountID>?
-        for text in options.values("account") {
-            accounts = (accounts ?? []).union([try Arguments.accountID(text)])
-        }
         months = try Self.months(options)
+        for text in options.values("account") where AccountReference.looksLikeAnID(text) {
+            // A mistyped id is a usage error before any ledger is read.
+            if (try? AccountID(parsing: text)) == nil { _ = try Arguments.accountID(text) }
+        }
         let folders = try StateFolder.existingAll(options, console: console)
         state = LedgerGroup(folders: folders)
-        if let accounts {
-            let known: Set<AccountID>
-            do { known = try state.accountIDs() } catch { throw .environment("\(error)") }
-            if let unknown = accounts.subtracting(known).min() {
-                throw .usage(
-                    "no account \(unknown.text) in the ledger at \(folders.map { "'\($0)'" }.joined(separator: ", ")) ('statements accounts' lists them)"
-                )
+        var accounts: Set<AccountID>?
+        if !options.values("account").isEmpty {
+            let known: [Account]
+            do { known = try state.accounts() } catch { throw .environment("\(error)") }
+            let ledger = folders.map { "'\($0)'" }.joined(separator: ", ")
+            for text in options.values("account") {
+                accounts = (accounts ?? []).union([
+                    try AccountReference.resolve(text, among: known, ledger: ledger)
+                ])
             }
         }
         self.accounts = accounts

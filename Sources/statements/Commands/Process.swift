@@ -17,10 +17,13 @@ enum Process: Command {
         not change keep their bytes and modification time. OUT/.statements-generation records
         which state of the ledger the reports reflect; when it is missing or behind (a new
         output folder, or a run killed before its reports were written), every month is
-        written again. With --shard, the parts of a ledger split by account may process into
-        one output folder, at once or one after another: each keeps its own record
-        (OUT/.statements-generation.K-of-N), and the month indexes list every part's
-        accounts once every part has written.
+        written again; so is every month with a report file that is missing or changed since
+        process wrote it (OUT/.statements-files records each file's size, time and hash: a
+        nightly run stats each file and reads none that is unchanged). With --shard, the
+        parts of a ledger split by account may process into one output folder, at once or
+        one after another: each keeps its own records (OUT/.statements-generation.K-of-N,
+        OUT/.statements-files.K-of-N), and the month indexes list every part's accounts once
+        every part has written.
 
         OPTIONS:
           -s, --state DIR            the ledger folder (default: $STATEMENTS_STATE, else
@@ -60,10 +63,12 @@ enum Process: Command {
                 .union(Output.valueOptions).union(["state", "archive", "reject", "shard"]),
             flagOptions: ReadOptions.flagOptions.union(Output.flagOptions).union([
                 "dry-run", "wait",
-            ]).union(ReportOptions.flagOptions))
-        let report = try ReportOptions(options)
+            ]).union(ReportOptions.flagOptions),
+            console: console)
+        let report = try ReportOptions(options, console: console)
         let output = try Output(options, console: console)
-        var read = try ReadOptions(options, command: name)
+        var read = try ReadOptions(
+            options, command: name, ledger: StateFolder.path(options, console: console))
         let isDryRun = options.has("dry-run")
         if let folder = options.value("archive") {
             if options.value("shard") != nil {
@@ -95,11 +100,13 @@ enum Process: Command {
             // What the import did is said before anything else can fail.
             importRenderer.render(imported, diagnostics: &standardError, results: &standardOutput)
         }
-        let months: Set<Month>
+        var months: Set<Month>
         let statements: [MonthlyStatement]
+        let restoration = ReportRestoration(report.controller)
         do throws(StorageError) {
             months = try state.monthsToReport(
                 after: imported, reportedGeneration: report.controller.reportedGeneration())
+            months.formUnion(try restoration.months(state))
             // A part reports its own accounts (all its ledger holds, when every import of it
             // was of that part).
             let accounts = try report.shard.map { shard throws(StorageError) in
@@ -110,6 +117,12 @@ enum Process: Command {
         } catch {
             throw .environment("\(error)")
         }
+        if output.verbosity > .quiet, !restoration.damagedMonths.isEmpty {
+            let list = restoration.damagedMonths.sorted().map(\.isoText).joined(separator: ", ")
+            print(
+                "statements process: note: report files of \(list) are missing or were changed since written; writing them again",
+                to: &standardError)
+        }
         let publishRenderer = PublishReportRenderer(verbosity: output.verbosity)
         let published =
             isDryRun
@@ -118,7 +131,14 @@ enum Process: Command {
                 statements, generation: imported.generations.after,
                 accountMonths: { (accounts) throws(StorageError) in
                     try state.accountMonths(of: accounts)
-                }, output: output, console: console)
+                }, record: restoration.record, output: output, console: console)
+        if !isDryRun && statements.isEmpty && restoration.isRefreshed {
+            do throws(StorageError) {
+                try report.controller.saveRecord(restoration.record)
+            } catch {
+                throw .environment("\(error)")
+            }
+        }
         let writtenMonths = Set(statements.map(\.month))
         // Files leave the inbox once their months are reported: a run that fails before
         // that leaves them for the next.

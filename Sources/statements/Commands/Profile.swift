@@ -6,7 +6,7 @@ enum Profile: Command {
     static let summary = "work out a bank export's dialect and print it as a profile"
 
     static let usage = """
-        USAGE: statements profile FILE [--account ID [--currency CODE]]
+        USAGE: statements profile FILE [--account ID [--currency CODE]] [-f text|json]
 
         Works out how a bank's CSV export is written (encoding, separator, header line,
         columns, decimal mark, date layout, sign convention, footer lines, account) and
@@ -20,6 +20,9 @@ enum Profile: Command {
           --account ID  the account, for a file that does not name its own (an IBAN or
                         scheme:value)
           --currency CODE  the currency of that account, where the file names none
+          -f, --format text|json
+                        json: stdout is JSON whatever the file: the profile, or for a file
+                        that needs none {"file", "format", "profileNeeded": false}
           -h, --help    show this help
 
         EXIT STATUS: 0 profile printed and checked, 1 the file cannot be understood (the
@@ -30,8 +33,10 @@ enum Profile: Command {
 
     static func run(_ arguments: [String], console: Console) throws(CommandError) -> Int32 {
         let options = try Arguments(
-            arguments, valueOptions: ["account", "currency"], flagOptions: [])
+            arguments, valueOptions: ["account", "currency", "format"], flagOptions: [],
+            console: console)
         let currency = try options.accountCurrency()
+        let format = try options.choice("format", default: ImportReportRenderer.Format.text)
         let account = try options.value("account").map { (text) throws(CommandError) in
             try Arguments.accountID(text)
         }
@@ -43,10 +48,17 @@ enum Profile: Command {
         var standardError = console.error
         var standardOutput = console.output
         // The banks' own formats and JSON describe themselves: no profile to print.
-        if let format = try? ValidationController.formatName(path: path) {
-            print(
-                "\(Diagnostic.sanitized(path)): \(format); read as it is, no profile needed",
-                to: &standardOutput)
+        if let name = try? ValidationController.formatName(path: path) {
+            switch format {
+            case .text:
+                print(
+                    "\(Diagnostic.sanitized(path)): \(name); read as it is, no profile needed",
+                    to: &standardOutput)
+            case .json:
+                print(
+                    "{\"file\": \(jsonString(path)), \"format\": \(jsonString(name)), \"profileNeeded\": false}",
+                    to: &standardOutput)
+            }
             return ExitCode.success
         }
         if let message = try? ValidationController.unsupportedFormat(path: path) {

@@ -17,7 +17,8 @@ struct ReadOptions {
                                      of a non-canonical file is sniffed
           -a, --account ID           the account of CSV files that do not name their
                                      own (an IBAN or scheme:value, such as
-                                     aba:021000021/123456789); the layout is sniffed
+                                     aba:021000021/123456789, or the name of an
+                                     account in the ledger); the layout is sniffed
           --currency CODE            the currency of that account, where the file
                                      names none (such as USD)
           --strict                   treat warnings as errors
@@ -32,13 +33,17 @@ struct ReadOptions {
     let files: StatementFiles
     var settings = ReadSettings()
 
-    init(_ options: Arguments, command: String) throws(CommandError) {
+    /// Reads the options.
+    ///
+    /// - Parameter ledger: the state folder of a command that imports, where `--account`
+    ///   may also name an account by its name.
+    init(_ options: Arguments, command: String, ledger: String? = nil) throws(CommandError) {
         let paths = try options.paths(of: command)
         if paths.count(where: { $0 == "-" }) > 1 {
             throw .usage("standard input ('-') can be read only once")
         }
         let account = try options.value("account").map { (text) throws(CommandError) in
-            try Arguments.accountID(text)
+            try Self.account(text, ledger: ledger)
         }
         let currency = try options.accountCurrency()
         do {
@@ -54,6 +59,28 @@ struct ReadOptions {
         settings.diagnosticLimit =
             try options.number("max-diagnostics", minimum: 0) ?? settings.diagnosticLimit
         settings.shard = try Self.shard(options)
+    }
+
+    /// The account of `--account`: an id, else the name of an account in the ledger.
+    private static func account(_ text: String, ledger: String?) throws(CommandError)
+        -> AccountID
+    {
+        do throws(CommandError) {
+            return try Arguments.accountID(text)
+        } catch {
+            guard let ledger,
+                let known = try? StateController(
+                    storage: StorageController(folder: ledger)
+                ).accounts()
+            else { throw error }
+            if let named = try AccountReference.named(text, among: known) { return named }
+            guard AccountReference.looksLikeAnID(text) else {
+                throw .usage(
+                    "no account named '\(text)' in the ledger at '\(ledger)' (give an id: an IBAN or scheme:value)"
+                )
+            }
+            throw error
+        }
     }
 
     /// The part of `--shard K/N`, if given.

@@ -10,16 +10,16 @@ enum Register: Command {
                                    [--match TEXT] [-f text|csv|json]
 
         Lists the ledger's transactions by date, each with its account's balance after it, as
-        a table of at most 100 columns (long texts cut with …), CSV or JSON. The balance is
-        the account's, whatever --match leaves out. Reads the ledger without locking or
-        writing it.
+        a table as wide as $COLUMNS (default 100; long texts cut with …), CSV or JSON. The
+        balance is the account's, whatever --match leaves out. Reads the ledger without
+        locking or writing it.
 
         OPTIONS:
           -s, --state DIR            the ledger folder (default: $STATEMENTS_STATE, else
                                      ./ledger); repeated, several ledgers read as one
                                      (no account may be in two)
-          -a, --account ID           only this account (an IBAN or scheme:value); may be
-                                     repeated
+          -a, --account ID|NAME      only this account (an IBAN, scheme:value or the
+                                     account's name); may be repeated
           -m, --month YYYY-MM        only this month (default: every month)
           --from/--to YYYY-MM        a range of months, both included
           --match TEXT               only transactions whose beneficiary, description,
@@ -33,7 +33,7 @@ enum Register: Command {
     static func run(_ arguments: [String], console: Console) throws(CommandError) -> Int32 {
         let options = try Arguments(
             arguments, valueOptions: LedgerSelection.valueOptions.union(["match", "format"]),
-            flagOptions: [])
+            flagOptions: [], console: console)
         try options.expectNoPaths(name)
         let format = try options.choice("format", default: RegisterRenderer.Format.text)
         let selection = try LedgerSelection(options, console: console)
@@ -43,9 +43,17 @@ enum Register: Command {
                 try state.allMonths()
             }) ?? []
         var standardOutput = console.output
-        RegisterRenderer(format: format).render(
+        RegisterRenderer(format: format, width: terminalWidth(console)).render(
             StatementKit.Register(statements, matching: options.value("match")),
             into: &standardOutput)
         return ExitCode.success
+    }
+
+    /// The width of the table: `$COLUMNS` when it is a positive number (as `ls` reads it),
+    /// else 100.
+    static func terminalWidth(_ console: Console) -> Int {
+        guard let columns = console.environment["COLUMNS"].flatMap({ Int($0) }), columns > 0
+        else { return TextStatementRenderer.maximumWidth }
+        return columns
     }
 }

@@ -21,8 +21,8 @@ enum Report: Command {
                                      (no account may be in two)
           -m, --month YYYY-MM        the month (default: the latest month with transactions)
           --from/--to YYYY-MM        a range of months, both included
-          -a, --account ID           only this account (an IBAN or scheme:value); may be
-                                     repeated
+          -a, --account ID|NAME      only this account (an IBAN, scheme:value or the
+                                     account's name); may be repeated
         \(ReportOptions.help)
                                      ('-o -' writes the one statement of a single account
                                      and report format to stdout)
@@ -42,9 +42,9 @@ enum Report: Command {
             arguments,
             valueOptions: ReportOptions.valueOptions.union(LedgerSelection.valueOptions)
                 .union(["shard"]),
-            flagOptions: Output.flagOptions.union(ReportOptions.flagOptions))
+            flagOptions: Output.flagOptions.union(ReportOptions.flagOptions), console: console)
         try options.expectNoPaths(name)
-        let report = try ReportOptions(options)
+        let report = try ReportOptions(options, console: console)
         let output = try Output(options, console: console)
         var standardError = console.error
         let selection = try LedgerSelection(options, console: console)

@@ -12,7 +12,8 @@ struct ReportOptions {
           -o, --out DIR              the output folder (default: ./reports)
           --report-format FORMAT     text, csv or html; may be repeated or listed as
                                      text,html (default: all three)
-          --locale ID                how amounts and dates are written (default: en_US)
+          --locale ID                how amounts and dates are written (default: from
+                                     LC_ALL, LC_MONETARY or LANG, else en_US)
           --bom                      start CSV statements with a byte order mark, so that
                                      Excel on Windows reads them as UTF-8
           -f, --format text|json     a summary (default) or one JSON document on stdout
@@ -28,7 +29,7 @@ struct ReportOptions {
     /// The format of what the command prints.
     let summaryFormat: ImportReportRenderer.Format
 
-    init(_ options: Arguments) throws(CommandError) {
+    init(_ options: Arguments, console: Console) throws(CommandError) {
         var formats: [ReportFormat] = []
         for text in options.values("report-format").flatMap({ $0.split(separator: ",") }) {
             guard let format = ReportFormat(rawValue: String(text)) else {
@@ -44,7 +45,8 @@ struct ReportOptions {
         }
         summaryFormat = try options.choice("format", default: ImportReportRenderer.Format.text)
         folder = options.value("out") ?? "reports"
-        let identifier = options.value("locale") ?? "en_US"
+        let identifier =
+            options.value("locale") ?? Self.environmentLocale(console.environment) ?? "en_US"
         let canonical = identifier.replacingOccurrences(of: "-", with: "_")
         guard Locale.availableIdentifiers.contains(canonical) else {
             throw .usage("--locale '\(identifier)' is not a known locale")
@@ -52,6 +54,22 @@ struct ReportOptions {
         locale = Locale(identifier: canonical)
         shard = try ReadOptions.shard(options)
         csvByteOrderMark = options.has("bom")
+    }
+
+    /// The locale the environment names for money, as the C library reads it: the first
+    /// of `LC_ALL`, `LC_MONETARY` and `LANG` that is set, without its encoding and modifier
+    /// (`de_DE.UTF-8` is `de_DE`); `nil` for `C` and `POSIX`, or a locale Foundation does
+    /// not know (the default then applies: a cron job's odd `LANG` is no error).
+    static func environmentLocale(_ environment: [String: String]) -> String? {
+        let names = ["LC_ALL", "LC_MONETARY", "LANG"]
+        guard let text = names.lazy.compactMap({ environment[$0] }).first(where: { !$0.isEmpty })
+        else { return nil }
+        let identifier = String(text.prefix { $0 != "." && $0 != "@" })
+            .replacingOccurrences(of: "-", with: "_")
+        guard identifier != "C", identifier != "POSIX",
+            Locale.availableIdentifiers.contains(identifier)
+        else { return nil }
+        return identifier
     }
 
     /// The controller of the output folder.
@@ -66,13 +84,14 @@ struct ReportOptions {
     /// - Parameters:
     ///   - generation: the ledger generation the reports now reflect, recorded in the output
     ///     folder once every file is written (`process` uses it).
+    ///   - record: the record of the files `process` wrote, updated and saved (`process`).
     ///   - accountMonths: the months of each of the given accounts, for the links between
     ///     statements; asked for the accounts of the statements only, whose month records
     ///     only are then read.
     func publish(
         _ statements: [MonthlyStatement], generation: Int? = nil,
         accountMonths: (Set<AccountID>) throws(StorageError) -> [AccountID: [Month]],
-        output: Output,
+        record: ReportFileRecord? = nil, output: Output,
         console: Console
     ) throws(CommandError) -> [PublishedFile] {
         let controller = self.controller
@@ -82,7 +101,7 @@ struct ReportOptions {
         do throws(StorageError) {
             return try controller.publish(
                 statements, generation: generation,
-                accountMonths: accountMonths(Set(statements.map(\.account.id))))
+                accountMonths: accountMonths(Set(statements.map(\.account.id))), record: record)
         } catch {
             throw .environment("\(error)")
         }

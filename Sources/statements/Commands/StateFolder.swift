@@ -1,10 +1,13 @@
 import Foundation
 import StatementKit
 
-/// The state folder a command works on: `--state`, else `$STATEMENTS_STATE`, else `./ledger`.
+/// The state folder a command works on: `--state`, else `$STATEMENTS_STATE`, else the
+/// configuration file's `state`, else `./ledger`.
 enum StateFolder {
     static func path(_ options: Arguments, console: Console) -> String {
-        options.value("state") ?? console.environment["STATEMENTS_STATE"] ?? "ledger"
+        options.commandLineValues("state").last
+            ?? console.environment["STATEMENTS_STATE"].flatMap { $0.isEmpty ? nil : $0 }
+            ?? options.configuredValue("state") ?? "ledger"
     }
 
     /// The help line of `--wait`, for the commands that take the writer lock.
@@ -40,7 +43,7 @@ enum StateFolder {
     static func existingAll(_ options: Arguments, console: Console) throws(CommandError)
         -> [String]
     {
-        let given = options.values("state")
+        let given = options.commandLineValues("state")
         guard !given.isEmpty else { return [try existing(path(options, console: console))] }
         var folders: [String] = []
         for folder in given { folders.append(try existing(folder)) }

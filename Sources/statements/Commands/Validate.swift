@@ -41,7 +41,8 @@ enum Validate: Command {
             arguments,
             valueOptions: ReadOptions.valueOptions.union(Output.valueOptions)
                 .union(["format", "shard"]),
-            flagOptions: ReadOptions.flagOptions.union(Output.flagOptions).union(["allow-empty"]))
+            flagOptions: ReadOptions.flagOptions.union(Output.flagOptions).union(["allow-empty"]),
+            console: console)
         let format = try options.choice(
             "format", default: ValidationReportRenderer.Format.text)
         let output = try Output(options, console: console)

@@ -280,12 +280,16 @@ struct LedgerUpgradeTests {
         let root = fixture.deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().deletingLastPathComponent().path
         // The two US samples named their accounts by invented IBANs when the fixture was
-        // written; they now name them by ABA and card ids, which are new accounts.
+        // written; they now name them by ABA and card ids, which are new accounts; and four
+        // samples that shared the accounts of others now name their own banks' accounts
+        // (issue #36), new accounts too.
+        let renamed: Set = ["ch-bank", "de-girokonto", "de-sparkasse-camt", "nl-ing"]
         let profiles = try FileManager.default.contentsOfDirectory(
             atPath: root + "/SampleData/profiles"
-        ).filter { !$0.hasPrefix("us-") }.map { root + "/SampleData/profiles/" + $0 }
+        ).filter { !$0.hasPrefix("us-") && !renamed.contains($0) }
+            .map { root + "/SampleData/profiles/" + $0 }
         let report = try ledger.controller().importFiles(at: [root + "/SampleData/good"] + profiles)
-        #expect(report.files.filter { $0.outcome == .rejected }.count == 1)
+        #expect(report.files.filter { $0.outcome == .rejected }.isEmpty)
         #expect(report.files.allSatisfy { if case .imported = $0.outcome { false } else { true } })
         // Read again, the files' balances became assertions: the transactions are the same,
         // and NL91's opening balance now follows from the earliest balance its bank stated

@@ -23,18 +23,27 @@ struct StatementsRunner {
         fatalError("statements executable not found near \(Bundle.main.bundleURL.path)")
     }()
 
-    /// Runs `statements` with arguments in the package root and waits for it.
+    /// The environment variables that change what `statements` prints, removed unless a
+    /// test sets them.
+    static let personalSettings = [
+        "COLUMNS", "LC_ALL", "LC_MONETARY", "LANG", "STATEMENTS_STATE", "STATEMENTS_CONFIG",
+        "XDG_CONFIG_HOME", "NO_COLOR",
+    ]
+
+    /// Runs `statements` with arguments in the package root (or `directory`) and waits for it.
     ///
     /// - Parameter input: written to its standard input through a pipe (default: none).
     static func run(
         _ arguments: [String], environment: [String: String] = [:], input: String? = nil,
-        executable: URL = executable
+        executable: URL = executable, in directory: String? = nil
     ) throws -> Output {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
-        process.currentDirectoryURL = packageRoot
+        process.currentDirectoryURL = directory.map { URL(fileURLWithPath: $0) } ?? packageRoot
         var env = ProcessInfo.processInfo.environment
+        // What the person running the tests has set must not change what a test sees.
+        for name in Self.personalSettings { env[name] = nil }
         env.merge(environment) { $1 }
         process.environment = env
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
