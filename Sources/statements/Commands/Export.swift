@@ -41,7 +41,7 @@ enum Export: Command {
     static func run(_ arguments: [String], console: Console) throws(CommandError) -> Int32 {
         let options = try Arguments(
             arguments, valueOptions: LedgerSelection.valueOptions.union(["format", "out"]),
-            flagOptions: [])
+            flagOptions: [], console: console)
         try options.expectNoPaths(name)
         let format = try options.choice("format", default: LedgerExportRenderer.Format.hledger)
         let selection = try LedgerSelection(options, console: console)

@@ -34,7 +34,7 @@ enum Undo: Command {
     static func run(_ arguments: [String], console: Console) throws(CommandError) -> Int32 {
         let options = try Arguments(
             arguments, valueOptions: ["state", "out"],
-            flagOptions: ["dry-run", "quiet", "wait"])
+            flagOptions: ["dry-run", "quiet", "wait"], console: console)
         try options.expectNoPaths(name)
         _ = try StateFolder.existing(StateFolder.path(options, console: console))
         let state = StateController(storage: try StateFolder.storage(options, console: console))
