@@ -5,8 +5,10 @@ let package = Package(
     name: "Statements",
     platforms: [.macOS(.v15)],
     products: [
+        // The product is the command line. StatementKit is the package's own library (its
+        // declarations are `package`, not `public`): no other package builds on it, so that
+        // its types can change with the tool (see Architecture.md).
         .executable(name: "statements", targets: ["statements"]),
-        .library(name: "StatementKit", targets: ["StatementKit"]),
     ],
     targets: [
         .target(name: "StatementKit"),

@@ -146,4 +146,35 @@ struct BalancePlacementTests {
         #expect(result.accounts.contains("95.00 EUR at the end of 2026-10-02, the ledger agrees"))
         #expect(result.check == 0)
     }
+
+    @Test func `shows a balance stated in a month without bookings in the latest statement`()
+        throws
+    {
+        let workspace = try Workspace()
+        let october = try workspace.write(
+            "october.csv",
+            Self.header + Self.row("01", "100.00", "R1", "100.00")
+                + Self.row("02", "-10.00", "R2", "90.00") + Self.row("03", "-1.00", "R3", "89.00"))
+        // November states a balance and no booking: 1.00, where the ledger holds 89.00.
+        let november = try workspace.write(
+            "november.xml",
+            """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <Document xmlns="urn:iso:std:iso:20022:tech:xsd:camt.053.001.02"><BkToCstmrStmt>
+            <GrpHdr><MsgId>N</MsgId><CreDtTm>2026-11-16T06:00:00</CreDtTm></GrpHdr>
+            <Stmt><Id>N</Id><CreDtTm>2026-11-16T06:00:00</CreDtTm>
+            <Acct><Id><IBAN>DE89370400440532013000</IBAN></Id><Ccy>EUR</Ccy></Acct>
+            <Bal><Tp><CdOrPrtry><Cd>CLBD</Cd></CdOrPrtry></Tp><Amt Ccy="EUR">1.00</Amt><CdtDbtInd>CRDT</CdtDbtInd><Dt><Dt>2026-11-15</Dt></Dt></Bal>
+            </Stmt></BkToCstmrStmt></Document>
+
+            """)
+        let out = workspace.path + "/reports"
+        let output = try StatementsRunner.run([
+            "process", october, november, "--state", workspace.state, "--out", out,
+        ])
+        #expect(output.status == 1)
+        let text = try String(
+            contentsOfFile: out + "/2026-10/DE89370400440532013000.txt", encoding: .utf8)
+        #expect(text.contains("Bank balance Nov 15, 2026: €1.00; difference €88.00"), "\(text)")
+    }
 }

@@ -346,15 +346,19 @@ package final class StateController {
     }
 
     /// Adds to an account's statements the balances its bank stated in their months that the
-    /// ledger does not hold, from each assertion's sum of bookings when it was last checked.
+    /// ledger does not hold, from each assertion's sum of bookings when it was last checked. A
+    /// balance stated in a month without bookings goes to the statement of the latest month
+    /// before it that has some, so that every disagreement shows in a statement.
     private static func noteDisagreements(
         of entry: LedgerManifest.AccountEntry, in statements: inout [MonthlyStatement]
     ) {
         guard !entry.assertions.isEmpty else { return }
         let opening = entry.openingBalance?.minorUnits ?? 0
+        let booked = entry.months.keys.sorted()
+        let home = { (day: Day) in booked.last { $0 <= Month(day) } ?? Month(day) }
         for index in statements.indices {
             statements[index].bankDisagreements = entry.assertions.compactMap { assertion in
-                guard Month(assertion.day) == statements[index].month,
+                guard home(assertion.day) == statements[index].month,
                     let sum = assertion.ledgerSum, opening &+ sum != assertion.balance.minorUnits
                 else { return nil }
                 return MonthlyStatement.BankDisagreement(
