@@ -1,0 +1,340 @@
+/// The decision on a dialect from the evidence: its columns, dates, amounts and account.
+extension SniffEvidence {
+    func refuse(_ sample: Sample?, _ message: DiagnosticMessage) -> DialectSniffer.Refusal {
+        DialectSniffer.Refusal(
+            finding: Diagnostic.Finding(
+                line: sample?.line ?? header.line, column: sample?.column ?? 1, message: message))
+    }
+
+    func quoted(_ sample: Sample) -> String {
+        "\(Diagnostic.quote(sample.text)) (line \(sample.line))"
+    }
+
+    func decide(into dialect: inout Dialect, _ assumptions: inout [Diagnostic.Finding])
+        throws(DialectSniffer.Refusal)
+    {
+        guard let firstDate, let dateLayout else {
+            throw refuse(nil, .noDateInKnownLayout)
+        }
+        dialect.dateFormat = try dateFormat(dateLayout, firstDate, &assumptions)
+        let format = dialect.dateFormat
+        let day = { (sample: Sample) in sample.text.parsingUTF8 { try? format.day(parsing: $0) } }
+        if let first = day(firstDate), let last = lastDate.flatMap(day) {
+            dialect.isNewestFirst = first > last
+        }
+        try decideAmounts(into: &dialect, &assumptions)
+        decideAmountColumns(into: &dialect)
+        dialect.footerLines = trailingNonData
+        var indicators = self.indicators
+        if let type = header.typeColumn, !typeValues.isEmpty,
+            Self.indicatorPairs.contains(where: {
+                Set(typeValues.keys).isSubset(of: Set($0.0 + $0.1))
+            })
+        {
+            // A type column whose values say debit or credit: the amounts' sign.
+            dialect.columns[.indicator] = [.name(type.text)]
+            indicators = typeValues
+        }
+        if let column = dialect.columns[.account], !accountColumnHoldsIBANs {
+            // A column named like the account that holds names (Checking, Cash), not IBANs:
+            // one account's name, or several accounts that only a profile can tell apart.
+            if accountTexts.count > 1, case .name(let name) = column[0] {
+                let example = accountTexts.values.min { $0.line < $1.line }
+                throw refuse(
+                    example, .severalAccountsNamed(column: name, accountTexts.values.map(\.text)))
+            }
+            let names = dialect.columns.removeValue(forKey: .account)
+            if dialect.columns[.accountName] == nil { dialect.columns[.accountName] = names }
+        }
+        try refuseSeveralAccounts(in: dialect)
+        if beneficiaryFilled == 0, dialect.columns[.description] != nil {
+            // A payee column that no row fills (`Modtager`) leaves the text to the description.
+            dialect.columns[.beneficiary] = nil
+        }
+        if dialect.columns[.indicator] != nil {
+            dialect.sign = .indicator
+            let seen = Set(indicators.keys)
+            guard
+                let (debit, credit) = Self.indicatorPairs.first(where: {
+                    seen.isSubset(of: Set($0.0 + $0.1))
+                })
+            else {
+                let example = indicators.values.min { $0.line < $1.line }
+                throw refuse(example, .unknownIndicatorPair(Array(seen)))
+            }
+            // As the file writes them: the reader compares ignoring the case of ASCII letters
+            // only (`Débito`).
+            func written(_ words: [String]) -> [String] {
+                let seen = indicators.filter { words.contains($0.key) }.values.map(\.text)
+                return seen.isEmpty ? words : Array(Set(seen)).sorted()
+            }
+            let accented = (debit + credit).contains { $0.unicodeScalars.contains { !$0.isASCII } }
+            (dialect.debitIndicators, dialect.creditIndicators) =
+                accented ? (written(debit), written(credit)) : (debit, credit)
+        } else if dialect.columns[.amount] == nil {
+            dialect.sign = .debitCredit
+        }
+        try decideStatus(into: &dialect)
+        dropWeakCurrency(from: &dialect)
+        try decideAccount(into: &dialect, &assumptions)
+        let isCard =
+            header.mentionsCard || dialect.accountKind == .creditCard
+            || dialect.accountID?.scheme == .card
+        if !decideByBalance(into: &dialect, isCard: isCard, &assumptions) {
+            decideCardSign(into: &dialect, isCard: isCard, &assumptions)
+        }
+        if dialect.columns[.account] == nil { decideBalances(into: &dialect) }
+    }
+
+    /// Finds the opening and closing balances that preamble and footer lines label
+    /// (`Beginning balance …`, `Neuer Kontostand`): the first field holding a digit after
+    /// the label.
+    private func decideBalances(into dialect: inout Dialect) {
+        func position(_ fields: [String], line: Int) -> (
+            Dialect.PreambleItem, Dialect.PreamblePosition
+        )? {
+            guard
+                let labelIndex = fields.firstIndex(where: {
+                    !$0.trimmingCharacters(in: .whitespaces).isEmpty
+                }),
+                let item = HeaderVocabulary.balanceLabel(fields[labelIndex]),
+                let valueIndex = fields.indices.first(where: {
+                    $0 > labelIndex && fields[$0].contains(where: \.isNumber)
+                })
+            else { return nil }
+            return (item, Dialect.PreamblePosition(line: line, field: valueIndex + 1))
+        }
+        for (line, fields) in header.preamble {
+            if let (item, found) = position(fields, line: line), dialect.preamble[item] == nil {
+                dialect.preamble[item] = found
+            }
+        }
+        guard trailingRecords.count == trailingNonData else { return }
+        for (index, fields) in trailingRecords.enumerated() {
+            if let (item, found) = position(fields, line: trailingRecords.count - index),
+                dialect.preamble[item] == nil, dialect.footer[item] == nil
+            {
+                dialect.footer[item] = found
+            }
+        }
+    }
+
+    /// Header names that may mean a field or something else (`Info`, `Valuta`: a currency in
+    /// Swedish and Italian, a value date in German): the column is the field only when its
+    /// values fit.
+    static let weakNames: Set<String> = ["info", "valuta"]
+
+    private func isWeak(_ field: Dialect.Field, in dialect: Dialect) -> Bool {
+        guard case .name(let name)? = dialect.columns[field]?.first else { return false }
+        return Self.weakNames.contains(HeaderVocabulary.normalized(name).name)
+    }
+
+    /// Keeps an amount column that rows fill, else the debit and credit columns beside it.
+    private func decideAmountColumns(into dialect: inout Dialect) {
+        guard dialect.columns[.amount] != nil, dialect.columns[.debit] != nil else { return }
+        if amountCount > 0 {
+            (dialect.columns[.debit], dialect.columns[.credit]) = (nil, nil)
+        } else {
+            dialect.columns[.amount] = nil
+        }
+    }
+
+    /// Drops a column weakly named like the currency whose values are not all currencies.
+    private func dropWeakCurrency(from dialect: inout Dialect) {
+        if isWeak(.currency, in: dialect),
+            currencies.keys.contains(where: { Currency(code: $0) == nil })
+        {
+            dialect.columns[.currency] = nil
+        }
+    }
+
+    /// Reads a card account's amounts as charges positive when most of them are positive:
+    /// card issuers write charges either way, and charges outnumber payments.
+    private func decideCardSign(
+        into dialect: inout Dialect, isCard: Bool, _ assumptions: inout [Diagnostic.Finding]
+    ) {
+        guard isCard, dialect.sign == .signed, amountCount > 0,
+            negativeAmounts * 2 < amountCount
+        else { return }
+        dialect.sign = .chargesPositive
+        assumptions.append(
+            Diagnostic.Finding(
+                line: header.line, column: 1,
+                message: .assumedChargesPositive(
+                    positive: amountCount - negativeAmounts, of: amountCount)))
+    }
+
+    /// The status texts of booked rows and of rows not booked yet, upper case.
+    static let bookedStatuses: Set<String> = [
+        "BOOKED", "COMPLETED", "COMPLETE", "POSTED", "CLEARED", "SETTLED", "GEBUCHT",
+        "UMSATZ GEBUCHT", "CONTABILIZZATO", "EXECUTED", "DONE", "UDFØRT", "COMPTABILISÉ",
+        "SENT", "RECEIVED", "PAID", "CONFIRMED",
+    ]
+    static let notBookedStatuses: Set<String> = [
+        "PENDING", "VORGEMERKT", "UMSATZ VORGEMERKT", "AUTHORISED", "AUTHORIZED",
+        "NON CONTABILIZZATO", "EN ATTENTE", "EN COURS", "PENDIENTE", "IN AFWACHTING", "VENTER",
+        "REVERTED", "DECLINED", "FAILED", "CANCELLED", "CANCELED", "OFFEN",
+    ]
+
+    /// Leaves out the rows that a status column marks as not booked yet; refuses a status
+    /// that is neither known as booked nor as not booked.
+    private func decideStatus(into dialect: inout Dialect) throws(DialectSniffer.Refusal) {
+        guard dialect.columns[.status] != nil else { return }
+        if let unknown = statuses.filter({
+            !Self.bookedStatuses.contains($0.key) && !Self.notBookedStatuses.contains($0.key)
+        }).values.min(by: { $0.line < $1.line }) {
+            guard isWeak(.status, in: dialect) else {
+                throw refuse(unknown, .unknownStatus(quoted(unknown)))
+            }
+            dialect.columns[.status] = nil
+            return
+        }
+        let seen = statuses.filter { Self.notBookedStatuses.contains($0.key) }
+        guard !seen.isEmpty else {
+            dialect.columns[.status] = nil
+            return
+        }
+        dialect.notBooked = seen.values.sorted { $0.line < $1.line }.map(\.text)
+    }
+
+    /// The debit and credit texts that banks write in an indicator or type column.
+    static let indicatorPairs: [([String], [String])] = [
+        (["D"], ["C"]), (["S"], ["H"]), (["AF"], ["BIJ"]), (["DR"], ["CR"]),
+        (["DEBIT"], ["CREDIT"]), (["DBIT"], ["CRDT"]), (["-"], ["+"]), (["SOLL"], ["HABEN"]),
+        (["DEBET"], ["CREDIT"]), (["WITHDRAWAL"], ["DEPOSIT"]), (["DÉBITO"], ["CRÉDITO"]),
+        (["DEBITO"], ["CREDITO"]), (["DÉBIT"], ["CRÉDIT"]),
+    ]
+
+    private func dateFormat(
+        _ layout: DateLayout, _ first: Sample, _ assumptions: inout [Diagnostic.Finding]
+    ) throws(DialectSniffer.Refusal) -> DateFormat {
+        let (d, m) = allPadded ? ("dd", "MM") : ("d", "M")
+        var pattern: String
+        switch layout {
+        case .named(let named): pattern = named
+        case .compact: pattern = "yyyyMMdd"
+        case .yearFirst(let separator):
+            let s = String(UnicodeScalar(separator))
+            pattern = "yyyy\(s)\(m)\(s)\(d)"
+        case .yearLast(let separator, let yearDigits):
+            let s = String(UnicodeScalar(separator))
+            let year = yearDigits == 4 ? "yyyy" : "yy"
+            let dayFirst = "\(d)\(s)\(m)\(s)\(year)"
+            let monthFirst = "\(m)\(s)\(d)\(s)\(year)"
+            switch (largestFirst > 12, largestSecond > 12) {
+            case (true, true):
+                throw refuse(first, .datesInNoOrder)
+            case (true, false): pattern = dayFirst
+            case (false, true): pattern = monthFirst
+            case (false, false):
+                pattern = dayFirst
+                // Dotted dates are day-first wherever they are written.
+                if separator != UInt8(ascii: ".") {
+                    assumptions.append(
+                        Diagnostic.Finding(
+                            line: first.line, column: first.column,
+                            message: .assumedDayFirst(
+                                example: quoted(first), dayFirst: dayFirst, monthFirst: monthFirst)
+                        ))
+                }
+            }
+        }
+        pattern += timeLayout ?? ""
+        guard let format = try? DateFormat(pattern) else {
+            throw refuse(first, .datesInNoLayout(example: quoted(first)))
+        }
+        return format
+    }
+
+    private func decideAmounts(
+        into dialect: inout Dialect, _ assumptions: inout [Diagnostic.Finding]
+    )
+        throws(DialectSniffer.Refusal)
+    {
+        if let comma = decimalComma, let point = decimalPoint {
+            throw refuse(
+                commaVotes < pointVotes ? comma : point,
+                .mixedDecimalMarks(comma: quoted(comma), point: quoted(point)))
+        }
+        let comma = UInt8(ascii: ",")
+        let point = UInt8(ascii: ".")
+        var decimal: UInt8
+        if decimalComma != nil {
+            decimal = comma
+        } else if decimalPoint != nil || groupsWithApostrophe {
+            decimal = point
+        } else {
+            decimal = dialect.separator == UInt8(ascii: ";") ? comma : point
+            if let ambiguous {
+                assumptions.append(
+                    Diagnostic.Finding(
+                        line: ambiguous.line, column: ambiguous.column,
+                        message: .assumedDecimalMark(
+                            example: quoted(ambiguous), isComma: decimal == comma)))
+            }
+        }
+        let thousands: UInt8 =
+            groupsWithApostrophe
+            ? UInt8(ascii: "'")
+            : groupsWithSpace ? UInt8(ascii: " ") : decimal == comma ? point : comma
+        dialect.amountFormat = AmountFormat(decimalMark: decimal, thousandsSeparator: thousands)
+    }
+
+    private func decideAccount(
+        into dialect: inout Dialect, _ assumptions: inout [Diagnostic.Finding]
+    ) throws(DialectSniffer.Refusal) {
+        try decideCurrency(into: &dialect, &assumptions)
+        let found = header.preamble.lazy.compactMap { line, fields in
+            fields.indices.first { HeaderVocabulary.iban(in: fields[$0]) != nil }.map {
+                Dialect.PreamblePosition(line: line, field: $0 + 1)
+            }
+        }.first
+        if dialect.columns[.account] == nil, let found { dialect.preamble[.iban] = found }
+        if let given = dialect.accountID, dialect.columns[.account] != nil || found != nil {
+            // The file names its own account: the given one is not used, and says so.
+            dialect.accountID = nil
+            assumptions.append(
+                Diagnostic.Finding(
+                    line: found?.line ?? header.line, column: found?.field ?? 1,
+                    message: .fileNamesAccount(unused: given)))
+        }
+        guard dialect.namesAccount else {
+            var refusal = refuse(nil, .noAccountIBAN)
+            refusal.lacksOnlyAccount = true
+            throw refusal
+        }
+    }
+
+    private func decideCurrency(
+        into dialect: inout Dialect, _ assumptions: inout [Diagnostic.Finding]
+    ) throws(DialectSniffer.Refusal) {
+        guard dialect.columns[.currency] == nil else { return }
+        if let currency = header.currency {
+            if let given = dialect.accountCurrency, given != currency {
+                throw refuse(nil, .givenCurrencyDiffers(given: given, header: currency))
+            }
+            dialect.accountCurrency = currency
+        } else if dialect.accountCurrency != nil {
+            return
+        } else if let currency = dialect.accountID?.scheme?.currency {
+            dialect.accountCurrency = currency
+        } else if let found = header.preamble.lazy.compactMap({ line, fields in
+            fields.indices.first {
+                Currency(code: fields[$0].trimmingCharacters(in: .whitespaces)) != nil
+            }
+            .map { Dialect.PreamblePosition(line: line, field: $0 + 1) }
+        }).first {
+            dialect.preamble[.currency] = found
+        } else {
+            // An IBAN's country says its national currency; month-first dates are American,
+            // and their exports are in dollars.
+            let currency =
+                accountCountryCurrency(dialect)
+                ?? (dialect.dateFormat.pattern.hasPrefix("M") ? Currency(code: "USD")! : .eur)
+            dialect.accountCurrency = currency
+            assumptions.append(
+                Diagnostic.Finding(
+                    line: header.line, column: 1, message: .assumedCurrency(currency)))
+        }
+    }
+}

@@ -1,0 +1,148 @@
+import Foundation
+
+/// A statement's account and amounts, and its balances checked at its end.
+extension CamtParser.State {
+    /// The statement's account, checked once, when its first entry or its end needs it.
+    mutating func account() -> Account? {
+        guard let statement, !statement.accountChecked else { return statement?.account }
+        self.statement!.accountChecked = true
+        var currency: Currency?
+        if let code = statement.currency {
+            currency = Currency(code: code.text)
+            guard currency != nil else {
+                report(.currency("Acct/Ccy", Diagnostic.quote(code.text)), at: code)
+                return nil
+            }
+        }
+        // Without Acct/Ccy, the currency of the first amount.
+        currency =
+            currency ?? entry?.currency.flatMap { Currency(code: $0) }
+            ?? statement.balances.first?.currency.flatMap { Currency(code: $0) }
+        let id: AccountID
+        if let iban = statement.iban {
+            do throws(IBANError) {
+                id = AccountID(try IBAN(parsing: iban.text))
+            } catch {
+                report(.iban("Acct/Id/IBAN", Diagnostic.quote(iban.text), error), at: iban)
+                return nil
+            }
+        } else if let other = statement.otherID {
+            do throws(AccountIDParseError) {
+                id = try AccountID(accountNumber: other.text)
+            } catch {
+                report(
+                    .accountID("Acct/Id/Othr/Id", Diagnostic.quote(other.text), error),
+                    at: other)
+                return nil
+            }
+        } else {
+            report(
+                .elementMissing("<Acct><Id>"), line: statement.line, column: statement.column)
+            return nil
+        }
+        guard let currency else {
+            report(
+                .elementMissing("<Acct><Ccy>"), line: statement.line, column: statement.column)
+            return nil
+        }
+        self.statement!.account = Account(
+            id: id, name: nil, kind: .checking, currency: currency)
+        return self.statement!.account
+    }
+
+    /// An amount in a currency, with its sign from a `CRDT`/`DBIT` indicator.
+    mutating func money(
+        _ amount: PlacedText?, currency code: String?, indicator: String?, account: Account,
+        element: String, at fallback: Int
+    ) -> Money? {
+        guard let amount else {
+            report(.elementMissing("<\(element)>", in: "the entry"), line: fallback, column: 1)
+            return nil
+        }
+        guard let code, let currency = Currency(code: code) else {
+            report(.currency("\(element)@Ccy", Diagnostic.quote(code ?? "")), at: amount)
+            return nil
+        }
+        guard currency == account.currency else {
+            report(
+                .rowCurrency(
+                    "\(element)@Ccy", Diagnostic.quote(code), accountCurrency: account.currency),
+                at: amount)
+            return nil
+        }
+        let result = amount.text.parsingUTF8 { bytes in
+            Result { () throws(AmountError) in try Money(parsing: bytes, currency: currency) }
+        }
+        switch result {
+        case .success(let money) where money.minorUnits >= 0:
+            switch indicator {
+            case "DBIT": return money.negated
+            case "CRDT": return money
+            default:
+                report(.camtIndicator(element, indicator), at: amount)
+                return nil
+            }
+        case .success:
+            report(
+                .amount(
+                    element, Diagnostic.quote(amount.text), .malformed, currency: currency,
+                    example: nil), at: amount)
+        case .failure(let error):
+            report(
+                .amount(
+                    element, Diagnostic.quote(amount.text), error, currency: currency,
+                    example: nil), at: amount)
+        }
+        return nil
+    }
+
+    mutating func endStatement() {
+        defer { statement = nil }
+        guard statement != nil else { return }
+        summary.statementLines.append(statement!.line)
+        guard let account = account(), statement!.isValid else { return }
+        var opening: Money?
+        var closing: (Money, Int)?
+        var stated: [StatedBalance] = []
+        for balance in statement!.balances {
+            guard let type = balance.type, ["OPBD", "PRCD", "CLBD"].contains(type) else {
+                continue
+            }
+            guard
+                let money = money(
+                    balance.amount, currency: balance.currency, indicator: balance.indicator,
+                    account: account, element: "Bal/Amt", at: balance.line)
+            else { return }
+            if type == "CLBD" {
+                closing = (money, balance.line)
+            } else if opening == nil || type == "OPBD" {
+                opening = money
+            }
+            let day = balance.date.flatMap { date in
+                try? date.parsingUTF8 { (bytes) throws(DayError) in try Day(parsing: bytes) }
+            }
+            // `OPBD` before `PRCD`, as for the opening balance above.
+            if type == "OPBD" { stated.removeAll { $0.point == .opening } }
+            if type == "CLBD" || !stated.contains(where: { $0.point == .opening }) {
+                stated.append(
+                    StatedBalance(
+                        account: account, point: type == "CLBD" ? .closing : .opening,
+                        balance: money, line: balance.line, statementLine: statement!.line,
+                        statedDay: day))
+            }
+        }
+        summary.statedBalances += stated
+        if let opening, summary.openingBalances[account.id] == nil {
+            summary.openingBalances[account.id] = opening
+        }
+        guard let opening, let (closing, line) = closing, !statement!.isInterim else { return }
+        let computed = Money(
+            minorUnits: opening.minorUnits &+ statement!.total, currency: opening.currency)
+        if computed != closing {
+            report(
+                .balance(
+                    "CLBD", .closingBalanceMismatch(declared: closing, computed: computed)),
+                line: line, column: 1)
+        }
+    }
+}

@@ -1,0 +1,163 @@
+import Foundation
+
+/// The elements a camt parse looks for, and what it gathers of entries, balances, statements.
+extension CamtParser {
+    /// The elements the reader looks for, numbered first in the reader's name table.
+    enum Element: String, KnownNames {
+        case bkToCstmrStmt = "BkToCstmrStmt"
+        case bkToCstmrAcctRpt = "BkToCstmrAcctRpt"
+        case bkToCstmrDbtCdtNtfctn = "BkToCstmrDbtCdtNtfctn"
+        case stmt = "Stmt"
+        case rpt = "Rpt"
+        case ntfctn = "Ntfctn"
+        case bal = "Bal"
+        case ntry = "Ntry"
+        case txDtls = "TxDtls"
+        case amt = "Amt"
+        case acct = "Acct"
+        case id = "Id"
+        case othr = "Othr"
+        case iban = "IBAN"
+        case ccy = "Ccy"
+        case cd = "Cd"
+        case tp = "Tp"
+        case cdOrPrtry = "CdOrPrtry"
+        case cdtDbtInd = "CdtDbtInd"
+        case sts = "Sts"
+        case dt = "Dt"
+        case dtTm = "DtTm"
+        case bookgDt = "BookgDt"
+        case acctSvcrRef = "AcctSvcrRef"
+        case addtlNtryInf = "AddtlNtryInf"
+        case txAmt = "TxAmt"
+        case nm = "Nm"
+        case dbtr = "Dbtr"
+        case cdtr = "Cdtr"
+        case pty = "Pty"
+        case dbtrAcct = "DbtrAcct"
+        case cdtrAcct = "CdtrAcct"
+        case ustrd = "Ustrd"
+        case rmtInf = "RmtInf"
+        case ref = "Ref"
+        case cdtrRefInf = "CdtrRefInf"
+        case endToEndId = "EndToEndId"
+        case refs = "Refs"
+        case addtlTxInf = "AddtlTxInf"
+        case ntryDtls = "NtryDtls"
+        case amtDtls = "AmtDtls"
+        case rltdPties = "RltdPties"
+
+        static let all = allCases
+
+        static let statements: Set<Element> = [
+            .bkToCstmrStmt, .bkToCstmrAcctRpt, .bkToCstmrDbtCdtNtfctn,
+        ]
+
+        /// The element whose bit (`1 << number`) is the element's slot in `parent`, when the
+        /// schema allows it there once at most: itself, or the first of a choice; `nil` for
+        /// one that may repeat, or whose repetition nothing read depends on.
+        @inline(__always)
+        func slot(in parent: Element) -> Element? {
+            // By parent first: most parents have no such child, and each switch is a jump.
+            switch parent {
+            case .stmt, .rpt, .ntfctn: self == .acct ? self : nil
+            case .acct: self == .id || self == .ccy ? self : nil
+            // A choice: an account is an IBAN or another id.
+            case .id: self == .iban || self == .othr ? .iban : nil
+            case .othr, .dbtrAcct, .cdtrAcct: self == .id ? self : nil
+            case .bal: self == .tp || self == .amt || self == .cdtDbtInd ? self : nil
+            case .tp: self == .cdOrPrtry ? self : nil
+            case .cdOrPrtry, .sts: self == .cd ? self : nil
+            case .ntry:
+                switch self {
+                case .amt, .cdtDbtInd, .sts, .bookgDt, .acctSvcrRef, .addtlNtryInf: self
+                default: nil
+                }
+            // A choice: a day is a date, or a date and time.
+            case .bookgDt: self == .dt || self == .dtTm ? .dt : nil
+            case .txDtls:
+                switch self {
+                case .amt, .cdtDbtInd, .refs, .rltdPties, .rmtInf, .amtDtls, .addtlTxInf: self
+                default: nil
+                }
+            case .amtDtls: self == .txAmt ? self : nil
+            case .txAmt: self == .amt ? self : nil
+            case .refs: self == .acctSvcrRef || self == .endToEndId ? self : nil
+            case .rltdPties:
+                self == .dbtr || self == .cdtr || self == .dbtrAcct || self == .cdtrAcct
+                    ? self : nil
+            case .dbtr, .cdtr: self == .nm || self == .pty ? self : nil
+            case .pty: self == .nm ? self : nil
+            case .cdtrRefInf: self == .ref ? self : nil
+            default: nil
+            }
+        }
+
+        /// The bits of the choices' first elements, `iban` and `dt`.
+        static let choiceBits = (
+            iban: UInt64(1) << all.firstIndex(of: .iban)!, dt: UInt64(1) << all.firstIndex(of: .dt)!
+        )
+    }
+
+    /// The longest value kept for a row (a name, the description, a reference), in UTF-8
+    /// bytes: a bank's text fields are far shorter (`Ustrd` 140 characters, `AddtlNtryInf`
+    /// 500), and a ledger keeps no megabytes of text from one booking.
+    static let maximumKeptText = 8192
+
+    /// One `TxDtls` of an entry.
+    struct Details {
+        var amount: PlacedText?
+        /// How many bytes the `Ustrd` lines hold together.
+        var unstructuredLength = 0
+        var currency: String?
+        var indicator: String?
+        var debtorName: String?
+        var creditorName: String?
+        var debtorIBAN: PlacedText?
+        var creditorIBAN: PlacedText?
+        var unstructured: [String] = []
+        var creditorReference: String?
+        var endToEndID: String?
+        var reference: String?
+        var additional: String?
+    }
+
+    struct Entry {
+        let line: Int
+        /// The errors of the file before the entry: one reported in it (an element given
+        /// twice or misplaced, a text too long) keeps it from being a row.
+        var errorsBefore = 0
+        var amount: PlacedText?
+        var currency: String?
+        var indicator: PlacedText?
+        var status: String?
+        var bookingDate: PlacedText?
+        var serviceReference: String?
+        var additional: String?
+        var details: [Details] = []
+    }
+
+    struct Balance {
+        var type: String?
+        var amount: PlacedText?
+        var currency: String?
+        var indicator: String?
+        /// `Dt/Dt`, or the day of `Dt/DtTm`.
+        var date: String?
+        let line: Int
+    }
+
+    struct Statement {
+        let line: Int
+        let column: Int
+        let isInterim: Bool
+        var iban: PlacedText?
+        var otherID: PlacedText?
+        var currency: PlacedText?
+        var account: Account?
+        var accountChecked = false
+        var balances: [Balance] = []
+        var total: Int64 = 0
+        var isValid = true
+    }
+}

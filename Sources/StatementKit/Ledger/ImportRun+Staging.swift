@@ -1,0 +1,320 @@
+import Foundation
+
+/// Rows staged in memory, sorted into present and new, and appended to the logs.
+extension ImportRun {
+    /// The rows of one file in one account-month, encoded for storage.
+    struct StagedMonth {
+        var bytes: [UInt8] = []
+        var rows: [StagedRow] = []
+
+        /// Stages a row encoded in `batchBytes` (an `EncodedRows`' bytes); returns how many
+        /// bytes its encoding takes.
+        mutating func append(_ row: EncodedRows.Row, of batchBytes: UnsafeRawBufferPointer)
+            -> Int
+        {
+            let encoded = UnsafeRawBufferPointer(rebasing: batchBytes[row.start..<row.staged.end])
+            bytes.append(bytes: encoded)
+            rows.append(row.staged.ending(at: bytes.count))
+            return encoded.count
+        }
+
+        /// The identities of the rows in order. Rows without transaction id are numbered by
+        /// `occurrences`, the counts of content hashes seen earlier in the file: identical rows
+        /// share a date, so they share a month.
+        func identities(of account: AccountID, occurrences: inout [UInt64: Int])
+            -> [TransactionIdentity]
+        {
+            let prefix = TransactionIdentity.contentPrefix(account)
+            return rows.map { row in
+                if row.hasTransactionID {
+                    return TransactionIdentity(hash: row.hash, isTransactionID: true)
+                }
+                let occurrence = occurrences[row.hash, default: 0] + 1
+                occurrences[row.hash] = occurrence
+                return TransactionIdentity(
+                    prefix: prefix, contentHash: row.hash, occurrence: occurrence)
+            }
+        }
+    }
+
+    /// Rows of a file encoded for storage on the core that reads it, handed to the merging
+    /// core (the busier one) a few thousand at a time. They hold no text, so no string made
+    /// on one core is freed on the other.
+    struct EncodedRows: Sendable {
+        struct Row: Sendable {
+            let accountID: AccountID
+            let month: Month
+            /// Where the row's bytes start in `bytes`; `staged.end` is where they end.
+            let start: Int
+            let staged: StagedRow
+        }
+
+        /// How many rows a batch holds.
+        static let capacity = 4096
+
+        var bytes: [UInt8]
+        var rows: [Row]
+        /// The accounts first seen in these rows, with the line of the first row of each.
+        var accounts: [(account: Account, line: Int)] = []
+        /// Rows read but kept by another part of a split ledger (`--shard`).
+        var otherShardRows = 0
+
+        init() {
+            bytes = []
+            bytes.reserveCapacity(Self.capacity * 128)
+            rows = []
+            rows.reserveCapacity(Self.capacity)
+        }
+
+        var count: Int { rows.count + otherShardRows }
+
+        /// Encodes a row, with its identity hash when it has a transaction id, else its
+        /// content hash.
+        mutating func append(_ row: LentRow) {
+            let fields = row.fields
+            let start = bytes.count
+            LedgerRecord.encode(fields, into: &bytes)
+            let hash =
+                if let id = fields.transactionID {
+                    TransactionIdentity(account: row.account.id, transactionID: id).hash
+                } else {
+                    TransactionIdentity.contentHash(fields)
+                }
+            rows.append(
+                Row(
+                    accountID: row.account.id, month: Month(fields.date), start: start,
+                    staged: StagedRow(
+                        hash: hash, hasTransactionID: fields.transactionID != nil,
+                        end: bytes.count, amount: fields.amount.minorUnits, line: row.line)
+                ))
+        }
+    }
+
+    /// A staged row in 32 bytes, as a large import holds hundreds of thousands of them: its
+    /// identity hash when it has a transaction id, else its content hash; the end of its
+    /// encoded bytes; its amount; and its line, for the messages of conflicts.
+    struct StagedRow: Sendable {
+        let hash: UInt64
+        /// The end offset, with whether the row has a transaction id in the top bit.
+        private let packedEnd: UInt64
+        let amount: Int64
+        let line: Int
+
+        init(hash: UInt64, hasTransactionID: Bool, end: Int, amount: Int64, line: Int) {
+            self.hash = hash
+            packedEnd = UInt64(end) | (hasTransactionID ? 1 << 63 : 0)
+            self.amount = amount
+            self.line = line
+        }
+
+        var end: Int { Int(packedEnd & ~(1 << 63)) }
+        var hasTransactionID: Bool { packedEnd >> 63 == 1 }
+
+        /// The same row with its bytes ending at `end`.
+        func ending(at end: Int) -> StagedRow {
+            StagedRow(
+                hash: hash, hasTransactionID: hasTransactionID, end: end, amount: amount,
+                line: line)
+        }
+    }
+
+    /// What reading one file has done so far: rows staged in memory, rows written out.
+    struct FileProgress {
+        var staged: [AccountMonth: StagedMonth] = [:]
+        var stagedBytes = 0
+        /// Per account-month, the counts of content hashes of rows without transaction id.
+        var occurrences: [AccountMonth: [UInt64: Int]] = [:]
+        /// Per account-month, the identities the file added, to forget if it is rejected.
+        var added: [AccountMonth: [UInt64]] = [:]
+        /// Per account, the magnitudes of the new rows' amounts, added up.
+        var turnover: [AccountID: Int64] = [:]
+        /// Rows that cannot join the ledger: a transaction id already there with another
+        /// amount, or an amount that would take the account's balance out of range.
+        var conflicts: [(line: Int, message: DiagnosticMessage)] = []
+        var new = 0
+        var present = 0
+    }
+
+    /// Sorts the staged rows into present and new, and appends the new ones to the logs in
+    /// one write each (only counted in a dry run). A transaction id found with another
+    /// amount, and an amount the account's balance could not hold, become conflicts.
+    func writeStaged(_ progress: inout FileProgress, accounts: [AccountID: Account])
+        throws(StorageError)
+    {
+        let start = writtenLogs
+        // Buffers kept from one write to the next, so that their pages are not taken and
+        // cleared again every time.
+        var (dataLog, idLog) = (logBuffers.data, logBuffers.ids)
+        dataLog.removeAll(keepingCapacity: true)
+        idLog.removeAll(keepingCapacity: true)
+        logBuffers = ([], [])
+        defer { logBuffers = (dataLog, idLog) }
+        for key in progress.staged.keys.sorted() {
+            try writeStagedMonth(
+                key, &progress, accounts: accounts, dataLog: &dataLog, idLog: &idLog)
+        }
+        if !dataLog.isEmpty {
+            try storage.appendToLogs(
+                data: dataLog, ids: idLog, at: start, committed: committed.logs)
+        }
+        progress.stagedBytes = 0
+    }
+
+    /// Sorts the staged rows of one account-month into present and new, and stages the new
+    /// ones for the logs.
+    private func writeStagedMonth(
+        _ key: AccountMonth, _ progress: inout FileProgress, accounts: [AccountID: Account],
+        dataLog: inout [UInt8], idLog: inout [UInt8]
+    ) throws(StorageError) {
+        try loadMonths(of: key.accountID)
+        let month = progress.staged.removeValue(forKey: key)!
+        let currency = accounts[key.accountID]!.currency
+        let rowIdentities = month.identities(
+            of: key.accountID, occurrences: &progress.occurrences[key, default: [:]])
+        // A row with a transaction id is looked for in the months beside its own too.
+        let neighbours = try neighbourIdentities(of: key, month)
+        // Taken out of the dictionaries while they grow, so that they are not copied.
+        var known = try identities(of: key)
+        knownIdentities[key] = nil
+        var added = progress.added.removeValue(forKey: key) ?? []
+        var turnover =
+            (manifest.accounts[key.accountID]?.turnover ?? 0)
+            + (progress.turnover[key.accountID] ?? 0)
+        defer {
+            knownIdentities[key] = known
+            if !added.isEmpty { progress.added[key] = added }
+            let base = manifest.accounts[key.accountID]?.turnover ?? 0
+            progress.turnover[key.accountID] = turnover - base
+        }
+        var newRanges: [Range<Int>] = []
+        var newTotal: Int64 = 0
+        var ids: [UInt8] = []
+        var start = 0
+        for (row, identity) in zip(month.rows, rowIdentities) {
+            let end = row.end
+            defer { start = end }
+            let hash = identity.hash
+            // Only a transaction id's amount is checked when it is found again.
+            let check =
+                identity.isTransactionID
+                ? TransactionIdentity.amountCheck(
+                    Money(minorUnits: row.amount, currency: currency)) : 0
+            let found =
+                known.hashes.contains(hash)
+                ? key.month
+                : identity.isTransactionID
+                    ? neighbours.first { $0.1.hashes.contains(hash) }?.0 : nil
+            if let foundMonth = found {
+                let stored =
+                    foundMonth == key.month
+                    ? known.amountChecks[hash]
+                    : neighbours.first { $0.0 == foundMonth }?.1.amountChecks[hash]
+                if identity.isTransactionID && stored != check {
+                    progress.conflicts.append(
+                        (
+                            row.line,
+                            .ledgerTransactionID(account: key.accountID, month: foundMonth)
+                        ))
+                }
+                progress.present += 1
+                continue
+            }
+            let (sum, overflow) = turnover.addingReportingOverflow(
+                Int64(exactly: row.amount.magnitude) ?? .max)
+            guard !overflow else {
+                progress.conflicts.append(
+                    (row.line, .balanceOutOfRange(account: key.accountID)))
+                continue
+            }
+            turnover = sum
+            known.insert(hash, amountCheck: check)
+            added.append(hash)
+            newRanges.append(start..<end)
+            newTotal &+= row.amount
+            TransactionIdentity.appendEntry(hash: hash, amountCheck: check, to: &ids)
+        }
+        guard !newRanges.isEmpty else { return }
+        append(
+            month, key, newRanges: newRanges, total: newTotal, ids: ids, &progress,
+            dataLog: &dataLog, idLog: &idLog)
+    }
+
+    /// The identities of the months beside an account-month, where a row with a transaction
+    /// id is looked for too; none when the month has no such row.
+    private func neighbourIdentities(of key: AccountMonth, _ month: StagedMonth)
+        throws(StorageError) -> [(Month, KnownIdentities)]
+    {
+        return month.rows.contains(where: \.hasTransactionID)
+            ? try [key.month.previous, key.month.next].compactMap { $0 }.map {
+                (month) throws(StorageError) in
+                (
+                    month,
+                    try identities(of: AccountMonth(accountID: key.accountID, month: month))
+                )
+            } : []
+    }
+
+    /// Stages the new rows of an account-month for the logs (only counted in a dry run), and
+    /// advances its tail.
+    private func append(
+        _ month: StagedMonth, _ key: AccountMonth, newRanges: [Range<Int>], total newTotal: Int64,
+        ids: [UInt8], _ progress: inout FileProgress, dataLog: inout [UInt8], idLog: inout [UInt8]
+    ) {
+        progress.new += newRanges.count
+        // Every row new, as in a first import: the staged bytes whole.
+        let data =
+            newRanges.count == month.rows.count
+            ? month.bytes : newRanges.reduce(into: []) { $0 += month.bytes[$1] }
+        var tail =
+            tails[key]
+            ?? MonthTail(
+                accountID: key.accountID, month: key.month,
+                committed: committed.accounts[key.accountID]?.months[key.month])
+        tail.written.advance(data: data, ids: ids, at: writtenLogs, total: newTotal)
+        writtenLogs.advance(data: data.count, ids: ids.count)
+        tails[key] = tail
+        if !isDryRun {
+            dataLog += data
+            idLog += ids
+        }
+    }
+
+    /// Reads an account's months from the ledger the first time the run needs them: a run
+    /// reads the month records of the accounts it touches only.
+    func loadMonths(of accountID: AccountID) throws(StorageError) {
+        guard let entry = committed.accounts[accountID], !entry.monthsLoaded else { return }
+        try storage.loadMonths(of: [accountID], in: &committed)
+        manifest.accounts[accountID]!.months = committed.accounts[accountID]!.months
+        manifest.accounts[accountID]!.assertions = committed.accounts[accountID]!.assertions
+        manifest.accounts[accountID]!.monthsLoaded = true
+    }
+
+    /// The identities stored in an account-month plus those this run added, loaded once,
+    /// after checking the month's files against their checksums: an import never writes onto
+    /// a damaged month.
+    private func identities(of key: AccountMonth) throws(StorageError) -> KnownIdentities {
+        if let known = knownIdentities[key] { return known }
+        var known = KnownIdentities()
+        if let length = committed.accounts[key.accountID]?.months[key.month] {
+            if committed.version < 2 {
+                // A dry run over a format 1 ledger: the identities as an upgrade computes them.
+                let account = committed.accounts[key.accountID]!.account
+                for (hash, check) in TransactionIdentity.entries(
+                    of: try storage.transactions(of: account, in: key.month, length: length),
+                    account: key.accountID)
+                {
+                    known.insert(hash, amountCheck: check)
+                }
+            } else {
+                _ = try storage.dataBytes(of: key.accountID, in: key.month, length: length)
+                for (hash, check) in try storage.identities(
+                    of: key.accountID, in: key.month, length: length)
+                {
+                    known.insert(hash, amountCheck: check)
+                }
+            }
+        }
+        knownIdentities[key] = known
+        return known
+    }
+}

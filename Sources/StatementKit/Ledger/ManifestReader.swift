@@ -1,0 +1,399 @@
+/// Reads the manifest's records from its bytes, a line at a time, its fields as ranges.
+struct ManifestReader {
+    typealias DecodingError = LedgerManifest.DecodingError
+    let bytes: [UInt8]
+    /// The fields of the current line.
+    private var fields: [Range<Int>] = []
+    /// The last account read, whose months follow it: their ids are compared, not parsed.
+    private var lastAccount: (range: Range<Int>, id: AccountID)?
+
+    init(bytes: [UInt8]) {
+        self.bytes = bytes
+    }
+
+    /// The lines as ranges, without their line feeds.
+    private func lines() -> [Range<Int>] {
+        var start = 0
+        var lines: [Range<Int>] = []
+        while start < bytes.count {
+            var end = start
+            while end < bytes.count && bytes[end] != 10 { end += 1 }
+            lines.append(start..<end)
+            start = end + 1
+        }
+        return lines
+    }
+
+    /// Splits a line into `fields`.
+    private mutating func split(_ line: Range<Int>) {
+        fields.removeAll(keepingCapacity: true)
+        var start = line.lowerBound
+        for index in line where bytes[index] == 9 {
+            fields.append(start..<index)
+            start = index + 1
+        }
+        fields.append(start..<line.upperBound)
+    }
+
+    /// Reads a section: `YYYY-MM DATA IDX DCHK ICHK [TOTAL] EXTENTS` lines, then `balance
+    /// YYYY-MM-DD MINOR LINE SOURCE` lines.
+    mutating func readSection(logs: LedgerManifest.LogLengths, currency: Currency)
+        throws(DecodingError)
+        -> (months: [Month: LedgerManifest.MonthLength], assertions: [BalanceAssertion])
+    {
+        var months: [Month: LedgerManifest.MonthLength] = [:]
+        var assertions: [BalanceAssertion] = []
+        guard bytes.last == 10 else { throw .malformed(line: 1, "the section is cut short") }
+        for (offset, line) in lines().enumerated() {
+            split(line)
+            if (fields.count == 5 || fields.count == 6) && isText(fields[0], "balance") {
+                guard let day = try? Day(parsing: text(fields[1])),
+                    let units = integer(fields[2]), let line = integer(fields[3]), line >= 0
+                else { throw .malformed(line: offset + 1, "bad balance record") }
+                var sum: Int64?
+                if fields.count == 6 {
+                    guard let value = integer(fields[5]) else {
+                        throw .malformed(line: offset + 1, "bad balance record")
+                    }
+                    sum = Int64(value)
+                }
+                assertions.append(
+                    BalanceAssertion(
+                        day: day, balance: Money(minorUnits: Int64(units), currency: currency),
+                        source: unescaped(fields[4]), line: line, ledgerSum: sum))
+                continue
+            }
+            guard fields.count == 6 || fields.count == 7,
+                case (let month, var length)? = monthRecord(
+                    from: 0, version: 4, logs, extentsField: fields.count - 1)
+            else { throw .malformed(line: offset + 1, "bad month record") }
+            if fields.count == 7 {
+                guard let total = integer(fields[5]) else {
+                    throw .malformed(line: offset + 1, "bad month total")
+                }
+                length.total = Int64(total)
+            }
+            months[month] = length
+        }
+        return (months, assertions)
+    }
+
+    mutating func read(into manifest: inout LedgerManifest) throws(DecodingError) {
+        var lineNumber = 0
+        var lines = self.lines()
+        guard let header = lines.first else {
+            throw .malformed(line: 1, "not a statements ledger")
+        }
+        let prefix = Array((LedgerManifest.magic + " ").utf8)
+        guard bytes[header].starts(with: prefix),
+            let version = integer(header.lowerBound + prefix.count..<header.upperBound),
+            version >= 1
+        else { throw .malformed(line: 1, "not a statements ledger") }
+        guard version <= LedgerManifest.formatVersion else { throw .newerVersion(version) }
+        manifest.version = version
+        if version >= 2 {
+            // The end line holds the hash of everything before it.
+            let last = lines.last!
+            let hashText = String(decoding: bytes[last].dropFirst(4), as: UTF8.self)
+            guard bytes.last == 10, lines.count > 1, bytes[last].starts(with: Array("end\t".utf8))
+            else {
+                throw .malformed(
+                    line: lines.count, "it has no end line: it was cut short or changed by hand")
+            }
+            let body = Array(bytes[..<last.lowerBound])
+            let matches: Bool
+            if version >= 4 {
+                guard let hash = ContentHash(hexText: hashText) else {
+                    throw .malformed(
+                        line: lines.count,
+                        "it has no end line: it was cut short or changed by hand")
+                }
+                matches = body.withUnsafeBytes { ContentHash.of($0) } == hash
+            } else {
+                guard let checksum = Checksum(hexText: hashText) else {
+                    throw .malformed(
+                        line: lines.count,
+                        "it has no end line: it was cut short or changed by hand")
+                }
+                matches = Checksum.of(body) == checksum
+            }
+            guard matches else {
+                throw .malformed(
+                    line: lines.count, "its checksum does not match: it was changed by hand")
+            }
+            lines.removeLast()
+        }
+        for line in lines.dropFirst() {
+            lineNumber += 1
+            try readRecord(line, number: lineNumber + 1, version: version, into: &manifest)
+        }
+    }
+
+    private mutating func readRecord(
+        _ line: Range<Int>, number: Int, version: Int, into manifest: inout LedgerManifest
+    ) throws(DecodingError) {
+        split(line)
+        let kind = fields[0]
+        if fields.count == 2 && isText(kind, "generation") {
+            guard let generation = integer(fields[1]), generation >= 0 else {
+                throw .malformed(line: number, "bad generation")
+            }
+            manifest.generation = generation
+            return
+        }
+        if fields.count == 3 && version >= 4 && isText(kind, "logs") {
+            guard let data = integer(fields[1]), let ids = integer(fields[2]), data >= 0,
+                ids >= 0, ids % 16 == 0
+            else { throw .malformed(line: number, "bad log lengths") }
+            manifest.logs = LedgerManifest.LogLengths(dataBytes: data, idBytes: ids)
+            return
+        }
+        if fields.count == 3 && version >= 4 && isText(kind, "months") {
+            let name = unescaped(fields[1])
+            guard let bytes = integer(fields[2]), bytes >= 0, name.hasPrefix("months."),
+                !name.contains("/")
+            else { throw .malformed(line: number, "bad months log") }
+            manifest.monthsLog = LedgerManifest.MonthsLog(name: name, bytes: bytes)
+            return
+        }
+        if version >= 3 && isText(kind, "file") {
+            try readFile(number: number, into: &manifest)
+            return
+        }
+        guard fields.count >= 2, let accountID = accountID(fields[1]) else {
+            throw .malformed(line: number, "unreadable record")
+        }
+        let accountFields = version >= 5 ? 10 : version >= 4 ? 9 : version >= 2 ? 8 : 7
+        let monthFields = version >= 2 ? 7 : 5
+        if isText(kind, "account") && fields.count == accountFields {
+            try readAccount(accountID, number: number, version: version, into: &manifest)
+        } else if isText(kind, "month") && version <= 3 && fields.count == monthFields {
+            guard manifest.accounts[accountID] != nil,
+                let (month, length) = monthRecord(from: 2, version: version, manifest.logs)
+            else { throw .malformed(line: number, "bad month record") }
+            manifest.accounts[accountID]!.months[month] = length
+        } else {
+            throw .malformed(line: number, "unknown record")
+        }
+    }
+
+    /// Reads a `file` record: an imported file's stamp, content and counts.
+    private func readFile(
+        number: Int, into manifest: inout LedgerManifest
+    ) throws(DecodingError) {
+        guard fields.count == 12, let size = integer(fields[1]),
+            let modified = integer(fields[2]), let changed = integer(fields[3]),
+            let inode = UInt64(text(fields[4])), let device = UInt64(text(fields[5])),
+            let content = ContentHash(hexText: text(fields[6])),
+            let reading = hex(fields[7]),
+            let transactions = integer(fields[8]), let rows = integer(fields[9]),
+            let notBooked = integer(fields[10]), transactions >= 0, rows >= 0, notBooked >= 0
+        else { throw .malformed(line: number, "bad file record") }
+        manifest.files[unescaped(fields[11])] = ImportedFile(
+            stamp: FileStamp(
+                size: Int64(size), modified: Int64(modified), changed: Int64(changed),
+                inode: inode, device: device),
+            content: content, reading: Checksum(value: reading),
+            transactionCount: transactions, rowCount: rows, notBookedCount: notBooked)
+    }
+
+    /// Reads an `account` record of the manifest's format `version`.
+    private func readAccount(
+        _ accountID: AccountID, number: Int, version: Int, into manifest: inout LedgerManifest
+    ) throws(DecodingError) {
+        guard let currency = Currency(code: text(fields[2])),
+            let accountKind = Account.Kind(rawValue: text(fields[3]))
+        else { throw .malformed(line: number, "bad currency or kind") }
+        var opening: Money?
+        if !isText(fields[4], "-") {
+            guard let units = integer(fields[4]) else {
+                throw .malformed(line: number, "bad opening balance")
+            }
+            opening = Money(minorUnits: Int64(units), currency: currency)
+        }
+        var turnover: Int64?
+        if version >= 2 {
+            guard let value = integer(fields[6]), value >= 0 else {
+                throw .malformed(line: number, "bad turnover")
+            }
+            turnover = Int64(value)
+        }
+        // Format 5 has the balance state before the name.
+        let shift = version >= 5 ? 1 : 0
+        let name = unescaped(fields[(version >= 2 ? 7 : 6) + shift])
+        var section: LedgerManifest.Section?
+        if version >= 4 && !isText(fields[8 + shift], "-") {
+            section = self.section(fields[8 + shift], in: manifest.monthsLog)
+            guard section != nil else { throw .malformed(line: number, "bad section") }
+        }
+        var outOfBalance: OutOfBalance?
+        if version >= 5 && !isText(fields[7], "-") {
+            let parts = text(fields[7]).split(separator: ":")
+            guard parts.count == 2, let since = try? Day(parsing: String(parts[0])),
+                let units = Int64(parts[1])
+            else { throw .malformed(line: number, "bad balance state") }
+            outOfBalance = OutOfBalance(
+                since: since, difference: Money(minorUnits: units, currency: currency))
+        }
+        manifest.accounts[accountID] = LedgerManifest.AccountEntry(
+            account: Account(
+                id: accountID, name: name.isEmpty ? nil : name, kind: accountKind,
+                currency: currency),
+            openingBalance: opening,
+            lastImport: isText(fields[5], "-") ? nil : text(fields[5]),
+            turnover: turnover, months: [:], section: section, monthsLoaded: section == nil,
+            outOfBalance: outOfBalance)
+    }
+
+    /// The month record in `fields` from `start`: `YYYY-MM DATA IDX`, then from format 2 the
+    /// two checksums, and in format 4 the extents; `nil` when it is not one.
+    private func monthRecord(
+        from start: Int, version: Int, _ logs: LedgerManifest.LogLengths, extentsField: Int? = nil
+    ) -> (Month, LedgerManifest.MonthLength)? {
+        let indexEntry = version >= 2 ? 16 : 8
+        guard let month = month(fields[start]), let data = integer(fields[start + 1]),
+            let ids = integer(fields[start + 2]), data >= 0, ids >= 0, ids % indexEntry == 0
+        else { return nil }
+        var length = LedgerManifest.MonthLength(dataBytes: data, idBytes: ids)
+        if version >= 2 {
+            guard let dataChecksum = hex(fields[start + 3]), let idChecksum = hex(fields[start + 4])
+            else { return nil }
+            length.dataChecksum = Checksum(value: dataChecksum)
+            length.idChecksum = Checksum(value: idChecksum)
+        }
+        if version >= 4 {
+            guard let extents = extents(fields[extentsField ?? start + 5], of: length, in: logs)
+            else {
+                return nil
+            }
+            length.extents = extents
+        }
+        return (month, length)
+    }
+
+    /// An account's section, `OFFSET:BYTES:CHECKSUM`, within the committed months log.
+    private func section(_ range: Range<Int>, in log: LedgerManifest.MonthsLog)
+        -> LedgerManifest.Section?
+    {
+        let parts = bytes[range].split(
+            separator: UInt8(ascii: ":"), omittingEmptySubsequences: false)
+        guard parts.count == 3,
+            let offset = integer(parts[0].startIndex..<parts[0].endIndex),
+            let count = integer(parts[1].startIndex..<parts[1].endIndex),
+            let checksum = hex(parts[2].startIndex..<parts[2].endIndex),
+            offset >= 0, count > 0, count <= log.bytes - offset
+        else { return nil }
+        return LedgerManifest.Section(
+            offset: offset, bytes: count, checksum: Checksum(value: checksum))
+    }
+
+    /// The extents of a month record: each within the logs' committed lengths (given before
+    /// the months), adding up to the month's lengths; `nil` when they are not.
+    private func extents(
+        _ range: Range<Int>, of length: LedgerManifest.MonthLength,
+        in logs: LedgerManifest.LogLengths
+    ) -> [LedgerManifest.Extent]? {
+        var extents: [LedgerManifest.Extent] = []
+        var numbers: [Int] = []
+        var start = range.lowerBound
+        for index in range.lowerBound...range.upperBound {
+            let separator = index == range.upperBound ? UInt8(ascii: ",") : bytes[index]
+            guard separator == UInt8(ascii: ",") || separator == UInt8(ascii: ":") else {
+                continue
+            }
+            guard let number = integer(start..<index) else { return nil }
+            numbers.append(number)
+            start = index + 1
+            guard separator == UInt8(ascii: ",") else { continue }
+            guard numbers.count == 4 else { return nil }
+            let extent = LedgerManifest.Extent(
+                dataOffset: numbers[0], dataBytes: numbers[1], idOffset: numbers[2],
+                idBytes: numbers[3])
+            guard extent.dataOffset >= 0, extent.dataBytes > 0, extent.idOffset >= 0,
+                extent.idBytes > 0, extent.idOffset % 16 == 0, extent.idBytes % 16 == 0,
+                extent.dataBytes <= logs.dataBytes - extent.dataOffset,
+                extent.idBytes <= logs.idBytes - extent.idOffset
+            else { return nil }
+            extents.append(extent)
+            numbers.removeAll(keepingCapacity: true)
+        }
+        guard extents.reduce(0, { $0 + $1.dataBytes }) == length.dataBytes,
+            extents.reduce(0, { $0 + $1.idBytes }) == length.idBytes
+        else { return nil }
+        return extents
+    }
+
+    /// The account id of a field: the last account's when the bytes are the same.
+    private mutating func accountID(_ range: Range<Int>) -> AccountID? {
+        if let last = lastAccount, bytes[last.range].elementsEqual(bytes[range]) {
+            return last.id
+        }
+        guard let id = try? AccountID(parsing: text(range)) else { return nil }
+        lastAccount = (range, id)
+        return id
+    }
+
+    private func isText(_ range: Range<Int>, _ text: StaticString) -> Bool {
+        range.count == text.utf8CodeUnitCount
+            && text.withUTF8Buffer { bytes[range].elementsEqual($0) }
+    }
+
+    private func text(_ range: Range<Int>) -> String {
+        String(decoding: bytes[range], as: UTF8.self)
+    }
+
+    private func unescaped(_ range: Range<Int>) -> String {
+        bytes.withUnsafeBytes {
+            LedgerRecord.unescape(UnsafeRawBufferPointer(rebasing: $0[range]))
+        } ?? ""
+    }
+
+    /// A decimal integer, with an optional leading `-`, that fits in an `Int`.
+    private func integer(_ range: Range<Int>) -> Int? {
+        var index = range.lowerBound
+        let negative = index < range.upperBound && bytes[index] == UInt8(ascii: "-")
+        if negative { index += 1 }
+        guard index < range.upperBound else { return nil }
+        var value = 0
+        while index < range.upperBound {
+            let digit = bytes[index] &- UInt8(ascii: "0")
+            guard digit < 10 else { return nil }
+            let (times, overflow) = value.multipliedReportingOverflow(by: 10)
+            let (sum, carry) = times.addingReportingOverflow(Int(digit))
+            guard !overflow && !carry else { return nil }
+            value = sum
+            index += 1
+        }
+        return negative ? -value : value
+    }
+
+    /// 16 hexadecimal digits.
+    private func hex(_ range: Range<Int>) -> UInt64? {
+        guard range.count == 16 else { return nil }
+        var value: UInt64 = 0
+        for index in range {
+            let byte = bytes[index]
+            let digit: UInt8
+            if byte &- UInt8(ascii: "0") < 10 {
+                digit = byte - UInt8(ascii: "0")
+            } else if (byte | 0x20) &- UInt8(ascii: "a") < 6 {
+                digit = (byte | 0x20) - UInt8(ascii: "a") + 10
+            } else {
+                return nil
+            }
+            value = value << 4 | UInt64(digit)
+        }
+        return value
+    }
+
+    /// `YYYY-MM`.
+    private func month(_ range: Range<Int>) -> Month? {
+        guard range.count == 7, bytes[range.lowerBound + 4] == UInt8(ascii: "-"),
+            let year = integer(range.lowerBound..<range.lowerBound + 4),
+            let month = integer(range.lowerBound + 5..<range.upperBound),
+            bytes[range.lowerBound] != UInt8(ascii: "-"),
+            bytes[range.lowerBound + 5] != UInt8(ascii: "-")
+        else { return nil }
+        return Month(year: year, month: month)
+    }
+}

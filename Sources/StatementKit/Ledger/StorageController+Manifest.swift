@@ -1,0 +1,87 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Reading the manifest: retried while a writer replaces it, kept while its file is unchanged.
+extension StorageController {
+    // MARK: Reading
+
+    /// Reads the committed manifest, with every account's months unless `months` is false
+    /// (then `loadMonths(of:in:)` reads those of the accounts a run needs); a missing folder
+    /// or manifest is an empty ledger.
+    ///
+    /// Readers take no lock, so a writer's commit may replace the months log between reading
+    /// the manifest and reading that log: the manifest is then read again.
+    package func loadManifest(months: Bool = true) throws(StorageError) -> LedgerManifest {
+        var attempt = 0
+        while true {
+            var manifest = try loadRoot()
+            guard months else { return manifest }
+            do throws(StorageError) {
+                beforeReadingMonths?()
+                try loadAllMonths(&manifest)
+                return manifest
+            } catch {
+                attempt += 1
+                guard attempt < 5, try loadRoot().monthsLog.name != manifest.monthsLog.name
+                else { throw error }
+            }
+        }
+    }
+
+    private func manifestStamp() -> [Int]? {
+        var info = stat()
+        guard lstat(manifestPath, &info) == 0 else { return nil }
+        return [
+            Int(info.st_dev), Int(info.st_ino), Int(info.st_size), info.st_mtim.tv_sec,
+            info.st_mtim.tv_nsec, info.st_ctim.tv_sec, info.st_ctim.tv_nsec,
+        ]
+    }
+
+    /// Reads the committed manifest without the months of format 4's accounts.
+    func loadRoot() throws(StorageError) -> LedgerManifest {
+        var info = stat()
+        if stat(folder, &info) != 0 {
+            guard errno == ENOENT else { throw error("read", folder) }
+            return LedgerManifest()
+        }
+        guard info.st_mode & S_IFMT == S_IFDIR else {
+            throw .io(
+                path: folder, operation: "use state folder",
+                reason: String(cString: strerror(ENOTDIR)))
+        }
+        // A command asks for the manifest several times; it is read again only when a commit
+        // replaced it (a new file: another inode, size or time).
+        let before = manifestStamp()
+        if let cached = cachedRoot, let before, cached.stamp == before { return cached.manifest }
+        guard let bytes = try readFile(manifestPath, upTo: nil, missingIsEmpty: true) else {
+            // No manifest but ledger data, and no journal of a first run that was stopped
+            // before its commit: the manifest was lost, not never written.
+            let accounts =
+                (try? FileManager.default.contentsOfDirectory(atPath: folder + "/accounts"))
+            let hasData =
+                !(accounts ?? []).isEmpty
+                || (stat(logPath(.data), &info) == 0 && info.st_size > 0)
+            if hasData, stat(journalPath, &info) != 0 {
+                throw .damaged(
+                    folder: folder, path: manifestPath,
+                    reason: "is missing while the ledger holds transactions")
+            }
+            return LedgerManifest()
+        }
+        do throws(LedgerManifest.DecodingError) {
+            let manifest = try LedgerManifest(decoding: bytes)
+            if let before, manifestStamp() == before { cachedRoot = (before, manifest) }
+            return manifest
+        } catch {
+            if case .newerVersion = error {
+                throw .unreadable(folder: folder, reason: error.description)
+            }
+            throw .damaged(folder: folder, path: manifestPath, reason: "\(error)")
+        }
+    }
+}
