@@ -253,6 +253,19 @@ package enum InboxArchive {
         }
     }
 
+    /// Creates a hidden temporary file of this process, replacing one a killed run left; never
+    /// through a symbolic link, never onto a file another opened meanwhile.
+    static func createTemporary(_ temporary: String) throws(StorageError) -> Int32 {
+        _ = unlink(temporary)
+        let descriptor = open(
+            temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else {
+            throw .io(
+                path: temporary, operation: "create", reason: POSIXErrno(code: errno).description)
+        }
+        return descriptor
+    }
+
     /// Copies a file to `candidate` through a synced temporary beside it, a piece at a
     /// time, checking that the source held the bytes read throughout.
     private static func copy(_ path: String, stamp: FileStamp, to candidate: String, folder: String)
@@ -264,13 +277,7 @@ package enum InboxArchive {
         }
         defer { close(source) }
         let temporary = "\(folder)/.statements-\(getpid()).tmp"
-        _ = unlink(temporary)
-        let descriptor = open(
-            temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else {
-            throw .io(
-                path: temporary, operation: "create", reason: POSIXErrno(code: errno).description)
-        }
+        let descriptor = try createTemporary(temporary)
         defer { unlink(temporary) }
         let failure = copyBytes(from: source, to: descriptor)
         close(descriptor)

@@ -70,13 +70,7 @@ package enum InboxQuarantine {
         let target = path + diagnosticsSuffix
         let folder = path.lastIndex(of: "/").map { String(path[..<$0]) } ?? "."
         let temporary = "\(folder)/.statements-\(getpid()).diagnostics.tmp"
-        _ = unlink(temporary)
-        let descriptor = open(
-            temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else {
-            throw .io(
-                path: temporary, operation: "create", reason: POSIXErrno(code: errno).description)
-        }
+        let descriptor = try InboxArchive.createTemporary(temporary)
         let failure = Array(text.utf8).withUnsafeBytes { POSIXIO.writeAll(descriptor, $0) }
         let synced = fsync(descriptor) == 0
         close(descriptor)
