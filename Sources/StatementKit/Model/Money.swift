@@ -52,3 +52,12 @@ package enum MoneyError: Error, Hashable, Sendable, CustomStringConvertible {
         }
     }
 }
+
+extension Money {
+    /// The amount without its sign ("out €2,370.31": the word says which way the money went);
+    /// the most negative amount, which has no positive counterpart, stays as it is.
+    package var magnitude: Money {
+        minorUnits < 0 && minorUnits != .min
+            ? Money(minorUnits: -minorUnits, currency: currency) : self
+    }
+}

@@ -136,7 +136,7 @@ package struct HTMLStatementRenderer: Sendable {
         out.append(
             utf8: "<footer>\(escape(labels.transactions(statement.entries.count)))"
                 + " · \(escape(labels.moneyIn)) \(amount(statement.totalIn))"
-                + " · \(escape(labels.moneyOut)) \(amount(statement.totalOut))</footer>")
+                + " · \(escape(labels.moneyOut)) \(amount(statement.totalOut.magnitude))</footer>")
         out.append(utf8: HTMLDocument.pageTail)
     }
 

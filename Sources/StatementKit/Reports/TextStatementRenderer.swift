@@ -134,7 +134,7 @@ package struct TextStatementRenderer: Sendable {
         out.append(
             utf8:
                 "\(labels.transactions(statement.entries.count)) · \(labels.moneyIn) \(money.format(statement.totalIn))"
-                + " · \(labels.moneyOut) \(money.format(statement.totalOut))\n")
+                + " · \(labels.moneyOut) \(money.format(statement.totalOut.magnitude))\n")
     }
 }
 
