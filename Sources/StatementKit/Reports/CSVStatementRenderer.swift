@@ -35,16 +35,20 @@ package struct CSVStatementRenderer: Sendable {
         out.append("\r\n")
         let currency = statement.account.currency.code
         let account = statement.account.id.text
+        // Every row ends with its balance, the currency and the account.
+        func endRow(balance: Money) {
+            balance.appendDecimalText(to: &out)
+            out.append(UInt8(ascii: ","))
+            out.append(utf8: currency)
+            out.append(UInt8(ascii: ","))
+            out.append(utf8: account)
+            out.append("\r\n")
+        }
         statement.month.dayBefore.appendISOText(to: &out)
         out.append(utf8: ",Opening balance,")
         String.withReportField(statement.account.name) { Self.appendCell($0, to: &out) }
         out.append(utf8: ",,,")
-        statement.openingBalance.appendDecimalText(to: &out)
-        out.append(UInt8(ascii: ","))
-        out.append(utf8: currency)
-        out.append(UInt8(ascii: ","))
-        out.append(utf8: account)
-        out.append("\r\n")
+        endRow(balance: statement.openingBalance)
         // By index: each field read in place, not a copy of each entry and its texts.
         let entries = statement.entries
         for index in entries.indices {
@@ -65,12 +69,7 @@ package struct CSVStatementRenderer: Sendable {
             out.append(UInt8(ascii: ","))
             entries[index].transaction.amount.appendDecimalText(to: &out)
             out.append(UInt8(ascii: ","))
-            entries[index].balance.appendDecimalText(to: &out)
-            out.append(UInt8(ascii: ","))
-            out.append(utf8: currency)
-            out.append(UInt8(ascii: ","))
-            out.append(utf8: account)
-            out.append("\r\n")
+            endRow(balance: entries[index].balance)
         }
         // A balance the bank stated that the ledger does not hold: a row without an amount
         // (so sums stay right), the bank's balance in the balance column.
@@ -81,21 +80,11 @@ package struct CSVStatementRenderer: Sendable {
             out.append(utf8: " difference ")
             disagreement.difference.appendDecimalText(to: &out)
             out.append(utf8: ",,,")
-            disagreement.bank.appendDecimalText(to: &out)
-            out.append(UInt8(ascii: ","))
-            out.append(utf8: currency)
-            out.append(UInt8(ascii: ","))
-            out.append(utf8: account)
-            out.append("\r\n")
+            endRow(balance: disagreement.bank)
         }
         statement.month.lastDay.appendISOText(to: &out)
         out.append(utf8: ",Closing balance,,,,")
-        statement.closingBalance.appendDecimalText(to: &out)
-        out.append(UInt8(ascii: ","))
-        out.append(utf8: currency)
-        out.append(UInt8(ascii: ","))
-        out.append(utf8: account)
-        out.append("\r\n")
+        endRow(balance: statement.closingBalance)
     }
 
     /// Appends `cell(text)`: most texts as they are, without making another string.
