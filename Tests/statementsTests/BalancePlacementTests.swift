@@ -177,4 +177,31 @@ struct BalancePlacementTests {
             contentsOfFile: out + "/2026-10/DE89370400440532013000.txt", encoding: .utf8)
         #expect(text.contains("Bank balance Nov 15, 2026: €1.00; difference €88.00"), "\(text)")
     }
+
+    @Test func `asserts the end of a day that is not the file's latest, and no single-day file`()
+        throws
+    {
+        let workspace = try Workspace()
+        // 85.00 at the end of the 14th (the 15th's row follows); a later file books a stray
+        // 7.00 on the 14th.
+        let first = try workspace.write(
+            "m1.csv",
+            Self.header + Self.row("13", "90.00", "R1", "90.00")
+                + Self.row("14", "-5.00", "R3", "85.00") + Self.row("15", "-1.00", "R4"))
+        let stray = try workspace.write(
+            "m2.csv",
+            Self.header + Self.row("14", "-7.00", "R5") + Self.row("16", "-2.00", "R6", "75.00"))
+        #expect(try Self.importEach([first, stray], workspace).statuses == [0, 1])
+        // A file of one day may start within it: it asserts nothing about the day before.
+        let other = try Workspace()
+        let full = try other.write(
+            "f0.csv",
+            Self.header + Self.row("13", "93.00", "R1", "93.00")
+                + Self.row("14", "-3.00", "R0", "90.00"))
+        let rest = try other.write("s1.csv", Self.header + Self.row("14", "-5.00", "R3", "85.00"))
+        let later = try other.write("s2.csv", Self.header + Self.row("20", "-1.00", "R9", "84.00"))
+        let result = try Self.importEach([full, rest, later], other)
+        #expect(result.statuses == [0, 0, 0])
+        #expect(result.check == 0)
+    }
 }

@@ -88,14 +88,19 @@ struct BalanceDays {
     func placed(_ balances: [StatedBalance], statementLines: [Int] = []) -> [StatedBalance] {
         let runs = runsByAccount()
         let starts = Set(balances.map(\.statementLine)).union(statementLines).sorted()
-        let latestRunning = Dictionary(
-            balances.compactMap { balance in balance.day.map { (balance.account.id, $0) } },
-            uniquingKeysWith: max)
+        // Each account's first and latest day of rows in the file: the days that may be
+        // partial.
+        let rowDays = runs.compactMapValues { runs in
+            runs.isEmpty ? nil : (runs.map(\.day).min()!, runs.map(\.day).max()!)
+        }
+        let latestRunning = rowDays.mapValues(\.1)
         // The running balance of each account's day before its latest: a balance before the
         // latest day's rows equal to it says nothing new (no bookings between them).
         var beforeLatest: [AccountID: (day: Day, balance: Money)] = [:]
         for balance in balances {
-            guard let day = balance.day, day < latestRunning[balance.account.id]! else { continue }
+            guard let day = balance.day, let latest = latestRunning[balance.account.id],
+                day < latest
+            else { continue }
             if beforeLatest[balance.account.id].map({ $0.day < day }) ?? true {
                 beforeLatest[balance.account.id] = (day, balance.balance)
             }
@@ -114,6 +119,11 @@ struct BalanceDays {
             let day: Day?
             var amount = balance.balance
             switch balance.point {
+            case .endOfDay(let given) where given == rowDays[balance.account.id]?.0:
+                // One day of rows only: the file may start and end within it, so neither the
+                // day's end nor the balance before it is known.
+                if given == rowDays[balance.account.id]?.1 { continue }
+                day = given
             case .endOfDay(let given) where given == latestRunning[balance.account.id]:
                 let sum = (runs[balance.account.id] ?? []).lazy.filter { $0.day == given }
                     .reduce(Int64(0)) { $0 &+ $1.sum }

@@ -21,6 +21,9 @@ package struct RunningBalance: Hashable, Sendable {
     /// row when the chain knew it.
     private var lastDay: Day?
     private var latestOfDay: Money?
+    /// Newest first, the sum of the amounts of the day's rows listed so far (the newer ones),
+    /// which a balance declared on a later-listed row of the day needs to reach the day's end.
+    private var newerOfDay: Int64 = 0
     /// The days of the rows added, and those whose rows are not all next to each other: no
     /// row tells where those end.
     private var days: Set<Day> = []
@@ -88,12 +91,20 @@ package struct RunningBalance: Hashable, Sendable {
             dayEnds[day] = nil
             scatteredDays.insert(day)
         }
-        if isNewestFirst && !continuesDay { latestOfDay = afterIfNewestFirst }
+        if isNewestFirst && !continuesDay { (latestOfDay, newerOfDay) = (afterIfNewestFirst, 0) }
+        defer { if isNewestFirst { newerOfDay &+= amount.minorUnits } }
         let mismatch = add(amount, declared: declared)
         guard mismatch == nil, !isBroken, !scatteredDays.contains(day) else { return mismatch }
         if isNewestFirst {
-            if declared != nil, dayEnds[day] == nil, let latestOfDay {
-                dayEnds[day] = DayEnd(balance: latestOfDay, line: line)
+            if let declared, dayEnds[day] == nil {
+                // The balance after the day's newest row: known when the chain reached the
+                // day anchored, else this row's balance plus the newer rows' amounts.
+                let (end, overflow) = declared.minorUnits.addingReportingOverflow(newerOfDay)
+                if let latest = latestOfDay
+                    ?? (overflow ? nil : Money(minorUnits: end, currency: declared.currency))
+                {
+                    dayEnds[day] = DayEnd(balance: latest, line: line)
+                }
             }
         } else if let current {
             if declared != nil {

@@ -116,14 +116,19 @@ struct BalanceAssertionPropertyTests {
             if Bool.random(using: &random) {
                 missing = Int.random(in: 0..<statements.count, using: &random)
             }
+            let inJSON = statements.map { _ in Bool.random(using: &random) }
+            // A JSON statement states its opening and closing balances; a CSV one its running
+            // balances, which say nothing of a file of a single day (it may start and end
+            // within it). A missing statement leaves a gap where a statement before it and one
+            // after it state balances.
+            let states = statements.indices.map { inJSON[$0] || statements[$0].days.count > 1 }
             expectsGap[account] =
                 missing.map { index in
-                    index > 0 && index < statements.count - 1
-                        && statements[index].closing
-                            != statements[index].opening
+                    statements[index].closing != statements[index].opening
+                        && states[..<index].contains(true) && states[(index + 1)...].contains(true)
                 } ?? false
             for (index, statement) in statements.enumerated() where index != missing {
-                let asJSON = Bool.random(using: &random)
+                let asJSON = inJSON[index]
                 let name = "\(account)-\(index).\(asJSON ? "json" : "csv")"
                 let text = Self.text(of: statement, asJSON: asJSON)
                 files.append(try folder.write(name, text))
