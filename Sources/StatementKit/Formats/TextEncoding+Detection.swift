@@ -57,15 +57,49 @@ extension TextEncoding {
 
     /// The offset of the first byte that is not valid UTF-8.
     static func firstInvalidUTF8(_ bytes: [UInt8]) -> Int? {
-        var iterator = bytes.makeIterator()
-        var decoder = UTF8()
-        var offset = 0
-        while true {
-            switch decoder.decode(&iterator) {
-            case .scalarValue(let scalar): offset += UTF8.width(scalar)
-            case .emptyInput: return nil
-            case .error: return offset
+        var index = 0
+        let count = bytes.count
+        while index < count {
+            let lead = bytes[index]
+            if lead < 0x80 {
+                index = firstNonASCII(bytes, from: index + 1)
+                continue
             }
+            // The continuation bytes a lead byte takes, and the range of the first (which
+            // rules out overlong forms, surrogates and scalars beyond U+10FFFF).
+            let length: Int
+            var second: ClosedRange<UInt8> = 0x80...0xBF
+            switch lead {
+            case 0xC2...0xDF: length = 1
+            case 0xE0: (length, second) = (2, 0xA0...0xBF)
+            case 0xED: (length, second) = (2, 0x80...0x9F)
+            case 0xE1...0xEF: length = 2
+            case 0xF0: (length, second) = (3, 0x90...0xBF)
+            case 0xF1...0xF3: length = 3
+            case 0xF4: (length, second) = (3, 0x80...0x8F)
+            default: return index
+            }
+            guard index + length < count, second.contains(bytes[index + 1]) else { return index }
+            for next in index + 2..<index + 1 + length where bytes[next] & 0xC0 != 0x80 {
+                return index
+            }
+            index += 1 + length
+        }
+        return nil
+    }
+
+    /// The offset of the first byte from `start` on that is not ASCII, or the count: eight
+    /// bytes at a time.
+    private static func firstNonASCII(_ bytes: [UInt8], from start: Int) -> Int {
+        bytes.withUnsafeBytes { raw in
+            var index = start
+            while index + 8 <= raw.count,
+                raw.loadUnaligned(fromByteOffset: index, as: UInt64.self) & 0x8080_8080_8080_8080 == 0
+            {
+                index += 8
+            }
+            while index < raw.count, raw[index] < 0x80 { index += 1 }
+            return index
         }
     }
 }

@@ -32,7 +32,8 @@ extension SniffEvidence {
     func datesAgree(with reading: BalanceChain.Reading, _ dialect: Dialect) -> Bool {
         let format = dialect.dateFormat
         let day = { (sample: Sample) in sample.text.parsingUTF8 { try? format.day(parsing: $0) } }
-        guard let firstDate, let lastDate, let first = day(firstDate), let last = day(lastDate),
+        guard let firstDate, let lastDate, let first = day(firstDate),
+            let last = lastDate.withUnsafeBytes({ try? format.day(parsing: $0) }),
             first != last
         else { return true }
         return (first > last) == reading.isNewestFirst

@@ -19,7 +19,9 @@ extension SniffEvidence {
         dialect.dateFormat = try dateFormat(dateLayout, firstDate, &assumptions)
         let format = dialect.dateFormat
         let day = { (sample: Sample) in sample.text.parsingUTF8 { try? format.day(parsing: $0) } }
-        if let first = day(firstDate), let last = lastDate.flatMap(day) {
+        if let first = day(firstDate),
+            let last = lastDate?.withUnsafeBytes({ try? format.day(parsing: $0) })
+        {
             dialect.isNewestFirst = first > last
         }
         try decideAmounts(into: &dialect, &assumptions)

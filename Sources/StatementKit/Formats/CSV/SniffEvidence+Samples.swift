@@ -14,9 +14,13 @@ extension SniffEvidence {
 
     /// Whether a text starts with a digit or a month's name, as a date does.
     static func startsLikeDate(_ text: String) -> Bool {
-        guard let first = text.utf8.first else { return false }
-        return first &- 48 < 10
-            || text.parsingUTF8 { MonthNames.month(at: 0, in: $0).0 } != nil
+        text.parsingUTF8(startsLikeDate)
+    }
+
+    /// Whether UTF-8 bytes start with a digit or a month's name, as a date does.
+    static func startsLikeDate(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        guard let first = bytes.first else { return false }
+        return first &- 48 < 10 || MonthNames.month(at: 0, in: bytes).0 != nil
     }
 
     /// The layout of a time that starts at `start` with a space or a `T`, such as
@@ -124,27 +128,33 @@ extension SniffEvidence {
         return first + names[0] + parts[0] + names[1] + parts[1]
     }
 
-    mutating func observeDate(_ sample: Sample) {
-        var bytes = Array(sample.text.utf8)
+    /// Looks at the bytes of a date; `sample` makes the text with its place, for the first
+    /// and the last date.
+    mutating func observeDate(_ date: [UInt8], _ sample: () -> Sample) {
         // A time after the date: the date is what comes before it.
-        let time = bytes.indices.lazy.compactMap { index in
-            (bytes[index] == UInt8(ascii: " ") || bytes[index] == UInt8(ascii: "T"))
-                ? Self.timeLayout(bytes, from: index).map { (index, $0) } : nil
-        }.first
-        if let time {
-            bytes.removeSubrange(time.0...)
-        }
-        guard dateLayout == nil || time?.1 == timeLayout else { return }
-        if let pattern = Self.namedLayout(bytes[...]) {
-            if dateLayout == nil {
-                (dateLayout, timeLayout, firstDate) = (.named(pattern: pattern), time?.1, sample)
+        var (end, time): (Int, String?) = (date.count, nil)
+        for index in date.indices
+        where date[index] == UInt8(ascii: " ") || date[index] == UInt8(ascii: "T") {
+            if let layout = Self.timeLayout(date, from: index) {
+                (end, time) = (index, layout)
+                break
             }
-            if dateLayout == .named(pattern: pattern) { lastDate = sample }
+        }
+        guard dateLayout == nil || time == timeLayout else { return }
+        let bytes = date[..<end]
+        let hasLetters = bytes.contains {
+            $0 >= 0x80 || (UInt8(ascii: "a")...UInt8(ascii: "z")).contains($0 | 0x20)
+        }
+        if hasLetters, let pattern = Self.namedLayout(bytes) {
+            if dateLayout == nil {
+                (dateLayout, timeLayout, firstDate) = (.named(pattern: pattern), time, sample())
+            }
+            if dateLayout == .named(pattern: pattern) { lastDate = date }
             return
         }
-        var runs: [Int] = []
-        var values: [Int] = []
-        var separators: [UInt8] = []
+        // The runs of digits (at most three), their values, and the bytes after the first two.
+        var (runs, values, separators) = (SIMD4<Int>(), SIMD4<Int>(), SIMD2<UInt8>())
+        var runCount = 0
         var index = 0
         while index < bytes.count {
             let start = index
@@ -154,18 +164,19 @@ extension SniffEvidence {
                 if index - start < 9 { value = value * 10 + Int(digit) }
                 index += 1
             }
-            guard index > start else { return }
-            runs.append(index - start)
-            values.append(value)
+            guard index > start, runCount < 3 else { return }
+            (runs[runCount], values[runCount]) = (index - start, value)
+            runCount += 1
             if index < bytes.count {
-                separators.append(bytes[index])
+                guard runCount < 3 else { return }
+                separators[runCount - 1] = bytes[index]
                 index += 1
             }
         }
         let layout: DateLayout
-        if runs == [8] {
+        if runCount == 1, runs[0] == 8 {
             layout = .compact
-        } else if runs.count == 3, separators.count == 2, separators[0] == separators[1] {
+        } else if runCount == 3, separators[0] == separators[1] {
             if runs[0] == 4 {
                 layout = .yearFirst(separator: separators[0])
                 allPadded = allPadded && runs[1] == 2 && runs[2] == 2
@@ -179,24 +190,28 @@ extension SniffEvidence {
             return
         }
         if dateLayout == nil {
-            (dateLayout, timeLayout, firstDate) = (layout, time?.1, sample)
+            (dateLayout, timeLayout, firstDate) = (layout, time, sample())
         }
         guard layout == dateLayout else { return }
-        lastDate = sample
+        lastDate = date
         guard case .yearLast = layout else { return }
         largestFirst = max(largestFirst, values[0])
         largestSecond = max(largestSecond, values[1])
     }
 
-    mutating func observeAmount(_ sample: Sample) {
+    /// Looks at the bytes of an amount; `sample` makes the text with its place, for the
+    /// first of each kind.
+    mutating func observeAmount(_ bytes: UnsafeRawBufferPointer, _ sample: () -> Sample) {
         var digitsAfterLast = 0
-        var marks: [UInt8] = []
-        let bytes = Array(sample.text.utf8)
+        // The decimal marks and group separators ('.' and ','): how many, the last, and
+        // whether both kinds occur.
+        var (markCount, last, bothMarks): (Int, UInt8, Bool) = (0, 0, false)
         for (index, byte) in bytes.enumerated() {
             if byte &- UInt8(ascii: "0") < 10 {
                 digitsAfterLast += 1
             } else if byte == UInt8(ascii: ".") || byte == UInt8(ascii: ",") {
-                marks.append(byte)
+                bothMarks = bothMarks || (markCount > 0 && byte != last)
+                (markCount, last) = (markCount + 1, byte)
                 digitsAfterLast = 0
             } else if byte == UInt8(ascii: "'") {
                 groupsWithApostrophe = true
@@ -212,24 +227,24 @@ extension SniffEvidence {
                 digitsAfterLast = 0
             }
         }
-        guard let last = marks.last else { return }
+        guard markCount > 0 else { return }
         let decimal: UInt8
-        if Set(marks).count == 2 {
+        if bothMarks {
             decimal = last
-        } else if marks.count > 1 {
+        } else if markCount > 1 {
             decimal = last == UInt8(ascii: ",") ? UInt8(ascii: ".") : UInt8(ascii: ",")
         } else if digitsAfterLast != 3 || groupsWithApostrophe {
             decimal = last
         } else {
-            if ambiguous == nil { ambiguous = sample }
+            if ambiguous == nil { ambiguous = sample() }
             return
         }
         if decimal == UInt8(ascii: ",") {
             commaVotes += 1
-            if decimalComma == nil { decimalComma = sample }
+            if decimalComma == nil { decimalComma = sample() }
         } else {
             pointVotes += 1
-            if decimalPoint == nil { decimalPoint = sample }
+            if decimalPoint == nil { decimalPoint = sample() }
         }
     }
 }

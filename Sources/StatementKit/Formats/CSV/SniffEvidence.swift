@@ -12,7 +12,8 @@ struct SniffEvidence {
     /// The layout of a time after the date, such as `'T'HH:mm:ssX`, as the first date has it.
     var timeLayout: String?
     var firstDate: Sample?
-    var lastDate: Sample?
+    /// The bytes of the last date in the first date's layout.
+    var lastDate: [UInt8]?
     var largestFirst = 0
     var largestSecond = 0
     var allPadded = true
@@ -60,12 +61,57 @@ struct SniffEvidence {
         case named(pattern: String)
     }
 
+    /// The field index of each column the scan looks at, looked up once for the whole file.
+    private struct Columns {
+        let date, amount, debit, credit, balance: Int?
+        let currency, indicator, type, accountName, beneficiary, card, account, status: Int?
+
+        init(_ header: DialectSniffer.Header) {
+            let indices = header.indices
+            (date, amount, debit, credit, balance) = (
+                indices[.date], indices[.amount], indices[.debit], indices[.credit],
+                indices[.balance]
+            )
+            (currency, indicator, type, accountName) = (
+                indices[.currency], indices[.indicator], header.typeColumn?.index,
+                indices[.accountName]
+            )
+            (beneficiary, card, account, status) = (
+                indices[.beneficiary], header.cardColumn?.index, indices[.account], indices[.status]
+            )
+        }
+
+        /// The money columns, in the order the balance equation reads them.
+        var money: [(field: Dialect.Field, index: Int?)] {
+            [(.amount, amount), (.debit, debit), (.credit, credit), (.balance, balance)]
+        }
+    }
+
+    /// The distinct cells of each collected column seen so far (up to 32 a column), so that a
+    /// value repeated on every row is passed over without making its text.
+    private struct SeenCells {
+        enum Column: Int, CaseIterable {
+            case status, currency, indicator, type, accountName, card, account
+        }
+        private var cells: [[[UInt8]]] = Array(repeating: [], count: Column.allCases.count)
+
+        /// Whether `bytes` is new in `column` (always, once 32 are remembered).
+        mutating func isNew(_ bytes: UnsafeRawBufferPointer, in column: Column) -> Bool {
+            if cells[column.rawValue].contains(where: { $0.elementsEqual(bytes) }) { return false }
+            if cells[column.rawValue].count < 32 { cells[column.rawValue].append(Array(bytes)) }
+            return true
+        }
+    }
+
     mutating func scan(_ text: [UInt8]) {
+        let columns = Columns(header)
+        let money = columns.money
+        var seen = SeenCells()
         var reader = CSVReader(source: MemoryByteSource(text), separator: header.separator)
         do {
             while try reader.nextRecord() {
                 reader.withRecord { record in
-                    if record.line > header.line { scanRecord(record) }
+                    if record.line > header.line { scanRecord(record, columns, money, &seen) }
                 }
             }
         } catch {
@@ -73,33 +119,46 @@ struct SniffEvidence {
         }
     }
 
-    private mutating func scanRecord(_ record: CSVRecord) {
-        func sample(at index: Int?) -> Sample? {
+    /// Looks at one record. Every row of a file passes here, so it reads bytes and makes a
+    /// `Sample` (text, line and column) only for what it keeps.
+    private mutating func scanRecord(
+        _ record: CSVRecord, _ columns: Columns, _ money: [(field: Dialect.Field, index: Int?)],
+        _ seen: inout SeenCells
+    ) {
+        /// The bytes of field `index` without surrounding spaces; `nil` when empty or absent.
+        func cell(_ index: Int?) -> UnsafeRawBufferPointer? {
             guard let index, index < record.fields.count else { return nil }
-            let text = record.withField(index) {
-                String(decoding: $0.trimmingSpaces, as: UTF8.self)
-            }
-            guard !text.isEmpty else { return nil }
-            let (line, column) = record.location(ofField: index)
-            return Sample(text: text, line: line, column: column)
+            let bytes = record.field(index).trimmingSpaces
+            return bytes.isEmpty ? nil : bytes
         }
-        func sample(_ key: Dialect.Field) -> Sample? { sample(at: header.indices[key]) }
+        func sample(_ index: Int, _ bytes: UnsafeRawBufferPointer) -> Sample {
+            let (line, column) = record.location(ofField: index)
+            return Sample(text: String(decoding: bytes, as: UTF8.self), line: line, column: column)
+        }
         /// Keeps the first 20 distinct texts of a column, upper case, with where each stood.
-        func collect(_ sample: Sample?, into values: inout [String: Sample]) {
-            guard let sample, values.count < 20 else { return }
-            let key = sample.text.uppercased()
-            if values[key] == nil { values[key] = sample }
+        func collect(
+            _ index: Int?, _ column: SeenCells.Column, into values: inout [String: Sample]
+        ) {
+            guard values.count < 20, let index, let bytes = cell(index),
+                seen.isNew(bytes, in: column)
+            else { return }
+            let key = String(decoding: bytes, as: UTF8.self).uppercased()
+            if values[key] == nil { values[key] = sample(index, bytes) }
         }
         // A footer line has no date where the date column is, such as "Kontostand am …";
         // a row with a missing or extra separator still starts with its date.
-        let status = sample(.status)
-        collect(status, into: &statuses)
-        if let status, Self.notBookedStatuses.contains(status.text.uppercased()) {
-            // A row not booked yet, which may lack a booking date: left out, not a footer.
-            trailingNonData = 0
-            return
+        if let status = cell(columns.status) {
+            collect(columns.status, .status, into: &statuses)
+            let text = String(decoding: status, as: UTF8.self).uppercased()
+            if Self.notBookedStatuses.contains(text) {
+                // A row not booked yet, which may lack a booking date: left out, not a footer.
+                trailingNonData = 0
+                return
+            }
         }
-        guard let date = sample(.date), Self.startsLikeDate(date.text) else {
+        guard let dateIndex = columns.date, let date = cell(dateIndex),
+            Self.startsLikeDate(date)
+        else {
             trailingNonData += 1
             if trailingRecords.count < 20 {
                 trailingRecords.append(
@@ -111,28 +170,30 @@ struct SniffEvidence {
         }
         trailingNonData = 0
         trailingRecords = []
-        observeDate(date)
+        observeDate(Array(date)) { sample(dateIndex, date) }
+        let keepsTexts = moneyTexts.count < BalanceChain.limit
         var texts: [Dialect.Field: String] = [:]
-        for key in [Dialect.Field.amount, .debit, .credit, .balance] {
-            if let amount = sample(key) {
-                texts[key] = amount.text
-                observeAmount(amount)
-                if key == .amount { amountCount += 1 }
-                if key == .amount, amount.text.hasPrefix("-") || amount.text.hasPrefix("(") {
+        for (key, index) in money {
+            guard let index, let amount = cell(index) else { continue }
+            if keepsTexts { texts[key] = String(decoding: amount, as: UTF8.self) }
+            observeAmount(amount) { sample(index, amount) }
+            if key == .amount {
+                amountCount += 1
+                if amount[0] == UInt8(ascii: "-") || amount[0] == UInt8(ascii: "(") {
                     negativeAmounts += 1
                 }
             }
         }
-        if moneyTexts.count < BalanceChain.limit { moneyTexts.append((date.line, texts)) }
-        collect(sample(.currency), into: &currencies)
-        collect(sample(.indicator), into: &indicators)
-        collect(sample(at: header.typeColumn?.index), into: &typeValues)
-        collect(sample(.accountName), into: &accountNames)
-        if sample(.beneficiary) != nil { beneficiaryFilled += 1 }
-        collect(sample(at: header.cardColumn?.index), into: &cardTexts)
-        if !accountColumnHoldsIBANs, let account = sample(.account) {
-            accountColumnHoldsIBANs = Self.isIBANShaped(account.text)
-            collect(account, into: &accountTexts)
+        if keepsTexts { moneyTexts.append((record.location(ofField: dateIndex).line, texts)) }
+        collect(columns.currency, .currency, into: &currencies)
+        collect(columns.indicator, .indicator, into: &indicators)
+        collect(columns.type, .type, into: &typeValues)
+        collect(columns.accountName, .accountName, into: &accountNames)
+        if cell(columns.beneficiary) != nil { beneficiaryFilled += 1 }
+        collect(columns.card, .card, into: &cardTexts)
+        if !accountColumnHoldsIBANs, let account = cell(columns.account) {
+            accountColumnHoldsIBANs = Self.isIBANShaped(String(decoding: account, as: UTF8.self))
+            collect(columns.account, .account, into: &accountTexts)
         }
     }
 }
