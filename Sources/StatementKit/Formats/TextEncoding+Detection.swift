@@ -94,7 +94,8 @@ extension TextEncoding {
         bytes.withUnsafeBytes { raw in
             var index = start
             while index + 8 <= raw.count,
-                raw.loadUnaligned(fromByteOffset: index, as: UInt64.self) & 0x8080_8080_8080_8080 == 0
+                raw.loadUnaligned(fromByteOffset: index, as: UInt64.self) & 0x8080_8080_8080_8080
+                    == 0
             {
                 index += 8
             }
