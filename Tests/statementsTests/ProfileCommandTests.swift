@@ -241,8 +241,8 @@ struct ProfileCommandTests {
         let workspace = try Workspace()
         let ambiguous: [(text: String, assumption: String)] = [
             (
-                "Date;Account;Payee;Amount;Currency\n01/10/2026;DE89370400440532013000;Kiosk;-12,50;EUR\n",
-                "assumed dd/MM/yyyy, not MM/dd/yyyy"
+                "Date;Account;Payee;Amount;Currency\n01/10/2026;DE89370400440532013000;Kiosk;-12,50;EUR\n02/10/2026;DE89370400440532013000;Kiosk;-1,50;EUR\n01/11/2026;DE89370400440532013000;Kiosk;-2,50;EUR\n",
+                "read as dd/MM/yyyy, the only order that lists the rows by date (not MM/dd/yyyy)"
             ),
             (
                 "Datum;Konto;Empfänger;Betrag;Währung\n01.10.2026;DE89370400440532013000;Kiosk;1.000;EUR\n",
@@ -307,6 +307,61 @@ struct ProfileCommandTests {
         #expect(
             mixed.stderr.contains(
                 "[DIALECT_UNKNOWN] the dates are neither day-first nor month-first"))
+    }
+
+    @Test
+    func
+        `takes the date order in which the rows are sorted when every day and month is 12 or less`()
+        throws
+    {
+        let workspace = try Workspace()
+        let orders: [(dates: [String], format: String, wrong: String)] = [
+            (["01/10/2026", "02/10/2026", "01/11/2026"], "dd/MM/yyyy", "2026-01-10"),
+            (["10/01/2026", "10/02/2026", "11/01/2026"], "MM/dd/yyyy", "2026-01-10"),
+            (["01/11/2026", "02/10/2026", "01/10/2026"], "dd/MM/yyyy", "2026-01-11"),
+        ]
+        for (dates, format, wrong) in orders {
+            let rows = dates.map { "\($0),DE89370400440532013000,Kiosk,-1.50,EUR" }
+            let path = try workspace.write(
+                "dates.csv", "Date,Account,Payee,Amount,Currency\n" + rows.joined(separator: "\n"))
+            let profile = try StatementsRunner.run(["profile", path])
+            #expect(profile.status == 0, "\(profile.stderr)")
+            #expect(profile.stdout.contains(#""dateFormat": "\#(format)""#), "\(profile.stdout)")
+            #expect(profile.stderr.contains("the only order that lists the rows by date"))
+            let state = workspace.state + "-\(format.prefix(2))-\(dates[0].prefix(2))"
+            #expect(try StatementsRunner.run(["import", path, "--state", state]).status == 0)
+            let listed = try StatementsRunner.run(["register", "--state", state])
+            #expect(listed.stdout.contains("2026-10-01"), "\(listed.stdout)")
+            #expect(!listed.stdout.contains(wrong), "\(listed.stdout)")
+        }
+    }
+
+    @Test func `refuses dates that read either way and prints both orders to choose from`() throws {
+        let workspace = try Workspace()
+        // Sorted read day first (1 and 2 October) and read month first (10 January and
+        // 10 February), or a single day: the file cannot tell; a profile line decides.
+        for dates in [["01/10/2026", "02/10/2026"], ["05/06/2026"], ["05/06/2026", "05/06/2026"]] {
+            let rows = dates.map { "\($0),DE89370400440532013000,Kiosk,-1.50,EUR" }
+            let path = try workspace.write(
+                "dates.csv", "Date,Account,Payee,Amount,Currency\n" + rows.joined(separator: "\n"))
+            for command in [["validate"], ["import", "--state", workspace.state]] {
+                let output = try StatementsRunner.run(command + [path])
+                #expect(output.status == 1, "\(command)")
+                #expect(
+                    output.stderr.contains(
+                        #"[DIALECT_UNKNOWN] recognised dates in "Date", text in "Payee", no balance column, but not which order the dates are in ("dd/MM/yyyy" or "MM/dd/yyyy")"#
+                    ), "\(output.stderr)")
+            }
+            let profile = try StatementsRunner.run(["profile", path])
+            #expect(profile.status == 1)
+            #expect(profile.stdout.contains(#""dateFormat": "FILL IN dd/MM/yyyy or MM/dd/yyyy""#))
+            let fixed = try workspace.write(
+                "profile.json",
+                profile.stdout.replacingOccurrences(
+                    of: "FILL IN dd/MM/yyyy or MM/dd/yyyy", with: "MM/dd/yyyy"))
+            let read = try StatementsRunner.run(["validate", "--strict", "--profile", fixed, path])
+            #expect(read.status == 0, "\(read.stderr)")
+        }
     }
 
     @Test func `reports a row with a missing separator instead of shifting its columns`() throws {

@@ -114,7 +114,7 @@ struct ValidateCommandTests {
             output.stderr.split(separator: "[").dropFirst().map { $0.prefix { $0 != "]" } })
         #expect(codes.count >= 30)
         #expect(
-            output.stdout.hasPrefix("46 errors, 6 warnings in 46 of 52 files (67 rows checked)\n"))
+            output.stdout.hasPrefix("46 errors, 6 warnings in 46 of 52 files (68 rows checked)\n"))
         // Then the counts per code, commonest first: every code of the samples once.
         let counts = output.stdout.split(separator: "\n")[1]
         #expect(counts.hasPrefix("  1 × ACCOUNT_ID, 1 × ACCOUNT_KIND, "))

@@ -173,10 +173,10 @@ extension DiagnosticMessage {
     static let assumedWindows1252 = Self(
         .dialectAssumed, "the file is not valid UTF-8; read it as windows-1252")
 
-    static func assumedDayFirst(example: String, dayFirst: String, monthFirst: String) -> Self {
+    static func assumedDateOrder(example: String, chosen: String, other: String) -> Self {
         .init(
             .dialectAssumed,
-            "every date has a day and a month of 12 or less, such as \(example); assumed \(dayFirst), not \(monthFirst)"
+            "every date has a day and a month of 12 or less, such as \(example); read as \(chosen), the only order that lists the rows by date (not \(other))"
         )
     }
 

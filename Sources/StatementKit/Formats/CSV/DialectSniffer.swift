@@ -55,6 +55,10 @@ package enum DialectSniffer {
         var evidence = SniffEvidence(header: header)
         evidence.scan(text)
         var open = header.openQuestions
+        if let formats = evidence.openDateOrder() {
+            open = open ?? SniffResult.OpenQuestions()
+            open?.dateFormats = formats
+        }
         do throws(Refusal) {
             try evidence.decide(into: &dialect, &assumptions)
         } catch {
@@ -66,7 +70,7 @@ package enum DialectSniffer {
         }
         // A card account's positive amounts are charges (`decideCardSign`, said).
         if dialect.sign != .signed { open?.isSignOpen = false }
-        if let open, !open.amountColumns.isEmpty || open.isSignOpen || open.isAccountOpen {
+        if let open, open.isOpen {
             let finding = Diagnostic.Finding(
                 line: header.line, column: 1, message: open.message(recognising: dialect))
             return .open(dialect, open, finding)

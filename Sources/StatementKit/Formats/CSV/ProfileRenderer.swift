@@ -18,7 +18,13 @@ package struct ProfileRenderer {
         lines.append(
             "\"thousandsSeparator\": \(dialect.amountFormat.thousandsSeparator.map(character) ?? "\"\"")"
         )
-        lines.append("\"dateFormat\": \(jsonString(dialect.dateFormat.pattern))")
+        let dateFormats = open?.dateFormats ?? []
+        lines.append(
+            "\"dateFormat\": "
+                + jsonString(
+                    dateFormats.isEmpty
+                        ? dialect.dateFormat.pattern
+                        : "FILL IN " + dateFormats.joined(separator: " or ")))
         lines.append("\"headerLine\": \(dialect.headerLine)")
         lines.append("\"footerLines\": \(dialect.footerLines)")
         lines.append(

@@ -207,6 +207,21 @@ extension SniffEvidence {
         (["DEBITO"], ["CREDITO"]), (["DÉBIT"], ["CRÉDIT"]),
     ]
 
+    /// The two date formats between which the rows leave the choice open: every day and
+    /// month is 12 or less, the dates are not dotted, and the rows are in date order either
+    /// way or in neither; `nil` when the dates decide.
+    func openDateOrder() -> [String]? {
+        guard case .yearLast(let separator, let yearDigits) = dateLayout,
+            largestFirst <= 12, largestSecond <= 12, separator != UInt8(ascii: "."),
+            dayFirstOrder.isSorted == monthFirstOrder.isSorted
+        else { return nil }
+        let (d, m) = allPadded ? ("dd", "MM") : ("d", "M")
+        let s = String(UnicodeScalar(separator))
+        let year = yearDigits == 4 ? "yyyy" : "yy"
+        let time = timeLayout ?? ""
+        return ["\(d)\(s)\(m)\(s)\(year)\(time)", "\(m)\(s)\(d)\(s)\(year)\(time)"]
+    }
+
     private func dateFormat(
         _ layout: DateLayout, _ first: Sample, _ assumptions: inout [Diagnostic.Finding]
     ) throws(DialectSniffer.Refusal) -> DateFormat {
@@ -229,15 +244,20 @@ extension SniffEvidence {
             case (true, false): pattern = dayFirst
             case (false, true): pattern = monthFirst
             case (false, false):
-                pattern = dayFirst
-                // Dotted dates are day-first wherever they are written.
-                if separator != UInt8(ascii: ".") {
+                // Every day and month is 12 or less: the order of the rows tells, or the
+                // question stays open (`openDateOrder`). Dotted dates are day-first wherever
+                // they are written.
+                let monthFirstOnly = !dayFirstOrder.isSorted && monthFirstOrder.isSorted
+                pattern = monthFirstOnly && separator != UInt8(ascii: ".") ? monthFirst : dayFirst
+                if separator != UInt8(ascii: "."),
+                    dayFirstOrder.isSorted != monthFirstOrder.isSorted
+                {
                     assumptions.append(
                         Diagnostic.Finding(
                             line: first.line, column: first.column,
-                            message: .assumedDayFirst(
-                                example: quoted(first), dayFirst: dayFirst, monthFirst: monthFirst)
-                        ))
+                            message: .assumedDateOrder(
+                                example: quoted(first), chosen: pattern,
+                                other: monthFirstOnly ? dayFirst : monthFirst)))
                 }
             }
         }

@@ -197,6 +197,8 @@ extension SniffEvidence {
         guard case .yearLast = layout else { return }
         largestFirst = max(largestFirst, values[0])
         largestSecond = max(largestSecond, values[1])
+        dayFirstOrder.add(values[2] * 10_000 + values[1] * 100 + values[0])
+        monthFirstOrder.add(values[2] * 10_000 + values[0] * 100 + values[1])
     }
 
     /// Looks at the bytes of an amount; `sample` makes the text with its place, for the

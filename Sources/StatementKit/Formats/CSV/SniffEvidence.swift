@@ -16,6 +16,10 @@ struct SniffEvidence {
     var lastDate: [UInt8]?
     var largestFirst = 0
     var largestSecond = 0
+    /// Whether the dates (day and month both 12 or less, of a layout with the year last) are in
+    /// order read day first, and read month first.
+    var dayFirstOrder = DateOrder()
+    var monthFirstOrder = DateOrder()
     var allPadded = true
 
     var decimalComma: Sample?
@@ -52,6 +56,25 @@ struct SniffEvidence {
     /// Records at the end of the file without a date: footer lines, and their fields.
     var trailingNonData = 0
     var trailingRecords: [[String]] = []
+
+    /// Whether a sequence of dates only rises, only falls, or does both.
+    struct DateOrder {
+        private var previous: Int?
+        private var rises = false
+        private var falls = false
+
+        /// Adds a date, as a number that orders dates (year, month, day).
+        mutating func add(_ key: Int) {
+            if let previous {
+                rises = rises || key > previous
+                falls = falls || key < previous
+            }
+            previous = key
+        }
+
+        /// Whether the dates so far are in an order: they never both rise and fall.
+        var isSorted: Bool { !(rises && falls) }
+    }
 
     enum DateLayout: Hashable {
         case yearFirst(separator: UInt8)

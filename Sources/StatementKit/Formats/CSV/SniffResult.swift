@@ -23,6 +23,14 @@ package enum SniffResult: Sendable {
         package var isSignOpen = false
         /// Whether the file does not name its account either.
         package var isAccountOpen = false
+        /// The date formats (day first, month first) between which the dates leave the choice
+        /// open; empty when they decide.
+        package var dateFormats: [String] = []
+
+        /// Whether anything is open.
+        var isOpen: Bool {
+            !amountColumns.isEmpty || isSignOpen || isAccountOpen || !dateFormats.isEmpty
+        }
     }
 }
 
@@ -59,7 +67,9 @@ extension SniffResult.OpenQuestions {
         }
         var recognised: [String] = []
         if let date = column(.date) {
-            recognised.append("dates in \(date) (\(dialect.dateFormat.pattern))")
+            recognised.append(
+                "dates in \(date)" + (dateFormats.isEmpty ? " (\(dialect.dateFormat.pattern))" : "")
+            )
         }
         if let text = column(.description) ?? column(.beneficiary) {
             recognised.append("text in \(text)")
@@ -75,6 +85,11 @@ extension SniffResult.OpenQuestions {
             open.append(
                 "whether positive amounts are money in (sign signed) or charges (sign charges-positive)"
             )
+        }
+        if !dateFormats.isEmpty {
+            open.append(
+                "which order the dates are in ("
+                    + dateFormats.map(Diagnostic.quote).joined(separator: " or ") + ")")
         }
         if isAccountOpen { open.append("the account (--account ID)") }
         return .openQuestions(recognised: recognised, open: open)
