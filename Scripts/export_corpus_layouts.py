@@ -261,7 +261,8 @@ def define(layout, money, day, dc):
            make=lambda d, t, a, b: [day(d, "dd.MM.yyyy"), t, day(d, "dd.MM.yyyy"),
                                     money(a, dec=",", plus=True), "EUR", day(d, "dd.MM.yyyy")
                                     + " 10:00:00:000"])
-    layout("at-bawag.csv", "account", "AT611904300234573201", "EUR", sep=";", header=None,
+    layout("at-bawag.csv", "none", "AT611904300234573201", "EUR", sep=";", header=None,
+           note="no header: the account from a column of one IBAN",
            make=lambda d, t, a, b: ["AT611904300234573201", t, day(d, "dd.MM.yyyy"),
                                     day(d, "dd.MM.yyyy"), money(a, dec=",", plus=True), "EUR"])
     # Switzerland
@@ -297,7 +298,8 @@ def define(layout, money, day, dc):
                                     "", "", "EUR", money(b - a), "EUR", money(a),
                                     day(d, "dd-MM-yyyy"), day(d, "dd-MM-yyyy"), "0", "OVB",
                                     f"{d.day:09}", "", t, "0"])
-    layout("nl-triodos.csv", "refused", "-", "EUR", note="no header, sign in a Credit/Debet column",
+    layout("nl-triodos.csv", "none", "NL91ABNA0417164300", "EUR",
+           note="no header: the account from a column of one IBAN, the sign from a Credit/Debet column",
            quote=True, header=None,
            make=lambda d, t, a, b: [day(d, "dd-MM-yyyy"), "NL91ABNA0417164300",
                                     money(abs(a), dec=",", thou="."),

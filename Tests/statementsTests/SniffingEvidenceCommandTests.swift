@@ -35,6 +35,42 @@ struct SniffingEvidenceCommandTests {
         #expect(read.status == 0, "\(read.stderr)")
     }
 
+    @Test
+    func
+        `reads a file without header by its values: the account's IBAN and the debit and credit words`()
+        throws
+    {
+        let workspace = try Workspace()
+        let export = try workspace.write(
+            "headerless.csv",
+            """
+            "01-10-2026","NL91ABNA0417164300","2.500,00","Credit","ACME PAYROLL","NL18RABO0123459876"
+            "03-10-2026","NL91ABNA0417164300","12,50","Debet","COFFEE HOUSE",""
+            "13-10-2026","NL91ABNA0417164300","1.234,56","Debet","LANDLORD RENT","DE89370400440532013000"
+
+            """)
+        let output = try StatementsRunner.run(["import", export, "--state", workspace.state])
+        #expect(output.status == 0, "\(output.stderr)")
+        #expect(
+            output.stderr.contains(
+                #"headerless.csv:1:14: warning: [DIALECT_ASSUMED] the file has no header, and column 2 holds one IBAN on every row, "NL91ABNA0417164300" (line 1); assumed it is the account's"#
+            ), "\(output.stderr)")
+        let accounts = try StatementsRunner.run(["accounts", "--state", workspace.state])
+        #expect(accounts.stdout.contains("NL91 ABNA 0417 1643 00"), "\(accounts.stdout)")
+        #expect(accounts.stdout.contains("1,252.94"), "\(accounts.stdout)")
+        // Strict refuses what was assumed.
+        let strict = try StatementsRunner.run(["validate", "--strict", export])
+        #expect(strict.status == 1)
+        #expect(strict.stderr.contains("error: [DIALECT_ASSUMED] the file has no header"))
+
+        // One row is no evidence that a column of one IBAN is the account's.
+        let single = try workspace.write(
+            "single.csv", #""01-10-2026","NL91ABNA0417164300","2.500,00","Credit","ACME""# + "\n")
+        let refused = try StatementsRunner.run(["validate", single])
+        #expect(refused.status == 1)
+        #expect(refused.stderr.contains("nor the account (--account ID)"), "\(refused.stderr)")
+    }
+
     @Test func `proves debit and credit swapped and the row order by the balance`() throws {
         let workspace = try Workspace()
         // Newest first, all on one day: only the balance tells the order. "Debit" raises

@@ -173,6 +173,13 @@ extension DiagnosticMessage {
     static let assumedWindows1252 = Self(
         .dialectAssumed, "the file is not valid UTF-8; read it as windows-1252")
 
+    static func assumedAccountColumn(column: Int, example: String) -> Self {
+        .init(
+            .dialectAssumed,
+            "the file has no header, and column \(column) holds one IBAN on every row, \(example); assumed it is the account's"
+        )
+    }
+
     static func assumedDateOrder(example: String, chosen: String, other: String) -> Self {
         .init(
             .dialectAssumed,

@@ -79,12 +79,7 @@ enum ColumnRoles {
         guard rows.count >= 2 else { return nil }
         let taken = Set(header.indices.values)
         for index in 0..<count where !taken.contains(index) {
-            let values = Set(rows.map { $0.fields[index].uppercased() })
-            guard
-                SniffEvidence.indicatorPairs.contains(where: { debit, credit in
-                    values.isSubset(of: Set(debit + credit)) && !values.isDisjoint(with: debit)
-                        && !values.isDisjoint(with: credit)
-                })
+            guard SniffEvidence.isIndicatorPair(Set(rows.map { $0.fields[index].uppercased() }))
             else { continue }
             guard let names else { return nil }
             let name = names[index]

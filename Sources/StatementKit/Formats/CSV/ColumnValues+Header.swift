@@ -18,6 +18,22 @@ extension ColumnValues {
         take(.status) { column in
             column.filled > 0 && column.values.allSatisfy { statuses.contains($0.uppercased()) }
         }
+        if names == nil {
+            // Without a header: a column of debit/credit words beside unsigned amounts gives
+            // the sign; a column of one valid IBAN on every row names the account (said as an
+            // assumption, `DialectSniffer`).
+            if roles[.amount] != nil {
+                take(.indicator) { column in
+                    column.filled == column.cells.count
+                        && SniffEvidence.isIndicatorPair(Set(column.values.map { $0.uppercased() }))
+                }
+            }
+            take(.account) { column in
+                column.cells.count >= 2 && column.filled == column.cells.count
+                    && Set(column.values).count == 1
+                    && (try? IBAN(parsing: column.values[0])) != nil
+            }
+        }
         guard roles[.beneficiary] == nil, roles[.description] == nil else { return }
         let texts = free.filter { column in
             column.filled > 0 && column.values.contains { $0.contains(where: \.isLetter) }

@@ -54,6 +54,15 @@ package enum DialectSniffer {
         dialect.columns = header.columns
         var evidence = SniffEvidence(header: header)
         evidence.scan(text)
+        if header.line == 0, let index = header.indices[.account],
+            let example = evidence.accountTexts.values.min(by: { $0.line < $1.line })
+        {
+            assumptions.append(
+                Diagnostic.Finding(
+                    line: example.line, column: example.column,
+                    message: .assumedAccountColumn(
+                        column: index + 1, example: evidence.quoted(example))))
+        }
         var open = header.openQuestions
         if let formats = evidence.openDateOrder() {
             open = open ?? SniffResult.OpenQuestions()

@@ -167,6 +167,15 @@ extension SniffEvidence {
     }
 
     /// The status texts of booked rows and of rows not booked yet, upper case.
+    /// Whether the values of a column (upper case) are the debit and credit words of a known
+    /// pair, both of them.
+    static func isIndicatorPair(_ values: Set<String>) -> Bool {
+        indicatorPairs.contains { debit, credit in
+            values.isSubset(of: Set(debit + credit)) && !values.isDisjoint(with: debit)
+                && !values.isDisjoint(with: credit)
+        }
+    }
+
     static let bookedStatuses: Set<String> = [
         "BOOKED", "COMPLETED", "COMPLETE", "POSTED", "CLEARED", "SETTLED", "GEBUCHT",
         "UMSATZ GEBUCHT", "CONTABILIZZATO", "EXECUTED", "DONE", "UDFØRT", "COMPTABILISÉ",
