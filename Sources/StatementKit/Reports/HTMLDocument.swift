@@ -20,7 +20,7 @@ enum HTMLDocument {
         th{border-bottom:2px solid #999;overflow-wrap:normal}.files{white-space:nowrap}
         .num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap;overflow-wrap:normal}
         .date,.reference,.nobr{white-space:nowrap;overflow-wrap:normal}
-        .neg{color:#a3001b}
+        .neg,.neg a{color:#a3001b}
         .iban{font-family:ui-monospace,Menlo,Consolas,monospace;white-space:nowrap;overflow-wrap:normal}
         .sub{display:block;color:#555;font-size:.85rem}
         figure{margin:0 0 1rem}svg{width:100%;height:auto;max-height:17rem}
@@ -39,7 +39,11 @@ enum HTMLDocument {
         .entries tr>:nth-child(3){grid-area:3/1/4/3}.entries tr>.reference{grid-area:4/1/5/3;white-space:normal}
         .entries tr>:nth-last-child(2){grid-area:1/2}.entries tr>:nth-last-child(1){grid-area:2/2;color:#555}
         .entries thead tr{border-bottom:2px solid #999}.entries td:empty{display:none}
-        .entries .print-only{display:none}}
+        .entries .print-only{display:none}
+        .accounts tr{display:grid;grid-template-columns:minmax(0,1fr) auto;column-gap:.6rem;
+        border-bottom:1px solid #ddd;padding:.25rem 0}.accounts th,.accounts td{display:block;border:0;padding:0}
+        .accounts tr>:nth-child(1){grid-area:1/1/3/2}.accounts tr>:nth-child(3){grid-area:2/2;text-align:right}
+        .accounts thead tr{border-bottom:2px solid #999}}
         @media print{@page{size:A4;margin:14mm}body{max-width:none;padding:0;font-size:10pt}
         nav{display:none}.print-only{display:table-row}thead{display:table-header-group}
         a{color:inherit;text-decoration:none}tr{break-inside:avoid}}

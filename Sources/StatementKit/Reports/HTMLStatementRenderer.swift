@@ -211,12 +211,14 @@ struct BalanceChart {
         let y: Int
         let anchor: String
 
-        /// The box the text takes, estimated at 7 units per character (12-unit font).
+        /// The box the text takes, estimated at 7 units per character (12-unit font), and
+        /// from 12 above its baseline to 4 below: a font's ascent and descent, with room for
+        /// a browser that draws the chart a little larger than its units.
         var box: (left: Int, right: Int, top: Int, bottom: Int) {
             let width = text.displayWidth * 7
             let start =
                 anchor == "end" ? x - width : anchor == "middle" ? x - width / 2 : x
-            return (start, start + width, y - 11, y + 3)
+            return (start, start + width, y - 12, y + 4)
         }
 
         func overlaps(_ other: Label) -> Bool {
@@ -259,16 +261,18 @@ struct BalanceChart {
                     text: days.medium(last), x: geometry.left + geometry.plotWidth, y: height - 6,
                     anchor: "end"),
             ]
-        // The lowest and highest balance, above and below the plot, at their day. The line
-        // starts at the opening balance on the first day: it counts too, or a "lowest" label
-        // could name a balance above the line's start.
+        // The lowest and highest balance, each at its point: the highest just above it, the
+        // lowest just below it (never down at the zero line when the balance is far above
+        // it). The line starts at the opening balance on the first day: it counts too, or a
+        // "lowest" label could name a balance above the line's start.
         let points = [(day: first, balance: statement.openingBalance)] + daily
         if let lowest = points.min(by: { $0.balance.minorUnits < $1.balance.minorUnits }),
             let highest = points.max(by: { $0.balance.minorUnits < $1.balance.minorUnits }),
             lowest.balance != highest.balance
         {
             for (point, word, y) in [
-                (highest, labels.highest, top - 8), (lowest, labels.lowest, height - bottom + 16),
+                (highest, labels.highest, geometry.y(highest.balance.minorUnits) - 8),
+                (lowest, labels.lowest, geometry.y(lowest.balance.minorUnits) + 16),
             ] {
                 // Above or below the plot at the day, kept over the plot: the longest text
                 // that fits (with the date, without it, the amount alone).
@@ -296,7 +300,7 @@ struct BalanceChart {
     }
 
     /// The scale and plot area of the chart.
-    private struct Geometry {
+    struct Geometry {
         let low: Int64
         let high: Int64
         let plotWidth: Int

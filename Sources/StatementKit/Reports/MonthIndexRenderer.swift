@@ -28,7 +28,7 @@ package struct MonthIndexRenderer: Sendable {
         let title = "\(labels.statements) · \(period)"
         var body = "<nav><a href=\"../index.html\">\(escape(labels.allMonths))</a></nav>\n"
         body +=
-            "<h1>\(escape(title))</h1>\n<table>\n<thead><tr><th>\(HTMLDocument.heading(labels.account))</th>"
+            "<h1>\(escape(title))</h1>\n<table class=\"accounts\">\n<thead><tr><th>\(HTMLDocument.heading(labels.account))</th>"
         body += "<th class=\"num\">\(HTMLDocument.heading(labels.closingBalance))</th>"
         body +=
             "<th class=\"files\">\(HTMLDocument.heading(labels.files))</th></tr></thead>\n<tbody>\n"
