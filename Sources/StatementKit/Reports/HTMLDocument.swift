@@ -5,7 +5,8 @@ import Foundation
 /// screens each transaction of a statement is a small block, date and amount on its first
 /// line, beneficiary and balance on the second, description and reference below, so no column
 /// is cut and words break only where the script allows; a word breaks inside only when it is
-/// wider than the screen) and printable on A4 (the account and period repeated on every page).
+/// wider than the screen; the grid of all months scrolls in its own box, its accounts' column
+/// in place) and printable on A4 (the account and period repeated on every page).
 enum HTMLDocument {
     static let style = """
         :root{color-scheme:light}
@@ -160,7 +161,8 @@ enum HTMLDocument {
             var groups = iban.grouped.split(separator: " ").map(String.init)
             if groups.count > 1, groups[groups.count - 1].count < 4 {
                 let last = groups.removeLast()
-                groups[groups.count - 1] = "<span class=\"nobr\">\(groups[groups.count - 1]) \(last)</span>"
+                groups[groups.count - 1] =
+                    "<span class=\"nobr\">\(groups[groups.count - 1]) \(last)</span>"
             }
             return groups.joined(separator: " ")
         }

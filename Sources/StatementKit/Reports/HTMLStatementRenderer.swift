@@ -115,7 +115,8 @@ package struct HTMLStatementRenderer: Sendable {
         let hasReferences = entries.contains { entry in
             entry.transaction.reference.map { !$0.allSatisfy(\.isWhitespace) } ?? false
         }
-        out.append(utf8: "<table class=\"entries\">\n<thead><tr class=\"print-only\"><th colspan=\"")
+        out.append(
+            utf8: "<table class=\"entries\">\n<thead><tr class=\"print-only\"><th colspan=\"")
         out.append(utf8: hasReferences ? "6\">" : "5\">")
         out.append(
             utf8: "\(escape(name)) · \(escape(account.id.grouped)) · \(escape(period))</th></tr>\n")

@@ -39,7 +39,9 @@ package struct MonthIndexRenderer: Sendable {
             // The account id goes under the name, so that a phone needs no third column; an
             // account without a name is called by its id, in the same style as a name.
             let name = HTMLDocument.accountLabel(name: line.name, id: id)
-            let sub = line.name == nil ? "" : "<span class=\"sub iban\">\(HTMLDocument.accountID(id))</span>"
+            let sub =
+                line.name == nil
+                ? "" : "<span class=\"sub iban\">\(HTMLDocument.accountID(id))</span>"
             body += "<tr><td>\(name)\(sub)</td>"
             body +=
                 HTMLDocument.moneyCell(line.balance, formats.format(for: line.balance.currency))
@@ -80,7 +82,8 @@ package struct MonthIndexRenderer: Sendable {
             case (nil, nil): return a < b
             }
         }
-        var body = "<h1>\(escape(labels.statements))</h1>\n<div class=\"grid\">\n<table class=\"months\">\n"
+        var body =
+            "<h1>\(escape(labels.statements))</h1>\n<div class=\"grid\">\n<table class=\"months\">\n"
         body += "<caption>\(escape(labels.closingBalance))</caption>\n"
         body += "<thead><tr><th class=\"account\">\(HTMLDocument.heading(labels.account))</th>"
         for month in columns {

@@ -86,7 +86,9 @@ struct MonthIndexRendererTests {
         MonthIndexRenderer(locale: Locale(identifier: "en_US")).render(
             ClosingBalances(
                 month: Month(year: 2026, month: 10)!,
-                statements: [try Self.statement("aba:021000021/123456789", name: nil, month: 10, cents: 1)]),
+                statements: [
+                    try Self.statement("aba:021000021/123456789", name: nil, month: 10, cents: 1)
+                ]),
             extensions: ["html"], into: &index)
         #expect(
             index.contains(

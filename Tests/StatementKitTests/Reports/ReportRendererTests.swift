@@ -452,11 +452,13 @@ struct HTMLStatementRendererTests {
             transactions: [
                 Transaction(
                     date: try Day(parsing: "2026-10-03"),
-                    amount: Money(minorUnits: -1_599, currency: Self.usd), beneficiary: "NETFLIX.COM",
+                    amount: Money(minorUnits: -1_599, currency: Self.usd),
+                    beneficiary: "NETFLIX.COM",
                     description: "NETFLIX.COM"),
                 Transaction(
                     date: try Day(parsing: "2026-10-04"),
-                    amount: Money(minorUnits: 250_000, currency: Self.usd), beneficiary: "Acme Corp",
+                    amount: Money(minorUnits: 250_000, currency: Self.usd),
+                    beneficiary: "Acme Corp",
                     description: "ACME CORP PAYROLL PPD ID: 1234567"),
             ])
         var html = ""
