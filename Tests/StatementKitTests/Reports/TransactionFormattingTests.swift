@@ -17,7 +17,7 @@ struct TransactionFormattingTests {
             ("Bahn", "Bahn · ", nil),
             // Only a whole word is a prefix; other descriptions stay as they are.
             ("Shell", "SHELLFISH BAR", "SHELLFISH BAR"),
-            ("Rent", "Rent2026", "Rent2026"),
+            ("Rent", "Rent2026", "Rent2026"), ("Cafe", "Cafe\u{301} Bar", "Cafe\u{301} Bar"),
             ("Café Le Zinc", "Lunch", "Lunch"),
             ("Hausverwaltung Schmidt GmbH", "Rent October", "Rent October"),
             ("Payment", "Card payment", "Card payment"),
