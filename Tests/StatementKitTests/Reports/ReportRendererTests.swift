@@ -352,6 +352,22 @@ struct HTMLStatementRendererTests {
                     }
                     #expect(
                         label.box.left >= 0 && label.box.right <= width, "\(width): \(label.text)")
+                    #expect(
+                        label.box.top >= 0 && label.box.bottom <= 220, "\(width): \(label.text)")
+                }
+                // The lowest and highest labels sit at their points' height, whatever the
+                // zero line's.
+                let geometry = BalanceChart.Geometry(chart: chart, daily: statement.dailyBalances)
+                let values = [amounts[0]] + statement.dailyBalances.map(\.balance.minorUnits)
+                let format = MoneyFormat(currency: .eur, locale: locale)
+                for label in texts {
+                    if label.text.hasPrefix("lowest ") || label.text.hasPrefix("plus bas ") {
+                        #expect(label.text.contains(format.format(Money(minorUnits: values.min()!, currency: .eur))))
+                        #expect(label.y == geometry.y(values.min()!) + 16, "\(amounts): \(label.text)")
+                    }
+                    if label.text.hasPrefix("highest ") || label.text.hasPrefix("plus haut ") {
+                        #expect(label.y == geometry.y(values.max()!) - 8, "\(amounts): \(label.text)")
+                    }
                 }
             }
         }
