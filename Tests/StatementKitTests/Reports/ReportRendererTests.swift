@@ -362,11 +362,15 @@ struct HTMLStatementRendererTests {
                 let format = MoneyFormat(currency: .eur, locale: locale)
                 for label in texts {
                     if label.text.hasPrefix("lowest ") || label.text.hasPrefix("plus bas ") {
-                        #expect(label.text.contains(format.format(Money(minorUnits: values.min()!, currency: .eur))))
-                        #expect(label.y == geometry.y(values.min()!) + 16, "\(amounts): \(label.text)")
+                        #expect(
+                            label.text.contains(
+                                format.format(Money(minorUnits: values.min()!, currency: .eur))))
+                        #expect(
+                            label.y == geometry.y(values.min()!) + 16, "\(amounts): \(label.text)")
                     }
                     if label.text.hasPrefix("highest ") || label.text.hasPrefix("plus haut ") {
-                        #expect(label.y == geometry.y(values.max()!) - 8, "\(amounts): \(label.text)")
+                        #expect(
+                            label.y == geometry.y(values.max()!) - 8, "\(amounts): \(label.text)")
                     }
                 }
             }
