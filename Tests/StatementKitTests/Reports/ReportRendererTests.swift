@@ -170,6 +170,16 @@ struct TextStatementRendererTests {
         try SampleStatement.expectGolden(Self.render("de_DE"), "statement-de_DE.txt")
     }
 
+    @Test func `shows a description that repeats the beneficiary once`() throws {
+        var text = ""
+        TextStatementRenderer(locale: Locale(identifier: "en_US")).render(
+            try HTMLStatementRendererTests.cardMonth(), into: &text)
+        #expect(text.components(separatedBy: "NETFLIX.COM").count == 2, "\(text)")
+        let payroll = try #require(text.split(separator: "\n").first { $0.contains("Acme Corp") })
+        #expect(payroll.contains("PAYROLL PPD ID: 1234567"))
+        #expect(!payroll.contains("ACME CORP"))
+    }
+
     @Test func `fits 100 columns with wide names and shows no control character`() {
         let text = Self.render()
         for line in text.split(separator: "\n") {
@@ -462,11 +472,11 @@ struct HTMLStatementRendererTests {
 
     static let usd = Currency(code: "USD")!
 
-    /// A card account's statement without references, whose descriptions repeat the merchant.
-    static func cardStatement() throws -> String {
+    /// A card account's month without references, whose descriptions repeat the merchant.
+    static func cardMonth() throws -> MonthlyStatement {
         let account = Account(
             id: try AccountID(parsing: "card:amex/1004"), kind: .creditCard, currency: Self.usd)
-        let statement = try MonthlyStatement(
+        return try MonthlyStatement(
             account: account, month: Month(year: 2026, month: 10)!,
             openingBalance: .zero(Self.usd),
             transactions: [
@@ -481,8 +491,13 @@ struct HTMLStatementRendererTests {
                     beneficiary: "Acme Corp",
                     description: "ACME CORP PAYROLL PPD ID: 1234567"),
             ])
+    }
+
+    /// The card month as a page.
+    static func cardStatement() throws -> String {
         var html = ""
-        HTMLStatementRenderer(locale: Locale(identifier: "en_US")).render(statement, into: &html)
+        HTMLStatementRenderer(locale: Locale(identifier: "en_US")).render(
+            try cardMonth(), into: &html)
         return html
     }
 
