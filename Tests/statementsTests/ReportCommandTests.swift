@@ -292,14 +292,66 @@ struct ReportCommandTests {
         #expect(octoberAt.lowerBound < septemberAt.lowerBound)
         // September ends at the bank's balance at the end of September 30, which holds the
         // late booking (the opening balance before it moved by 5.00); October is unchanged.
+        // One row an account, October before September; the household has both months.
         #expect(
             all.contains(
-                "<tr><td><a href=\"2026-09/DE89370400440532013000.html\">Household</a></td><td class=\"num\">€1,520.00</td></tr>"
+                "<td class=\"num\"><a href=\"2026-10/DE89370400440532013000.html\">€1,619.68</a></td><td class=\"num\"><a href=\"2026-09/DE89370400440532013000.html\">€1,520.00</a></td></tr>"
             ))
+        // October's six statements and its month index.
+        #expect(all.components(separatedBy: "<a href=\"2026-10/").count == 8)
+        #expect(all.components(separatedBy: "scope=\"row\"").count == 7)
+    }
+}
+
+/// The HTML of every sample folder processed into one ledger, as a customer reads it.
+@Suite struct HTMLReportCommandTests {
+    @Test func `shows each text once, leaves out an empty reference column and grids the index`()
+        throws
+    {
+        let workspace = try Workspace()
+        let out = workspace.path + "/r"
+        let run = try StatementsRunner.run([
+            "process", "-s", workspace.state, "-o", out, "--report-format", "html", "-q",
+            "SampleData/good", "SampleData/profiles", "SampleData/exports", "SampleData/formats",
+        ])
+        #expect(run.status == 0, "\(run.stderr)")
+        func page(_ name: String) throws -> String {
+            try String(contentsOfFile: out + "/" + name, encoding: .utf8)
+        }
+        // A card's merchant repeated as the description is shown once; a description that
+        // begins with the name shows what it adds.
+        let card = try page("2026-10/card_amex_1004.html")
         #expect(
-            all.contains(
-                "<tr><td><a href=\"2026-10/DE89370400440532013000.html\">Household</a></td><td class=\"num\">€1,619.68</td></tr>"
+            card.contains(
+                "<td class=\"text\">NETFLIX.COM</td><td class=\"description text\"></td>"))
+        #expect(
+            try page("2026-10/aba_111000025_4410021123.html").contains(
+                "<td class=\"text\">Acme Corp</td><td class=\"description text\">PAYROLL PPD ID: 1234567</td>"
             ))
-        #expect(all.components(separatedBy: "<tr><td><a href=\"2026-10/").count == 7)
+        // No reference in the card's month: no column for them; a month with one keeps it.
+        #expect(!card.contains("class=\"reference\""))
+        #expect(
+            try page("2026-10/aba_021000021_987654321.html").contains(
+                "<td class=\"reference\">1043</td>"))
+        // An id is never broken at its hyphen.
+        #expect(
+            try page("2026-10/sort-code_040004_12345678.html").contains(
+                "<h1><span class=\"id\"><span class=\"nobr\">sort-code:</span><wbr>040004/<wbr>12345678</span> · October 2026</h1>"
+            ))
+        // The index of all months: a row an account, by name, then the unnamed by id, and a
+        // column a month, newest first.
+        let index = try page("index.html")
+        let rows = index.components(separatedBy: "scope=\"row\">").dropFirst().map {
+            String($0.prefix(while: { $0 != "<" }))
+        }
+        let names = rows.filter { !$0.isEmpty }
+        #expect(names.first == "Amex Gold")
+        #expect(names == names.sorted { $0.lowercased() < $1.lowercased() })
+        #expect(rows.prefix(names.count).allSatisfy { !$0.isEmpty }, "named accounts first")
+        #expect(rows.count == 42)
+        let november = try #require(index.range(of: "<a href=\"2026-11/index.html\">"))
+        let october = try #require(index.range(of: "<a href=\"2026-10/index.html\">"))
+        #expect(november.lowerBound < october.lowerBound)
+        #expect(!index.contains("<h2>"))
     }
 }

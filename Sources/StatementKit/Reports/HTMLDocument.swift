@@ -5,7 +5,8 @@ import Foundation
 /// screens each transaction of a statement is a small block, date and amount on its first
 /// line, beneficiary and balance on the second, description and reference below, so no column
 /// is cut and words break only where the script allows; a word breaks inside only when it is
-/// wider than the screen) and printable on A4 (the account and period repeated on every page).
+/// wider than the screen; the grid of all months scrolls in its own box, its accounts' column
+/// in place) and printable on A4 (the account and period repeated on every page).
 enum HTMLDocument {
     static let style = """
         :root{color-scheme:light}
@@ -19,12 +20,16 @@ enum HTMLDocument {
         th,td{padding:.3rem .45rem;border-bottom:1px solid #ddd;text-align:left;vertical-align:top}
         th{border-bottom:2px solid #999;overflow-wrap:normal}.files{white-space:nowrap}
         .num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap;overflow-wrap:normal}
-        .date,.reference{white-space:nowrap;overflow-wrap:normal}
-        .neg{color:#a3001b}
+        .date,.reference,.nobr{white-space:nowrap;overflow-wrap:normal}
+        .neg,.neg a{color:#a3001b}
         .iban{font-family:ui-monospace,Menlo,Consolas,monospace;white-space:nowrap;overflow-wrap:normal}
         .sub{display:block;color:#555;font-size:.85rem}
         figure{margin:0 0 1rem}svg{width:100%;height:auto;max-height:17rem}
         footer{margin-top:1rem;color:#333}
+        .grid{overflow-x:auto}.months{width:auto}caption{text-align:left;color:#555;padding:.2rem 0}
+        .months td,.months thead th{white-space:nowrap;overflow-wrap:normal}
+        .months .account{position:sticky;left:0;background:#fff;min-width:9rem}
+        .months tbody th{font-weight:normal;border-bottom:1px solid #ddd}
         .print-only{display:none}.chart-narrow{display:none}
         @media (max-width:40rem){.chart-wide{display:none}dl{grid-template-columns:minmax(0,1fr)}dd{margin-bottom:.25rem}
         .chart-narrow{display:block}body{padding:.5rem}
@@ -32,10 +37,14 @@ enum HTMLDocument {
         .entries tr{display:grid;grid-template-columns:minmax(0,1fr) auto;column-gap:.6rem;
         border-bottom:1px solid #ddd;padding:.25rem 0}.entries th,.entries td{display:block;border:0;padding:0}
         .entries tr>:nth-child(1){grid-area:1/1}.entries tr>:nth-child(2){grid-area:2/1}
-        .entries tr>:nth-child(3){grid-area:3/1/4/3}.entries tr>:nth-child(4){grid-area:4/1/5/3;white-space:normal}
-        .entries tr>:nth-child(5){grid-area:1/2}.entries tr>:nth-child(6){grid-area:2/2;color:#555}
+        .entries tr>:nth-child(3){grid-area:3/1/4/3}.entries tr>.reference{grid-area:4/1/5/3;white-space:normal}
+        .entries tr>:nth-last-child(2){grid-area:1/2}.entries tr>:nth-last-child(1){grid-area:2/2;color:#555}
         .entries thead tr{border-bottom:2px solid #999}.entries td:empty{display:none}
-        .entries .print-only{display:none}}
+        .entries .print-only{display:none}
+        .accounts tr{display:grid;grid-template-columns:minmax(0,1fr) auto;column-gap:.6rem;
+        border-bottom:1px solid #ddd;padding:.25rem 0}.accounts th,.accounts td{display:block;border:0;padding:0}
+        .accounts tr>:nth-child(1){grid-area:1/1/3/2}.accounts tr>:nth-child(3){grid-area:2/2;text-align:right}
+        .accounts thead tr{border-bottom:2px solid #999}}
         @media print{@page{size:A4;margin:14mm}body{max-width:none;padding:0;font-size:10pt}
         nav{display:none}.print-only{display:table-row}thead{display:table-header-group}
         a{color:inherit;text-decoration:none}tr{break-inside:avoid}}
@@ -143,11 +152,44 @@ enum HTMLDocument {
     }
 
     /// An account id for a page: escaped, grouped by four when an IBAN (breakable between
-    /// groups), breakable after the `:` and `/` of another scheme (`aba:<wbr>121000248/<wbr>…`)
-    /// rather than inside its digits on a narrow screen.
+    /// groups, a short last group kept with the one before it: never a lone `00` on a line),
+    /// breakable after the `:` and `/` of another scheme (`aba:<wbr>121000248/<wbr>…`) rather
+    /// than inside its digits on a narrow screen, and never at a hyphen inside one of its
+    /// parts (`sort-code:`, `000312345-98765-43`).
     static func accountID(_ id: AccountID) -> String {
-        escape(id.grouped).replacingOccurrences(of: "/", with: "/<wbr>")
-            .replacingOccurrences(of: ":", with: ":<wbr>")
+        if let iban = id.iban {
+            var groups = iban.grouped.split(separator: " ").map(String.init)
+            if groups.count > 1, groups[groups.count - 1].count < 4 {
+                let last = groups.removeLast()
+                groups[groups.count - 1] =
+                    "<span class=\"nobr\">\(groups[groups.count - 1]) \(last)</span>"
+            }
+            return groups.joined(separator: " ")
+        }
+        var out = ""
+        var piece = ""
+        func appendPiece() {
+            guard !piece.isEmpty else { return }
+            out +=
+                piece.contains("-")
+                ? "<span class=\"nobr\">\(escape(piece))</span>" : escape(piece)
+            piece = ""
+        }
+        for character in id.grouped {
+            piece.append(character)
+            if character == ":" || character == "/" {
+                appendPiece()
+                out += "<wbr>"
+            }
+        }
+        appendPiece()
+        return out
+    }
+
+    /// What a page calls an account, in the same style whether named or not: the name, or
+    /// the id as `accountID` writes it, marked `id` (`DE89 3704 0044 0532 0130 00`).
+    static func accountLabel(name: String?, id: AccountID) -> String {
+        name.map(heading) ?? "<span class=\"id\">\(accountID(id))</span>"
     }
 
     /// A column heading: escaped, and breakable after a `/` only (`Empfänger/Auftraggeber`),

@@ -30,8 +30,9 @@ package struct HTMLStatementRenderer: Sendable {
     private let labels: ReportLabels
     private var days: DayFormatter { formatting.days }
 
-    /// The table's row of column headings, the same in every statement.
-    private let columnHeadings: String
+    /// The table's row of column headings, the same in every statement: with the reference
+    /// column, and without it for a month whose rows have no reference.
+    private let columnHeadings: (withReference: String, withoutReference: String)
 
     /// Creates a renderer for a locale.
     package init(locale: Locale) {
@@ -39,11 +40,14 @@ package struct HTMLStatementRenderer: Sendable {
         let labels = ReportLabels(locale: locale)
         self.labels = labels
         let heading = HTMLDocument.heading
-        columnHeadings =
+        let start =
             "<tr><th>\(heading(labels.date))</th><th>\(heading(labels.beneficiary))</th>"
             + "<th class=\"description\">\(heading(labels.description))</th>"
-            + "<th class=\"reference\">\(heading(labels.reference))</th>"
-            + "<th class=\"num\">\(heading(labels.amount))</th><th class=\"num\">\(heading(labels.balance))</th></tr></thead>\n<tbody>\n"
+        let end =
+            "<th class=\"num\">\(heading(labels.amount))</th><th class=\"num\">\(heading(labels.balance))</th></tr></thead>\n<tbody>\n"
+        columnHeadings = (
+            start + "<th class=\"reference\">\(heading(labels.reference))</th>" + end, start + end
+        )
     }
 
     package func render(
@@ -73,7 +77,9 @@ package struct HTMLStatementRenderer: Sendable {
         out.append("</nav>\n")
         // An id such as aba:121000248/1234567890 may break after its `/`, not inside its digits.
         out.append(
-            utf8: "<header>\n<h1>\(HTMLDocument.heading(name)) · \(escape(period))</h1>\n<dl>\n")
+            utf8:
+                "<header>\n<h1>\(HTMLDocument.accountLabel(name: account.name, id: account.id)) · \(escape(period))</h1>\n<dl>\n"
+        )
         var facts = [
             (
                 labels.name(of: account.id),
@@ -104,13 +110,20 @@ package struct HTMLStatementRenderer: Sendable {
         }
         // The first header row is printed only: it repeats the account and period on every
         // page a long statement takes.
-        out.append("<table class=\"entries\">\n<thead><tr class=\"print-only\"><th colspan=\"6\">")
+        // A month without any reference has no column for them.
+        let entries = statement.entries
+        let hasReferences = entries.contains { entry in
+            entry.transaction.reference.map { !$0.allSatisfy(\.isWhitespace) } ?? false
+        }
+        out.append(
+            utf8: "<table class=\"entries\">\n<thead><tr class=\"print-only\"><th colspan=\"")
+        out.append(utf8: hasReferences ? "6\">" : "5\">")
         out.append(
             utf8: "\(escape(name)) · \(escape(account.id.grouped)) · \(escape(period))</th></tr>\n")
-        out.append(utf8: columnHeadings)
+        out.append(
+            utf8: hasReferences ? columnHeadings.withReference : columnHeadings.withoutReference)
         let appendEscaped = HTMLDocument.appendEscaped
         // By index: each field read in place, not a copy of each entry and its texts.
-        let entries = statement.entries
         let moneyIsPlain = HTMLDocument.writesPlainText(money)
         for index in entries.indices {
             out.append("<tr><td class=\"date\">")
@@ -120,11 +133,16 @@ package struct HTMLStatementRenderer: Sendable {
                 appendEscaped($0, &out)
             }
             out.append("</td><td class=\"description text\">")
-            String.withReportField(entries[index].transaction.description) {
+            // Without the beneficiary's name where it repeats it (a card's "NETFLIX.COM" twice).
+            String.withReportField(entries[index].transaction.descriptionBesideBeneficiary) {
                 appendEscaped($0, &out)
             }
-            out.append("</td><td class=\"reference\">")
-            String.withReportField(entries[index].transaction.reference) { appendEscaped($0, &out) }
+            if hasReferences {
+                out.append("</td><td class=\"reference\">")
+                String.withReportField(entries[index].transaction.reference) {
+                    appendEscaped($0, &out)
+                }
+            }
             out.append("</td>")
             HTMLDocument.appendMoneyCell(
                 entries[index].transaction.amount, money, isPlain: moneyIsPlain, to: &out)
@@ -194,12 +212,14 @@ struct BalanceChart {
         let y: Int
         let anchor: String
 
-        /// The box the text takes, estimated at 7 units per character (12-unit font).
+        /// The box the text takes, estimated at 7 units per character (12-unit font), and
+        /// from 12 above its baseline to 4 below: a font's ascent and descent, with room for
+        /// a browser that draws the chart a little larger than its units.
         var box: (left: Int, right: Int, top: Int, bottom: Int) {
             let width = text.displayWidth * 7
             let start =
                 anchor == "end" ? x - width : anchor == "middle" ? x - width / 2 : x
-            return (start, start + width, y - 11, y + 3)
+            return (start, start + width, y - 12, y + 4)
         }
 
         func overlaps(_ other: Label) -> Bool {
@@ -242,16 +262,18 @@ struct BalanceChart {
                     text: days.medium(last), x: geometry.left + geometry.plotWidth, y: height - 6,
                     anchor: "end"),
             ]
-        // The lowest and highest balance, above and below the plot, at their day. The line
-        // starts at the opening balance on the first day: it counts too, or a "lowest" label
-        // could name a balance above the line's start.
+        // The lowest and highest balance, each at its point: the highest just above it, the
+        // lowest just below it (never down at the zero line when the balance is far above
+        // it). The line starts at the opening balance on the first day: it counts too, or a
+        // "lowest" label could name a balance above the line's start.
         let points = [(day: first, balance: statement.openingBalance)] + daily
         if let lowest = points.min(by: { $0.balance.minorUnits < $1.balance.minorUnits }),
             let highest = points.max(by: { $0.balance.minorUnits < $1.balance.minorUnits }),
             lowest.balance != highest.balance
         {
             for (point, word, y) in [
-                (highest, labels.highest, top - 8), (lowest, labels.lowest, height - bottom + 16),
+                (highest, labels.highest, geometry.y(highest.balance.minorUnits) - 8),
+                (lowest, labels.lowest, geometry.y(lowest.balance.minorUnits) + 16),
             ] {
                 // Above or below the plot at the day, kept over the plot: the longest text
                 // that fits (with the date, without it, the amount alone).
@@ -279,7 +301,7 @@ struct BalanceChart {
     }
 
     /// The scale and plot area of the chart.
-    private struct Geometry {
+    struct Geometry {
         let low: Int64
         let high: Int64
         let plotWidth: Int

@@ -28,7 +28,7 @@ package struct MonthIndexRenderer: Sendable {
         let title = "\(labels.statements) · \(period)"
         var body = "<nav><a href=\"../index.html\">\(escape(labels.allMonths))</a></nav>\n"
         body +=
-            "<h1>\(escape(title))</h1>\n<table>\n<thead><tr><th>\(HTMLDocument.heading(labels.account))</th>"
+            "<h1>\(escape(title))</h1>\n<table class=\"accounts\">\n<thead><tr><th>\(HTMLDocument.heading(labels.account))</th>"
         body += "<th class=\"num\">\(HTMLDocument.heading(labels.closingBalance))</th>"
         body +=
             "<th class=\"files\">\(HTMLDocument.heading(labels.files))</th></tr></thead>\n<tbody>\n"
@@ -36,11 +36,13 @@ package struct MonthIndexRenderer: Sendable {
             let id = line.account
             let links = extensions.map { "<a href=\"\(id.fileName).\($0)\">\($0)</a>" }.joined(
                 separator: " ")
-            // The account id goes under the name, so that a phone needs no third column.
-            let name =
-                line.name.map { escape($0) + "<span class=\"sub iban\">" }
-                ?? "<span class=\"iban\">"
-            body += "<tr><td>\(name)\(HTMLDocument.accountID(id))</span></td>"
+            // The account id goes under the name, so that a phone needs no third column; an
+            // account without a name is called by its id, in the same style as a name.
+            let name = HTMLDocument.accountLabel(name: line.name, id: id)
+            let sub =
+                line.name == nil
+                ? "" : "<span class=\"sub iban\">\(HTMLDocument.accountID(id))</span>"
+            body += "<tr><td>\(name)\(sub)</td>"
             body +=
                 HTMLDocument.moneyCell(line.balance, formats.format(for: line.balance.currency))
                 + "<td class=\"files\">\(links)</td></tr>\n"
@@ -49,33 +51,64 @@ package struct MonthIndexRenderer: Sendable {
         out.write(HTMLDocument.page(title: title, language: labels.languageCode, body: body))
     }
 
-    /// Renders `OUT/index.html`: every month with statements, newest first, each account's
-    /// closing balance linking to its statement, and each month to its own index.
+    /// Renders `OUT/index.html`: a grid of every account (a row each, by name, the accounts
+    /// without one after them by id) by every month with statements (a column each, newest
+    /// first, linking to its month's index), each cell the account's closing balance linking
+    /// to its statement of the month. A grid wider than the screen scrolls in its own box, the
+    /// accounts' column staying in place.
     package func renderAllMonths(
         _ months: [ClosingBalances], into out: inout some TextOutputStream
     ) {
         let escape = HTMLDocument.escape
         let formats = MoneyFormatCache(locale: locale)
-        var body = "<h1>\(escape(labels.statements))</h1>\n"
-        for month in months.sorted(by: { $0.month > $1.month }) {
-            let folder = month.month.isoText
-            body +=
-                "<h2><a href=\"\(folder)/index.html\">\(escape(days.monthAndYear(month.month)))</a></h2>\n"
-            body += "<table>\n<thead><tr><th>\(HTMLDocument.heading(labels.account))</th>"
-            body +=
-                "<th class=\"num\">\(HTMLDocument.heading(labels.closingBalance))</th></tr></thead>\n<tbody>\n"
+        let newestFirst = months.sorted { $0.month > $1.month }
+        let columns = newestFirst.map(\.month)
+        // Each account's name in its latest month, and its closing balance in each month.
+        var rows: [AccountID: (name: String?, balances: [Month: Money])] = [:]
+        for month in newestFirst {
             for line in month.lines {
-                let title =
-                    line.name.map(escape)
-                    ?? "<span class=\"iban\">\(HTMLDocument.accountID(line.account))</span>"
-                body +=
-                    "<tr><td><a href=\"\(folder)/\(line.account.fileName).html\">\(title)</a></td>"
-                body +=
-                    HTMLDocument.moneyCell(line.balance, formats.format(for: line.balance.currency))
-                    + "</tr>\n"
+                rows[line.account, default: (line.name, [:])].balances[month.month] = line.balance
             }
-            body += "</tbody>\n</table>\n"
         }
+        let accounts = rows.keys.sorted { a, b in
+            switch (rows[a]!.name, rows[b]!.name) {
+            case (let x?, let y?):
+                let order = x.compare(
+                    y, options: [.caseInsensitive, .diacriticInsensitive, .numeric], range: nil,
+                    locale: locale)
+                return order == .orderedSame ? a < b : order == .orderedAscending
+            case (.some, nil): return true
+            case (nil, .some): return false
+            case (nil, nil): return a < b
+            }
+        }
+        var body =
+            "<h1>\(escape(labels.statements))</h1>\n<div class=\"grid\">\n<table class=\"months\">\n"
+        body += "<caption>\(escape(labels.closingBalance))</caption>\n"
+        body += "<thead><tr><th class=\"account\">\(HTMLDocument.heading(labels.account))</th>"
+        for month in columns {
+            body +=
+                "<th class=\"num\"><a href=\"\(month.isoText)/index.html\">\(escape(days.monthAndYear(month)))</a></th>"
+        }
+        body += "</tr></thead>\n<tbody>\n"
+        for id in accounts {
+            let (name, balances) = rows[id]!
+            let sub =
+                name == nil ? "" : "<span class=\"sub iban\">\(HTMLDocument.accountID(id))</span>"
+            body +=
+                "<tr><th class=\"account\" scope=\"row\">\(HTMLDocument.accountLabel(name: name, id: id))\(sub)</th>"
+            for month in columns {
+                guard let balance = balances[month] else {
+                    body += "<td></td>"
+                    continue
+                }
+                let text = escape(formats.format(for: balance.currency).format(balance))
+                body +=
+                    "<td class=\"num\(balance.minorUnits < 0 ? " neg" : "")\"><a href=\"\(month.isoText)/\(id.fileName).html\">\(text)</a></td>"
+            }
+            body += "</tr>\n"
+        }
+        body += "</tbody>\n</table>\n</div>"
         out.write(
             HTMLDocument.page(title: labels.statements, language: labels.languageCode, body: body))
     }

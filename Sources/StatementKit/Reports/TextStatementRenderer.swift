@@ -123,7 +123,8 @@ package struct TextStatementRenderer: Sendable {
             let day = entries[index].transaction.date.day - 1
             line(
                 date: dayTexts[day], dateWidth: dayWidths[day],
-                entries[index].transaction.beneficiary, entries[index].transaction.description
+                entries[index].transaction.beneficiary,
+                entries[index].transaction.descriptionBesideBeneficiary
             ) { out in
                 write(amountCells[2 * index], into: &out)
                 write(amountCells[2 * index + 1], into: &out)

@@ -170,6 +170,16 @@ struct TextStatementRendererTests {
         try SampleStatement.expectGolden(Self.render("de_DE"), "statement-de_DE.txt")
     }
 
+    @Test func `shows a description that repeats the beneficiary once`() throws {
+        var text = ""
+        TextStatementRenderer(locale: Locale(identifier: "en_US")).render(
+            try HTMLStatementRendererTests.cardMonth(), into: &text)
+        #expect(text.components(separatedBy: "NETFLIX.COM").count == 2, "\(text)")
+        let payroll = try #require(text.split(separator: "\n").first { $0.contains("Acme Corp") })
+        #expect(payroll.contains("PAYROLL PPD ID: 1234567"))
+        #expect(!payroll.contains("ACME CORP"))
+    }
+
     @Test func `fits 100 columns with wide names and shows no control character`() {
         let text = Self.render()
         for line in text.split(separator: "\n") {
@@ -352,6 +362,26 @@ struct HTMLStatementRendererTests {
                     }
                     #expect(
                         label.box.left >= 0 && label.box.right <= width, "\(width): \(label.text)")
+                    #expect(
+                        label.box.top >= 0 && label.box.bottom <= 220, "\(width): \(label.text)")
+                }
+                // The lowest and highest labels sit at their points' height, whatever the
+                // zero line's.
+                let geometry = BalanceChart.Geometry(chart: chart, daily: statement.dailyBalances)
+                let values = [amounts[0]] + statement.dailyBalances.map(\.balance.minorUnits)
+                let format = MoneyFormat(currency: .eur, locale: locale)
+                for label in texts {
+                    if label.text.hasPrefix("lowest ") || label.text.hasPrefix("plus bas ") {
+                        #expect(
+                            label.text.contains(
+                                format.format(Money(minorUnits: values.min()!, currency: .eur))))
+                        #expect(
+                            label.y == geometry.y(values.min()!) + 16, "\(amounts): \(label.text)")
+                    }
+                    if label.text.hasPrefix("highest ") || label.text.hasPrefix("plus haut ") {
+                        #expect(
+                            label.y == geometry.y(values.max()!) - 8, "\(amounts): \(label.text)")
+                    }
                 }
             }
         }
@@ -386,15 +416,124 @@ struct HTMLStatementRendererTests {
         #expect(!texts.contains { $0.hasPrefix("lowest ¥80,565") })
     }
 
+    @Test func `labels the lowest and highest balance at their points, the line from the opening`()
+        throws
+    {
+        // Far above zero all month: the zero line is the plot's bottom, the lowest balance
+        // (the opening one) far above it.
+        let statement = try MonthlyStatement(
+            account: SampleStatement.account, month: Month(year: 2026, month: 10)!,
+            openingBalance: Money(minorUnits: 100_000, currency: .eur),
+            transactions: [
+                SampleStatement.transaction("05", 50_000, "Salary"),
+                SampleStatement.transaction("20", -30_000, "Rent"),
+            ])
+        let locale = Locale(identifier: "en_US")
+        let chart = BalanceChart(
+            statement: statement, money: MoneyFormat(currency: .eur, locale: locale),
+            days: DayFormatter(locale: locale), labels: ReportLabels(locale: locale))
+        let geometry = BalanceChart.Geometry(chart: chart, daily: statement.dailyBalances)
+        let lowest = try #require(chart.texts.first { $0.text.hasPrefix("lowest") })
+        let highest = try #require(chart.texts.first { $0.text.hasPrefix("highest") })
+        #expect(lowest.text == "lowest €1,000.00, Oct 1, 2026")
+        #expect(lowest.y == geometry.y(100_000) + 16)
+        #expect(lowest.y < geometry.y(0) - 60, "not down at the zero line")
+        #expect(highest.text == "highest €1,500.00, Oct 5, 2026")
+        #expect(highest.y == geometry.y(150_000) - 8)
+        // The line starts at the opening balance, on the first day.
+        var svg: [UInt8] = []
+        chart.appendSVG(to: &svg)
+        #expect(
+            String(decoding: svg, as: UTF8.self).contains(
+                "points=\"\(geometry.left),\(geometry.y(100_000)) "))
+    }
+
     @Test func `lets an account id break after its colon and slash, an IBAN between groups`()
         throws
     {
         #expect(
             HTMLDocument.accountID(try AccountID(parsing: "aba:121000248/1234567890"))
                 == "aba:<wbr>121000248/<wbr>1234567890")
+        // An IBAN breaks between its groups, its short last group never alone on a line.
         #expect(
             HTMLDocument.accountID(try AccountID(parsing: "DE89370400440532013000"))
-                == "DE89 3704 0044 0532 0130 00")
+                == "DE89 3704 0044 0532 <span class=\"nobr\">0130 00</span>")
+        #expect(
+            HTMLDocument.accountID(try AccountID(parsing: "BE68539007547034"))
+                == "BE68 5390 0754 7034")
+        // Never at the hyphen of `sort-code` or of an account number.
+        #expect(
+            HTMLDocument.accountID(try AccountID(parsing: "sort-code:040004/12345678"))
+                == "<span class=\"nobr\">sort-code:</span><wbr>040004/<wbr>12345678")
+        #expect(
+            HTMLDocument.accountID(try AccountID(parsing: "name:000312345-98765-43"))
+                == "name:<wbr><span class=\"nobr\">000312345-98765-43</span>")
+    }
+
+    static let usd = Currency(code: "USD")!
+
+    /// A card account's month without references, whose descriptions repeat the merchant.
+    static func cardMonth() throws -> MonthlyStatement {
+        let account = Account(
+            id: try AccountID(parsing: "card:amex/1004"), kind: .creditCard, currency: Self.usd)
+        return try MonthlyStatement(
+            account: account, month: Month(year: 2026, month: 10)!,
+            openingBalance: .zero(Self.usd),
+            transactions: [
+                Transaction(
+                    date: try Day(parsing: "2026-10-03"),
+                    amount: Money(minorUnits: -1_599, currency: Self.usd),
+                    beneficiary: "NETFLIX.COM",
+                    description: "NETFLIX.COM"),
+                Transaction(
+                    date: try Day(parsing: "2026-10-04"),
+                    amount: Money(minorUnits: 250_000, currency: Self.usd),
+                    beneficiary: "Acme Corp",
+                    description: "ACME CORP PAYROLL PPD ID: 1234567"),
+            ])
+    }
+
+    /// The card month as a page.
+    static func cardStatement() throws -> String {
+        var html = ""
+        HTMLStatementRenderer(locale: Locale(identifier: "en_US")).render(
+            try cardMonth(), into: &html)
+        return html
+    }
+
+    @Test func `shows a description that repeats the beneficiary once`() throws {
+        let html = try Self.cardStatement()
+        #expect(
+            html.contains(
+                "<td class=\"text\">NETFLIX.COM</td><td class=\"description text\"></td>"))
+        #expect(
+            html.contains(
+                "<td class=\"text\">Acme Corp</td><td class=\"description text\">PAYROLL PPD ID: 1234567</td>"
+            ))
+        #expect(html.components(separatedBy: "NETFLIX.COM").count == 2)
+    }
+
+    @Test func `leaves out the reference column in a month without references`() throws {
+        let html = try Self.cardStatement()
+        #expect(!html.contains("<th class=\"reference\">"))
+        #expect(!html.contains("<td class=\"reference\">"))
+        #expect(html.contains("<tr class=\"print-only\"><th colspan=\"5\">"))
+        #expect(
+            html.contains(
+                "<th class=\"description\">Description</th><th class=\"num\">Amount</th>"))
+        // On a phone the amounts find their places from the end of the row, so they keep them
+        // without the column.
+        #expect(html.contains(".entries tr>:nth-last-child(2){grid-area:1/2}"))
+        // A month with references keeps the column.
+        #expect(Self.render().contains("<th class=\"reference\">Reference</th>"))
+        #expect(Self.render().contains("<th colspan=\"6\">"))
+    }
+
+    @Test func `calls an account without a name by its id, never broken at a hyphen`() throws {
+        let html = try Self.cardStatement()
+        #expect(
+            html.contains(
+                "<h1><span class=\"id\">card:<wbr>amex/<wbr>1004</span> · October 2026</h1>"))
     }
 
     @Test func `links each account from the month index`() {
