@@ -1,0 +1,307 @@
+import Foundation
+
+/// `statements forget FILE`: one statement file's transactions and stated balances taken out
+/// of the ledger, in one atomic commit.
+///
+/// The ledger keeps no copy of a file's rows, only what it holds of each transaction: its
+/// identity. Forgetting reads the file again (as it was imported: the same profile and
+/// `--account`), works out the identities of its rows as an import does, and takes those
+/// transactions out of the months that hold them: each such month is written again, without
+/// them, as a new extent past the logs' committed lengths (journaled, as an import appends),
+/// and one manifest rename makes it visible, so a crash leaves the ledger before or after.
+extension StateController {
+    /// The rows of one account-month of the file, and which stored rows they are.
+    private struct MonthPlan {
+        /// The identity hashes of the file's rows, in file order.
+        var hashes: [UInt64] = []
+        /// Whether each row has a transaction id (which may be stored a month away).
+        var hasTransactionID: [Bool] = []
+    }
+
+    /// Takes one statement file's transactions, and the balances it states, out of the
+    /// ledger; refuses (`.failure`) when the ledger does not hold every transaction of it.
+    ///
+    /// Every file record is forgotten with it, so that the next run reads its files again
+    /// and adds back what another file also holds; the files rejected so far are forgotten
+    /// (one may have been rejected for what the ledger held). The run before stays the undo
+    /// point's: `undo` after `forget` brings the file's transactions back.
+    ///
+    /// - Parameter statementFiles: the one file, with its dialect and how it is read.
+    /// - Throws: `StorageError` when the ledger is locked, unreadable or damaged.
+    package func forget(_ statementFiles: StatementFiles, dryRun: Bool)
+        throws(StorageError) -> Result<ForgetReport, ForgetRefusal>
+    {
+        precondition(statementFiles.entries.count == 1, "forget reads one file")
+        let first = statementFiles.entries[0]
+        let file: FileFinder.FoundFile
+        switch first.entry {
+        case .file(let found): file = found
+        case .problem(let path, _, let reason):
+            throw .io(path: path, operation: "read", reason: reason)
+        case .badProfile(let found, let error):
+            return .failure(
+                .hasErrors(file: found.name, errors: 1, first: "[PROFILE_INVALID] \(error)"))
+        }
+        let (dialect, reading) = (first.dialect, first.reading)
+        if !dryRun { try storage.lockForWriting() }
+        defer { storage.unlock() }
+        var manifest = try storage.loadManifest(months: false)
+        if !dryRun && manifest.version < LedgerManifest.formatVersion {
+            throw .unreadable(
+                folder: storage.folder,
+                reason:
+                    "it is in format \(manifest.version); run 'statements import' once (it upgrades the ledger) before forgetting a file"
+            )
+        }
+        // The file, read as an import reads it.
+        var collector = DiagnosticCollector(file: file.name, isStrict: false, limit: 1)
+        var rows: [ParsedRow] = []
+        var summary = StatementFileReader.read(
+            path: file.path, dialect: dialect, hashing: true, diagnostics: &collector,
+            onRow: { rows.append($0) })
+        if summary.needsSniffing {
+            (rows, collector) = ([], DiagnosticCollector(file: file.name, isStrict: false, limit: 1))
+            summary = StatementFileReader.read(
+                path: file.path, dialect: dialect, sniffing: true, hashing: true,
+                diagnostics: &collector, onRow: { rows.append($0) })
+        }
+        guard collector.errorCount == 0 else {
+            if collector.hasEnvironmentError {
+                throw .io(
+                    path: file.name, operation: "read",
+                    reason: collector.diagnostics.first?.message ?? "unreadable")
+            }
+            return .failure(
+                .hasErrors(
+                    file: file.name, errors: collector.errorCount,
+                    first: collector.diagnostics.first.map { "[\($0.code)] \($0.message)" } ?? ""))
+        }
+        let recordedHere = POSIXIO.canonicalPath(file.path).flatMap { manifest.files[$0] }
+        let wasRecorded = manifest.files.values.contains {
+            $0.content == summary.contentHash && $0.reading == reading
+        }
+        // The file's rows by account-month, in file order, with their identities.
+        var plans: [ImportRun.AccountMonth: MonthPlan] = [:]
+        var byMonth: [ImportRun.AccountMonth: [Transaction]] = [:]
+        var order: [ImportRun.AccountMonth] = []
+        for row in rows {
+            let key = ImportRun.AccountMonth(
+                accountID: row.account.id, month: Month(row.transaction.date))
+            if byMonth[key] == nil { order.append(key) }
+            byMonth[key, default: []].append(row.transaction)
+        }
+        for key in order {
+            let transactions = byMonth[key]!
+            let entries = TransactionIdentity.entries(of: transactions, account: key.accountID)
+            plans[key] = MonthPlan(
+                hashes: entries.map(\.hash),
+                hasTransactionID: transactions.map { $0.transactionID != nil })
+        }
+        let accountIDs = Set(order.map(\.accountID)).union(
+            summary.statedBalances.map(\.account.id)
+        ).filter { manifest.accounts[$0] != nil }
+        try storage.loadMonths(of: accountIDs, in: &manifest)
+        let committed = manifest
+        // Which stored rows are the file's: per account-month, the indexes to take out.
+        var removals: [ImportRun.AccountMonth: Set<Int>] = [:]
+        var stored: [ImportRun.AccountMonth: [(hash: UInt64, amountCheck: UInt64)]] = [:]
+        func identities(_ key: ImportRun.AccountMonth) throws(StorageError) -> [(
+            hash: UInt64, amountCheck: UInt64
+        )] {
+            if let known = stored[key] { return known }
+            guard let length = manifest.accounts[key.accountID]?.months[key.month] else {
+                return []
+            }
+            let known = try storage.identities(of: key.accountID, in: key.month, length: length)
+            stored[key] = known
+            return known
+        }
+        var found = 0
+        for key in order {
+            let plan = plans[key]!
+            for (hash, hasID) in zip(plan.hashes, plan.hasTransactionID) {
+                // A transaction id may be stored in the month before or after (re-dated).
+                let months =
+                    hasID
+                    ? [key.month, key.month.previous, key.month.next].compactMap { $0 }
+                    : [key.month]
+                for month in months {
+                    let place = ImportRun.AccountMonth(accountID: key.accountID, month: month)
+                    let entries = try identities(place)
+                    if let index = entries.indices.first(where: {
+                        entries[$0].hash == hash && removals[place]?.contains($0) != true
+                    }) {
+                        removals[place, default: []].insert(index)
+                        found += 1
+                        break
+                    }
+                }
+            }
+        }
+        // The balances the file states, taken out with it (by what they state).
+        var assertionCount = 0
+        for accountID in accountIDs {
+            let stated = summary.statedBalances.filter { $0.account.id == accountID }
+            guard !stated.isEmpty else { continue }
+            let before = manifest.accounts[accountID]!.assertions.count
+            manifest.accounts[accountID]!.assertions.removeAll { assertion in
+                stated.contains { $0.day == assertion.day && $0.balance == assertion.balance }
+            }
+            assertionCount += before - manifest.accounts[accountID]!.assertions.count
+        }
+        if found < rows.count || (found == 0 && assertionCount == 0) {
+            if found == 0 && assertionCount == 0 && recordedHere == nil {
+                return .failure(.notImported(file: file.name, rows: rows.count))
+            }
+            if let recordedHere, recordedHere.content != summary.contentHash {
+                return .failure(
+                    .changedSinceImport(file: file.name, found: found, rows: rows.count))
+            }
+            return .failure(.partlyPresent(file: file.name, found: found, rows: rows.count))
+        }
+        let (changed, vanished) = try rewrite(removals, in: &manifest, dryRun: dryRun)
+        let touched = Set(removals.keys.map(\.accountID)).union(
+            accountIDs.filter { manifest.accounts[$0]!.assertions != committed.accounts[$0]!.assertions })
+        // An account left with no transaction and no balance goes.
+        for accountID in touched {
+            let entry = manifest.accounts[accountID]!
+            if entry.months.isEmpty && entry.assertions.isEmpty {
+                manifest.accounts[accountID] = nil
+            } else if entry.assertions.isEmpty {
+                manifest.accounts[accountID]!.openingBalance = nil
+                manifest.accounts[accountID]!.outOfBalance = nil
+            }
+        }
+        let balances = try checkBalances(
+            of: touched.filter { manifest.accounts[$0] != nil }, changed: changed,
+            committed: committed, manifest: &manifest)
+        let report = ForgetReport(
+            file: file.name, wasRecorded: wasRecorded, transactionCount: found,
+            accounts: touched.sorted(), assertionCount: assertionCount, vanished: vanished,
+            changed: changed,
+            generations: (committed.generation, committed.generation + (dryRun ? 0 : 1)),
+            balances: balances, isDryRun: dryRun)
+        guard !dryRun else { return .success(report) }
+        manifest.files = [:]
+        manifest.generation += 1
+        do throws(StorageError) {
+            try storage.commit(
+                &manifest, changed: touched.filter { manifest.accounts[$0] != nil },
+                keepingForUndo: committed)
+        } catch {
+            try? storage.rollBack()
+            throw error
+        }
+        storage.forgetRejectedFiles()
+        storage.appendHistory(
+            "\(clock()) forget: \(file.name) (\(found.counted("transaction")) of \(touched.count.counted("account")), \(assertionCount.counted("balance")) taken out); generation \(manifest.generation)"
+        )
+        return .success(report)
+    }
+
+    /// Writes again each account-month that loses rows, without them, as one new extent past
+    /// the logs' committed lengths (nothing in a dry run); a month that loses every row goes.
+    ///
+    /// - Returns: the account-months whose rows changed, and those that went.
+    private func rewrite(
+        _ removals: [ImportRun.AccountMonth: Set<Int>], in manifest: inout LedgerManifest,
+        dryRun: Bool
+    ) throws(StorageError) -> (
+        changed: [UndoReport.AccountMonthName], vanished: [UndoReport.AccountMonthName]
+    ) {
+        var changed: [UndoReport.AccountMonthName] = []
+        var vanished: [UndoReport.AccountMonthName] = []
+        let committedLogs = manifest.logs
+        var ends = manifest.logs
+        do throws(StorageError) {
+            for key in removals.keys.sorted() {
+                let removed = removals[key]!
+                let name = UndoReport.AccountMonthName(accountID: key.accountID, month: key.month)
+                changed.append(name)
+                let entry = manifest.accounts[key.accountID]!
+                let length = entry.months[key.month]!
+                let lines = try storage.dataBytes(of: key.accountID, in: key.month, length: length)
+                let ids = try storage.identityBytes(
+                    of: key.accountID, in: key.month, length: length)
+                var (data, index) = ([UInt8](), [UInt8]())
+                var start = 0
+                var row = 0
+                for (offset, byte) in lines.enumerated() where byte == 10 {
+                    if !removed.contains(row) {
+                        data += lines[start...offset]
+                        index += ids[(16 * row)..<(16 * row + 16)]
+                    }
+                    (start, row) = (offset + 1, row + 1)
+                }
+                let removedSum: Int64
+                do throws(LedgerRecord.DecodingError) {
+                    let total = try LedgerRecord.sum(lines, currency: entry.account.currency)
+                    let kept = try LedgerRecord.sum(data, currency: entry.account.currency)
+                    removedSum = total.minorUnits &- kept.minorUnits
+                } catch {
+                    throw storage.damaged(error, account: entry.account, in: key.month, length: length)
+                }
+                let turnover = (manifest.accounts[key.accountID]!.turnover ?? 0) - removedSum.magnitudeClamped
+                manifest.accounts[key.accountID]!.turnover = max(0, turnover)
+                guard !data.isEmpty else {
+                    manifest.accounts[key.accountID]!.months[key.month] = nil
+                    vanished.append(name)
+                    continue
+                }
+                var rewritten = LedgerManifest.MonthLength.empty
+                rewritten.advance(data: data, ids: index, at: ends)
+                rewritten.total = length.total.map { $0 &- removedSum }
+                if !dryRun {
+                    try storage.appendToLogs(data: data, ids: index, at: ends, committed: committedLogs)
+                }
+                ends.advance(data: data.count, ids: index.count)
+                manifest.accounts[key.accountID]!.months[key.month] = rewritten
+            }
+        } catch {
+            if !dryRun { try? storage.rollBack() }
+            throw error
+        }
+        manifest.logs = ends
+        return (changed, vanished)
+    }
+
+    /// Checks the balances of the accounts the file touched again, as an import does after
+    /// its rows are merged, setting each one's opening balance and balance state.
+    private func checkBalances(
+        of accounts: Set<AccountID>, changed: [UndoReport.AccountMonthName],
+        committed: LedgerManifest, manifest: inout LedgerManifest
+    ) throws(StorageError) -> [AccountBalanceReport] {
+        let run = ImportRun(
+            storage: storage, committed: committed, stagingLimit: 1 << 24, isDryRun: true,
+            reading: reading)
+        run.manifest = manifest
+        var grown: [MonthTail] = changed.filter { accounts.contains($0.accountID) }.map {
+            MonthTail(accountID: $0.accountID, month: $0.month, committed: nil)
+        }
+        // An account that lost balances only: its assertions are checked from its first.
+        for accountID in accounts where !grown.contains(where: { $0.accountID == accountID }) {
+            let entry = manifest.accounts[accountID]!
+            guard
+                let first = entry.months.keys.min()
+                    ?? entry.assertions.first.map({ Month($0.day) })
+            else { continue }
+            grown.append(MonthTail(accountID: accountID, month: first, committed: nil))
+        }
+        let outcome = try run.checkBalances(grown: grown)
+        manifest = run.manifest
+        return outcome.reports.filter { $0.outOfBalance != nil || $0.hasCleared }
+    }
+}
+
+extension Int64 {
+    /// The magnitude as an `Int64`, `Int64.max` for `Int64.min`'s.
+    fileprivate var magnitudeClamped: Int64 { Int64(exactly: magnitude) ?? .max }
+}
+
+extension StorageController {
+    /// Forgets the files rejected so far (`RejectedFiles`): one may have been rejected for
+    /// what the ledger held, which changed.
+    func forgetRejectedFiles() {
+        _ = unlink(folder + "/" + RejectedFiles.fileName)
+    }
+}
