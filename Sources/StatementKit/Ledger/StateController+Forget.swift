@@ -74,7 +74,9 @@ extension StateController {
             return .failure(
                 .hasErrors(
                     file: file.name, errors: collector.errorCount,
-                    first: collector.diagnostics.first.map { "[\($0.code)] \($0.message)" } ?? ""))
+                    first: collector.diagnostics.first.map {
+                        "line \($0.line):\($0.column): [\($0.code.rawValue)] \($0.message)"
+                    } ?? ""))
         }
         let recordedHere = POSIXIO.canonicalPath(file.path).flatMap { manifest.files[$0] }
         let wasRecorded = manifest.files.values.contains {
@@ -172,9 +174,13 @@ extension StateController {
                 manifest.accounts[accountID]!.outOfBalance = nil
             }
         }
-        let balances = try checkBalances(
-            of: touched.filter { manifest.accounts[$0] != nil }, changed: changed,
-            committed: committed, manifest: &manifest)
+        // A dry run checks no balance (as an import's): the months it would write are not there.
+        let balances =
+            dryRun
+            ? []
+            : try checkBalances(
+                of: touched.filter { manifest.accounts[$0] != nil }, changed: changed,
+                committed: committed, manifest: &manifest)
         let report = ForgetReport(
             file: file.name, wasRecorded: wasRecorded, transactionCount: found,
             accounts: touched.sorted(), assertionCount: assertionCount, vanished: vanished,
