@@ -15,12 +15,15 @@ struct CompletionCoverageTests {
         let fish = try StatementsRunner.run(["completions", "fish"]).stdout
         var result: [String: (long: Set<String>, short: Set<String>)] = [:]
         for line in fish.split(separator: "\n") {
-            guard let match = line.firstMatch(
-                of: /__fish_seen_subcommand_from ([a-z]+)'(?: -s (\w))? -l ([a-z-]+)/)
+            guard
+                let match = line.firstMatch(
+                    of: /__fish_seen_subcommand_from ([a-z]+)'(?: -s (\w))? -l ([a-z-]+)/)
             else { continue }
             let command = String(match.1)
             result[command, default: ([], [])].long.insert(String(match.3))
-            if let short = match.2 { result[command, default: ([], [])].short.insert(String(short)) }
+            if let short = match.2 {
+                result[command, default: ([], [])].short.insert(String(short))
+            }
         }
         return result
     }
@@ -71,7 +74,8 @@ struct CompletionCoverageTests {
         let pipe = Pipe()
         process.standardOutput = pipe
         try process.run()
-        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let output = String(
+            decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
         let lines = output.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
         #expect(lines.count == probes.count)
@@ -89,7 +93,8 @@ struct CompletionCoverageTests {
         }
         var refused: Set<String> = []
         for (probe, isRefused) in zip(probes, try Self.refused(probes)) where isRefused {
-            refused.insert(probe.command + " " + probe.marker.split(separator: "'")[1].prefix { $0 != "=" })
+            refused.insert(
+                probe.command + " " + probe.marker.split(separator: "'")[1].prefix { $0 != "=" })
         }
         for command in Self.commands {
             for long in longs.sorted() {

@@ -62,11 +62,13 @@ struct ForgetCommandTests {
                 """)
         #expect(try Self.register(state) == clean)
         #expect(try StatementsRunner.run(["check", "--state", state]).status == 0)
-        #expect(!FileManager.default.fileExists(atPath: out + "/2026-11/DE89370400440532013000.txt"))
+        #expect(
+            !FileManager.default.fileExists(atPath: out + "/2026-11/DE89370400440532013000.txt"))
         let history = try String(contentsOfFile: state + "/history", encoding: .utf8)
         #expect(
             history.contains(
-                "forget: \(card) (2 transactions of 1 account, 0 balances taken out); generation 3"))
+                "forget: \(card) (2 transactions of 1 account, 0 balances taken out); generation 3")
+        )
         // Under its own account it is imported again, as new.
         let right = try StatementsRunner.run(["import", card, "-a", "card:visa/1234", "-s", state])
         #expect(right.stdout == "added 2 new transactions from 1 file, 0 already present\n")
@@ -109,7 +111,8 @@ struct ForgetCommandTests {
         #expect(try StatementsRunner.run(["check", "-s", both]).status == 0)
     }
 
-    @Test func `takes out what an overlapping file shares, which the next run of that file adds back`()
+    @Test
+    func `takes out what an overlapping file shares, which the next run of that file adds back`()
         throws
     {
         let workspace = try Workspace()
@@ -120,7 +123,9 @@ struct ForgetCommandTests {
             "inbox/b.csv",
             Self.household + "2026-10-09,DE89370400440532013000,-7.66,Cafe,1080.00\n")
         let state = workspace.state
-        #expect(try StatementsRunner.run(["import", workspace.path + "/inbox", "-s", state]).status == 0)
+        #expect(
+            try StatementsRunner.run(["import", workspace.path + "/inbox", "-s", state]).status == 0
+        )
         let whole = try Self.register(state)
         let forget = try StatementsRunner.run(["forget", first, "-s", state])
         #expect(forget.status == 0, "\(forget.stderr)")
@@ -155,15 +160,18 @@ struct ForgetCommandTests {
         #expect(changed.status == 1)
         #expect(
             changed.stdout.hasPrefix(
-                "{\"code\": \"CHANGED_SINCE_IMPORT\", \"message\": \"\(household) changed since it was imported"))
+                "{\"code\": \"CHANGED_SINCE_IMPORT\", \"message\": \"\(household) changed since it was imported"
+            ))
         // Some rows there, the path never recorded: partly present.
-        let partly = try workspace.write("partly.csv", try String(contentsOfFile: household, encoding: .utf8))
+        let partly = try workspace.write(
+            "partly.csv", try String(contentsOfFile: household, encoding: .utf8))
         let part = try StatementsRunner.run(["forget", partly, "-s", state])
         #expect(part.status == 1)
         #expect(part.stderr.contains("only 2 of the 3 transactions of \(partly) are in the ledger"))
         // With an error: never imported whole.
         let bad = try workspace.write(
-            "bad.csv", "date,account_iban,amount,beneficiary\n2026-10-03,DE89370400440532013000,-1.234,Shop\n")
+            "bad.csv",
+            "date,account_iban,amount,beneficiary\n2026-10-03,DE89370400440532013000,-1.234,Shop\n")
         let broken = try StatementsRunner.run(["forget", bad, "-s", state, "-f", "json"])
         #expect(broken.status == 1)
         #expect(broken.stdout.hasPrefix("{\"code\": \"FILE_HAS_ERRORS\""))
@@ -174,7 +182,8 @@ struct ForgetCommandTests {
         ])
         #expect(gone.status == 3)
         #expect(gone.stdout.hasPrefix("{\"code\": \"ENVIRONMENT\", \"message\": \"cannot read"))
-        #expect(gone.stderr.contains("no such file. The ledger keeps a file's identity, not its rows"))
+        #expect(
+            gone.stderr.contains("no such file. The ledger keeps a file's identity, not its rows"))
         // Usage: a folder, no file, two files, standard input.
         for arguments in [[workspace.path], [], [household, other], ["-"]] {
             let usage = try StatementsRunner.run(["forget"] + arguments + ["-s", state])

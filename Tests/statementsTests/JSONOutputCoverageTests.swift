@@ -13,7 +13,8 @@ struct JSONOutputCoverageTests {
     @Test func `undo prints its result, and its refusal, as JSON`() throws {
         let workspace = try Workspace()
         let file = try workspace.write(
-            "a.csv", "date,account_iban,amount,beneficiary\n2026-10-03,DE89370400440532013000,-1.00,Shop\n")
+            "a.csv",
+            "date,account_iban,amount,beneficiary\n2026-10-03,DE89370400440532013000,-1.00,Shop\n")
         let (state, out) = (workspace.state, workspace.path + "/out")
         #expect(try StatementsRunner.run(["process", file, "-s", state, "-o", out]).status == 0)
         let dryRun = try StatementsRunner.run(["undo", "-s", state, "-nfjson"])

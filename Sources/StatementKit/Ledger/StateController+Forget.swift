@@ -60,7 +60,9 @@ extension StateController {
             path: file.path, dialect: dialect, hashing: true, diagnostics: &collector,
             onRow: { rows.append($0) })
         if summary.needsSniffing {
-            (rows, collector) = ([], DiagnosticCollector(file: file.name, isStrict: false, limit: 1))
+            (rows, collector) = (
+                [], DiagnosticCollector(file: file.name, isStrict: false, limit: 1)
+            )
             summary = StatementFileReader.read(
                 path: file.path, dialect: dialect, sniffing: true, hashing: true,
                 diagnostics: &collector, onRow: { rows.append($0) })
@@ -104,18 +106,23 @@ extension StateController {
         ).filter { manifest.accounts[$0] != nil }
         try storage.loadMonths(of: accountIDs, in: &manifest)
         let committed = manifest
-        // Which stored rows are the file's: per account-month, the indexes to take out.
+        // Which stored rows are the file's: per account-month, the indexes to take out. The
+        // stored identities are indexed by hash (the places of each, in order), and each of
+        // the file's rows claims the first place of its hash not claimed yet.
         var removals: [ImportRun.AccountMonth: Set<Int>] = [:]
-        var stored: [ImportRun.AccountMonth: [(hash: UInt64, amountCheck: UInt64)]] = [:]
-        func identities(_ key: ImportRun.AccountMonth) throws(StorageError) -> [(
-            hash: UInt64, amountCheck: UInt64
-        )] {
-            if let known = stored[key] { return known }
-            guard let length = manifest.accounts[key.accountID]?.months[key.month] else {
-                return []
+        var places: [ImportRun.AccountMonth: [UInt64: [Int]]] = [:]
+        var claimed: [ImportRun.AccountMonth: [UInt64: Int]] = [:]
+        func stored(_ key: ImportRun.AccountMonth) throws(StorageError) -> [UInt64: [Int]] {
+            if let known = places[key] { return known }
+            var known: [UInt64: [Int]] = [:]
+            if let length = manifest.accounts[key.accountID]?.months[key.month] {
+                let entries = try storage.identities(
+                    of: key.accountID, in: key.month, length: length)
+                for (index, entry) in entries.enumerated() {
+                    known[entry.hash, default: []].append(index)
+                }
             }
-            let known = try storage.identities(of: key.accountID, in: key.month, length: length)
-            stored[key] = known
+            places[key] = known
             return known
         }
         var found = 0
@@ -129,14 +136,13 @@ extension StateController {
                     : [key.month]
                 for month in months {
                     let place = ImportRun.AccountMonth(accountID: key.accountID, month: month)
-                    let entries = try identities(place)
-                    if let index = entries.indices.first(where: {
-                        entries[$0].hash == hash && removals[place]?.contains($0) != true
-                    }) {
-                        removals[place, default: []].insert(index)
-                        found += 1
-                        break
-                    }
+                    let indexes = try stored(place)[hash] ?? []
+                    let taken = claimed[place]?[hash] ?? 0
+                    guard taken < indexes.count else { continue }
+                    removals[place, default: []].insert(indexes[taken])
+                    claimed[place, default: [:]][hash] = taken + 1
+                    found += 1
+                    break
                 }
             }
         }
@@ -163,7 +169,9 @@ extension StateController {
         }
         let (changed, vanished) = try rewrite(removals, in: &manifest, dryRun: dryRun)
         let touched = Set(removals.keys.map(\.accountID)).union(
-            accountIDs.filter { manifest.accounts[$0]!.assertions != committed.accounts[$0]!.assertions })
+            accountIDs.filter {
+                manifest.accounts[$0]!.assertions != committed.accounts[$0]!.assertions
+            })
         // An account left with no transaction and no balance goes.
         for accountID in touched {
             let entry = manifest.accounts[accountID]!
@@ -245,9 +253,11 @@ extension StateController {
                     let kept = try LedgerRecord.sum(data, currency: entry.account.currency)
                     removedSum = total.minorUnits &- kept.minorUnits
                 } catch {
-                    throw storage.damaged(error, account: entry.account, in: key.month, length: length)
+                    throw storage.damaged(
+                        error, account: entry.account, in: key.month, length: length)
                 }
-                let turnover = (manifest.accounts[key.accountID]!.turnover ?? 0) - removedSum.magnitudeClamped
+                let turnover =
+                    (manifest.accounts[key.accountID]!.turnover ?? 0) - removedSum.magnitudeClamped
                 manifest.accounts[key.accountID]!.turnover = max(0, turnover)
                 guard !data.isEmpty else {
                     manifest.accounts[key.accountID]!.months[key.month] = nil
@@ -258,7 +268,8 @@ extension StateController {
                 rewritten.advance(data: data, ids: index, at: ends)
                 rewritten.total = length.total.map { $0 &- removedSum }
                 if !dryRun {
-                    try storage.appendToLogs(data: data, ids: index, at: ends, committed: committedLogs)
+                    try storage.appendToLogs(
+                        data: data, ids: index, at: ends, committed: committedLogs)
                 }
                 ends.advance(data: data.count, ids: index.count)
                 manifest.accounts[key.accountID]!.months[key.month] = rewritten

@@ -102,7 +102,9 @@ enum Forget: Command {
             if format == .json {
                 print(json(report, removedReports: removed), to: &standardOutput)
             } else if !options.has("quiet") {
-                print(text(report, removedReports: removed, out: options.value("out")), terminator: "", to: &standardOutput)
+                print(
+                    text(report, removedReports: removed, out: options.value("out")),
+                    terminator: "", to: &standardOutput)
             }
             return ExitCode.success
         }

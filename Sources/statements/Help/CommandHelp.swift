@@ -82,7 +82,8 @@ package struct CommandHelp: Hashable, Sendable {
         // The options every command takes (`Arguments.commonValueOptions` and
         // `commonFlagOptions`), which the top-level help describes once: offered by every
         // command's completions too.
-        for common in Self.commonOptions where !options.contains(where: { $0.long == common.long }) {
+        for common in Self.commonOptions where !options.contains(where: { $0.long == common.long })
+        {
             options.append(common)
         }
         self.options = options
