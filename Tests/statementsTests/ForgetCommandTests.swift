@@ -195,6 +195,42 @@ struct ForgetCommandTests {
         #expect(try Data(contentsOf: URL(fileURLWithPath: state + "/manifest")) == manifest)
     }
 
+    @Test func `checks the balances again: a statement taken out of the middle opens a gap`()
+        throws
+    {
+        let workspace = try Workspace()
+        var files: [String] = []
+        for (month, opening, amount, closing) in [
+            ("10", "100.00", "10.00", "110.00"), ("11", "110.00", "-5.00", "105.00"),
+            ("12", "105.00", "1.00", "106.00"),
+        ] {
+            files.append(
+                try workspace.write(
+                    "s\(month).json",
+                    """
+                    {"account": {"iban": "DE89370400440532013000", "currency": "EUR"},
+                     "openingBalance": "\(opening)", "closingBalance": "\(closing)",
+                     "transactions": [{"date": "2026-\(month)-10", "amount": "\(amount)",
+                                       "beneficiary": "Shop"}]}
+                    """))
+        }
+        let state = workspace.state
+        #expect(try StatementsRunner.run(["import"] + files + ["-s", state]).status == 0)
+        let forget = try StatementsRunner.run(["forget", files[1], "-s", state])
+        #expect(forget.status == 0, "\(forget.stderr)")
+        #expect(
+            forget.stdout == """
+                took out \(files[1]): 1 transaction of 1 account (DE89370400440532013000), 2 balances the bank stated
+                out of balance  DE89370400440532013000: since 2026-12-09 the ledger has 5.00 EUR more than the bank states
+                the ledger is at generation 2; the next 'statements process' writes its reports again
+
+                """)
+        #expect(try StatementsRunner.run(["check", "-s", state]).status == 1)
+        let again = try StatementsRunner.run(["import", files[1], "-s", state])
+        #expect(again.status == 0)
+        #expect(again.stdout.contains("in balance again  DE89370400440532013000"))
+    }
+
     @Test func `waits for, or refuses, a ledger another run holds`() throws {
         let workspace = try Workspace()
         let household = try workspace.write("household.csv", Self.household)
