@@ -146,8 +146,10 @@ struct ForgetCommandTests {
         let other = try workspace.write("other.csv", Self.card)
         let never = try StatementsRunner.run([
             "forget", other, "-a", "DE89370400440532013000", "-s", state,
+            "-f", "json",
         ])
         #expect(never.status == 1)
+        #expect(never.stdout.hasPrefix("{\"code\": \"NOT_IMPORTED\", \"message\": "))
         #expect(
             never.stderr == """
                 statements forget: error: \(other) was never imported: none of its 2 transactions (nor a balance it states) is in the ledger; check --state, and give the --profile or --account it was imported with
@@ -165,8 +167,9 @@ struct ForgetCommandTests {
         // Some rows there, the path never recorded: partly present.
         let partly = try workspace.write(
             "partly.csv", try String(contentsOfFile: household, encoding: .utf8))
-        let part = try StatementsRunner.run(["forget", partly, "-s", state])
+        let part = try StatementsRunner.run(["forget", partly, "-s", state, "-fjson"])
         #expect(part.status == 1)
+        #expect(part.stdout.hasPrefix("{\"code\": \"PARTLY_PRESENT\""))
         #expect(part.stderr.contains("only 2 of the 3 transactions of \(partly) are in the ledger"))
         // With an error: never imported whole.
         let bad = try workspace.write(
