@@ -9,13 +9,14 @@ enum Undo: Command {
     static let usage = """
         USAGE: statements undo [-s DIR] [-o DIR] [-n] [-q] [-f text|json] [--wait[=SECONDS]]
 
-        Takes back the last run that changed the ledger's transactions ('statements import'
-        or 'process'): the ledger returns to its state before that run, balances and balance
-        assertions included, in one atomic commit (a crash leaves it before or after, never
-        between). The run's files are no longer recorded as imported, so importing them again
-        adds them again. Once: the run before it cannot be taken back. The reports of the
-        months it changed are written again by the next 'statements process' (the reports
-        follow the ledger's generation). Each undo is a line in STATE/history.
+        Takes back the last run that changed the ledger's transactions ('statements import',
+        'process' or 'forget'): the ledger returns to its state before that run, balances
+        and balance assertions included, in one atomic commit (a crash leaves it before or
+        after, never between). The run's files are no longer recorded as imported, so
+        importing them again adds them again; after a forget, the file's transactions come
+        back. Once: the run before it cannot be taken back. The reports of the months it
+        changed are written again by the next 'statements process' (the reports follow the
+        ledger's generation). Each undo is a line in STATE/history.
 
         OPTIONS:
           -s, --state DIR            the ledger folder (default: $STATEMENTS_STATE, else
