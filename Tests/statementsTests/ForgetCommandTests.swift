@@ -234,6 +234,38 @@ struct ForgetCommandTests {
         #expect(again.stdout.contains("in balance again  DE89370400440532013000"))
     }
 
+    @Test func `takes back any sample file, of every format and layout, and it comes back whole`()
+        throws
+    {
+        let workspace = try Workspace()
+        let folders = ["good", "profiles", "exports", "formats"].map { "SampleData/" + $0 }
+        let world = workspace.path + "/world"
+        #expect(try StatementsRunner.run(["import"] + folders + ["-s", world]).status == 0)
+        let whole = try Self.register(world)
+        let root = StatementsRunner.packageRoot.path
+        var files: [String] = []
+        for folder in folders {
+            for case let name as String in FileManager.default.enumerator(
+                atPath: root + "/" + folder)!
+            where name.contains(".") && !name.hasSuffix("statements-profile.json") {
+                files.append(folder + "/" + name)
+            }
+        }
+        #expect(files.count == 39)
+        for file in files.sorted() {
+            let copy = workspace.path + "/copy"
+            try? FileManager.default.removeItem(atPath: copy)
+            try FileManager.default.copyItem(atPath: world, toPath: copy)
+            let forget = try StatementsRunner.run(["forget", file, "-s", copy, "-q"])
+            #expect(forget.status == 0, "\(file): \(forget.stderr)")
+            #expect(try StatementsRunner.run(["check", "-s", copy]).status == 0, "\(file)")
+            #expect(try Self.register(copy) != whole, "\(file)")
+            let again = try StatementsRunner.run(["import", file, "-s", copy])
+            #expect(again.status == 0, "\(file): \(again.stderr)")
+            #expect(try Self.register(copy) == whole, "\(file)")
+        }
+    }
+
     @Test func `waits for, or refuses, a ledger another run holds`() throws {
         let workspace = try Workspace()
         let household = try workspace.write("household.csv", Self.household)
