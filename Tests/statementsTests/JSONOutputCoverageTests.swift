@@ -40,6 +40,37 @@ struct JSONOutputCoverageTests {
         #expect(try Self.object(missing.stdout)["code"] as? String == "ENVIRONMENT")
     }
 
+    @Test func `undo refuses, in JSON, a run whose commit compacted the month records`() throws {
+        let workspace = try Workspace()
+        let state = workspace.state
+        // An account of 1,200 months: every run that adds to it writes its 84 KB of month
+        // records again, and after about a dozen the superseded ones are compacted away.
+        var rows = "date,account_iban,amount,beneficiary\n"
+        for index in 0..<1200 {
+            rows += "\(1940 + index / 12)-\(String(format: "%02d", index % 12 + 1))-15,"
+            rows += "DE89370400440532013000,-1.00,Shop\n"
+        }
+        let big = try workspace.write("big.csv", rows)
+        #expect(try StatementsRunner.run(["import", big, "-s", state, "-q"]).status == 0)
+        var compacted = false
+        for day in 1...40 where !compacted {
+            let file = try workspace.write(
+                "n\(day).csv",
+                "date,account_iban,amount,beneficiary\n2040-01-\(String(format: "%02d", day)),"
+                    + "DE89370400440532013000,-1.00,Shop\n")
+            #expect(try StatementsRunner.run(["import", file, "-s", state, "-q"]).status == 0)
+            compacted = !FileManager.default.fileExists(atPath: state + "/months.0")
+        }
+        #expect(compacted)
+        let undo = try StatementsRunner.run(["undo", "-s", state, "-f", "json"])
+        #expect(undo.status == 1)
+        let refusal = try Self.object(undo.stdout)
+        #expect(refusal["code"] as? String == "CANNOT_RESTORE")
+        #expect(
+            refusal["message"] as? String
+                == "the last run cannot be taken back: it compacted the ledger's month records")
+    }
+
     @Test func `completions and man refuse -f json with a usage error in JSON`() throws {
         for (arguments, what) in [
             (["completions", "bash", "-f", "json"], "completions prints a shell script"),
