@@ -152,7 +152,7 @@ struct ForgetCommandTests {
         #expect(never.stdout.hasPrefix("{\"code\": \"NOT_IMPORTED\", \"message\": "))
         #expect(
             never.stderr == """
-                statements forget: error: \(other) was never imported: none of its 2 transactions (nor a balance it states) is in the ledger; check --state, and give the --profile or --account it was imported with
+                statements forget: error: \(other) was never imported: none of its 2 transactions (nor a balance it states) is in the ledger; check --state, and give the --profile, --account or --shard it was imported with
 
                 """)
         // Changed since: a row added.
@@ -264,6 +264,26 @@ struct ForgetCommandTests {
             #expect(again.status == 0, "\(file): \(again.stderr)")
             #expect(try Self.register(copy) == whole, "\(file)")
         }
+    }
+
+    @Test func `takes a file back out of each part of a split ledger`() throws {
+        let workspace = try Workspace()
+        let gulf = "SampleData/good/2026-10-gulf.json"
+        var taken = 0
+        for part in ["1/2", "2/2"] {
+            let state = workspace.path + "/part" + part.prefix(1)
+            #expect(
+                try StatementsRunner.run(["import", gulf, "--shard", part, "-s", state]).status == 0
+            )
+            let forget = try StatementsRunner.run([
+                "forget", gulf, "--shard", part, "-s", state, "-f", "json",
+            ])
+            #expect(forget.status == 0, "\(forget.stderr)")
+            let result = try JSONSerialization.jsonObject(with: Data(forget.stdout.utf8))
+            taken += try #require((result as? [String: Any])?["transactions"] as? Int)
+            #expect(try Self.register(state).split(separator: "\n").count == 1)
+        }
+        #expect(taken == 4)
     }
 
     @Test func `waits for, or refuses, a ledger another run holds`() throws {

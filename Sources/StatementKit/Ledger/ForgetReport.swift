@@ -53,7 +53,7 @@ package enum ForgetRefusal: Error, Hashable, Sendable, CustomStringConvertible {
         case .hasErrors(let file, let errors, let first):
             "\(file) has \(errors.counted("error")) (first: \(first)): a file with an error is rejected whole, so it was never imported"
         case .notImported(let file, let rows):
-            "\(file) was never imported: none of its \(rows.counted("transaction")) (nor a balance it states) is in the ledger; check --state, and give the --profile or --account it was imported with"
+            "\(file) was never imported: none of its \(rows.counted("transaction")) (nor a balance it states) is in the ledger; check --state, and give the --profile, --account or --shard it was imported with"
         case .changedSinceImport(let file, let found, let rows):
             "\(file) changed since it was imported (the ledger recorded other bytes at this path): \(found.groupedText) of its \(rows.counted("transaction")) are in the ledger; forget needs the file as it was imported (the copy in the --archive folder, or a backup)"
         case .partlyPresent(let file, let found, let rows):

@@ -42,7 +42,11 @@ extension StateController {
             return .failure(
                 .hasErrors(file: found.name, errors: 1, first: "[PROFILE_INVALID] \(error)"))
         }
-        let (dialect, reading) = (first.dialect, first.reading)
+        let dialect = first.dialect
+        // How the file is read, as an import records it (a part of a split ledger keeps
+        // other rows of a file than the whole does).
+        var fingerprint = first.reading
+        if let shard = reading.shard { fingerprint.feed(Array("shard \(shard)".utf8)) }
         if !dryRun { try storage.lockForWriting() }
         defer { storage.unlock() }
         var manifest = try storage.loadManifest(months: false)
@@ -80,9 +84,14 @@ extension StateController {
                         "line \($0.line):\($0.column): [\($0.code.rawValue)] \($0.message)"
                     } ?? ""))
         }
+        // A part of a split ledger holds the rows and balances of its own accounts only.
+        if let shard = reading.shard {
+            rows.removeAll { !shard.contains($0.account.id) }
+            summary.statedBalances.removeAll { !shard.contains($0.account.id) }
+        }
         let recordedHere = POSIXIO.canonicalPath(file.path).flatMap { manifest.files[$0] }
         let wasRecorded = manifest.files.values.contains {
-            $0.content == summary.contentHash && $0.reading == reading
+            $0.content == summary.contentHash && $0.reading == fingerprint
         }
         // The file's rows by account-month, in file order, with their identities.
         var plans: [ImportRun.AccountMonth: MonthPlan] = [:]

@@ -8,7 +8,7 @@ enum Forget: Command {
 
     static let usage = """
         USAGE: statements forget FILE [-s DIR] [-o DIR] [-n] [-q] [-f text|json] [-p FILE]
-                                      [-a ID] [--wait[=SECONDS]]
+                                      [-a ID] [--shard K/N] [--wait[=SECONDS]]
 
         Takes the transactions of one statement file, and the balances it states, back out
         of the ledger (a test file dropped into the inbox, a file imported under the wrong
@@ -37,6 +37,7 @@ enum Forget: Command {
           --currency CODE            the currency given with that account
           --color auto|always|never  colour diagnostics (default auto: on a terminal,
                                      unless NO_COLOR is set)
+        \(ReadOptions.shardHelp)
         \(StateFolder.waitHelp)
           -h, --help                 show this help
 
@@ -52,7 +53,7 @@ enum Forget: Command {
     static func run(_ arguments: [String], console: Console) throws(CommandError) -> Int32 {
         let options = try Arguments(
             arguments,
-            valueOptions: ["state", "out", "format", "profile", "account", "currency"],
+            valueOptions: ["state", "out", "format", "profile", "account", "currency", "shard"],
             flagOptions: ["dry-run", "quiet", "wait"], console: console)
         let format = try options.choice("format", default: Format.text)
         guard options.positionals.count == 1, options.positionals[0] != "-" else {
@@ -76,6 +77,7 @@ enum Forget: Command {
         let ledger = try StateFolder.existing(StateFolder.path(options, console: console))
         let read = try ReadOptions(options, command: name, ledger: ledger)
         let state = StateController(storage: try StateFolder.storage(options, console: console))
+        state.reading = read.settings
         let isDryRun = options.has("dry-run")
         let result: Result<ForgetReport, ForgetRefusal>
         do throws(StorageError) {
