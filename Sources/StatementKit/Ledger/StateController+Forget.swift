@@ -18,6 +18,12 @@ extension StateController {
         var hasTransactionID: [Bool] = []
     }
 
+    /// The file as read again: its rows and what it states.
+    private struct ReadFile {
+        var rows: [ParsedRow]
+        var summary: ParseSummary
+    }
+
     /// Takes one statement file's transactions, and the balances it states, out of the
     /// ledger; refuses (`.failure`) when the ledger does not hold every transaction of it.
     ///
@@ -27,7 +33,8 @@ extension StateController {
     /// point's: `undo` after `forget` brings the file's transactions back.
     ///
     /// - Parameter statementFiles: the one file, with its dialect and how it is read.
-    /// - Throws: `StorageError` when the ledger is locked, unreadable or damaged.
+    /// - Throws: `StorageError` when the file cannot be read, or the ledger is locked,
+    ///   unreadable or damaged.
     package func forget(_ statementFiles: StatementFiles, dryRun: Bool)
         throws(StorageError) -> Result<ForgetReport, ForgetRefusal>
     {
@@ -42,7 +49,6 @@ extension StateController {
             return .failure(
                 .hasErrors(file: found.name, errors: 1, first: "[PROFILE_INVALID] \(error)"))
         }
-        let dialect = first.dialect
         // How the file is read, as an import records it (a part of a split ledger keeps
         // other rows of a file than the whole does).
         var fingerprint = first.reading
@@ -57,7 +63,83 @@ extension StateController {
                     "it is in format \(manifest.version); run 'statements import' once (it upgrades the ledger) before forgetting a file"
             )
         }
-        // The file, read as an import reads it.
+        let read: ReadFile
+        switch try readAgain(file, dialect: first.dialect) {
+        case .success(let file): read = file
+        case .failure(let refusal): return .failure(refusal)
+        }
+        let (order, plans) = Self.plans(of: read.rows)
+        let accountIDs = Set(order.map(\.accountID)).union(
+            read.summary.statedBalances.map(\.account.id)
+        ).filter { manifest.accounts[$0] != nil }
+        try storage.loadMonths(of: accountIDs, in: &manifest)
+        let committed = manifest
+        let (removals, found) = try storedRows(of: order, plans, in: manifest)
+        let assertionCount = Self.takeOutBalances(
+            read.summary.statedBalances, of: accountIDs, from: &manifest)
+        if found < read.rows.count || (found == 0 && assertionCount == 0) {
+            let recorded = POSIXIO.canonicalPath(file.path).flatMap { manifest.files[$0] }
+            return .failure(
+                Self.refusal(
+                    file.name, found: found, rows: read.rows.count, recorded: recorded,
+                    content: read.summary.contentHash, hasBalances: assertionCount > 0))
+        }
+        let (changed, vanished) = try rewrite(removals, in: &manifest, dryRun: dryRun)
+        let touched = Set(removals.keys.map(\.accountID)).union(
+            accountIDs.filter {
+                manifest.accounts[$0]!.assertions != committed.accounts[$0]!.assertions
+            })
+        Self.dropEmpty(touched, in: &manifest)
+        // A dry run checks no balance (as an import's): the months it would write are not there.
+        let balances =
+            dryRun
+            ? []
+            : try checkBalances(
+                of: touched.filter { manifest.accounts[$0] != nil }, changed: changed,
+                committed: committed, manifest: &manifest)
+        let report = ForgetReport(
+            file: file.name,
+            wasRecorded: manifest.files.values.contains {
+                $0.content == read.summary.contentHash && $0.reading == fingerprint
+            },
+            transactionCount: found, accounts: touched.sorted(), assertionCount: assertionCount,
+            vanished: vanished, changed: changed,
+            generations: (committed.generation, committed.generation + (dryRun ? 0 : 1)),
+            balances: balances, isDryRun: dryRun)
+        guard !dryRun else { return .success(report) }
+        try commitForget(
+            &manifest, accounts: touched.filter { manifest.accounts[$0] != nil },
+            keeping: committed,
+            history:
+                "\(clock()) forget: \(file.name) (\(found.counted("transaction")) of \(touched.count.counted("account")), \(assertionCount.counted("balance")) taken out); generation \(committed.generation + 1)"
+        )
+        return .success(report)
+    }
+
+    /// Commits the ledger without the file's rows, with a new generation and no file
+    /// records, keeping the ledger before it as the undo point; then forgets the rejected
+    /// files and writes the history line.
+    private func commitForget(
+        _ manifest: inout LedgerManifest, accounts: Set<AccountID>,
+        keeping committed: LedgerManifest, history: String
+    ) throws(StorageError) {
+        manifest.files = [:]
+        manifest.generation += 1
+        do throws(StorageError) {
+            try storage.commit(&manifest, changed: accounts, keepingForUndo: committed)
+        } catch {
+            try? storage.rollBack()
+            throw error
+        }
+        storage.forgetRejectedFiles()
+        storage.appendHistory(history)
+    }
+
+    /// Reads the file again as an import reads it (through the sniffer when it turns out to
+    /// be Windows-1252), keeping the rows and balances of this part of a split ledger.
+    private func readAgain(_ file: FileFinder.FoundFile, dialect: Dialect?)
+        throws(StorageError) -> Result<ReadFile, ForgetRefusal>
+    {
         var collector = DiagnosticCollector(file: file.name, isStrict: false, limit: 1)
         var rows: [ParsedRow] = []
         var summary = StatementFileReader.read(
@@ -89,12 +171,14 @@ extension StateController {
             rows.removeAll { !shard.contains($0.account.id) }
             summary.statedBalances.removeAll { !shard.contains($0.account.id) }
         }
-        let recordedHere = POSIXIO.canonicalPath(file.path).flatMap { manifest.files[$0] }
-        let wasRecorded = manifest.files.values.contains {
-            $0.content == summary.contentHash && $0.reading == fingerprint
-        }
-        // The file's rows by account-month, in file order, with their identities.
-        var plans: [ImportRun.AccountMonth: MonthPlan] = [:]
+        return .success(ReadFile(rows: rows, summary: summary))
+    }
+
+    /// The file's rows by account-month, in the order first met, with their identities as
+    /// an import works them out (content rows numbered within the file and month).
+    private static func plans(of rows: [ParsedRow]) -> (
+        order: [ImportRun.AccountMonth], plans: [ImportRun.AccountMonth: MonthPlan]
+    ) {
         var byMonth: [ImportRun.AccountMonth: [Transaction]] = [:]
         var order: [ImportRun.AccountMonth] = []
         for row in rows {
@@ -103,6 +187,7 @@ extension StateController {
             if byMonth[key] == nil { order.append(key) }
             byMonth[key, default: []].append(row.transaction)
         }
+        var plans: [ImportRun.AccountMonth: MonthPlan] = [:]
         for key in order {
             let transactions = byMonth[key]!
             let entries = TransactionIdentity.entries(of: transactions, account: key.accountID)
@@ -110,14 +195,17 @@ extension StateController {
                 hashes: entries.map(\.hash),
                 hasTransactionID: transactions.map { $0.transactionID != nil })
         }
-        let accountIDs = Set(order.map(\.accountID)).union(
-            summary.statedBalances.map(\.account.id)
-        ).filter { manifest.accounts[$0] != nil }
-        try storage.loadMonths(of: accountIDs, in: &manifest)
-        let committed = manifest
-        // Which stored rows are the file's: per account-month, the indexes to take out. The
-        // stored identities are indexed by hash (the places of each, in order), and each of
-        // the file's rows claims the first place of its hash not claimed yet.
+        return (order, plans)
+    }
+
+    /// Which stored rows are the file's: per account-month, the indexes to take out, and
+    /// how many of the file's rows were found. The stored identities are indexed by hash
+    /// (the places of each, in order), and each of the file's rows claims the first place
+    /// of its hash not claimed yet.
+    private func storedRows(
+        of order: [ImportRun.AccountMonth], _ plans: [ImportRun.AccountMonth: MonthPlan],
+        in manifest: LedgerManifest
+    ) throws(StorageError) -> (removals: [ImportRun.AccountMonth: Set<Int>], found: Int) {
         var removals: [ImportRun.AccountMonth: Set<Int>] = [:]
         var places: [ImportRun.AccountMonth: [UInt64: [Int]]] = [:]
         var claimed: [ImportRun.AccountMonth: [UInt64: Int]] = [:]
@@ -155,34 +243,47 @@ extension StateController {
                 }
             }
         }
-        // The balances the file states, taken out with it (by what they state).
-        var assertionCount = 0
+        return (removals, found)
+    }
+
+    /// Takes the balances the file states out of its accounts' assertions, by what they
+    /// state (the same balance at the end of the same day); how many went.
+    private static func takeOutBalances(
+        _ stated: [StatedBalance], of accountIDs: Set<AccountID>,
+        from manifest: inout LedgerManifest
+    ) -> Int {
+        var count = 0
         for accountID in accountIDs {
-            let stated = summary.statedBalances.filter { $0.account.id == accountID }
-            guard !stated.isEmpty else { continue }
+            let own = stated.filter { $0.account.id == accountID }
+            guard !own.isEmpty else { continue }
             let before = manifest.accounts[accountID]!.assertions.count
             manifest.accounts[accountID]!.assertions.removeAll { assertion in
-                stated.contains { $0.day == assertion.day && $0.balance == assertion.balance }
+                own.contains { $0.day == assertion.day && $0.balance == assertion.balance }
             }
-            assertionCount += before - manifest.accounts[accountID]!.assertions.count
+            count += before - manifest.accounts[accountID]!.assertions.count
         }
-        if found < rows.count || (found == 0 && assertionCount == 0) {
-            if found == 0 && assertionCount == 0 && recordedHere == nil {
-                return .failure(.notImported(file: file.name, rows: rows.count))
-            }
-            if let recordedHere, recordedHere.content != summary.contentHash {
-                return .failure(
-                    .changedSinceImport(file: file.name, found: found, rows: rows.count))
-            }
-            return .failure(.partlyPresent(file: file.name, found: found, rows: rows.count))
+        return count
+    }
+
+    /// Why the ledger does not hold the file: none of it (never imported), other bytes
+    /// recorded at its path (changed since), or only some of it.
+    private static func refusal(
+        _ name: String, found: Int, rows: Int, recorded: ImportedFile?, content: ContentHash?,
+        hasBalances: Bool
+    ) -> ForgetRefusal {
+        if found == 0 && !hasBalances && recorded == nil {
+            return .notImported(file: name, rows: rows)
         }
-        let (changed, vanished) = try rewrite(removals, in: &manifest, dryRun: dryRun)
-        let touched = Set(removals.keys.map(\.accountID)).union(
-            accountIDs.filter {
-                manifest.accounts[$0]!.assertions != committed.accounts[$0]!.assertions
-            })
-        // An account left with no transaction and no balance goes.
-        for accountID in touched {
+        if let recorded, recorded.content != content {
+            return .changedSinceImport(file: name, found: found, rows: rows)
+        }
+        return .partlyPresent(file: name, found: found, rows: rows)
+    }
+
+    /// Drops an account left with no transaction and no balance; one left with no balance
+    /// has no opening balance or balance state any more.
+    private static func dropEmpty(_ accountIDs: Set<AccountID>, in manifest: inout LedgerManifest) {
+        for accountID in accountIDs {
             let entry = manifest.accounts[accountID]!
             if entry.months.isEmpty && entry.assertions.isEmpty {
                 manifest.accounts[accountID] = nil
@@ -191,35 +292,6 @@ extension StateController {
                 manifest.accounts[accountID]!.outOfBalance = nil
             }
         }
-        // A dry run checks no balance (as an import's): the months it would write are not there.
-        let balances =
-            dryRun
-            ? []
-            : try checkBalances(
-                of: touched.filter { manifest.accounts[$0] != nil }, changed: changed,
-                committed: committed, manifest: &manifest)
-        let report = ForgetReport(
-            file: file.name, wasRecorded: wasRecorded, transactionCount: found,
-            accounts: touched.sorted(), assertionCount: assertionCount, vanished: vanished,
-            changed: changed,
-            generations: (committed.generation, committed.generation + (dryRun ? 0 : 1)),
-            balances: balances, isDryRun: dryRun)
-        guard !dryRun else { return .success(report) }
-        manifest.files = [:]
-        manifest.generation += 1
-        do throws(StorageError) {
-            try storage.commit(
-                &manifest, changed: touched.filter { manifest.accounts[$0] != nil },
-                keepingForUndo: committed)
-        } catch {
-            try? storage.rollBack()
-            throw error
-        }
-        storage.forgetRejectedFiles()
-        storage.appendHistory(
-            "\(clock()) forget: \(file.name) (\(found.counted("transaction")) of \(touched.count.counted("account")), \(assertionCount.counted("balance")) taken out); generation \(manifest.generation)"
-        )
-        return .success(report)
     }
 
     /// Writes again each account-month that loses rows, without them, as one new extent past
