@@ -14,7 +14,8 @@ struct Statements {
     /// Every command, in the order the help lists them.
     static let commands: [any Command.Type] = [
         Validate.self, Import.self, Accounts.self, Register.self, Report.self, Export.self,
-        Process.self, Undo.self, Profile.self, Check.self, Completions.self, Manual.self,
+        Process.self, Undo.self, Forget.self, Profile.self, Check.self, Completions.self,
+        Manual.self,
     ]
 
     /// What the program does, in one line.

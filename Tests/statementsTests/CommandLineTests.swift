@@ -33,6 +33,7 @@ struct CommandLineTests {
                   export             write the ledger as an hledger, ledger-cli or beancount journal
                   process PATH...    the nightly job: import, then report the months that changed
                   undo               take back the last import (or process) that changed the ledger
+                  forget FILE        take one imported file's transactions back out of the ledger
                   profile FILE       work out a bank export's dialect and print it as a profile
                   check              verify the ledger against its checksums
                   completions        print shell completions (bash, zsh, fish)

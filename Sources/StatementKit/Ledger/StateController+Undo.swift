@@ -3,7 +3,8 @@ package struct UndoReport: Hashable, Sendable {
     /// The generation of the ledger taken back, and the generation it is now.
     package let undone: Int
     package let generation: Int
-    /// How many transactions the run had added, and the accounts it had changed.
+    /// How many transactions the run had added (fewer than none for a `forget`, which took
+    /// some out), and the accounts it had changed.
     package let transactionCount: Int
     package let accounts: [AccountID]
     /// The statement files the run recorded as imported, by absolute path (those imported
@@ -61,6 +62,11 @@ extension StateController {
         var count = 0
         var accounts: [AccountID] = []
         var vanished: [UndoReport.AccountMonthName] = []
+        // A forget's accounts that went: in the kept manifest only.
+        for (accountID, entry) in kept.accounts where current.accounts[accountID] == nil {
+            count -= entry.months.values.reduce(0) { $0 + $1.idBytes } / 16
+            accounts.append(accountID)
+        }
         for (accountID, entry) in current.accounts {
             let before = kept.accounts[accountID]
             for month in entry.months.keys where before?.months[month] == nil {
@@ -84,7 +90,7 @@ extension StateController {
         kept.generation = current.generation + 1
         try storage.commitUndo(&kept)
         storage.appendHistory(
-            "\(clock()) undo: took back generation \(report.undone) (\(count.counted("transaction")) of \(accounts.count.counted("account"))); generation \(report.generation)"
+            "\(clock()) undo: took back generation \(report.undone) (\(count >= 0 ? count.counted("transaction") : "a forget: \((-count).counted("transaction")) back") of \(accounts.count.counted("account"))); generation \(report.generation)"
         )
         return .success(report)
     }

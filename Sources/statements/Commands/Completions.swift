@@ -21,6 +21,9 @@ enum Completions: Command {
         """
 
     static func run(_ arguments: [String], console: Console) throws(CommandError) -> Int32 {
+        if ErrorDocument.isRequested(by: arguments) {
+            throw .usage("completions prints a shell script, not JSON: it takes no -f json")
+        }
         let options = try Arguments(arguments, valueOptions: [], flagOptions: [], console: console)
         guard options.positionals.count == 1,
             let shell = CompletionRenderer.Shell(rawValue: options.positionals[0])
@@ -53,6 +56,9 @@ enum Manual: Command {
         """
 
     static func run(_ arguments: [String], console: Console) throws(CommandError) -> Int32 {
+        if ErrorDocument.isRequested(by: arguments) {
+            throw .usage("man prints a manual page (roff), not JSON: it takes no -f json")
+        }
         let options = try Arguments(arguments, valueOptions: [], flagOptions: [], console: console)
         try options.expectNoPaths(name)
         var standardOutput = console.output

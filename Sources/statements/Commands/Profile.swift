@@ -6,7 +6,7 @@ enum Profile: Command {
     static let summary = "work out a bank export's dialect and print it as a profile"
 
     static let usage = """
-        USAGE: statements profile FILE [--account ID [--currency CODE]] [-f text|json]
+        USAGE: statements profile FILE [-a ID [--currency CODE]] [-f text|json]
 
         Works out how a bank's CSV export is written (encoding, separator, header line,
         columns, decimal mark, date layout, sign convention, footer lines, account) and
@@ -17,13 +17,14 @@ enum Profile: Command {
         format it is.
 
         OPTIONS:
-          --account ID  the account, for a file that does not name its own (an IBAN or
-                        scheme:value)
-          --currency CODE  the currency of that account, where the file names none
-          -f, --format text|json
-                        json: stdout is JSON whatever the file: the profile, or for a file
-                        that needs none {"file", "format", "profileNeeded": false}
-          -h, --help    show this help
+          -a, --account ID           the account, for a file that does not name its own
+                                     (an IBAN or scheme:value)
+          --currency CODE            the currency of that account, where the file names
+                                     none
+          -f, --format text|json     json: stdout is JSON whatever the file: the profile,
+                                     or for a file that needs none {"file", "format",
+                                     "profileNeeded": false}
+          -h, --help                 show this help
 
         EXIT STATUS: 0 profile printed and checked, 1 the file cannot be understood (the
         reason is on stderr; what the file leaves open, such as account.id or the amount

@@ -24,7 +24,7 @@ enum Register: Command {
           --from/--to YYYY-MM        a range of months, both included
           --match TEXT               only transactions whose beneficiary, description,
                                      reference or transaction id contains TEXT (any case)
-          -f, --format text|csv|json a table (default), CSV or a JSON array
+          -f, --format text|csv|json  a table (default), CSV or a JSON array
           -h, --help                 show this help
 
         EXIT STATUS: 0 success, 2 usage error, 3 the ledger cannot be read.

@@ -79,6 +79,26 @@ package struct CommandHelp: Hashable, Sendable {
                         summary: String(description)))
             }
         }
+        // The options every command takes (`Arguments.commonValueOptions` and
+        // `commonFlagOptions`), which the top-level help describes once: offered by every
+        // command's completions too.
+        for common in Self.commonOptions where !options.contains(where: { $0.long == common.long })
+        {
+            options.append(common)
+        }
         self.options = options
     }
+
+    /// The options every command takes, as completions offer them.
+    static let commonOptions = [
+        Option(
+            long: "color", short: nil, value: "auto|always|never",
+            choices: ["auto", "always", "never"], summary: "colour diagnostics"),
+        Option(
+            long: "config", short: nil, value: "FILE", choices: [],
+            summary: "read settings from this configuration file"),
+        Option(
+            long: "no-config", short: nil, value: nil, choices: [],
+            summary: "read no configuration file"),
+    ]
 }
