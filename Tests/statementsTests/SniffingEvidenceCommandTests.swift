@@ -71,6 +71,70 @@ struct SniffingEvidenceCommandTests {
         #expect(refused.stderr.contains("nor the account (--account ID)"), "\(refused.stderr)")
     }
 
+    @Test
+    func
+        `takes a column of one IBAN as the account only when none is given and every row holds it`()
+        throws
+    {
+        let workspace = try Workspace()
+        func row(_ day: Int, _ iban: String) -> String {
+            #""\#(13 + day % 15)-10-2026","\#(iban)","1,00","\#(day % 2 == 0 ? "Debet" : "Credit")","Rent \#(day)""#
+        }
+        let landlord = "FR1420041010050500013M02606"
+        // The counterparty's IBAN on every row: with the account given, the rows are that
+        // account's, not the landlord's.
+        let rent = try workspace.write(
+            "rent.csv", (0..<3).map { row($0, landlord) }.joined(separator: "\n") + "\n")
+        let given = try StatementsRunner.run([
+            "import", rent, "--account", "DE89370400440532013000", "--state", workspace.state,
+        ])
+        #expect(given.status == 0, "\(given.stderr)")
+        #expect(!given.stderr.contains("holds one IBAN"))
+        let accounts = try StatementsRunner.run(["accounts", "--state", workspace.state])
+        #expect(accounts.stdout.contains("DE89 3704"), "\(accounts.stdout)")
+        #expect(!accounts.stdout.contains("FR14"), "\(accounts.stdout)")
+
+        // Another IBAN on row 300, past the rows the columns are told by: no account assumed.
+        let rows = (0..<300).map { row($0, "NL91ABNA0417164300") } + [row(300, landlord)]
+        let deep = try workspace.write("deep.csv", rows.joined(separator: "\n") + "\n")
+        let refused = try StatementsRunner.run(["validate", deep])
+        #expect(refused.status == 1)
+        #expect(refused.stderr.contains("but not the account (--account ID)"), "\(refused.stderr)")
+    }
+
+    @Test func `leaves the date order open for several accounts' rows and reads 0,500 as half`()
+        throws
+    {
+        let workspace = try Workspace()
+        // Each account's rows are sorted read month first, the file's are not: no proof.
+        let grouped = try workspace.write(
+            "grouped.csv",
+            """
+            Date,Account,Description,Amount
+            04/01/2026,GB29NWBK60161331926819,Coffee,-3.50
+            10/02/2026,GB29NWBK60161331926819,Lunch,-9.50
+            03/01/2026,GB82WEST12345698765432,Tea,-2.50
+            09/02/2026,GB82WEST12345698765432,Cake,-4.50
+
+            """)
+        let open = try StatementsRunner.run(["validate", grouped])
+        #expect(open.status == 1)
+        #expect(
+            open.stderr.contains(
+                #"not which order the dates are in ("dd/MM/yyyy" or "MM/dd/yyyy")"#))
+
+        // A single zero before the mark groups no thousands: "-0,500" is not -500.
+        let half = try workspace.write(
+            "half.csv",
+            "Datum;Beschreibung;Betrag\n01.10.2026;Kiosk;-0,500\n02.10.2026;Kiosk;-1,000\n")
+        let read = try StatementsRunner.run([
+            "import", half, "--account", "DE89370400440532013000", "--state", workspace.state,
+        ])
+        #expect(read.status == 1, "\(read.stdout)")
+        #expect(
+            read.stderr.contains(#"[AMOUNT_PRECISION] amount "-0,500": EUR has 2 decimal places"#))
+    }
+
     @Test func `proves debit and credit swapped and the row order by the balance`() throws {
         let workspace = try Workspace()
         // Newest first, all on one day: only the balance tells the order. "Debit" raises

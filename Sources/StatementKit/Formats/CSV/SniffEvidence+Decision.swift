@@ -216,13 +216,20 @@ extension SniffEvidence {
         (["DEBITO"], ["CREDITO"]), (["DÉBIT"], ["CRÉDIT"]),
     ]
 
+    /// Whether the rows are in date order read one way (day or month first) and not the
+    /// other, in a file of one account (several accounts' rows may each be sorted where the
+    /// file's are not).
+    var rowOrderDecidesDates: Bool {
+        !accountColumnVaries && dayFirstOrder.isSorted != monthFirstOrder.isSorted
+    }
+
     /// The two date formats between which the rows leave the choice open: every day and
-    /// month is 12 or less, the dates are not dotted, and the rows are in date order either
-    /// way or in neither; `nil` when the dates decide.
+    /// month is 12 or less, the dates are not dotted, and the order of the rows does not
+    /// decide; `nil` when the dates decide.
     func openDateOrder() -> [String]? {
         guard case .yearLast(let separator, let yearDigits) = dateLayout,
             largestFirst <= 12, largestSecond <= 12, separator != UInt8(ascii: "."),
-            dayFirstOrder.isSorted == monthFirstOrder.isSorted
+            !rowOrderDecidesDates
         else { return nil }
         let (d, m) = allPadded ? ("dd", "MM") : ("d", "M")
         let s = String(UnicodeScalar(separator))
@@ -256,11 +263,9 @@ extension SniffEvidence {
                 // Every day and month is 12 or less: the order of the rows tells, or the
                 // question stays open (`openDateOrder`). Dotted dates are day-first wherever
                 // they are written.
-                let monthFirstOnly = !dayFirstOrder.isSorted && monthFirstOrder.isSorted
+                let monthFirstOnly = rowOrderDecidesDates && monthFirstOrder.isSorted
                 pattern = monthFirstOnly && separator != UInt8(ascii: ".") ? monthFirst : dayFirst
-                if separator != UInt8(ascii: "."),
-                    dayFirstOrder.isSorted != monthFirstOrder.isSorted
-                {
+                if separator != UInt8(ascii: "."), rowOrderDecidesDates {
                     assumptions.append(
                         Diagnostic.Finding(
                             line: first.line, column: first.column,

@@ -208,9 +208,16 @@ extension SniffEvidence {
         // The decimal marks and group separators ('.' and ','): how many, the last, and
         // whether both kinds occur.
         var (markCount, last, bothMarks): (Int, UInt8, Bool) = (0, 0, false)
+        // Whether the digits before the first mark are a single zero (`0.500`, `-0,750`):
+        // no thousands are grouped after a zero, so the mark is the decimal one.
+        var (integerDigits, integerIsZero) = (0, true)
         for (index, byte) in bytes.enumerated() {
             if byte &- UInt8(ascii: "0") < 10 {
                 digitsAfterLast += 1
+                if markCount == 0 {
+                    integerDigits += 1
+                    integerIsZero = integerIsZero && byte == UInt8(ascii: "0")
+                }
             } else if byte == UInt8(ascii: ".") || byte == UInt8(ascii: ",") {
                 bothMarks = bothMarks || (markCount > 0 && byte != last)
                 (markCount, last) = (markCount + 1, byte)
@@ -235,7 +242,9 @@ extension SniffEvidence {
             decimal = last
         } else if markCount > 1 {
             decimal = last == UInt8(ascii: ",") ? UInt8(ascii: ".") : UInt8(ascii: ",")
-        } else if digitsAfterLast != 3 || groupsWithApostrophe {
+        } else if digitsAfterLast != 3 || groupsWithApostrophe
+            || (integerDigits == 1 && integerIsZero)
+        {
             decimal = last
         } else {
             if ambiguous == nil { ambiguous = sample() }

@@ -50,6 +50,10 @@ struct SniffEvidence {
     /// Whether any value of the account column is an IBAN or shaped like one (two letters,
     /// two digits, letters and digits).
     var accountColumnHoldsIBANs = false
+    /// The first cell of the account column, and whether another row's differs from it: a
+    /// file of several accounts.
+    var firstAccountCell: [UInt8]?
+    var accountColumnVaries = false
     /// The texts of each dated row's amount, debit, credit and balance, for the balance
     /// equation (`BalanceChain`), for the first rows.
     var moneyTexts: [(line: Int, texts: [Dialect.Field: String])] = []
@@ -214,6 +218,13 @@ struct SniffEvidence {
         collect(columns.accountName, .accountName, into: &accountNames)
         if cell(columns.beneficiary) != nil { beneficiaryFilled += 1 }
         collect(columns.card, .card, into: &cardTexts)
+        if let account = cell(columns.account) {
+            if let first = firstAccountCell {
+                accountColumnVaries = accountColumnVaries || !first.elementsEqual(account)
+            } else {
+                firstAccountCell = Array(account)
+            }
+        }
         if !accountColumnHoldsIBANs, let account = cell(columns.account) {
             accountColumnHoldsIBANs = Self.isIBANShaped(String(decoding: account, as: UTF8.self))
             collect(columns.account, .account, into: &accountTexts)
