@@ -135,6 +135,27 @@ struct SniffingEvidenceCommandTests {
             read.stderr.contains(#"[AMOUNT_PRECISION] amount "-0,500": EUR has 2 decimal places"#))
     }
 
+    @Test
+    func
+        `reports rows without a date at the end of a file instead of leaving them out as a footer`()
+        throws
+    {
+        let workspace = try Workspace()
+        let export = try workspace.write(
+            "undated.csv",
+            "Buchungstag;Verwendungszweck;Betrag\n01.10.2026;Shop;-12,50\n02.10.2026;Gehalt;2.500,00\n;Miete;-800,00\nKontostand;2.212,95 EUR\n"
+        )
+        let output = try StatementsRunner.run([
+            "validate", export, "--account", "DE89370400440532013000",
+        ])
+        #expect(output.status == 1)
+        #expect(
+            output.stderr.contains("undated.csv:4:1: error: [FIELD_EMPTY] date is required"),
+            "\(output.stderr)")
+        // The balance line after it is a footer still.
+        #expect(!output.stderr.contains("undated.csv:5:"), "\(output.stderr)")
+    }
+
     @Test func `proves debit and credit swapped and the row order by the balance`() throws {
         let workspace = try Workspace()
         // Newest first, all on one day: only the balance tells the order. "Debit" raises

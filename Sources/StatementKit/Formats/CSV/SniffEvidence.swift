@@ -186,6 +186,16 @@ struct SniffEvidence {
         guard let dateIndex = columns.date, let date = cell(dateIndex),
             Self.startsLikeDate(date)
         else {
+            // A record with a blank date and an amount where the rows have theirs is a row
+            // without its date (which the parser reports), not a footer line to leave out; a
+            // labelled line ("Kontostand", "Total") is a footer.
+            if columns.date.flatMap(cell) == nil,
+                money.contains(where: { $0.index.flatMap(cell).map(Self.isPlainAmount) == true })
+            {
+                trailingNonData = 0
+                trailingRecords = []
+                return
+            }
             trailingNonData += 1
             if trailingRecords.count < 20 {
                 trailingRecords.append(
