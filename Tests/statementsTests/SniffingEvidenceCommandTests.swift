@@ -30,7 +30,9 @@ struct SniffingEvidenceCommandTests {
 
         // One account's name in every row is that account's: read, with the account given.
         let one = try workspace.write(
-            "one.csv", "Date,Description,\(column),Amount\n2026-10-01,Salary,Everyday,2500.00\n")
+            "one.csv",
+            "Date,Description,\(column),Amount\n2026-10-01,Salary,Everyday,2500.00\n"
+                + "2026-10-02,Coffee,Everyday,-3.50\n2026-10-03,Lunch,Everyday,-9.00\n")
         let read = try StatementsRunner.run(["validate", one, "--account", "name:everyday"])
         #expect(read.status == 0, "\(read.stderr)")
     }
@@ -154,6 +156,36 @@ struct SniffingEvidenceCommandTests {
             "\(output.stderr)")
         // The balance line after it is a footer still.
         #expect(!output.stderr.contains("undated.csv:5:"), "\(output.stderr)")
+    }
+
+    @Test func `decides a card's sign by its type column or a clear majority, else leaves it open`()
+        throws
+    {
+        let workspace = try Workspace()
+        let header = "Date,Description,Type,Amount\n"
+        // Payments outnumber sales, but the types say charges are negative: signed.
+        let typed = try workspace.write(
+            "typed.csv",
+            header
+                + "10/15/2026,Payment Thank You,Payment,500.00\n10/21/2026,UBER EATS,Sale,-23.75\n10/24/2026,NETFLIX REFUND,Return,12.99\n"
+        )
+        let read = try StatementsRunner.run([
+            "import", typed, "--account", "card:chase/4417", "--state", workspace.state,
+        ])
+        #expect(read.status == 0, "\(read.stderr)")
+        let balance = try StatementsRunner.run(["accounts", "--state", workspace.state])
+        #expect(balance.stdout.contains("489.24"), "\(balance.stdout)")
+        // Two charges and two payments without types: either reading is plausible.
+        let split = try workspace.write(
+            "split.csv",
+            "Date,Description,Card Member,Amount\n10/09/2026,SHELL OIL,JANE DOE,88.20\n10/15/2026,Payment Thank You,JANE DOE,-500.00\n10/21/2026,UBER EATS,JANE DOE,23.75\n10/24/2026,NETFLIX REFUND,JANE DOE,-12.99\n"
+        )
+        let open = try StatementsRunner.run(["validate", split, "--account", "card:amex/1004"])
+        #expect(open.status == 1)
+        #expect(
+            open.stderr.contains(
+                "but not whether positive amounts are money in (sign signed) or charges (sign charges-positive)"
+            ), "\(open.stderr)")
     }
 
     @Test func `proves debit and credit swapped and the row order by the balance`() throws {

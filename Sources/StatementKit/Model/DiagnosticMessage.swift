@@ -217,6 +217,11 @@ extension DiagnosticMessage {
         )
     }
 
+    static let assumedChargesPositiveByType = Self(
+        .dialectAssumed,
+        "a card account whose type column shows sales positive or payments negative: read charges positive and payments negative (sign charges-positive)"
+    )
+
     static func assumedChargesPositive(positive: Int, of count: Int) -> Self {
         .init(
             .dialectAssumed,

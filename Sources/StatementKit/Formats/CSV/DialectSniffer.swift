@@ -83,7 +83,10 @@ package enum DialectSniffer {
             open?.dateFormats = formats
         }
         do throws(Refusal) {
-            try evidence.decide(into: &dialect, &assumptions)
+            if try evidence.decide(into: &dialect, &assumptions) {
+                open = open ?? SniffResult.OpenQuestions()
+                open?.isSignOpen = true
+            }
         } catch {
             guard error.lacksOnlyAccount else { return .unknown(error.finding) }
             guard open != nil else {

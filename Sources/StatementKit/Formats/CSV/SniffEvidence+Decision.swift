@@ -10,8 +10,11 @@ extension SniffEvidence {
         "\(Diagnostic.quote(sample.text)) (line \(sample.line))"
     }
 
+    /// Decides the dialect from the evidence, saying each assumption.
+    ///
+    /// - Returns: whether a card account's sign is left open (`decideCardSign`).
     func decide(into dialect: inout Dialect, _ assumptions: inout [Diagnostic.Finding])
-        throws(DialectSniffer.Refusal)
+        throws(DialectSniffer.Refusal) -> Bool
     {
         guard let firstDate, let dateLayout else {
             throw refuse(nil, .noDateInKnownLayout)
@@ -82,10 +85,12 @@ extension SniffEvidence {
         let isCard =
             header.mentionsCard || dialect.accountKind == .creditCard
             || dialect.accountID?.scheme == .card
+        var isSignOpen = false
         if !decideByBalance(into: &dialect, isCard: isCard, &assumptions) {
-            decideCardSign(into: &dialect, isCard: isCard, &assumptions)
+            isSignOpen = decideCardSign(into: &dialect, isCard: isCard, &assumptions)
         }
         if dialect.columns[.account] == nil { decideBalances(into: &dialect) }
+        return isSignOpen
     }
 
     /// Finds the opening and closing balances that preamble and footer lines label
@@ -150,23 +155,46 @@ extension SniffEvidence {
         }
     }
 
-    /// Reads a card account's amounts as charges positive when most of them are positive:
-    /// card issuers write charges either way, and charges outnumber payments.
+    /// Decides a card account's sign convention where no balance proves it: by the sign of
+    /// the rows its type column calls sales (or payments), else by a clear majority (two to
+    /// one, three amounts at least) of positive or negative amounts, as charges outnumber
+    /// payments. Card issuers write charges either way.
+    ///
+    /// - Returns: whether the sign is left open (a split count, or types of both signs).
     private func decideCardSign(
         into dialect: inout Dialect, isCard: Bool, _ assumptions: inout [Diagnostic.Finding]
-    ) {
-        guard isCard, dialect.sign == .signed, amountCount > 0,
-            negativeAmounts * 2 < amountCount
-        else { return }
+    ) -> Bool {
+        guard isCard, dialect.sign == .signed, amountCount > 0 else { return false }
+        let chargesPositive: Bool
+        let message: DiagnosticMessage
+        let positive = amountCount - negativeAmounts
+        let (hasCharges, hasPayments) = (charges.count > 0, payments.count > 0)
+        if hasCharges || hasPayments {
+            // Sales positive, or payments negative, say charges positive.
+            let chargesSay = charges.negative == 0 ? true : charges.positive == 0 ? false : nil
+            let paymentsSay = payments.positive == 0 ? true : payments.negative == 0 ? false : nil
+            if (hasCharges && chargesSay == nil) || (hasPayments && paymentsSay == nil) {
+                return true
+            }
+            let says = Set(
+                [hasCharges ? chargesSay : nil, hasPayments ? paymentsSay : nil].compactMap { $0 })
+            guard says.count == 1 else { return true }
+            chargesPositive = says.first!
+            message = .assumedChargesPositiveByType
+        } else if positive >= 2 * negativeAmounts, amountCount >= 3 {
+            chargesPositive = true
+            message = .assumedChargesPositive(positive: positive, of: amountCount)
+        } else if negativeAmounts >= 2 * positive, amountCount >= 3 {
+            return false
+        } else {
+            return true
+        }
+        guard chargesPositive else { return false }
         dialect.sign = .chargesPositive
-        assumptions.append(
-            Diagnostic.Finding(
-                line: header.line, column: 1,
-                message: .assumedChargesPositive(
-                    positive: amountCount - negativeAmounts, of: amountCount)))
+        assumptions.append(Diagnostic.Finding(line: header.line, column: 1, message: message))
+        return false
     }
 
-    /// The status texts of booked rows and of rows not booked yet, upper case.
     /// Whether the values of a column (upper case) are the debit and credit words of a known
     /// pair, both of them.
     static func isIndicatorPair(_ values: Set<String>) -> Bool {
@@ -176,6 +204,7 @@ extension SniffEvidence {
         }
     }
 
+    /// The status texts of booked rows and of rows not booked yet, upper case.
     static let bookedStatuses: Set<String> = [
         "BOOKED", "COMPLETED", "COMPLETE", "POSTED", "CLEARED", "SETTLED", "GEBUCHT",
         "UMSATZ GEBUCHT", "CONTABILIZZATO", "EXECUTED", "DONE", "UDFØRT", "COMPTABILISÉ",

@@ -34,6 +34,22 @@ struct SniffEvidence {
     /// How many rows have an amount, and how many of those are negative.
     var amountCount = 0
     var negativeAmounts = 0
+    /// The signs of the amounts of rows whose type column calls them a sale or purchase,
+    /// and a payment: what a card export's sign convention is, whatever their count.
+    var charges = SignCount()
+    var payments = SignCount()
+
+    /// How many amounts are negative and how many positive.
+    struct SignCount {
+        var negative = 0
+        var positive = 0
+
+        var count: Int { negative + positive }
+
+        mutating func add(isNegative: Bool) {
+            if isNegative { negative += 1 } else { positive += 1 }
+        }
+    }
     /// The values of a currency column, upper case, at most 20.
     var currencies: [String: Sample] = [:]
     /// The values of a status column, upper case, at most 20.
@@ -216,8 +232,14 @@ struct SniffEvidence {
             observeAmount(amount) { sample(index, amount) }
             if key == .amount {
                 amountCount += 1
-                if amount[0] == UInt8(ascii: "-") || amount[0] == UInt8(ascii: "(") {
-                    negativeAmounts += 1
+                let isNegative = amount[0] == UInt8(ascii: "-") || amount[0] == UInt8(ascii: "(")
+                if isNegative { negativeAmounts += 1 }
+                if let type = cell(columns.type), type.count <= 8 {
+                    switch String(decoding: type, as: UTF8.self).uppercased() {
+                    case "SALE", "PURCHASE": charges.add(isNegative: isNegative)
+                    case "PAYMENT": payments.add(isNegative: isNegative)
+                    default: break
+                    }
                 }
             }
         }
