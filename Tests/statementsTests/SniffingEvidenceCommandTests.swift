@@ -156,6 +156,16 @@ struct SniffingEvidenceCommandTests {
             "\(output.stderr)")
         // The balance line after it is a footer still.
         #expect(!output.stderr.contains("undated.csv:5:"), "\(output.stderr)")
+        // A status where the date should be: a row not booked, reported, not left out.
+        let pending = try workspace.write(
+            "pending.csv",
+            "Date,Description,Amount\n10/02/2026,A,-1.00\n10/13/2026,B,-2.00\nPending,Hotel,-99.00\n"
+        )
+        let reported = try StatementsRunner.run([
+            "validate", pending, "--account", "DE89370400440532013000",
+        ])
+        #expect(reported.status == 1)
+        #expect(reported.stderr.contains(#"pending.csv:4:1: error: [DATE_FORMAT] date "Pending""#))
     }
 
     @Test func `decides a card's sign by its type column or a clear majority, else leaves it open`()

@@ -202,10 +202,12 @@ struct SniffEvidence {
         guard let dateIndex = columns.date, let date = cell(dateIndex),
             Self.startsLikeDate(date)
         else {
-            // A record with a blank date and an amount where the rows have theirs is a row
-            // without its date (which the parser reports), not a footer line to leave out; a
-            // labelled line ("Kontostand", "Total") is a footer.
-            if columns.date.flatMap(cell) == nil,
+            // A record with a blank date (or a status such as "Pending" in its place) and an
+            // amount where the rows have theirs is a row without its date (which the parser
+            // reports), not a footer line to leave out; a labelled line ("Kontostand",
+            // "Total") is a footer.
+            let dateText = columns.date.flatMap(cell).map { String(decoding: $0, as: UTF8.self) }
+            if dateText.map({ Self.notBookedStatuses.contains($0.uppercased()) }) ?? true,
                 money.contains(where: { $0.index.flatMap(cell).map(Self.isPlainAmount) == true })
             {
                 trailingNonData = 0
