@@ -320,7 +320,7 @@ struct ReportCommandTests {
         }
         // A card's merchant repeated as the description is shown once; a description that
         // begins with the name shows what it adds.
-        let card = try page("2026-10/card_amex_1004.html")
+        let card = try page("2026-11/card_amex_1004.html")
         #expect(
             card.contains(
                 "<td class=\"text\">NETFLIX.COM</td><td class=\"description text\"></td>"))
@@ -335,8 +335,8 @@ struct ReportCommandTests {
                 "<td class=\"reference\">1043</td>"))
         // An id is never broken at its hyphen.
         #expect(
-            try page("2026-10/sort-code_040004_12345678.html").contains(
-                "<h1><span class=\"id\"><span class=\"nobr\">sort-code:</span><wbr>040004/<wbr>12345678</span> · October 2026</h1>"
+            try page("2026-08/sort-code_040004_12345678.html").contains(
+                "<h1><span class=\"id\"><span class=\"nobr\">sort-code:</span><wbr>040004/<wbr>12345678</span> · August 2026</h1>"
             ))
         // The index of all months: a row an account, by name, then the unnamed by id, and a
         // column a month, newest first.
