@@ -325,13 +325,13 @@ struct ReportCommandTests {
             card.contains(
                 "<td class=\"text\">NETFLIX.COM</td><td class=\"description text\"></td>"))
         #expect(
-            try page("2026-10/aba_111000025_4410021123.html").contains(
-                "<td class=\"text\">Acme Corp</td><td class=\"description text\">PAYROLL PPD ID: 1234567</td>"
+            try page("2026-04/aba_111000025_4410021123.html").contains(
+                "<td class=\"text\">IRS Treas</td><td class=\"description text\">310 TAX REF PPD ID: 1234567</td>"
             ))
         // No reference in the card's month: no column for them; a month with one keeps it.
         #expect(!card.contains("class=\"reference\""))
         #expect(
-            try page("2026-10/aba_021000021_987654321.html").contains(
+            try page("2026-09/aba_021000021_987654321.html").contains(
                 "<td class=\"reference\">1043</td>"))
         // An id is never broken at its hyphen.
         #expect(
