@@ -123,6 +123,14 @@ import Testing
                     ($0.beneficiary + " " + $0.description).uppercased().contains(name)
                 }, "\(name)")
         }
+        // No other employer pays a wage into a side account: Max invoices his clients.
+        for word in ["PAYROLL", "GEHALT", "LOHN", "SALARIS"] {
+            let wages = transactions.filter {
+                !$0.amount.hasPrefix("-")
+                    && ($0.beneficiary + " " + $0.description).uppercased().contains(word)
+            }
+            #expect(wages.isEmpty, "\(wages)")
+        }
         // The card is paid from the US checking account: the same amount on the same day.
         let payment = transactions.filter {
             $0.account == "card:amex/1004" && $0.beneficiary.hasPrefix("Payment")
