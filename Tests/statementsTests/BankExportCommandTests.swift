@@ -339,25 +339,26 @@ struct SampleExportsTests {
             imported.stdout.hasSuffix(
                 "added 66 new transactions from 13 files, 0 already present\n"))
         let found = try accountFigures(workspace.state)
-        // Opening balance 1,000.00 where the file gives one (a running balance, a preamble or
-        // footer line), plus the rows: 2,500.00 - 12.50 - 1,234.56 - 49.99 + 10.00.
+        // One month of the household's year each, January to November: the rows, plus an
+        // opening balance of 1,000.00 where a running balance or a preamble and footer line
+        // give one (comdirect, Santander, ING, Nationwide, Chase, Revolut).
         #expect(
             found == [
-                "CH7609000000123456789": "CHF 5 121295 checking",
-                "DE64200411330001234567": "EUR 5 221295 checking",
-                "DE45120300001234567890": "EUR 5 121295 checking",
-                "ES7000491500010512345678": "EUR 5 221295 checking",
-                "FR7618206000406500123456749": "EUR 5 121295 checking",
-                "IT60X0542811101000000123456": "EUR 5 121295 checking",
-                "NL36INGB0007654321": "EUR 5 221295 checking",
-                "aba:021000021/123456789": "USD 5 221295 checking",
-                "card:amex/1004": "USD 6 34293 credit-card",
-                "name:revolut": "EUR 5 221295 checking",
+                "CH7609000000123456789": "CHF 5 35525 checking",
+                "DE64200411330001234567": "EUR 5 88494 checking",
+                "DE45120300001234567890": "EUR 5 40810 checking",
+                "ES7000491500010512345678": "EUR 5 158981 checking",
+                "FR7618206000406500123456749": "EUR 5 35274 checking",
+                "IT60X0542811101000000123456": "EUR 5 29960 checking",
+                "NL36INGB0007654321": "EUR 5 173499 checking",
+                "aba:021000021/123456789": "USD 5 204081 checking",
+                "card:amex/1004": "USD 6 -25664 credit-card",
+                "name:revolut": "EUR 5 110005 checking",
                 "name:wise@EUR": "EUR 2 145401 checking",
                 "name:wise@GBP": "GBP 2 8760 checking",
                 "name:wise@USD": "USD 1 82000 checking",
-                "sort-code:040004/12345678": "GBP 5 121295 checking",
-                "sort-code:070116/12345678": "GBP 5 221295 checking",
+                "sort-code:040004/12345678": "GBP 5 53801 checking",
+                "sort-code:070116/12345678": "GBP 5 209087 checking",
             ])
     }
 }

@@ -320,23 +320,23 @@ struct ReportCommandTests {
         }
         // A card's merchant repeated as the description is shown once; a description that
         // begins with the name shows what it adds.
-        let card = try page("2026-10/card_amex_1004.html")
+        let card = try page("2026-11/card_amex_1004.html")
         #expect(
             card.contains(
                 "<td class=\"text\">NETFLIX.COM</td><td class=\"description text\"></td>"))
         #expect(
-            try page("2026-10/aba_111000025_4410021123.html").contains(
-                "<td class=\"text\">Acme Corp</td><td class=\"description text\">PAYROLL PPD ID: 1234567</td>"
+            try page("2026-04/aba_111000025_4410021123.html").contains(
+                "<td class=\"text\">IRS Treas</td><td class=\"description text\">310 TAX REF PPD ID: 1234567</td>"
             ))
         // No reference in the card's month: no column for them; a month with one keeps it.
         #expect(!card.contains("class=\"reference\""))
         #expect(
-            try page("2026-10/aba_021000021_987654321.html").contains(
+            try page("2026-09/aba_021000021_987654321.html").contains(
                 "<td class=\"reference\">1043</td>"))
         // An id is never broken at its hyphen.
         #expect(
-            try page("2026-10/sort-code_040004_12345678.html").contains(
-                "<h1><span class=\"id\"><span class=\"nobr\">sort-code:</span><wbr>040004/<wbr>12345678</span> · October 2026</h1>"
+            try page("2026-08/sort-code_040004_12345678.html").contains(
+                "<h1><span class=\"id\"><span class=\"nobr\">sort-code:</span><wbr>040004/<wbr>12345678</span> · August 2026</h1>"
             ))
         // The index of all months: a row an account, by name, then the unnamed by id, and a
         // column a month, newest first.
