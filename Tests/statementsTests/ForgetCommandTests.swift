@@ -9,7 +9,9 @@ struct ForgetCommandTests {
         + "2026-10-03,DE89370400440532013000,-12.34,Shop,987.66\n"
         + "2026-10-05,DE89370400440532013000,100.00,Employer,1087.66\n"
     /// A file that names no account: imported with --account, rightly or wrongly.
-    static let card = "date,amount,beneficiary\n2026-10-04,-5.00,Kiosk\n2026-11-06,-7.50,Bakery\n"
+    /// A card's export: its type column says the sales are negative (signed amounts).
+    static let card =
+        "date,amount,beneficiary,type\n2026-10-04,-5.00,Kiosk,Sale\n2026-11-06,-7.50,Bakery,Sale\n"
 
     static func register(_ state: String) throws -> String {
         let output = try StatementsRunner.run(["register", "--state", state, "-f", "csv"])

@@ -125,6 +125,19 @@ package enum DialectSniffer {
         /// A column named like a transaction type, beside a signed amount column; it is the
         /// indicator when its values are a debit/credit pair.
         var typeColumn: (index: Int, text: String)?
+
+        /// Whether the header is canonical CSV's: its required columns, every column found
+        /// named as there (`date`, `account_iban`, `amount` …). Its amounts are signed,
+        /// whatever the account.
+        var isCanonical: Bool {
+            Set(columns.keys).isSuperset(of: Dialect.Field.canonicalRequired)
+                && columns.allSatisfy { field, references in
+                    references.allSatisfy { reference in
+                        guard case .name(let name) = reference else { return false }
+                        return Dialect.Field(canonicalHeader: name) == field
+                    }
+                }
+        }
     }
 
     /// Finds the first line, for any separator, that names a date and an amount.

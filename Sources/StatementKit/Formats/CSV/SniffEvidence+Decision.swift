@@ -164,7 +164,9 @@ extension SniffEvidence {
     private func decideCardSign(
         into dialect: inout Dialect, isCard: Bool, _ assumptions: inout [Diagnostic.Finding]
     ) -> Bool {
-        guard isCard, dialect.sign == .signed, amountCount > 0 else { return false }
+        guard isCard, dialect.sign == .signed, amountCount > 0, !header.isCanonical else {
+            return false
+        }
         let chargesPositive: Bool
         let message: DiagnosticMessage
         let positive = amountCount - negativeAmounts
