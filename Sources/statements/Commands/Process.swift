@@ -44,8 +44,6 @@ enum Process: Command {
         \(ReportOptions.help)
           -q, --quiet                print errors only
           -v, --verbose              print a line per file read, written or moved
-          --color auto|always|never  colour diagnostics (default auto: on a terminal,
-                                     unless NO_COLOR is set)
         \(ReadOptions.help)
         \(ReadOptions.shardHelp)
         \(StateFolder.waitHelp)

@@ -76,9 +76,7 @@ struct SniffEvidence {
     private mutating func scanRecord(_ record: CSVRecord) {
         func sample(at index: Int?) -> Sample? {
             guard let index, index < record.fields.count else { return nil }
-            let text = record.withField(index) {
-                String(decoding: $0.trimmingSpaces, as: UTF8.self)
-            }
+            let text = record.trimmedText(index)
             guard !text.isEmpty else { return nil }
             let (line, column) = record.location(ofField: index)
             return Sample(text: text, line: line, column: column)
