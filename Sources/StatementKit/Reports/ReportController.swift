@@ -401,7 +401,7 @@ package final class ReportController {
             throw .io(path: path, operation: "write", reason: String(cString: strerror(errno)))
         }
         defer { close(descriptor) }
-        if let code = bytes.withUnsafeBytes({ POSIXIO.writeAll(descriptor, $0) }) {
+        if let code = POSIXIO.writeAll(descriptor, bytes) {
             _ = unlink(temporary)
             throw .io(path: path, operation: "write", reason: POSIXErrno(code: code).description)
         }

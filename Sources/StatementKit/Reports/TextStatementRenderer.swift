@@ -169,10 +169,6 @@ private struct AmountCells {
 
 /// How a text is written in a fixed-width column.
 private enum Column {
-    /// A line of spaces, copied from for padding.
-    static let spaces = [UInt8](
-        repeating: UInt8(ascii: " "), count: TextStatementRenderer.maximumWidth)
-
     /// Writes the text, `neutralized` (printable ASCII, as most is, in one pass), cut with `…`
     /// when wider than `columns` and padded to them.
     static func writeNeutralized(_ text: String, toWidth columns: Int, into out: inout [UInt8]) {
@@ -206,17 +202,5 @@ private enum Column {
         if right { out.appendSpaces(padding) }
         out.append(utf8: text)
         if !right { out.appendSpaces(padding) }
-    }
-}
-
-extension [UInt8] {
-    /// Appends `count` spaces, copied from a line of them.
-    fileprivate mutating func appendSpaces(_ count: Int) {
-        var rest = count
-        while rest > 0 {
-            let part = Swift.min(rest, Column.spaces.count)
-            append(contentsOf: Column.spaces[..<part])
-            rest -= part
-        }
     }
 }

@@ -15,6 +15,16 @@ package enum POSIXIO {
         transferAll(bytes) { start, count, _ in write(descriptor, start, count) }
     }
 
+    /// Writes every byte of an array to a descriptor at its current offset (see above).
+    package static func writeAll(_ descriptor: Int32, _ bytes: [UInt8]) -> Int32? {
+        bytes.withUnsafeBytes { writeAll(descriptor, $0) }
+    }
+
+    /// Writes every byte of an array at a file offset (see below).
+    package static func writeAll(_ descriptor: Int32, _ bytes: [UInt8], at offset: Int) -> Int32? {
+        bytes.withUnsafeBytes { writeAll(descriptor, $0, at: offset) }
+    }
+
     /// Writes every byte at a file offset with `pwrite`, leaving the descriptor's own offset
     /// alone (so no `lseek` is needed first).
     ///
