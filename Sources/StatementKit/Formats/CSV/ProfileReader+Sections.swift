@@ -143,6 +143,19 @@ extension ProfileReader {
 
     /// Checks that the settings together describe statements.
     func check(_ dialect: Dialect, hasIndicator: Bool) throws(ProfileError) {
+        try checkPlaces(dialect)
+        try checkSigns(dialect, hasIndicator: hasIndicator)
+        guard !dialect.columns.isEmpty else {
+            if dialect.sign != .signed {
+                throw fail("sign", "needs a columns mapping with its columns")
+            }
+            return
+        }
+        try checkColumns(dialect)
+    }
+
+    /// Checks where the account, its currency and the statement balances come from.
+    private func checkPlaces(_ dialect: Dialect) throws(ProfileError) {
         for (item, position) in dialect.preamble where position.line >= dialect.headerLine {
             throw fail(
                 "preamble.\(item.rawValue).line",
@@ -198,6 +211,11 @@ extension ProfileReader {
         if balances.contains(where: { dialect.preamble[$0] != nil && dialect.footer[$0] != nil }) {
             throw fail("footer", "declares a balance that the preamble declares too")
         }
+    }
+
+    /// Checks the settings of not-booked rows and of debit and credit indicators.
+    private func checkSigns(_ dialect: Dialect, hasIndicator: Bool) throws(ProfileError) {
+        let has = { (field: Dialect.Field) in dialect.columns[field] != nil }
         if !dialect.notBooked.isEmpty != has(.status) {
             throw fail(
                 "notBooked",
@@ -212,12 +230,15 @@ extension ProfileReader {
         {
             throw fail("indicator", "needs debit and credit texts with \"sign\": \"indicator\"")
         }
-        guard !dialect.columns.isEmpty else {
-            if dialect.sign != .signed {
-                throw fail("sign", "needs a columns mapping with its columns")
-            }
-            return
-        }
+    }
+
+    /// Checks that the columns mapped are those the sign needs, and that they name the
+    /// counterparty and the account.
+    private func checkColumns(_ dialect: Dialect) throws(ProfileError) {
+        let has = { (field: Dialect.Field) in dialect.columns[field] != nil }
+        let ibanSources = [
+            has(.account), dialect.accountID != nil, dialect.preamble[.iban] != nil,
+        ]
         var required: [Dialect.Field] = [.date]
         var excluded: [Dialect.Field] = []
         switch dialect.sign {
