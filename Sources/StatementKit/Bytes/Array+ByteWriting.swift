@@ -1,6 +1,6 @@
 /// The byte writer of the reports and the ledger's lines: appends to a `[UInt8]` in one copy
-/// each, where the generic paths of `+=` would go a byte at a time. With `DecimalDigits` and
-/// `InlineBytes`, the pointer code every layer's fast paths share.
+/// each, where the generic paths of `+=` would go a byte at a time. With `DecimalDigits`,
+/// `ScratchWriter` and `ByteTexts`, the pointer code the fast paths of every layer share.
 extension [UInt8] {
     /// Appends raw bytes in one copy: `+=` with an `UnsafeRawBufferPointer` goes a byte at a
     /// time, as a raw buffer lends no typed storage.

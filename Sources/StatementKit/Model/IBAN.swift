@@ -6,13 +6,14 @@ package struct IBAN: Sendable {
     /// The maximum length of any IBAN.
     package static let maximumLength = 34
 
-    private let storage: InlineBytes
+    private var storage: (UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0)
     /// The number of characters of the electronic form.
-    package var count: Int { storage.count }
+    package let count: Int
 
     /// Creates an IBAN from an electronic form that already passed validation.
     init(validatedBytes bytes: UnsafeRawBufferPointer) {
-        storage = InlineBytes(bytes)
+        count = bytes.count
+        withUnsafeMutableBytes(of: &storage) { $0.copyMemory(from: bytes) }
     }
 
     /// Wraps bytes that look like an electronic form (up to 34 upper-case letters and digits)
@@ -26,7 +27,9 @@ package struct IBAN: Sendable {
 
     /// Calls `body` with the ASCII bytes of the electronic form.
     package func withBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
-        try storage.withBytes(body)
+        try withUnsafeBytes(of: storage) {
+            try body(UnsafeRawBufferPointer(rebasing: $0[0..<count]))
+        }
     }
 
     /// The electronic form: upper case, no spaces, such as `DE89370400440532013000`.
@@ -39,13 +42,25 @@ package struct IBAN: Sendable {
 }
 
 extension IBAN: Hashable {
-    package static func == (lhs: IBAN, rhs: IBAN) -> Bool { lhs.storage == rhs.storage }
+    package static func == (lhs: IBAN, rhs: IBAN) -> Bool {
+        lhs.count == rhs.count && lhs.storage.0 == rhs.storage.0 && lhs.storage.1 == rhs.storage.1
+            && lhs.storage.2 == rhs.storage.2 && lhs.storage.3 == rhs.storage.3
+            && lhs.storage.4 == rhs.storage.4
+    }
 
-    package func hash(into hasher: inout Hasher) { hasher.combine(storage) }
+    package func hash(into hasher: inout Hasher) {
+        hasher.combine(storage.0)
+        hasher.combine(storage.1)
+        hasher.combine(storage.2)
+        hasher.combine(storage.3)
+        hasher.combine(storage.4)
+    }
 }
 
 extension IBAN: Comparable {
-    package static func < (lhs: IBAN, rhs: IBAN) -> Bool { lhs.storage < rhs.storage }
+    package static func < (lhs: IBAN, rhs: IBAN) -> Bool {
+        lhs.withBytes { l in rhs.withBytes { r in l.lexicographicallyPrecedes(r) } }
+    }
 }
 
 extension IBAN: CustomStringConvertible {
@@ -124,7 +139,8 @@ extension IBAN {
             let iban = UnsafeRawBufferPointer(rebasing: raw[0..<min(count, IBAN.maximumLength)])
             try IBAN.validate(iban, count: count)
         }
-        self.storage = InlineBytes(words: compact, count: count)
+        self.storage = compact
+        self.count = count
     }
 
     /// Reads and validates an IBAN from text; see `init(parsing:)` for the bytes.
