@@ -22,11 +22,7 @@ package struct MemoryByteSource: ByteSource {
     }
 
     package mutating func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
-        let count = min(buffer.count, bytes.count - offset)
-        bytes.withUnsafeBytes { source in
-            buffer.copyMemory(
-                from: UnsafeRawBufferPointer(rebasing: source[offset..<offset + count]))
-        }
+        let count = bytes.copyBytes(from: offset, into: buffer)
         offset += count
         return count
     }
@@ -45,5 +41,16 @@ extension ByteSource {
         let read = try chunk.withUnsafeMutableBytes { try self.read(into: $0) }
         buffer.append(contentsOf: chunk[0..<read])
         return read
+    }
+}
+
+extension [UInt8] {
+    /// Copies the bytes from `start` on into `buffer`, as many as fit; returns how many.
+    func copyBytes(from start: Int, into buffer: UnsafeMutableRawBufferPointer) -> Int {
+        let count = Swift.min(buffer.count, self.count - start)
+        withUnsafeBytes { source in
+            buffer.copyMemory(from: UnsafeRawBufferPointer(rebasing: source[start..<start + count]))
+        }
+        return count
     }
 }

@@ -33,6 +33,40 @@ extension StatementReader {
     static var readsUTF16: Bool { false }
 }
 
+/// A reader that runs one `State` over the whole file, as camt, OFX and MT940 do: the reader
+/// holds its options, and the state reads the bytes into diagnostics, rows and a summary.
+protocol StatementParser: StatementReader {
+    associatedtype State: StatementParseState
+
+    /// Whether valid rows are built and handed to `onRow`; `validate` checks them only.
+    var buildsRows: Bool { get }
+}
+
+/// The state of one parse of a `StatementParser`.
+protocol StatementParseState {
+    /// A state before the first byte, its diagnostics empty.
+    init(buildsRows: Bool)
+
+    var diagnostics: DiagnosticCollector { get set }
+    var summary: ParseSummary { get }
+
+    /// Reads the whole of `source`, reporting into `diagnostics` and each valid row to `onRow`.
+    mutating func read<Source: ByteSource>(_ source: Source, _ onRow: (ParsedRow) -> Void)
+}
+
+extension StatementParser {
+    func parse<Source: ByteSource>(
+        _ source: Source, diagnostics: inout DiagnosticCollector, onRow: (ParsedRow) -> Void
+    ) -> ParseSummary {
+        var state = State(buildsRows: buildsRows)
+        // The caller's collector is moved in and out, so that reporting never copies it.
+        swap(&state.diagnostics, &diagnostics)
+        defer { swap(&state.diagnostics, &diagnostics) }
+        state.read(source, onRow)
+        return state.summary
+    }
+}
+
 extension ArraySlice<UInt8> {
     /// The first byte that is not a space, tab or line break.
     var firstNonBlank: UInt8? { first { ![0x20, 0x09, 0x0A, 0x0D].contains($0) } }

@@ -28,11 +28,7 @@ struct UTF16ByteSource<Base: ByteSource>: ByteSource {
             if isAtEnd { return 0 }
             try decodeMore()
         }
-        let count = min(buffer.count, output.count - outputStart)
-        output.withUnsafeBytes { bytes in
-            buffer.copyMemory(
-                from: UnsafeRawBufferPointer(rebasing: bytes[outputStart..<outputStart + count]))
-        }
+        let count = output.copyBytes(from: outputStart, into: buffer)
         outputStart += count
         return count
     }

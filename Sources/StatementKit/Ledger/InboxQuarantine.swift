@@ -71,7 +71,7 @@ package enum InboxQuarantine {
         let folder = path.lastIndex(of: "/").map { String(path[..<$0]) } ?? "."
         let temporary = "\(folder)/.statements-\(getpid()).diagnostics.tmp"
         let descriptor = try InboxArchive.createTemporary(temporary)
-        let failure = Array(text.utf8).withUnsafeBytes { POSIXIO.writeAll(descriptor, $0) }
+        let failure = POSIXIO.writeAll(descriptor, Array(text.utf8))
         let synced = fsync(descriptor) == 0
         close(descriptor)
         guard failure == nil, synced, rename(temporary, target) == 0 else {

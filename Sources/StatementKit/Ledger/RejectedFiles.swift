@@ -88,7 +88,7 @@ struct RejectedFiles: Equatable {
             throw .io(
                 path: temporary, operation: "create", reason: POSIXErrno(code: errno).description)
         }
-        let failure = bytes.withUnsafeBytes { POSIXIO.writeAll(descriptor, $0) }
+        let failure = POSIXIO.writeAll(descriptor, bytes)
         let synced = fsync(descriptor) == 0
         close(descriptor)
         guard failure == nil, synced, rename(temporary, path) == 0 else {

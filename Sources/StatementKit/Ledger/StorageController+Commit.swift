@@ -130,7 +130,7 @@ extension StorageController {
     func write(_ bytes: [UInt8], to descriptor: Int32, at offset: Int, _ path: String)
         throws(StorageError)
     {
-        if let code = bytes.withUnsafeBytes({ POSIXIO.writeAll(descriptor, $0, at: offset) }) {
+        if let code = POSIXIO.writeAll(descriptor, bytes, at: offset) {
             throw .io(path: path, operation: "write", reason: POSIXErrno(code: code).description)
         }
     }
@@ -176,7 +176,7 @@ extension StorageController {
     func writeAll(_ descriptor: Int32, _ bytes: [UInt8], _ path: String)
         throws(StorageError)
     {
-        if let code = bytes.withUnsafeBytes({ POSIXIO.writeAll(descriptor, $0) }) {
+        if let code = POSIXIO.writeAll(descriptor, bytes) {
             throw .io(path: path, operation: "write", reason: POSIXErrno(code: code).description)
         }
     }

@@ -83,7 +83,7 @@ extension StorageController {
             historyPath, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o644)
         guard descriptor >= 0 else { return }
         defer { close(descriptor) }
-        _ = Array((line + "\n").utf8).withUnsafeBytes { POSIXIO.writeAll(descriptor, $0) }
+        _ = POSIXIO.writeAll(descriptor, Array((line + "\n").utf8))
         _ = fsync(descriptor)
     }
 
@@ -97,7 +97,7 @@ extension StorageController {
         let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o644)
         guard descriptor >= 0 else { throw ioError("create", path) }
         defer { close(descriptor) }
-        if let code = bytes.withUnsafeBytes({ POSIXIO.writeAll(descriptor, $0) }) {
+        if let code = POSIXIO.writeAll(descriptor, bytes) {
             throw .io(path: path, operation: "write", reason: POSIXErrno(code: code).description)
         }
         guard fsync(descriptor) == 0 else { throw ioError("sync", path) }

@@ -95,28 +95,20 @@ extension Day {
     }
 
     /// The day as `YYYY-MM-DD`.
-    package var isoText: String { withISOText { String(decoding: $0, as: UTF8.self) } }
+    package var isoText: String {
+        var bytes: [UInt8] = []
+        appendISOText(to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
 
     /// Appends `isoText`'s bytes, in one copy.
-    func appendISOText(to out: inout [UInt8]) { withISOText { out.append(bytes: $0) } }
-
-    /// Calls `body` with the bytes of `isoText`, written on the stack.
-    private func withISOText<R>(_ body: (UnsafeRawBufferPointer) -> R) -> R {
-        var text: (UInt64, UInt64) = (0, 0)
-        return withUnsafeMutableBytes(of: &text) { bytes in
-            func put(_ value: Int, digits: Range<Int>) {
-                var rest = value
-                for index in digits.reversed() {
-                    bytes[index] = UInt8(ascii: "0") + UInt8(rest % 10)
-                    rest /= 10
-                }
-            }
-            put(year, digits: 0..<4)
-            bytes[4] = UInt8(ascii: "-")
-            put(month, digits: 5..<7)
-            bytes[7] = UInt8(ascii: "-")
-            put(day, digits: 8..<10)
-            return body(UnsafeRawBufferPointer(rebasing: bytes[..<10]))
+    func appendISOText(to out: inout [UInt8]) {
+        out.appendWriting(atMost: 10) { text in
+            text.putDigits(year, count: 4)
+            text.put(UInt8(ascii: "-"))
+            text.putDigits(month, count: 2)
+            text.put(UInt8(ascii: "-"))
+            text.putDigits(day, count: 2)
         }
     }
 }

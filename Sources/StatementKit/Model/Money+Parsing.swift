@@ -88,22 +88,14 @@ extension Money {
         let digits = currency.minorUnitDigits
         DecimalDigits.with(minorUnits.magnitude, minimumCount: digits + 1) { number in
             // Sign, digits and point on the stack, then appended in one copy.
-            var text: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
-            withUnsafeMutableBytes(of: &text) { bytes in
-                var count = 0
-                if minorUnits < 0 {
-                    bytes[0] = UInt8(ascii: "-")
-                    count = 1
+            out.appendWriting(atMost: number.count + 2) { text in
+                if minorUnits < 0 { text.put(UInt8(ascii: "-")) }
+                let integerCount = number.count - digits
+                text.put(number[..<integerCount])
+                if digits > 0 {
+                    text.put(UInt8(ascii: "."))
+                    text.put(number[integerCount...])
                 }
-                for (index, digit) in number.enumerated() {
-                    if index == number.count - digits {
-                        bytes[count] = UInt8(ascii: ".")
-                        count += 1
-                    }
-                    bytes[count] = digit
-                    count += 1
-                }
-                out.append(bytes: UnsafeRawBufferPointer(rebasing: bytes[..<count]))
             }
         }
     }

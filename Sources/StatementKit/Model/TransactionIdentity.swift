@@ -108,8 +108,8 @@ package struct TransactionIdentity: Hashable, Sendable {
     /// Appends one entry of an identity index (`.idx`): the identity hash and the amount
     /// check, 8 bytes each, little-endian.
     static func appendEntry(hash: UInt64, amountCheck: UInt64, to bytes: inout [UInt8]) {
-        withUnsafeBytes(of: hash.littleEndian) { bytes.append(bytes: $0) }
-        withUnsafeBytes(of: amountCheck.littleEndian) { bytes.append(bytes: $0) }
+        bytes.append(littleEndian: hash)
+        bytes.append(littleEndian: amountCheck)
     }
 
     /// The identity entries of an account-month's stored transactions, in order: identical

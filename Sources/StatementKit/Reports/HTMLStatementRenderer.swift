@@ -75,6 +75,46 @@ package struct HTMLStatementRenderer: Sendable {
         out.append("<nav>")
         out.append(utf8: navigation(statement, neighbours))
         out.append("</nav>\n")
+        appendHeader(statement, money: money, into: &out)
+        // The chart at a desktop's width and at a phone's, each shown on its own screens.
+        for (width, kind) in [(640, "wide"), (360, "narrow")] {
+            let chart = BalanceChart(
+                statement: statement, money: money, days: days, labels: labels, width: width)
+            out.append(utf8: "<figure class=\"chart-\(kind)\">\n")
+            chart.appendSVG(to: &out)
+            out.append("\n</figure>\n")
+        }
+        // The first header row is printed only: it repeats the account and period on every
+        // page a long statement takes. A month without any reference has no column for them.
+        let hasReferences = statement.entries.contains { entry in
+            entry.transaction.reference.map { !$0.allSatisfy(\.isWhitespace) } ?? false
+        }
+        out.append(
+            utf8: "<table class=\"entries\">\n<thead><tr class=\"print-only\"><th colspan=\"")
+        out.append(utf8: hasReferences ? "6\">" : "5\">")
+        out.append(
+            utf8: "\(escape(name)) · \(escape(account.id.grouped)) · \(escape(period))</th></tr>\n")
+        out.append(
+            utf8: hasReferences ? columnHeadings.withReference : columnHeadings.withoutReference)
+        appendRows(
+            statement, money: money, dayTexts: dayTexts, hasReferences: hasReferences, into: &out)
+        out.append("</tbody>\n</table>\n")
+        out.append(
+            utf8: "<footer>\(escape(labels.transactions(statement.entries.count)))"
+                + " · \(escape(labels.moneyIn)) \(amount(statement.totalIn))"
+                + " · \(escape(labels.moneyOut)) \(amount(statement.totalOut.magnitude))</footer>")
+        out.append(utf8: HTMLDocument.pageTail)
+    }
+
+    /// The heading and the facts: the account, its kind and currency, the opening and closing
+    /// balances, and balances the bank stated that the ledger does not hold.
+    private func appendHeader(
+        _ statement: MonthlyStatement, money: MoneyFormat, into out: inout [UInt8]
+    ) {
+        let account = statement.account
+        let escape = HTMLDocument.escape
+        let amount = { (value: Money) in HTMLDocument.amount(value, money) }
+        let period = days.monthAndYear(statement.month)
         // An id such as aba:121000248/1234567890 may break after its `/`, not inside its digits.
         out.append(
             utf8:
@@ -100,28 +140,14 @@ package struct HTMLStatementRenderer: Sendable {
             out.append(utf8: "<dt>\(escape(term))</dt><dd>\(value)</dd>\n")
         }
         out.append("</dl>\n</header>\n")
-        // The chart at a desktop's width and at a phone's, each shown on its own screens.
-        for (width, kind) in [(640, "wide"), (360, "narrow")] {
-            let chart = BalanceChart(
-                statement: statement, money: money, days: days, labels: labels, width: width)
-            out.append(utf8: "<figure class=\"chart-\(kind)\">\n")
-            chart.appendSVG(to: &out)
-            out.append("\n</figure>\n")
-        }
-        // The first header row is printed only: it repeats the account and period on every
-        // page a long statement takes.
-        // A month without any reference has no column for them.
+    }
+
+    /// A table row a transaction; the reference column only where the month has references.
+    private func appendRows(
+        _ statement: MonthlyStatement, money: MoneyFormat, dayTexts: [String],
+        hasReferences: Bool, into out: inout [UInt8]
+    ) {
         let entries = statement.entries
-        let hasReferences = entries.contains { entry in
-            entry.transaction.reference.map { !$0.allSatisfy(\.isWhitespace) } ?? false
-        }
-        out.append(
-            utf8: "<table class=\"entries\">\n<thead><tr class=\"print-only\"><th colspan=\"")
-        out.append(utf8: hasReferences ? "6\">" : "5\">")
-        out.append(
-            utf8: "\(escape(name)) · \(escape(account.id.grouped)) · \(escape(period))</th></tr>\n")
-        out.append(
-            utf8: hasReferences ? columnHeadings.withReference : columnHeadings.withoutReference)
         let appendEscaped = HTMLDocument.appendEscaped
         // By index: each field read in place, not a copy of each entry and its texts.
         let moneyIsPlain = HTMLDocument.writesPlainText(money)
@@ -150,12 +176,6 @@ package struct HTMLStatementRenderer: Sendable {
                 entries[index].balance, money, isPlain: moneyIsPlain, to: &out)
             out.append("</tr>\n")
         }
-        out.append("</tbody>\n</table>\n")
-        out.append(
-            utf8: "<footer>\(escape(labels.transactions(statement.entries.count)))"
-                + " · \(escape(labels.moneyIn)) \(amount(statement.totalIn))"
-                + " · \(escape(labels.moneyOut)) \(amount(statement.totalOut.magnitude))</footer>")
-        out.append(utf8: HTMLDocument.pageTail)
     }
 
     /// Links to the month's index and to the account's statements before and after.

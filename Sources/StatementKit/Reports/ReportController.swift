@@ -69,8 +69,9 @@ package final class ReportController {
     ///
     /// A file whose content would not change is left alone, bytes and modification time; a
     /// new one appears whole (written unnamed, then named); a changed one is replaced
-    /// atomically (written beside under a name of this process, then renamed). Runs writing one output folder take turns (`flock` on the folder), so each
-    /// month's files and index come from one run; the recorded generation never moves back.
+    /// atomically (written beside under a name of this process, then renamed). Runs writing
+    /// one output folder take turns (`flock` on the folder), so each month's files and index
+    /// come from one run; the recorded generation never moves back.
     ///
     /// - Parameters:
     ///   - accountMonths: each account's months with transactions: an HTML statement links
@@ -81,21 +82,54 @@ package final class ReportController {
         _ statements: [MonthlyStatement], generation: Int? = nil,
         accountMonths: [AccountID: [Month]] = [:], record: ReportFileRecord? = nil
     ) throws(StorageError) -> [PublishedFile] {
+        let lock = try lockFolder()
+        defer { close(lock) }
+        let byMonth = Dictionary(grouping: statements, by: \.month)
+        let newMonths = try makeMonthFolders(byMonth.keys)
+        let ordered = byMonth.keys.sorted().flatMap { month in
+            byMonth[month]!.sorted(by: { $0.account.id < $1.account.id })
+        }
+        var published = try publish(
+            ordered: ordered, accountMonths: accountMonths, newMonths: newMonths)
+        if formats.contains(.html) {
+            published += try publishIndexes(byMonth)
+            if !statements.isEmpty { published.append(try writeAllMonthsIndex()) }
+        }
+        if var record, !statements.isEmpty {
+            record.replace(months: Set(byMonth.keys), with: published, folder: folder)
+            try saveRecord(record)
+        }
+        if let generation, generation >= reportedGeneration() ?? 0 {
+            _ = try Self.write("\(generation)\n", to: markerPath)
+        }
+        return published
+    }
+
+    /// Makes the output folder and takes its lock (`flock`), waiting for another run; returns
+    /// the descriptor that holds it, for the caller to close.
+    private func lockFolder() throws(StorageError) -> Int32 {
         try Self.makeFolder(folder)
         let lock = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard lock >= 0 else {
             throw .io(path: folder, operation: "open", reason: String(cString: strerror(errno)))
         }
-        defer { close(lock) }
         while flock(lock, LOCK_EX) != 0 {
             guard errno == EINTR else {
+                close(lock)
                 throw .io(path: folder, operation: "lock", reason: String(cString: strerror(errno)))
             }
         }
-        let byMonth = Dictionary(grouping: statements, by: \.month)
-        // The months' folders: those made now hold no file yet, so none is compared.
+        return lock
+    }
+
+    /// Makes the months' folders, and removes what a run that died left in them and in the
+    /// output folder; returns the months whose folders are new: they hold no file yet, so
+    /// none is compared.
+    private func makeMonthFolders(_ months: some Sequence<Month>) throws(StorageError)
+        -> Set<Month>
+    {
         var newMonths: Set<Month> = []
-        for month in byMonth.keys {
+        for month in months {
             let path = "\(folder)/\(month.isoText)"
             if mkdir(path, 0o755) == 0 {
                 newMonths.insert(month)
@@ -107,12 +141,15 @@ package final class ReportController {
             }
         }
         Self.removeStaleTemporaries(in: folder)
-        let ordered = byMonth.keys.sorted().flatMap { month in
-            byMonth[month]!.sorted(by: { $0.account.id < $1.account.id })
-        }
-        // Render and write the statements on every core; each has files of its own, and the
-        // results are put back in order. The cores take runs of statements from different
-        // months in turn, so that they seldom wait for one another's lock on a folder.
+        return newMonths
+    }
+
+    /// Renders and writes the statements on every core; each has files of its own, and the
+    /// results are put back in order. The cores take runs of statements from different months
+    /// in turn, so that they seldom wait for one another's lock on a folder.
+    private func publish(
+        ordered: [MonthlyStatement], accountMonths: [AccountID: [Month]], newMonths: Set<Month>
+    ) throws(StorageError) -> [PublishedFile] {
         let results = ConcurrentResults<Result<[PublishedFile], StorageError>>(count: ordered.count)
         let runs = Self.runs(of: ordered.map(\.month), length: 16)
         let (job, madeMonths) = (self.job, newMonths)
@@ -136,36 +173,32 @@ package final class ReportController {
         for result in results.values {
             published += try result!.get()
         }
-        if formats.contains(.html) {
-            // Each month's closing balances and index, the months on every core.
-            let months = byMonth.keys.sorted()
-            let (folder, locale, balancesName) = (folder, locale, balancesName)
-            let extensions = formats.map(\.fileExtension)
-            let indexes = ConcurrentResults<Result<PublishedFile, StorageError>>(
-                count: months.count)
-            DispatchQueue.concurrentPerform(iterations: months.count) { index in
-                let month = months[index]
-                indexes[index] = Result { () throws(StorageError) in
-                    let own = ClosingBalances(month: month, statements: byMonth[month]!)
-                    _ = try Self.write(own.tsv, to: "\(folder)/\(month.isoText)/\(balancesName)")
-                    var page = ""
-                    MonthIndexRenderer(locale: locale).render(
-                        ClosingBalances(
-                            month: month, merging: [own] + Self.balances(of: month, in: folder)),
-                        extensions: extensions, into: &page)
-                    return try Self.write(page, to: "\(folder)/\(month.isoText)/index.html")
-                }
+        return published
+    }
+
+    /// Writes each month's closing balances and index, the months on every core.
+    private func publishIndexes(_ byMonth: [Month: [MonthlyStatement]]) throws(StorageError)
+        -> [PublishedFile]
+    {
+        let months = byMonth.keys.sorted()
+        let (folder, locale, balancesName) = (folder, locale, balancesName)
+        let extensions = formats.map(\.fileExtension)
+        let indexes = ConcurrentResults<Result<PublishedFile, StorageError>>(count: months.count)
+        DispatchQueue.concurrentPerform(iterations: months.count) { index in
+            let month = months[index]
+            indexes[index] = Result { () throws(StorageError) in
+                let own = ClosingBalances(month: month, statements: byMonth[month]!)
+                _ = try Self.write(own.tsv, to: "\(folder)/\(month.isoText)/\(balancesName)")
+                var page = ""
+                MonthIndexRenderer(locale: locale).render(
+                    ClosingBalances(
+                        month: month, merging: [own] + Self.balances(of: month, in: folder)),
+                    extensions: extensions, into: &page)
+                return try Self.write(page, to: "\(folder)/\(month.isoText)/index.html")
             }
-            for result in indexes.values { published.append(try result!.get()) }
-            if !statements.isEmpty { published.append(try writeAllMonthsIndex()) }
         }
-        if var record, !statements.isEmpty {
-            record.replace(months: Set(byMonth.keys), with: published, folder: folder)
-            try saveRecord(record)
-        }
-        if let generation, generation >= reportedGeneration() ?? 0 {
-            _ = try Self.write("\(generation)\n", to: markerPath)
-        }
+        var published: [PublishedFile] = []
+        for result in indexes.values { published.append(try result!.get()) }
         return published
     }
 
@@ -368,7 +401,7 @@ package final class ReportController {
             throw .io(path: path, operation: "write", reason: String(cString: strerror(errno)))
         }
         defer { close(descriptor) }
-        if let code = bytes.withUnsafeBytes({ POSIXIO.writeAll(descriptor, $0) }) {
+        if let code = POSIXIO.writeAll(descriptor, bytes) {
             _ = unlink(temporary)
             throw .io(path: path, operation: "write", reason: POSIXErrno(code: code).description)
         }

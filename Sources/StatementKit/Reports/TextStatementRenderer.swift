@@ -23,8 +23,20 @@ package struct TextStatementRenderer: Sendable {
 
     /// Renders the statement as UTF-8 bytes, appended to `out`.
     package func render(_ statement: MonthlyStatement, into out: inout [UInt8]) {
-        let account = statement.account
         let (money, dayTexts) = formatting.formats(for: statement)
+        writeHeading(statement, money: money, into: &out)
+        writeTable(statement, money: money, dayTexts: dayTexts, into: &out)
+        out.append(
+            utf8:
+                "\(labels.transactions(statement.entries.count)) · \(labels.moneyIn) \(money.format(statement.totalIn))"
+                + " · \(labels.moneyOut) \(money.format(statement.totalOut.magnitude))\n")
+    }
+
+    /// The account, the month, the opening and closing balances, and where the bank disagrees.
+    private func writeHeading(
+        _ statement: MonthlyStatement, money: MoneyFormat, into out: inout [UInt8]
+    ) {
+        let account = statement.account
         let first = try! Day(year: statement.month.year, month: statement.month.month, day: 1)
         let last = try! Day(
             year: statement.month.year, month: statement.month.month,
@@ -50,36 +62,26 @@ package struct TextStatementRenderer: Sendable {
             )
         }
         out.append(UInt8(ascii: "\n"))
+    }
 
-        // By index: each field read in place, not a copy of each entry and its texts. Amounts
-        // are formatted into one buffer, each a range of it with its width.
+    /// The transactions, a line each between two rules, under a header line.
+    private func writeTable(
+        _ statement: MonthlyStatement, money: MoneyFormat, dayTexts: [String],
+        into out: inout [UInt8]
+    ) {
+        // By index: each field read in place, not a copy of each entry and its texts. First
+        // the widths: of the days' texts and of the amounts, formatted once.
         let entries = statement.entries
-        var amounts: [UInt8] = []
-        let plainNarrow = money.isPlainNarrow
-        func amount(_ value: Money) -> AmountCell {
-            let start = amounts.count
-            money.append(value, to: &amounts)
-            let width = amounts.withUnsafeBufferPointer { buffer in
-                let bytes = buffer[start...]
-                return plainNarrow
-                    ? bytes.reduce(0) { $0 + ($1 & 0xC0 == 0x80 ? 0 : 1) }
-                    : String(decoding: bytes, as: UTF8.self).displayWidth
-            }
-            return AmountCell(range: start..<amounts.count, width: width)
-        }
-        // First the widths: of the days' texts and of the amounts, formatted once.
+        var amounts = AmountCells(format: money, capacity: 2 * entries.count)
         let dayWidths = dayTexts.map(\.displayWidth)
         var dateWidth = labels.date.displayWidth
-        var amountCells: [AmountCell] = []
-        amountCells.reserveCapacity(2 * entries.count)
         for index in entries.indices {
             dateWidth = max(dateWidth, dayWidths[entries[index].transaction.date.day - 1])
-            amountCells.append(amount(entries[index].transaction.amount))
-            amountCells.append(amount(entries[index].balance))
+            amounts.add(entries[index].transaction.amount)
+            amounts.add(entries[index].balance)
         }
         let moneyWidth = max(
-            labels.amount.displayWidth, labels.balance.displayWidth,
-            amountCells.map(\.width).max() ?? 0)
+            labels.amount.displayWidth, labels.balance.displayWidth, amounts.widest)
         let gaps = 4 * 2
         let textWidth = max(20, Self.maximumWidth - dateWidth - 2 * moneyWidth - gaps)
         let beneficiaryWidth = textWidth * 11 / 20
@@ -113,12 +115,6 @@ package struct TextStatementRenderer: Sendable {
             count: String(decoding: out[headerStart..<(out.count - 1)], as: UTF8.self).displayWidth)
         out.append(utf8: rule)
         out.append("\n")
-        func write(_ cell: AmountCell, into out: inout [UInt8]) {
-            out.appendSpaces(2 + max(0, moneyWidth - cell.width))
-            amounts.withUnsafeBytes {
-                out.append(bytes: UnsafeRawBufferPointer(rebasing: $0[cell.range]))
-            }
-        }
         for index in entries.indices {
             let day = entries[index].transaction.date.day - 1
             line(
@@ -126,23 +122,50 @@ package struct TextStatementRenderer: Sendable {
                 entries[index].transaction.beneficiary,
                 entries[index].transaction.descriptionBesideBeneficiary
             ) { out in
-                write(amountCells[2 * index], into: &out)
-                write(amountCells[2 * index + 1], into: &out)
+                amounts.write(2 * index, toWidth: moneyWidth, into: &out)
+                amounts.write(2 * index + 1, toWidth: moneyWidth, into: &out)
             }
         }
         out.append(utf8: rule)
         out.append("\n")
-        out.append(
-            utf8:
-                "\(labels.transactions(statement.entries.count)) · \(labels.moneyIn) \(money.format(statement.totalIn))"
-                + " · \(labels.moneyOut) \(money.format(statement.totalOut.magnitude))\n")
     }
 }
 
-/// An amount formatted into a statement's buffer of amounts, with its display width.
-private struct AmountCell {
-    let range: Range<Int>
-    let width: Int
+/// A statement's amounts, formatted once into one buffer, each a range of it with its display
+/// width: measured before the table is written, then copied into it.
+private struct AmountCells {
+    private let format: MoneyFormat
+    private let plainNarrow: Bool
+    private var text: [UInt8] = []
+    private var cells: [(range: Range<Int>, width: Int)] = []
+    /// The display width of the widest amount.
+    private(set) var widest = 0
+
+    init(format: MoneyFormat, capacity: Int) {
+        self.format = format
+        plainNarrow = format.isPlainNarrow
+        cells.reserveCapacity(capacity)
+    }
+
+    /// Formats an amount as the next cell.
+    mutating func add(_ value: Money) {
+        let start = text.count
+        format.append(value, to: &text)
+        let bytes = text[start...]
+        let width =
+            plainNarrow
+            ? bytes.reduce(0) { $0 + ($1 & 0xC0 == 0x80 ? 0 : 1) }
+            : String(decoding: bytes, as: UTF8.self).displayWidth
+        cells.append((start..<text.count, width))
+        widest = max(widest, width)
+    }
+
+    /// Writes two spaces and cell `index` right-aligned in `columns`.
+    func write(_ index: Int, toWidth columns: Int, into out: inout [UInt8]) {
+        let cell = cells[index]
+        out.appendSpaces(2 + max(0, columns - cell.width))
+        out.append(contentsOf: text[cell.range])
+    }
 }
 
 /// How a text is written in a fixed-width column.
@@ -180,16 +203,5 @@ private enum Column {
         if right { out.appendSpaces(padding) }
         out.append(utf8: text)
         if !right { out.appendSpaces(padding) }
-    }
-}
-
-extension [UInt8] {
-    /// Appends `count` spaces in one copy.
-    fileprivate mutating func appendSpaces(_ count: Int) {
-        guard count > 0 else { return }
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: count) { spaces in
-            spaces.initialize(repeating: UInt8(ascii: " "))
-            append(contentsOf: spaces)
-        }
     }
 }

@@ -12,14 +12,17 @@ package enum POSIXIO {
     /// - Returns: `nil` when all was written, else the `errno` of the failure (`EIO` when the
     ///   descriptor took nothing without saying why).
     package static func writeAll(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer) -> Int32? {
-        var offset = 0
-        while offset < bytes.count {
-            let count = write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
-            if count < 0 && errno == EINTR { continue }
-            guard count > 0 else { return count < 0 ? errno : EIO }
-            offset += count
-        }
-        return nil
+        transferAll(bytes) { start, count, _ in write(descriptor, start, count) }
+    }
+
+    /// Writes every byte of an array to a descriptor at its current offset (see above).
+    package static func writeAll(_ descriptor: Int32, _ bytes: [UInt8]) -> Int32? {
+        bytes.withUnsafeBytes { writeAll(descriptor, $0) }
+    }
+
+    /// Writes every byte of an array at a file offset (see below).
+    package static func writeAll(_ descriptor: Int32, _ bytes: [UInt8], at offset: Int) -> Int32? {
+        bytes.withUnsafeBytes { writeAll(descriptor, $0, at: offset) }
     }
 
     /// Writes every byte at a file offset with `pwrite`, leaving the descriptor's own offset
@@ -29,11 +32,21 @@ package enum POSIXIO {
     package static func writeAll(
         _ descriptor: Int32, _ bytes: UnsafeRawBufferPointer, at offset: Int
     ) -> Int32? {
+        transferAll(bytes) { start, count, written in
+            pwrite(descriptor, start, count, off_t(offset + written))
+        }
+    }
+
+    /// Calls `transfer` with the bytes not yet written and how many were, until all are,
+    /// retrying after an interruption; returns `nil`, or the `errno` of the failure (`EIO` when
+    /// the descriptor took nothing without saying why).
+    private static func transferAll(
+        _ bytes: UnsafeRawBufferPointer,
+        _ transfer: (_ start: UnsafeRawPointer, _ count: Int, _ written: Int) -> Int
+    ) -> Int32? {
         var written = 0
         while written < bytes.count {
-            let count = pwrite(
-                descriptor, bytes.baseAddress! + written, bytes.count - written,
-                off_t(offset + written))
+            let count = transfer(bytes.baseAddress! + written, bytes.count - written, written)
             if count < 0 && errno == EINTR { continue }
             guard count > 0 else { return count < 0 ? errno : EIO }
             written += count

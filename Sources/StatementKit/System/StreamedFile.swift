@@ -31,7 +31,7 @@ package final class StreamedFile {
 
     /// Appends bytes.
     package func write(_ bytes: [UInt8]) throws(StorageError) {
-        if let code = bytes.withUnsafeBytes({ POSIXIO.writeAll(descriptor, $0) }) {
+        if let code = POSIXIO.writeAll(descriptor, bytes) {
             discard()
             throw .io(path: path, operation: "write", reason: POSIXErrno(code: code).description)
         }

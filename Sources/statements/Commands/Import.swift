@@ -26,8 +26,6 @@ enum Import: Command {
           -f, --format text|json     a summary (default) or one JSON document on stdout
           -q, --quiet                print errors only
           -v, --verbose              print a line per file
-          --color auto|always|never  colour diagnostics (default auto: on a terminal,
-                                     unless NO_COLOR is set)
         \(ReadOptions.help)
         \(ReadOptions.shardHelp)
         \(StateFolder.waitHelp)

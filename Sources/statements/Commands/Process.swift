@@ -44,8 +44,6 @@ enum Process: Command {
         \(ReportOptions.help)
           -q, --quiet                print errors only
           -v, --verbose              print a line per file read, written or moved
-          --color auto|always|never  colour diagnostics (default auto: on a terminal,
-                                     unless NO_COLOR is set)
         \(ReadOptions.help)
         \(ReadOptions.shardHelp)
         \(StateFolder.waitHelp)
@@ -57,39 +55,16 @@ enum Process: Command {
         """
 
     static func run(_ arguments: [String], console: Console) throws(CommandError) -> Int32 {
-        let options = try Arguments(
-            arguments,
-            valueOptions: ReadOptions.valueOptions.union(ReportOptions.valueOptions)
-                .union(Output.valueOptions).union(["state", "archive", "reject", "shard"]),
-            flagOptions: ReadOptions.flagOptions.union(Output.flagOptions).union([
-                "dry-run", "wait",
-            ]).union(ReportOptions.flagOptions),
-            console: console)
+        let options = try parse(arguments, console: console)
         let report = try ReportOptions(options, console: console)
         let output = try Output(options, console: console)
         var read = try ReadOptions(
             options, command: name, ledger: StateFolder.path(options, console: console))
         let isDryRun = options.has("dry-run")
-        if let folder = options.value("archive") {
-            if options.value("shard") != nil {
-                throw .usage(
-                    "--archive cannot be given with --shard: a part keeps only its accounts' rows, and the other parts still need the whole files (archive them once every part has run)"
-                )
-            }
-            if let refusal = InboxArchive.refusal(of: folder, for: read.files) {
-                throw .usage(refusal)
-            }
-        }
+        try checkArchiveFolder(options, read.files)
         try checkRejectFolder(options, read.files)
         let state = StateController(storage: try StateFolder.storage(options, console: console))
-        if !isDryRun {
-            do throws(StorageError) {
-                try state.verifyForReports(
-                    reportedGeneration: report.controller.reportedGeneration())
-            } catch {
-                throw .environment("\(error)")
-            }
-        }
+        if !isDryRun { try verifyForReports(state, report) }
         read.settings.reportsChangedMonths = true
         let imported = try Import.importFiles(
             read, into: state, isDryRun: isDryRun, output: output, console: console)
@@ -100,23 +75,9 @@ enum Process: Command {
             // What the import did is said before anything else can fail.
             importRenderer.render(imported, diagnostics: &standardError, results: &standardOutput)
         }
-        var months: Set<Month>
-        let statements: [MonthlyStatement]
         let restoration = ReportRestoration(report.controller)
-        do throws(StorageError) {
-            months = try state.monthsToReport(
-                after: imported, reportedGeneration: report.controller.reportedGeneration())
-            months.formUnion(try restoration.months(state))
-            // A part reports its own accounts (all its ledger holds, when every import of it
-            // was of that part).
-            let accounts = try report.shard.map { shard throws(StorageError) in
-                try state.accountIDs().filter(shard.contains)
-            }
-            statements =
-                isDryRun ? [] : try state.monthlyStatements(months: months, accounts: accounts)
-        } catch {
-            throw .environment("\(error)")
-        }
+        let (months, statements) = try statementsToReport(
+            state, after: imported, report: report, restoration: restoration, isDryRun: isDryRun)
         if output.verbosity > .quiet, !restoration.damagedMonths.isEmpty {
             let list = restoration.damagedMonths.sorted().map(\.isoText).joined(separator: ", ")
             print(
@@ -142,45 +103,19 @@ enum Process: Command {
         let writtenMonths = Set(statements.map(\.month))
         // Files leave the inbox once their months are reported: a run that fails before
         // that leaves them for the next.
-        var archived: [ArchivedFile] = []
-        var archiveFailed = false
-        if let folder = options.value("archive") {
-            for outcome in InboxArchive.archive(read.files, report: imported, into: folder) {
-                switch outcome {
-                case .archived(let file): archived.append(file)
-                case .left(let path, let reason):
-                    print(
-                        "statements process: note: \(Diagnostic.sanitized(path)) stays in the inbox: \(reason); the next run reads it again",
-                        to: &standardError)
-                case .failed(let error):
-                    print("statements process: error: \(error)", to: &standardError)
-                    archiveFailed = true
-                }
-            }
-        }
+        let (archived, archiveFailed) = archive(
+            options.value("archive"), read.files, imported, errors: &standardError)
         let quarantined = quarantine(
             options.value("reject"), read.files, imported, errors: &standardError)
-        archiveFailed = archiveFailed || quarantined?.failed == true
+        let failed = archiveFailed || quarantined?.failed == true
         switch report.summaryFormat {
         case .text:
-            if let folder = options.value("archive") {
-                publishRenderer.renderArchived(
-                    archived, folder: folder, isDryRun: isDryRun, into: &standardOutput)
-            }
-            if let folder = options.value("reject"), let quarantined {
-                publishRenderer.renderQuarantined(
-                    quarantined.moved, folder: folder, isDryRun: isDryRun, into: &standardOutput)
-            }
-            if isDryRun {
-                if output.verbosity > .quiet {
-                    print(
-                        publishRenderer.dryRunSummary(folder: report.folder, months: months),
-                        to: &standardOutput)
-                }
-            } else {
-                publishRenderer.render(
-                    published, folder: report.folder, months: writtenMonths, into: &standardOutput)
-            }
+            renderText(
+                publishRenderer, archived: options.value("archive").map { (archived, $0) },
+                quarantined: options.value("reject").flatMap { folder in
+                    quarantined.map { ($0.moved, folder) }
+                }, published: published, months: isDryRun ? months : writtenMonths,
+                report: report, output: output, isDryRun: isDryRun, into: &standardOutput)
         case .json:
             print(
                 publishRenderer.processJSON(
@@ -192,7 +127,123 @@ enum Process: Command {
                 to: &standardOutput)
         }
         let status = Import.exitStatus(imported)
-        return archiveFailed ? ExitCode.environment : status
+        return failed ? ExitCode.environment : status
+    }
+
+    /// The command line's options.
+    private static func parse(_ arguments: [String], console: Console) throws(CommandError)
+        -> Arguments
+    {
+        try Arguments(
+            arguments,
+            valueOptions: ReadOptions.valueOptions.union(ReportOptions.valueOptions)
+                .union(Output.valueOptions).union(["state", "archive", "reject", "shard"]),
+            flagOptions: ReadOptions.flagOptions.union(Output.flagOptions).union([
+                "dry-run", "wait",
+            ]).union(ReportOptions.flagOptions),
+            console: console)
+    }
+
+    /// Refuses `--archive` with `--shard`, and an archive folder the files cannot go to.
+    private static func checkArchiveFolder(_ options: Arguments, _ files: StatementFiles)
+        throws(CommandError)
+    {
+        if let folder = options.value("archive") {
+            if options.value("shard") != nil {
+                throw .usage(
+                    "--archive cannot be given with --shard: a part keeps only its accounts' rows, and the other parts still need the whole files (archive them once every part has run)"
+                )
+            }
+            if let refusal = InboxArchive.refusal(of: folder, for: files) {
+                throw .usage(refusal)
+            }
+        }
+    }
+
+    /// Checks that the ledger and the output folder's reports agree before anything is
+    /// imported (see `StateController.verifyForReports`).
+    private static func verifyForReports(_ state: StateController, _ report: ReportOptions)
+        throws(CommandError)
+    {
+        do throws(StorageError) {
+            try state.verifyForReports(reportedGeneration: report.controller.reportedGeneration())
+        } catch {
+            throw .environment("\(error)")
+        }
+    }
+
+    /// Says what was archived, quarantined and written (or, in a dry run, would be written
+    /// for `months`).
+    private static func renderText(
+        _ renderer: PublishReportRenderer, archived: ([ArchivedFile], folder: String)?,
+        quarantined: ([ArchivedFile], folder: String)?, published: [PublishedFile],
+        months: Set<Month>, report: ReportOptions, output: Output, isDryRun: Bool,
+        into standardOutput: inout some TextOutputStream
+    ) {
+        if let (files, folder) = archived {
+            renderer.renderArchived(
+                files, folder: folder, isDryRun: isDryRun, into: &standardOutput)
+        }
+        if let (files, folder) = quarantined {
+            renderer.renderQuarantined(
+                files, folder: folder, isDryRun: isDryRun, into: &standardOutput)
+        }
+        if isDryRun {
+            if output.verbosity > .quiet {
+                print(
+                    renderer.dryRunSummary(folder: report.folder, months: months),
+                    to: &standardOutput)
+            }
+        } else {
+            renderer.render(published, folder: report.folder, months: months, into: &standardOutput)
+        }
+    }
+
+    /// The months whose reports the import changed or that are missing, and (unless a dry
+    /// run) their statements, of the part's accounts when `--shard` is given.
+    private static func statementsToReport(
+        _ state: StateController, after imported: ImportReport, report: ReportOptions,
+        restoration: ReportRestoration, isDryRun: Bool
+    ) throws(CommandError) -> (months: Set<Month>, statements: [MonthlyStatement]) {
+        do throws(StorageError) {
+            var months = try state.monthsToReport(
+                after: imported, reportedGeneration: report.controller.reportedGeneration())
+            months.formUnion(try restoration.months(state))
+            // A part reports its own accounts (all its ledger holds, when every import of it
+            // was of that part).
+            let accounts = try report.shard.map { shard throws(StorageError) in
+                try state.accountIDs().filter(shard.contains)
+            }
+            let statements =
+                isDryRun ? [] : try state.monthlyStatements(months: months, accounts: accounts)
+            return (months, statements)
+        } catch {
+            throw .environment("\(error)")
+        }
+    }
+
+    /// Moves the files whose months are reported out of the inbox into `folder` (a run that
+    /// fails before that leaves them for the next); returns them, and whether any move failed.
+    private static func archive(
+        _ folder: String?, _ files: StatementFiles, _ imported: ImportReport,
+        errors standardError: inout some TextOutputStream
+    ) -> (archived: [ArchivedFile], failed: Bool) {
+        var archived: [ArchivedFile] = []
+        var failed = false
+        guard let folder else { return ([], false) }
+        for outcome in InboxArchive.archive(files, report: imported, into: folder) {
+            switch outcome {
+            case .archived(let file): archived.append(file)
+            case .left(let path, let reason):
+                print(
+                    "statements process: note: \(Diagnostic.sanitized(path)) stays in the inbox: \(reason); the next run reads it again",
+                    to: &standardError)
+            case .failed(let error):
+                print("statements process: error: \(error)", to: &standardError)
+                failed = true
+            }
+        }
+        return (archived, failed)
     }
 
 }

@@ -9,8 +9,11 @@ struct ReadOptions {
     ]
     static let flagOptions: Set = ["strict"]
 
-    /// The help lines of these options, shared by the commands' help texts.
+    /// The help lines of these options, shared by the commands' help texts, after
+    /// `--color`, which the commands that read statement files all take.
     static let help = """
+          --color auto|always|never  colour diagnostics (default auto: on a terminal,
+                                     unless NO_COLOR is set)
           -p, --profile FILE         read every CSV file in this bank dialect (see
                                      'statements profile'); without it, a folder's
                                      statements-profile.json applies, else the dialect

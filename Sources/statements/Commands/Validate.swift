@@ -21,8 +21,6 @@ enum Validate: Command {
                                      github: GitHub Actions annotations on stdout
           -q, --quiet                print the diagnostics only, no summary
           -v, --verbose              print a line per file as well
-          --color auto|always|never  colour diagnostics (default auto: on a terminal,
-                                     unless NO_COLOR is set)
         \(ReadOptions.help)
           --shard K/N                check only part K of N of the files (by a stable hash
                                      of each file's name as found), for a check split over

@@ -382,6 +382,11 @@ struct CSVRecord {
         try body(field(index))
     }
 
+    /// The text of field `index` without its leading and trailing spaces, as a string.
+    func trimmedText(_ index: Int) -> String {
+        String(decoding: field(index).trimmingSpaces, as: UTF8.self)
+    }
+
     /// The bytes of field `index`, valid while the record is lent (`CSVReader.withRecord`).
     func field(_ index: Int) -> UnsafeRawBufferPointer {
         let field = fields[index]

@@ -101,9 +101,7 @@ enum ColumnRoles {
                     (
                         record.line,
                         record.fields.indices.map { index in
-                            record.withField(index) {
-                                String(decoding: $0.trimmingSpaces, as: UTF8.self)
-                            }
+                            record.trimmedText(index)
                         }
                     )
                 })

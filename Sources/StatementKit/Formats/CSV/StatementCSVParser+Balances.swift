@@ -109,9 +109,7 @@ extension StatementCSVParser {
                         record.line,
                         record.fields.indices.map { field in
                             (
-                                record.withField(field) {
-                                    String(decoding: $0.trimmingSpaces, as: UTF8.self)
-                                },
+                                record.trimmedText(field),
                                 record.location(ofField: field).column
                             )
                         }

@@ -276,9 +276,7 @@ package struct StatementCSVParser: Sendable {
             // A row that only states a balance: reconciled as the preamble's would be.
             let (balanceLine, column) = record.location(ofField: balance)
             state.declaredBalances[item] = RowState.DeclaredBalance(
-                text: record.withField(balance) {
-                    String(decoding: $0.trimmingSpaces, as: UTF8.self)
-                }, line: balanceLine, column: column)
+                text: record.trimmedText(balance), line: balanceLine, column: column)
             return nil
         }
         // Move the collector in and out, so that reporting never copies its storage.

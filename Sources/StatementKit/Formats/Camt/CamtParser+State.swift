@@ -3,7 +3,12 @@ import Foundation
 /// The state of a camt parse: the open elements, each value kept where it belongs.
 extension CamtParser {
     struct State: MarkupParserState {
-        var diagnostics: DiagnosticCollector
+        static func syntax(_ reason: String) -> DiagnosticMessage { .xmlSyntax(reason) }
+        static var noStatement: DiagnosticMessage {
+            .noStatement(format: "camt", first: "<Stmt>, <Rpt> or <Ntfctn>")
+        }
+
+        var diagnostics = DiagnosticCollector(file: "")
         var summary = ParseSummary()
         /// An open element: its name (`nil` for one not looked for), and the slots
         /// (`Element.slot(in:)`) of its children seen so far.
@@ -34,10 +39,7 @@ extension CamtParser {
 
         let buildsRows: Bool
 
-        init(diagnostics: DiagnosticCollector, buildsRows: Bool) {
-            self.diagnostics = diagnostics
-            self.buildsRows = buildsRows
-        }
+        init(buildsRows: Bool) { self.buildsRows = buildsRows }
 
         @inline(__always)
         mutating func handle<S>(

@@ -29,32 +29,26 @@ import Foundation
 package struct CamtParser: Sendable {
     /// Whether valid rows are built and handed to `onRow`; `validate` checks them only, and
     /// keeps no text that only a built row uses (names, remittance information, references).
-    let buildsRows: Bool
-
-    package init(buildsRows: Bool = true) {
-        self.buildsRows = buildsRows
-    }
-
-    package func parse<Source: ByteSource>(
-        _ source: Source, diagnostics: inout DiagnosticCollector, onRow: (ParsedRow) -> Void
-    ) -> ParseSummary {
-        var reader = XMLReader(source: source, names: Element.names)
-        var state = State(diagnostics: DiagnosticCollector(file: ""), buildsRows: buildsRows)
-        return state.parse(
-            into: &diagnostics, syntax: DiagnosticMessage.xmlSyntax,
-            noStatement: .noStatement(format: "camt", first: "<Stmt>, <Rpt> or <Ntfctn>")
-        ) { (state) throws(XMLSyntaxError) in
-            while let event = try reader.next() { state.handle(event, &reader, onRow) }
-        }
-    }
+    var buildsRows = true
 }
 
-extension CamtParser: StatementReader {
+extension CamtParser: StatementParser {
     static let formatName = "ISO 20022 camt.052/053/054"
     static let readsUTF16 = true
 
     /// XML (`<` first) whose namespace names a camt message's schema, `camt.053.001.08`.
     static func recognizes(_ head: ArraySlice<UInt8>) -> Bool {
         head.firstNonBlank == UInt8(ascii: "<") && head.firstRange(of: Array("camt.05".utf8)) != nil
+    }
+}
+
+extension CamtParser.State {
+    /// Hands the reader's events to the state, to the end of the file or its first syntax
+    /// error.
+    mutating func read<Source: ByteSource>(_ source: Source, _ onRow: (ParsedRow) -> Void) {
+        var reader = XMLReader(source: source, names: CamtParser.Element.names)
+        readEvents { (state) throws(XMLSyntaxError) in
+            while let event = try reader.next() { state.handle(event, &reader, onRow) }
+        }
     }
 }

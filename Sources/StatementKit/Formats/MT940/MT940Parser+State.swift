@@ -2,8 +2,8 @@ import Foundation
 
 /// The state of an MT940 parse: lines gathered into fields, each field read in turn.
 extension MT940Parser {
-    struct State {
-        var diagnostics: DiagnosticCollector
+    struct State: StatementParseState {
+        var diagnostics = DiagnosticCollector(file: "")
         var summary = ParseSummary()
         var field: Field?
         var statement: Statement?
@@ -26,10 +26,7 @@ extension MT940Parser {
         /// The most lines a field keeps (`:86:` has at most 6 of 65 characters).
         static let maximumFieldLines = 1000
 
-        init(diagnostics: DiagnosticCollector, buildsRows: Bool) {
-            self.diagnostics = diagnostics
-            self.buildsRows = buildsRows
-        }
+        init(buildsRows: Bool) { self.buildsRows = buildsRows }
 
         /// Reads a line: as it is when it is ASCII, else as UTF-8, or as Windows-1252 when it
         /// is not valid UTF-8.

@@ -20,47 +20,10 @@ import Foundation
 /// rows that are built.
 package struct MT940Parser: Sendable {
     /// Whether valid rows are built and handed to `onRow`; `validate` checks them only.
-    let buildsRows: Bool
-
-    package init(buildsRows: Bool = true) {
-        self.buildsRows = buildsRows
-    }
-
-    package func parse<Source: ByteSource>(
-        _ source: Source, diagnostics: inout DiagnosticCollector, onRow: (ParsedRow) -> Void
-    ) -> ParseSummary {
-        var reader = LineReader(source: source)
-        var state = State(diagnostics: DiagnosticCollector(file: ""), buildsRows: buildsRows)
-        swap(&state.diagnostics, &diagnostics)
-        defer { swap(&state.diagnostics, &diagnostics) }
-        do {
-            let limit = reader.maximumLength
-            while try reader.next({ line, number, wasCut in
-                if wasCut {
-                    state.diagnostics.report(
-                        .mt940Syntax("a line longer than \(limit) bytes; the rest is not read"),
-                        line: number, column: 1)
-                }
-                state.read(line: line, number: number, onRow)
-            }) {}
-        } catch {
-            state.diagnostics.report(
-                .unreadable(nil, .pathUnreadable, reason: "\(error)"), line: 0, column: 0)
-            return state.summary
-        }
-        state.flushField(onRow)
-        state.endStatement(onRow)
-        if state.lineCount == 0 {
-            state.diagnostics.report(.fileEmpty(requiring: "a :20: statement"), line: 1, column: 1)
-        } else if state.summary.rowCount == 0 && !state.sawStatement {
-            state.diagnostics.report(
-                .noStatement(format: "MT940", first: ":20:"), line: 1, column: 1)
-        }
-        return state.summary
-    }
+    var buildsRows = true
 }
 
-extension MT940Parser: StatementReader {
+extension MT940Parser: StatementParser {
     static let formatName = "SWIFT MT940/MT942"
 
     /// One of the first ten lines starts with `{1:`, `:20:` or `:25:` (banks put lines such as
@@ -72,6 +35,35 @@ extension MT940Parser: StatementReader {
         ).prefix(10)
         return lines.contains { line in
             [":20:", ":25:", "{1:"].contains { line.starts(with: Array($0.utf8)) }
+        }
+    }
+}
+
+extension MT940Parser.State {
+    /// Reads the file line by line, then ends its last field and statement.
+    mutating func read<Source: ByteSource>(_ source: Source, _ onRow: (ParsedRow) -> Void) {
+        var reader = LineReader(source: source)
+        do {
+            let limit = reader.maximumLength
+            while try reader.next({ line, number, wasCut in
+                if wasCut {
+                    diagnostics.report(
+                        .mt940Syntax("a line longer than \(limit) bytes; the rest is not read"),
+                        line: number, column: 1)
+                }
+                read(line: line, number: number, onRow)
+            }) {}
+        } catch {
+            diagnostics.report(
+                .unreadable(nil, .pathUnreadable, reason: "\(error)"), line: 0, column: 0)
+            return
+        }
+        flushField(onRow)
+        endStatement(onRow)
+        if lineCount == 0 {
+            diagnostics.report(.fileEmpty(requiring: "a :20: statement"), line: 1, column: 1)
+        } else if summary.rowCount == 0 && !sawStatement {
+            diagnostics.report(.noStatement(format: "MT940", first: ":20:"), line: 1, column: 1)
         }
     }
 }

@@ -1,31 +1,26 @@
 /// What the camt and OFX parsers' states share: they read a markup reader's events into
 /// diagnostics and a summary, and note whether the file held a statement at all.
-protocol MarkupParserState {
-    var diagnostics: DiagnosticCollector { get set }
-    var summary: ParseSummary { get }
+protocol MarkupParserState: StatementParseState {
     var sawStatement: Bool { get }
+    /// The message of a syntax error the reader throws.
+    static func syntax(_ reason: String) -> DiagnosticMessage
+    /// The message of a file without any statement.
+    static var noStatement: DiagnosticMessage { get }
 }
 
 extension MarkupParserState {
-    /// Runs `read` (which hands the reader's events to the state) with the caller's
-    /// diagnostics; a syntax error it throws is reported as `syntax` (text or markup over the
+    /// Runs `read` (which hands the reader's events to the state); a syntax error it throws is reported as `syntax` (text or markup over the
     /// reader's limit as `TEXT_TOO_LONG`) and ends the file, and a file without any statement
-    /// is reported as `noStatement`.
-    mutating func parse(
-        into diagnostics: inout DiagnosticCollector, syntax: (String) -> DiagnosticMessage,
-        noStatement: DiagnosticMessage, _ read: (inout Self) throws(XMLSyntaxError) -> Void
-    ) -> ParseSummary {
-        swap(&self.diagnostics, &diagnostics)
-        defer { swap(&self.diagnostics, &diagnostics) }
+    /// is reported as `Self.noStatement`.
+    mutating func readEvents(_ read: (inout Self) throws(XMLSyntaxError) -> Void) {
         do throws(XMLSyntaxError) {
             try read(&self)
         } catch {
-            self.diagnostics.report(
-                error.isTooLong ? .textTooLong(error.message) : syntax(error.message),
+            diagnostics.report(
+                error.isTooLong ? .textTooLong(error.message) : Self.syntax(error.message),
                 line: error.line, column: error.column)
-            return summary
+            return
         }
-        if !sawStatement { self.diagnostics.report(noStatement, line: 1, column: 1) }
-        return summary
+        if !sawStatement { diagnostics.report(Self.noStatement, line: 1, column: 1) }
     }
 }

@@ -3,7 +3,12 @@ import Foundation
 /// The state of an OFX parse: the open statement and transaction, checked and built into rows.
 extension OFXParser {
     struct State: MarkupParserState {
-        var diagnostics: DiagnosticCollector
+        static func syntax(_ reason: String) -> DiagnosticMessage { .ofxSyntax(reason) }
+        static var noStatement: DiagnosticMessage {
+            .noStatement(format: "OFX", first: "<STMTRS> or <CCSTMTRS>")
+        }
+
+        var diagnostics = DiagnosticCollector(file: "")
         var summary = ParseSummary()
         var path: [Tag?] = []
         var sawStatement = false
@@ -19,10 +24,7 @@ extension OFXParser {
         var transactionIDs = TransactionIDChecker()
         let buildsRows: Bool
 
-        init(diagnostics: DiagnosticCollector, buildsRows: Bool) {
-            self.diagnostics = diagnostics
-            self.buildsRows = buildsRows
-        }
+        init(buildsRows: Bool) { self.buildsRows = buildsRows }
 
         @inline(__always)
         mutating func handle<S>(

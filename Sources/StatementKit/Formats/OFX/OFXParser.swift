@@ -18,21 +18,28 @@ import Foundation
 /// text that is not valid UTF-8 is read as Windows-1252.
 package struct OFXParser: Sendable {
     /// Whether valid rows are built and handed to `onRow`; `validate` checks them only.
-    let buildsRows: Bool
+    var buildsRows = true
+}
 
-    package init(buildsRows: Bool = true) {
-        self.buildsRows = buildsRows
+extension OFXParser: StatementParser {
+    static let formatName = "OFX/QFX"
+    static let readsUTF16 = true
+
+    /// The OFX 1 header `OFXHEADER:100`, OFX 2's `<?OFX OFXHEADER="200"?>`, or `<OFX>`, in
+    /// any case, within the first kilobyte.
+    static func recognizes(_ head: ArraySlice<UInt8>) -> Bool {
+        let upper = head.prefix(1024).map { $0 >= 0x61 && $0 <= 0x7A ? $0 - 32 : $0 }
+        return upper.firstRange(of: Array("OFXHEADER".utf8)) != nil
+            || upper.firstRange(of: Array("<OFX>".utf8)) != nil
     }
+}
 
-    package func parse<Source: ByteSource>(
-        _ source: Source, diagnostics: inout DiagnosticCollector, onRow: (ParsedRow) -> Void
-    ) -> ParseSummary {
-        var reader = OFXReader(source: source, names: Tag.names)
-        var state = State(diagnostics: DiagnosticCollector(file: ""), buildsRows: buildsRows)
-        return state.parse(
-            into: &diagnostics, syntax: DiagnosticMessage.ofxSyntax,
-            noStatement: .noStatement(format: "OFX", first: "<STMTRS> or <CCSTMTRS>")
-        ) { (state) throws(XMLSyntaxError) in
+extension OFXParser.State {
+    /// Hands the reader's events to the state, to the end of the file or its first syntax
+    /// error.
+    mutating func read<Source: ByteSource>(_ source: Source, _ onRow: (ParsedRow) -> Void) {
+        var reader = OFXReader(source: source, names: OFXParser.Tag.names)
+        readEvents { (state) throws(XMLSyntaxError) in
             while let event = try reader.next() { state.handle(event, &reader, onRow) }
         }
     }
@@ -166,18 +173,5 @@ extension OFXParser {
             values[index] = PlacedValue(range: start..<text.count, line: line, column: column)
             return true
         }
-    }
-}
-
-extension OFXParser: StatementReader {
-    static let formatName = "OFX/QFX"
-    static let readsUTF16 = true
-
-    /// The OFX 1 header `OFXHEADER:100`, OFX 2's `<?OFX OFXHEADER="200"?>`, or `<OFX>`, in
-    /// any case, within the first kilobyte.
-    static func recognizes(_ head: ArraySlice<UInt8>) -> Bool {
-        let upper = head.prefix(1024).map { $0 >= 0x61 && $0 <= 0x7A ? $0 - 32 : $0 }
-        return upper.firstRange(of: Array("OFXHEADER".utf8)) != nil
-            || upper.firstRange(of: Array("<OFX>".utf8)) != nil
     }
 }

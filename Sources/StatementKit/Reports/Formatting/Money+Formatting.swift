@@ -103,55 +103,35 @@ package struct MoneyFormat: Sendable {
         }
     }
 
-    /// A pattern as UTF-8 texts, appended to an output as they are: views into a buffer that
-    /// `PatternStorage` owns. Plain values, so that formatting an amount touches no
-    /// reference count (two cores formatting with one format would contend for it).
-    private struct PatternBytes: @unchecked Sendable {
-        // @unchecked: views of memory that is never written after init.
-        let positivePrefix: UnsafeRawBufferPointer
-        let positiveSuffix: UnsafeRawBufferPointer
-        let negativePrefix: UnsafeRawBufferPointer
-        let negativeSuffix: UnsafeRawBufferPointer
-        let decimalSeparator: UnsafeRawBufferPointer
-        let groupingSeparator: UnsafeRawBufferPointer
+    /// A pattern as UTF-8 texts, appended to an output as they are: views into the memory
+    /// of a `ByteTexts`, plain values, so that formatting an amount touches no reference count
+    /// (two cores formatting with one format would contend for it).
+    private struct PatternBytes: Sendable {
+        let positivePrefix: ByteTexts.Text
+        let positiveSuffix: ByteTexts.Text
+        let negativePrefix: ByteTexts.Text
+        let negativeSuffix: ByteTexts.Text
+        let decimalSeparator: ByteTexts.Text
+        let groupingSeparator: ByteTexts.Text
         let primaryGrouping: Int
         let secondaryGrouping: Int
         let minimumGroupingDigits: Int
-    }
 
-    /// The memory of a `PatternBytes`, freed with the last format that uses it.
-    private final class PatternStorage: @unchecked Sendable {
-        // @unchecked: nothing is mutated after init; `memory` is freed in deinit only.
-        private let memory: UnsafeMutableRawBufferPointer
-        let bytes: PatternBytes
-
-        init(_ pattern: Pattern) {
-            let texts = pattern.texts.map { Array($0.utf8) }
-            memory = .allocate(byteCount: max(1, texts.reduce(0) { $0 + $1.count }), alignment: 1)
-            var parts: [UnsafeRawBufferPointer] = []
-            var offset = 0
-            for text in texts {
-                let part = UnsafeMutableRawBufferPointer(
-                    rebasing: memory[offset..<offset + text.count])
-                part.copyBytes(from: text)
-                parts.append(UnsafeRawBufferPointer(part))
-                offset += text.count
-            }
-            bytes = PatternBytes(
-                positivePrefix: parts[0], positiveSuffix: parts[1], negativePrefix: parts[2],
-                negativeSuffix: parts[3], decimalSeparator: parts[4], groupingSeparator: parts[5],
-                primaryGrouping: pattern.primaryGrouping,
-                secondaryGrouping: pattern.secondaryGrouping,
-                minimumGroupingDigits: pattern.minimumGroupingDigits)
+        /// The views of `storage`, which must outlive them.
+        init(_ pattern: Pattern, in storage: ByteTexts) {
+            let parts = storage.texts
+            (positivePrefix, positiveSuffix, negativePrefix) = (parts[0], parts[1], parts[2])
+            (negativeSuffix, decimalSeparator, groupingSeparator) = (parts[3], parts[4], parts[5])
+            primaryGrouping = pattern.primaryGrouping
+            secondaryGrouping = pattern.secondaryGrouping
+            minimumGroupingDigits = pattern.minimumGroupingDigits
         }
-
-        deinit { memory.deallocate() }
     }
 
     package let currency: Currency
     package let locale: Locale
     private let pattern: Pattern?
-    private let patternStorage: PatternStorage?
+    private let patternStorage: ByteTexts?
     /// `patternStorage`'s bytes, kept alive by it.
     private let patternBytes: PatternBytes?
 
@@ -160,8 +140,9 @@ package struct MoneyFormat: Sendable {
         self.currency = currency
         self.locale = locale
         pattern = Self.learn(currency: currency, locale: locale)
-        patternStorage = pattern.map(PatternStorage.init)
-        patternBytes = patternStorage?.bytes
+        let storage = pattern.map { ByteTexts($0.texts) }
+        patternStorage = storage
+        patternBytes = pattern.map { PatternBytes($0, in: storage!) }
     }
 
     /// The amount in this currency, as `Money.formatted(locale:)` writes it.
@@ -194,9 +175,9 @@ package struct MoneyFormat: Sendable {
     /// What a pattern writes for an amount, for checking a pattern as it is learned.
     private static func format(_ minorUnits: Int64, digits: Int, _ pattern: Pattern) -> String {
         var bytes: [UInt8] = []
-        let storage = PatternStorage(pattern)
+        let storage = ByteTexts(pattern.texts)
         withExtendedLifetime(storage) {
-            append(minorUnits, digits: digits, storage.bytes, to: &bytes)
+            append(minorUnits, digits: digits, PatternBytes(pattern, in: storage), to: &bytes)
         }
         return String(decoding: bytes, as: UTF8.self)
     }
@@ -217,14 +198,8 @@ package struct MoneyFormat: Sendable {
             let most =
                 prefix.count + suffix.count + number.count + pattern.decimalSeparator.count
                 + integerCount * pattern.groupingSeparator.count
-            withUnsafeTemporaryAllocation(byteCount: most, alignment: 1) { buffer in
-                var count = 0
-                func put(_ bytes: UnsafeRawBufferPointer) {
-                    UnsafeMutableRawBufferPointer(rebasing: buffer[count..<count + bytes.count])
-                        .copyMemory(from: bytes)
-                    count += bytes.count
-                }
-                put(prefix)
+            out.appendWriting(atMost: most) { text in
+                text.put(prefix)
                 // Runs of digits between separators: the primary group at the right,
                 // secondary ones before.
                 var start = 0
@@ -234,19 +209,18 @@ package struct MoneyFormat: Sendable {
                     let secondary = pattern.secondaryGrouping
                     var end = head % secondary == 0 ? secondary : head % secondary
                     while end <= head {
-                        put(UnsafeRawBufferPointer(rebasing: number[start..<end]))
-                        put(pattern.groupingSeparator)
+                        text.put(number[start..<end])
+                        text.put(pattern.groupingSeparator)
                         start = end
                         end += secondary
                     }
                 }
-                put(UnsafeRawBufferPointer(rebasing: number[start..<integerCount]))
+                text.put(number[start..<integerCount])
                 if digits > 0 {
-                    put(pattern.decimalSeparator)
-                    put(UnsafeRawBufferPointer(rebasing: number[integerCount...]))
+                    text.put(pattern.decimalSeparator)
+                    text.put(number[integerCount...])
                 }
-                put(suffix)
-                out.append(bytes: UnsafeRawBufferPointer(rebasing: buffer[..<count]))
+                text.put(suffix)
             }
         }
     }

@@ -19,22 +19,3 @@ enum DecimalDigits {
         }
     }
 }
-
-extension [UInt8] {
-    /// Appends raw bytes in one copy: `+=` with an `UnsafeRawBufferPointer` goes a byte at a
-    /// time, as a raw buffer lends no typed storage.
-    mutating func append(bytes: UnsafeRawBufferPointer) {
-        bytes.withMemoryRebound(to: UInt8.self) { append(contentsOf: $0) }
-    }
-
-    /// Appends a literal's UTF-8 bytes in one copy (`+=` with a string's `utf8` goes through
-    /// the generic path of a sequence).
-    mutating func append(_ literal: StaticString) {
-        literal.withUTF8Buffer { append(contentsOf: $0) }
-    }
-
-    /// Appends a string's UTF-8 bytes in one copy.
-    mutating func append(utf8 text: String) {
-        text.withUTF8Bytes { append(contentsOf: $0) }
-    }
-}

@@ -1,0 +1,152 @@
+// The message catalogue: sniffing a CSV file's dialect.
+
+extension DiagnosticMessage {
+    /// The sniffer cannot tell the layout; `reason` says what it lacks.
+    private static func dialectUnknown(_ reason: String) -> Self {
+        .init(.dialectUnknown, reason + "; write a profile for it (see statements profile)")
+    }
+
+    static func noHeaderFound(searched lines: Int) -> Self {
+        .init(
+            .dialectUnknown,
+            "no line in the first \(lines) names a date column and an amount column (or debit and credit columns), with a beneficiary or a description"
+        )
+    }
+
+    static let noDateInKnownLayout = dialectUnknown(
+        "no row under the header has a date in a known layout")
+
+    static func unknownIndicatorPair(_ seen: [String]) -> Self {
+        dialectUnknown(
+            "the indicator column holds \(seen.sorted().map { Diagnostic.quote($0) }.joined(separator: ", ")), not a known debit/credit pair"
+        )
+    }
+
+    static let datesInNoOrder = dialectUnknown("the dates are neither day-first nor month-first")
+
+    // The sniffer's examples come quoted, with their line: `"12/13/26" (line 4)`.
+
+    static func datesInNoLayout(example: String) -> Self {
+        dialectUnknown("dates such as \(example) have no known layout")
+    }
+
+    static func mixedDecimalMarks(comma: String, point: String) -> Self {
+        dialectUnknown(
+            "amounts have decimal commas, such as \(comma), and decimal points, such as \(point)")
+    }
+
+    static let noAccountIBAN = Self(
+        .dialectUnknown,
+        "the file does not name its account: no column holds it and no line above the header names an IBAN; give it with --account ID or a folder profile {\"account\": {\"id\": …}}"
+    )
+
+    static func severalAccountsNamed(column: String, _ names: [String]) -> Self {
+        dialectUnknown(
+            "column \(Diagnostic.quote(column)) names several accounts (\(names.sorted().map { Diagnostic.quote($0) }.joined(separator: ", "))); map each to its id with the profile's \"accounts\""
+        )
+    }
+
+    /// A file in which no header was found, and what its columns were recognised to hold.
+    static func recognisedOnly(recognised: [String], missing: [String]) -> Self {
+        dialectUnknown(
+            "no header names the columns; recognised \(recognised.joined(separator: ", ")), but not \(missing.joined(separator: ", nor "))"
+        )
+    }
+
+    /// A file whose columns were recognised, but whose values leave a question open.
+    static func openQuestions(recognised: [String], open: [String]) -> Self {
+        .init(
+            .dialectUnknown,
+            "recognised \(recognised.joined(separator: ", ")), but not \(open.joined(separator: ", nor ")); statements profile FILE prints a profile with FILL IN where the file leaves it open"
+        )
+    }
+
+    static func unknownStatus(_ example: String) -> Self {
+        dialectUnknown(
+            "the status column holds \(example), neither a known booked status nor a known pending one"
+        )
+    }
+
+    static func givenCurrencyDiffers(given: Currency, header: Currency) -> Self {
+        dialectUnknown(
+            "the account's currency is \(given.code), but the header names \(header.code)")
+    }
+
+    static func fileNamesAccount(unused given: AccountID) -> Self {
+        .init(
+            .dialectAssumed,
+            "the file names its own account; the account given, \(given.text), is not used")
+    }
+
+    static func assumedUTF16(_ encoding: TextEncoding) -> Self {
+        .init(
+            .dialectAssumed,
+            "the file has no byte order mark but looks like UTF-16; read it as \(encoding.rawValue)"
+        )
+    }
+
+    static let assumedWindows1252 = Self(
+        .dialectAssumed, "the file is not valid UTF-8; read it as windows-1252")
+
+    static func assumedDayFirst(example: String, dayFirst: String, monthFirst: String) -> Self {
+        .init(
+            .dialectAssumed,
+            "every date has a day and a month of 12 or less, such as \(example); assumed \(dayFirst), not \(monthFirst)"
+        )
+    }
+
+    static func assumedDecimalMark(example: String, isComma: Bool) -> Self {
+        let (mark, thousands) = isComma ? ("\",\"", "\".\"") : ("\".\"", "\",\"")
+        return .init(
+            .dialectAssumed,
+            "no amount shows the decimal mark, and \(example) reads either way; assumed \(mark) is the decimal mark and \(thousands) separates thousands"
+        )
+    }
+
+    static let balanceOwed = Self(
+        .dialectAssumed,
+        "the balance column rises by each amount and is mostly positive on a card account: it is what is owed; read charges positive and payments negative (sign charges-positive)"
+    )
+
+    static let balanceFallsByAmounts = Self(
+        .dialectAssumed,
+        "the balance column falls by each positive amount: read amounts as charges positive (sign charges-positive); the balance column is not used"
+    )
+
+    static let balanceOwedByDebits = Self(
+        .dialectAssumed,
+        "the balance column rises by each debit and is mostly positive on a card account: it is what is owed, and is not used"
+    )
+
+    static func balanceSwapsDebitCredit(debit: String, credit: String) -> Self {
+        .init(
+            .dialectAssumed,
+            "the balance column rises by column \(Diagnostic.quote(debit)) and falls by \(Diagnostic.quote(credit)): read \(Diagnostic.quote(debit)) as money in (columns.credit) and \(Diagnostic.quote(credit)) as money out (columns.debit)"
+        )
+    }
+
+    static func assumedChargesPositive(positive: Int, of count: Int) -> Self {
+        .init(
+            .dialectAssumed,
+            "a card account whose amounts are positive in \(positive) of \(count) rows: read them as charges positive and payments negative (sign charges-positive)"
+        )
+    }
+
+    /// An amount converted at a rate (OFX `CURRENCY`) into more decimals than the account's
+    /// currency has, rounded half away from zero.
+    static func assumedRounding(_ amount: Money, rate: String, exact: String, rounded: Money)
+        -> Self
+    {
+        .init(
+            .dialectAssumed,
+            "TRNAMT \(amount.decimalText) \(amount.currency.code) at CURRATE \(Diagnostic.quote(rate)) is \(exact); assumed \(rounded.decimalText) \(rounded.currency.code), rounded half away from zero, as the file does not give the amount booked"
+        )
+    }
+
+    static func assumedCurrency(_ currency: Currency) -> Self {
+        .init(
+            .dialectAssumed,
+            "no currency column, and neither the header nor the preamble names a currency; assumed \(currency.code)"
+        )
+    }
+}
