@@ -8,8 +8,8 @@ struct ForgetCommandTests {
         "date,account_iban,amount,beneficiary,balance\n"
         + "2026-10-03,DE89370400440532013000,-12.34,Shop,987.66\n"
         + "2026-10-05,DE89370400440532013000,100.00,Employer,1087.66\n"
-    /// A file that names no account: imported with --account, rightly or wrongly.
-    /// A card's export: its type column says the sales are negative (signed amounts).
+    /// A card's export that names no account, imported with --account rightly or wrongly; its
+    /// type column says the sales are negative (signed amounts).
     static let card =
         "date,amount,beneficiary,type\n2026-10-04,-5.00,Kiosk,Sale\n2026-11-06,-7.50,Bakery,Sale\n"
 

@@ -143,29 +143,29 @@ struct SniffingEvidenceCommandTests {
         throws
     {
         let workspace = try Workspace()
-        let export = try workspace.write(
-            "undated.csv",
-            "Buchungstag;Verwendungszweck;Betrag\n01.10.2026;Shop;-12,50\n02.10.2026;Gehalt;2.500,00\n;Miete;-800,00\nKontostand;2.212,95 EUR\n"
-        )
-        let output = try StatementsRunner.run([
-            "validate", export, "--account", "DE89370400440532013000",
-        ])
-        #expect(output.status == 1)
-        #expect(
-            output.stderr.contains("undated.csv:4:1: error: [FIELD_EMPTY] date is required"),
-            "\(output.stderr)")
-        // The balance line after it is a footer still.
-        #expect(!output.stderr.contains("undated.csv:5:"), "\(output.stderr)")
-        // A status where the date should be: a row not booked, reported, not left out.
-        let pending = try workspace.write(
-            "pending.csv",
-            "Date,Description,Amount\n10/02/2026,A,-1.00\n10/13/2026,B,-2.00\nPending,Hotel,-99.00\n"
-        )
-        let reported = try StatementsRunner.run([
-            "validate", pending, "--account", "DE89370400440532013000",
-        ])
-        #expect(reported.status == 1)
-        #expect(reported.stderr.contains(#"pending.csv:4:1: error: [DATE_FORMAT] date "Pending""#))
+        // A blank date, then a balance line (a footer still); a status where the date should
+        // be (a row not booked): each row reported, none left out.
+        let cases = [
+            (
+                "undated.csv",
+                "Buchungstag;Verwendungszweck;Betrag\n01.10.2026;Shop;-12,50\n02.10.2026;Gehalt;2.500,00\n;Miete;-800,00\nKontostand;2.212,95 EUR\n",
+                "undated.csv:4:1: error: [FIELD_EMPTY] date is required"
+            ),
+            (
+                "pending.csv",
+                "Date,Description,Amount\n10/02/2026,A,-1.00\n10/13/2026,B,-2.00\nPending,Hotel,-99.00\n",
+                #"pending.csv:4:1: error: [DATE_FORMAT] date "Pending""#
+            ),
+        ]
+        for (name, text, expected) in cases {
+            let export = try workspace.write(name, text)
+            let output = try StatementsRunner.run([
+                "validate", export, "--account", "DE89370400440532013000",
+            ])
+            #expect(output.status == 1)
+            #expect(output.stderr.contains(expected), "\(output.stderr)")
+            #expect(!output.stderr.contains("\(name):5:"), "\(output.stderr)")
+        }
     }
 
     @Test func `decides a card's sign by its type column or a clear majority, else leaves it open`()

@@ -7,8 +7,8 @@ struct UndoCommandTests {
     static let household =
         "date,account_iban,amount,beneficiary\n2026-10-03,DE89370400440532013000,-12.34,Shop\n"
         + "2026-10-05,DE89370400440532013000,100.00,Employer\n"
-    /// A file that names no account: imported with --account, rightly or wrongly.
-    /// A card's export: its type column says the sales are negative (signed amounts).
+    /// A card's export that names no account, imported with --account rightly or wrongly; its
+    /// type column says the sales are negative (signed amounts).
     static let card =
         "date,amount,beneficiary,type\n2026-10-04,-5.00,Kiosk,Sale\n2026-10-06,-7.50,Bakery,Sale\n"
 

@@ -88,10 +88,17 @@ extension DiagnosticMessage {
     static let assumedWindows1252 = Self(
         .dialectAssumed, "the file is not valid UTF-8; read it as windows-1252")
 
-    static func assumedDayFirst(example: String, dayFirst: String, monthFirst: String) -> Self {
+    static func assumedAccountColumn(column: Int, example: String) -> Self {
         .init(
             .dialectAssumed,
-            "every date has a day and a month of 12 or less, such as \(example); assumed \(dayFirst), not \(monthFirst)"
+            "the file has no header, and column \(column) holds one IBAN on every row, \(example); assumed it is the account's"
+        )
+    }
+
+    static func assumedDateOrder(example: String, chosen: String, other: String) -> Self {
+        .init(
+            .dialectAssumed,
+            "every date has a day and a month of 12 or less, such as \(example); read as \(chosen), the only order that lists the rows by date (not \(other))"
         )
     }
 
@@ -124,6 +131,11 @@ extension DiagnosticMessage {
             "the balance column rises by column \(Diagnostic.quote(debit)) and falls by \(Diagnostic.quote(credit)): read \(Diagnostic.quote(debit)) as money in (columns.credit) and \(Diagnostic.quote(credit)) as money out (columns.debit)"
         )
     }
+
+    static let assumedChargesPositiveByType = Self(
+        .dialectAssumed,
+        "a card account whose type column shows sales positive or payments negative: read charges positive and payments negative (sign charges-positive)"
+    )
 
     static func assumedChargesPositive(positive: Int, of count: Int) -> Self {
         .init(
