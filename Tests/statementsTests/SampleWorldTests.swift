@@ -64,6 +64,18 @@ import Testing
     /// The year the samples tell: one household (Erika and Max Mustermann, Berlin) whose
     /// side accounts in other banks, formats and currencies each show a month of their own,
     /// not one template of a salary, a rent and a coffee copied into a dozen accounts.
+    @Test func `names an account whatever order the files that name it come in`() throws {
+        // The folders in the order a shell's glob gives: an export of DE89 that does not
+        // name it comes before good/'s file that names it "Household".
+        let workspace = try Workspace()
+        let output = try StatementsRunner.run(
+            ["process"] + Self.folders.sorted() + ["--state", workspace.state, "-q"])
+        #expect(output.status == 0, "\(output.stderr)")
+        let accounts = try StatementsRunner.run(["accounts", "--state", workspace.state])
+        let line = accounts.stdout.split(separator: "\n").first { $0.hasPrefix("DE89") }
+        #expect(line?.contains("Household") == true, "\(accounts.stdout)")
+    }
+
     @Test func `the four sample folders tell one household's year, month by month`() throws {
         let workspace = try Workspace()
         let reports = workspace.path + "/reports"

@@ -298,7 +298,15 @@ extension ImportRun {
         named name: String, touched: inout Set<AccountID>
     ) {
         let shard = reading.shard
-        for (accountID, account) in fileAccounts where manifest.accounts[accountID] == nil {
+        for (accountID, account) in fileAccounts {
+            guard manifest.accounts[accountID] == nil else {
+                // An account first read from a file that did not name it takes the name the
+                // first file that does gives it, whatever order the files come in.
+                if manifest.accounts[accountID]!.account.name == nil, let name = account.name {
+                    manifest.accounts[accountID]!.account.name = name
+                }
+                continue
+            }
             let opening = summary.openingBalances[accountID]
             manifest.accounts[accountID] = LedgerManifest.AccountEntry(
                 account: account, openingBalance: opening, lastImport: nil,
