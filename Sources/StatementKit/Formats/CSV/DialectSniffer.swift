@@ -52,22 +52,16 @@ package enum DialectSniffer {
         dialect.separator = header.separator
         dialect.headerLine = header.line
         dialect.columns = header.columns
-        // A column of one IBAN in the first rows of a file without header is taken as the
-        // account's only when no account is given and no later row holds another.
-        func dropAccountColumn() {
-            header.indices[.account] = nil
-            header.columns[.account] = nil
-            dialect.columns = header.columns
-        }
-        if header.line == 0, header.indices[.account] != nil, dialect.accountID != nil {
-            dropAccountColumn()
-        }
         var evidence = SniffEvidence(header: header)
         evidence.scan(text)
-        if header.line == 0, header.indices[.account] != nil, evidence.accountColumnVaries {
-            dropAccountColumn()
-            evidence = SniffEvidence(header: header)
-            evidence.scan(text)
+        // A column of one IBAN in the first rows of a file without header is taken as the
+        // account's only when no account is given and no later row holds another.
+        if header.line == 0, header.indices[.account] != nil,
+            dialect.accountID != nil || evidence.accountColumnVaries
+        {
+            evidence.dropAccountColumn()
+            header = evidence.header
+            dialect.columns = header.columns
         } else if header.line == 0, let index = header.indices[.account],
             let example = evidence.accountTexts.values.min(by: { $0.line < $1.line })
         {

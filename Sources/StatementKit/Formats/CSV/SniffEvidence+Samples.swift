@@ -17,20 +17,6 @@ extension SniffEvidence {
         text.parsingUTF8(startsLikeDate)
     }
 
-    /// Whether UTF-8 bytes are a plain amount: digits with an optional sign and marks
-    /// (`-800,00`, `1.234,56`), not a text with a number in it (`2.212,95 EUR`).
-    static func isPlainAmount(_ bytes: UnsafeRawBufferPointer) -> Bool {
-        var body = bytes[...]
-        if let first = body.first, first == UInt8(ascii: "-") || first == UInt8(ascii: "+") {
-            body = body.dropFirst()
-        }
-        return body.first.map { $0 &- 48 < 10 } == true
-            && body.allSatisfy {
-                $0 &- 48 < 10 || $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: ",")
-                    || $0 == UInt8(ascii: "'")
-            }
-    }
-
     /// Whether UTF-8 bytes start with a digit or a month's name, as a date does.
     static func startsLikeDate(_ bytes: UnsafeRawBufferPointer) -> Bool {
         guard let first = bytes.first else { return false }

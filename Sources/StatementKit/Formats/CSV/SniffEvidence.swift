@@ -1,6 +1,6 @@
 /// What the rows of a file show about its dialect.
 struct SniffEvidence {
-    let header: DialectSniffer.Header
+    private(set) var header: DialectSniffer.Header
 
     struct Sample {
         let text: String
@@ -130,6 +130,17 @@ struct SniffEvidence {
         }
     }
 
+    /// Leaves the account column out, with what the scan saw in it: as if the file had
+    /// no such column.
+    mutating func dropAccountColumn() {
+        header.indices[.account] = nil
+        header.columns[.account] = nil
+        accountTexts = [:]
+        accountColumnHoldsIBANs = false
+        firstAccountCell = nil
+        accountColumnVaries = false
+    }
+
     /// The distinct cells of each collected column seen so far (up to 32 a column), so that a
     /// value repeated on every row is passed over without making its text.
     private struct SeenCells {
@@ -208,7 +219,11 @@ struct SniffEvidence {
             // "Total") is a footer.
             let dateText = columns.date.flatMap(cell).map { String(decoding: $0, as: UTF8.self) }
             if dateText.map({ Self.notBookedStatuses.contains($0.uppercased()) }) ?? true,
-                money.contains(where: { $0.index.flatMap(cell).map(Self.isPlainAmount) == true })
+                money.contains(where: { column in
+                    column.index.flatMap(cell).map {
+                        ColumnValues.isAmountText(String(decoding: $0, as: UTF8.self))
+                    } == true
+                })
             {
                 trailingNonData = 0
                 trailingRecords = []
