@@ -200,14 +200,14 @@ struct SniffingEvidenceCommandTests {
 
     @Test func `proves debit and credit swapped and the row order by the balance`() throws {
         let workspace = try Workspace()
-        // Newest first, all on one day: only the balance tells the order. "Debit" raises
-        // the balance: the bank speaks from its own books.
+        // Newest first, as the dates say. "Debit" raises the balance: the bank speaks from
+        // its own books.
         let export = try workspace.write(
             "books.csv",
             """
             Date,Description,Debit,Credit,Balance
-            2026-10-01,Rent,,500.00,2000.00
-            2026-10-01,Coffee,,12.50,2500.00
+            2026-10-03,Rent,,500.00,2000.00
+            2026-10-02,Coffee,,12.50,2500.00
             2026-10-01,Salary,2500.00,,2512.50
 
             """)
@@ -226,6 +226,75 @@ struct SniffingEvidenceCommandTests {
         let profile = try StatementsRunner.run(["profile", export, "--account", "name:books"])
         #expect(profile.stdout.contains(#""debit": "Credit""#), "\(profile.stdout)")
         #expect(profile.stdout.contains(#""rowOrder": "newest-first""#), "\(profile.stdout)")
+    }
+
+    @Test(arguments: ["Amount\n-12.50", "Debit,Credit\n12.50,"])
+    func `refuses a balance that proves opposite signs in two row orders on one day`(
+        columns: String
+    ) throws {
+        let workspace = try Workspace()
+        // The balance before each row, oldest first, reads as the balance after each row,
+        // newest first, with every sign turned: on one day the dates cannot tell which.
+        let names = columns.split(separator: "\n")
+        let first = String(names[1])
+        let salary = names[0] == "Amount" ? "2500.00" : ",2500.00"
+        let rent = names[0] == "Amount" ? "-800.00" : "800.00,"
+        let export = try workspace.write(
+            "before.csv",
+            """
+            Date,Description,\(names[0]),Balance
+            2026-10-01,Shop,\(first),1000.00
+            2026-10-01,Salary,\(salary),987.50
+            2026-10-01,Rent,\(rent),3487.50
+
+            """)
+        let output = try StatementsRunner.run([
+            "import", export, "--account", "name:before", "--currency", "EUR", "--state",
+            workspace.state,
+        ])
+        #expect(output.status == 1, "\(output.stderr)")
+        #expect(
+            output.stderr.contains(
+                "before.csv:2:1: error: [DIALECT_UNKNOWN] every row is on the same day, so the dates do not tell which way the rows are listed"
+            ), "\(output.stderr)")
+        #expect(!output.stdout.contains("new transactions"))
+
+        // Over several days the dates tell: the balance before each row proves nothing, and
+        // the running balance check refuses it where its chain breaks.
+        let days = try workspace.write(
+            "days.csv",
+            """
+            Date,Description,\(names[0]),Balance
+            2026-10-01,Shop,\(first),1000.00
+            2026-10-02,Salary,\(salary),987.50
+            2026-10-03,Rent,\(rent),3487.50
+
+            """)
+        let read = try StatementsRunner.run([
+            "validate", days, "--account", "name:before", "--currency", "EUR",
+        ])
+        #expect(read.status == 1, "\(read.stderr)")
+        #expect(read.stderr.contains("[BALANCE_RUNNING]"), "\(read.stderr)")
+    }
+
+    @Test func `takes the balance after each row where a file without header has both`() throws {
+        let workspace = try Workspace()
+        // Account, currency, date, balance before, balance after, value date, amount, text:
+        // the balance before holds only with the signs turned, the one after as written.
+        let export = try workspace.write(
+            "tab.tab",
+            [
+                "123456789\tEUR\t20261013\t1000,00\t3500,00\t20261013\t2500,00\tACME PAYROLL",
+                "123456789\tEUR\t20261013\t3500,00\t3487,50\t20261013\t-12,50\tCOFFEE HOUSE",
+                "123456789\tEUR\t20261013\t3487,50\t2252,94\t20261013\t-1234,56\tLANDLORD",
+            ].joined(separator: "\n") + "\n")
+        let output = try StatementsRunner.run([
+            "import", export, "--account", "NL91ABNA0417164300", "--state", workspace.state,
+        ])
+        #expect(output.status == 0, "\(output.stderr)")
+        let register = try StatementsRunner.run(["register", "--state", workspace.state])
+        #expect(register.stdout.contains("-1,234.56 EUR  2,252.94 EUR"), "\(register.stdout)")
+        #expect(register.stdout.contains("2,500.00 EUR  3,500.00 EUR"), "\(register.stdout)")
     }
 
     @Test func `proves a card's charges positive by a balance that is owed`() throws {

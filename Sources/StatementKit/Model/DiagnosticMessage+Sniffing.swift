@@ -22,6 +22,10 @@ extension DiagnosticMessage {
         )
     }
 
+    static let balanceEitherWay = dialectUnknown(
+        "every row is on the same day, so the dates do not tell which way the rows are listed, and the balance column follows the amounts two ways with opposite signs: as the balance after each row with the rows newest first and the signs turned, or as the balance before each row with the signs as written; give rowOrder and the sign (or the debit and credit columns) in a profile"
+    )
+
     static let datesInNoOrder = dialectUnknown("the dates are neither day-first nor month-first")
 
     // The sniffer's examples come quoted, with their line: `"12/13/26" (line 4)`.

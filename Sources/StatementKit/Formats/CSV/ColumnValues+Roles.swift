@@ -99,15 +99,23 @@ extension ColumnValues {
         }
         let balances = money.filter { $0.filled == $0.cells.count }
         var proven: [(AmountColumns, Int)] = []
+        // A balance after each row as written comes before one that holds only with the
+        // signs turned (a column of balances before each row holds that way too).
+        var plainlyProven: [(AmountColumns, Int)] = []
         for candidate in candidates {
             for balance in balances where !candidate.uses(balance.index) {
                 let chain = self.chain(candidate, balance: balance.index, format)
                 let (readings, links) = chain.holdingReadings()
                 guard links >= 2 else { continue }
                 let fitting = readings.filter { !$0.isOpposite || !candidate.isPair }
-                if !fitting.isEmpty { proven.append((candidate, balance.index)) }
+                if fitting.contains(where: { !$0.isOpposite }) {
+                    plainlyProven.append((candidate, balance.index))
+                } else if !fitting.isEmpty {
+                    proven.append((candidate, balance.index))
+                }
             }
         }
+        if !plainlyProven.isEmpty { proven = plainlyProven }
         if proven.count == 1 { return proven[0] }
         if proven.count > 1 {
             // Two readings give the same money only when their amounts are the same.

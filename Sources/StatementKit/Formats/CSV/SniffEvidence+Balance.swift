@@ -26,33 +26,42 @@ extension SniffEvidence {
         return chain
     }
 
-    /// Whether the first and last dates, where they differ, list the rows in the order the
-    /// balance equation holds in: a column of balances before each booking also follows
-    /// from the amounts, in the other order and with the other sign, and is no proof.
-    func datesAgree(with reading: BalanceChain.Reading, _ dialect: Dialect) -> Bool {
+    /// Whether the first and last dates differ, so that they tell which way the rows are
+    /// listed; `nil` when they are the same day or cannot be read.
+    func datesListNewestFirst(_ dialect: Dialect) -> Bool? {
         let format = dialect.dateFormat
         let day = { (sample: Sample) in sample.text.parsingUTF8 { try? format.day(parsing: $0) } }
         guard let firstDate, let lastDate, let first = day(firstDate),
             let last = lastDate.withUnsafeBytes({ try? format.day(parsing: $0) }),
             first != last
-        else { return true }
-        return (first > last) == reading.isNewestFirst
+        else { return nil }
+        return first > last
     }
 
     /// Decides the row order and the sign convention from the balance column, when the
-    /// balance equation holds in exactly one reading; each conclusion that is more than the
-    /// file's plain reading is said.
+    /// balance equation holds in exactly one reading and the dates do not list the rows the
+    /// other way (a column of balances *before* each booking holds in the other order with
+    /// the other sign, and proves nothing); each conclusion that is more than the file's plain
+    /// reading is said.
+    ///
+    /// When the dates cannot tell the order (one day) and the reading would turn the signs
+    /// the file writes, the two readings give every amount opposite signs: refused.
     ///
     /// - Returns: whether the balance proved the sign convention.
     func decideByBalance(
         into dialect: inout Dialect, isCard: Bool, _ assumptions: inout [Diagnostic.Finding]
-    ) -> Bool {
-        guard let chain = balanceChain(dialect), let reading = chain.provenReading,
-            datesAgree(with: reading, dialect)
-        else { return false }
-        dialect.isNewestFirst = reading.isNewestFirst
+    ) throws(DialectSniffer.Refusal) -> Bool {
+        guard let chain = balanceChain(dialect), let reading = chain.provenReading else {
+            return false
+        }
+        let datesSay = datesListNewestFirst(dialect)
+        if let datesSay, datesSay != reading.isNewestFirst { return false }
         let (positive, count) = chain.positiveBalances
         let owes = isCard && positive * 2 > count
+        if datesSay == nil, reading.isOpposite, !owes || dialect.sign == .signed {
+            throw refuse(firstDate, .balanceEitherWay)
+        }
+        dialect.isNewestFirst = reading.isNewestFirst
         func say(_ message: DiagnosticMessage) {
             assumptions.append(Diagnostic.Finding(line: header.line, column: 1, message: message))
         }

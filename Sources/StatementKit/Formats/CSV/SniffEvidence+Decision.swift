@@ -86,7 +86,7 @@ extension SniffEvidence {
             header.mentionsCard || dialect.accountKind == .creditCard
             || dialect.accountID?.scheme == .card
         var isSignOpen = false
-        if !decideByBalance(into: &dialect, isCard: isCard, &assumptions) {
+        if try !decideByBalance(into: &dialect, isCard: isCard, &assumptions) {
             isSignOpen = decideCardSign(into: &dialect, isCard: isCard, &assumptions)
         }
         if dialect.columns[.account] == nil { decideBalances(into: &dialect) }
