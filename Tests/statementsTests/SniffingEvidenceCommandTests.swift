@@ -297,6 +297,62 @@ struct SniffingEvidenceCommandTests {
         #expect(register.stdout.contains("2,500.00 EUR  3,500.00 EUR"), "\(register.stdout)")
     }
 
+    @Test func `reads the rows that two overlapping exports share alike, once`() throws {
+        let workspace = try Workspace()
+        // Two columns of text: which one tells the rows apart more differs between the two
+        // files, so the description joins both.
+        let first = try workspace.write(
+            "first.csv",
+            """
+            2026-10-01,Amazon,Order,-10.00
+            2026-10-02,Rewe,Order,-20.00
+            2026-10-03,Lidl,Card,-30.00
+            2026-10-04,Aldi,Card,-40.00
+
+            """)
+        let second = try workspace.write(
+            "second.csv",
+            """
+            2026-10-03,Lidl,Card,-30.00
+            2026-10-04,Aldi,Card,-40.00
+            2026-10-05,Aldi,Refund,5.00
+            2026-10-06,Aldi,Transfer,-6.00
+
+            """)
+        // N26's export: "Partner Name" is the payee, whatever the other columns hold.
+        let header =
+            #""Booking Date","Value Date","Partner Name","Partner Iban","Type","Payment Reference","Account Name","Amount (EUR)""#
+        let n26Rows = [
+            #""2026-10-01","2026-10-01","ACME PAYROLL","","Credit Transfer","","Main Account","2500.00""#,
+            #""2026-10-03","2026-10-03","COFFEE HOUSE","","Presentment","","Main Account","-12.50""#,
+            #""2026-10-13","2026-10-13","LANDLORD","","Presentment","Rent","Main Account","-1234.56""#,
+            #""2026-10-20","2026-10-20","GROCERY MART","","Presentment","","Main Account","-49.99""#,
+        ]
+        let days = try workspace.write(
+            "n26-days.csv", ([header] + n26Rows.prefix(2)).joined(separator: "\n") + "\n")
+        let month = try workspace.write(
+            "n26-month.csv", ([header] + n26Rows).joined(separator: "\n") + "\n")
+        for (files, account, count) in [
+            ([first, second], "DE89370400440532013000", "6"), ([days, month], "name:n26", "4"),
+        ] {
+            for file in files {
+                let output = try StatementsRunner.run([
+                    "import", file, "--account", account, "--currency", "EUR", "--state",
+                    workspace.state,
+                ])
+                #expect(output.status == 0, "\(output.stderr)")
+            }
+            let register = try StatementsRunner.run([
+                "register", "--account", account, "--state", workspace.state,
+            ])
+            #expect(register.stdout.contains("\n\(count) transactions"), "\(register.stdout)")
+        }
+        let register = try StatementsRunner.run(["register", "--state", workspace.state])
+        #expect(register.stdout.contains("Lidl Card "), "\(register.stdout)")
+        #expect(register.stdout.contains("COFFEE HOUSE "), "\(register.stdout)")
+        #expect(!register.stdout.contains("Presentment"), "\(register.stdout)")
+    }
+
     @Test func `proves a card's charges positive by a balance that is owed`() throws {
         let workspace = try Workspace()
         // Payments outnumber charges: only the balance says the charges are positive.

@@ -33,7 +33,7 @@ package struct RegisterRenderer: Sendable {
         }
         let rows = register.rows.map { row in
             let transaction = row.transaction
-            let text = [transaction.beneficiary, transaction.description ?? ""]
+            let text = [transaction.beneficiary, transaction.descriptionBesideBeneficiary ?? ""]
                 .filter { !$0.isEmpty }.joined(separator: " · ")
             return [
                 transaction.date.isoText,

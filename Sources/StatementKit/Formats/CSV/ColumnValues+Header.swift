@@ -2,8 +2,11 @@ import Foundation
 
 extension ColumnValues {
     /// Names by their values the columns that header words left unnamed: currency codes, a
-    /// status of known words, and the text that tells rows apart most as the description.
-    func nameByValues(_ columns: [Column], taken: Set<Int>, _ roles: inout [Dialect.Field: Int]) {
+    /// status of known words, and every column of text as the description, joined.
+    func nameByValues(
+        _ columns: [Column], taken: Set<Int>, _ roles: inout [Dialect.Field: Int],
+        descriptions: inout [Int]
+    ) {
         let named = Set(roles.values)
         var free = columns.filter { !taken.contains($0.index) && !named.contains($0.index) }
         func take(_ field: Dialect.Field, where fits: (Column) -> Bool) {
@@ -35,15 +38,21 @@ extension ColumnValues {
             }
         }
         guard roles[.beneficiary] == nil, roles[.description] == nil else { return }
+        // Every column of text, in file order: which one tells the rows apart most depends
+        // on the rows a file holds, and two overlapping exports must read the same row alike.
         let texts = free.filter { column in
             column.filled > 0 && column.values.contains { $0.contains(where: \.isLetter) }
         }
-        let richest = texts.max { a, b in
-            let (distinctA, distinctB) = (Set(a.values).count, Set(b.values).count)
-            if distinctA != distinctB { return distinctA < distinctB }
-            return a.values.joined().count < b.values.joined().count
-        }
-        if let richest { roles[.description] = richest.index }
+        descriptions = texts.map(\.index)
+    }
+
+    /// A column by its header text; by number when the file has no header, or two columns
+    /// share a text.
+    func reference(_ index: Int) -> Dialect.ColumnReference {
+        guard let names else { return .number(index + 1) }
+        let text = names[index].trimmingCharacters(in: .whitespaces)
+        let shared = names.count { $0.trimmingCharacters(in: .whitespaces) == text } > 1
+        return shared || text.isEmpty ? .number(index + 1) : .name(text)
     }
 
     /// The header of the roles found, naming each column by its header text (by number when
@@ -55,14 +64,9 @@ extension ColumnValues {
         var columns: [Dialect.Field: [Dialect.ColumnReference]] = [:]
         var currency: Currency?
         for (field, index) in roles {
-            guard let names else {
-                columns[field] = [.number(index + 1)]
-                continue
-            }
-            let text = names[index].trimmingCharacters(in: .whitespaces)
-            let shared = names.count { $0.trimmingCharacters(in: .whitespaces) == text } > 1
-            columns[field] = [shared || text.isEmpty ? .number(index + 1) : .name(text)]
-            if [.amount, .debit, .credit].contains(field) {
+            columns[field] = [reference(index)]
+            if let names, [.amount, .debit, .credit].contains(field) {
+                let text = names[index].trimmingCharacters(in: .whitespaces)
                 // `Amount (EUR)`, `Betrag in CHF`; or a code with a sign, such as `CAD$`.
                 currency =
                     currency ?? HeaderVocabulary.normalized(text).currency

@@ -60,9 +60,12 @@ extension ColumnValues {
             else { continue }
             roles[field] = column.index
         }
-        nameByValues(columns, taken: taken, &roles)
+        var descriptions: [Int] = []
+        nameByValues(columns, taken: taken, &roles, descriptions: &descriptions)
+        if let first = descriptions.first { roles[.description] = first }
         guard roles[.beneficiary] != nil || roles[.description] != nil else { return nil }
         var header = makeHeader(roles, separator: separator, line: line, preamble: preamble)
+        if descriptions.count > 1 { header.columns[.description] = descriptions.map(reference) }
         header.openQuestions = open
         return header
     }

@@ -67,7 +67,7 @@ enum HeaderVocabulary {
                     "naam / omschrijving", "naam tegenpartij", "tegenpartij",
                     "bénéficiaire", "beneficiaire", "tiers", "beneficiario",
                     "ordenante/beneficiario", "beneficiario/ordinante", "operazione", "namn",
-                    "mottagare", "modtager",
+                    "mottagare", "modtager", "partner name",
                 ]
             ),
             (
@@ -76,7 +76,7 @@ enum HeaderVocabulary {
                     "beneficiary iban", "counterparty iban", "iban",
                     "iban zahlungsbeteiligter", "kontonummer/iban", "gegenkonto",
                     "tegenrekening", "tegenrekening iban/bban", "iban tegenpartij",
-                    "iban contrepartie", "iban beneficiario", "payee iban",
+                    "iban contrepartie", "iban beneficiario", "payee iban", "partner iban",
                 ]
             ),
             (
