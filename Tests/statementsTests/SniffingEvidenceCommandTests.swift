@@ -96,12 +96,44 @@ struct SniffingEvidenceCommandTests {
         #expect(accounts.stdout.contains("DE89 3704"), "\(accounts.stdout)")
         #expect(!accounts.stdout.contains("FR14"), "\(accounts.stdout)")
 
-        // Another IBAN on row 300, past the rows the columns are told by: no account assumed.
+        // Another IBAN on row 300, past the rows the columns are told by: another account's
+        // rows or a counterparty's, refused whether an account is given or not.
         let rows = (0..<300).map { row($0, "NL91ABNA0417164300") } + [row(300, landlord)]
         let deep = try workspace.write("deep.csv", rows.joined(separator: "\n") + "\n")
-        let refused = try StatementsRunner.run(["validate", deep])
-        #expect(refused.status == 1)
-        #expect(refused.stderr.contains("but not the account (--account ID)"), "\(refused.stderr)")
+        for account in [[], ["--account", "DE89370400440532013000"]] {
+            let refused = try StatementsRunner.run(["validate", deep] + account)
+            #expect(refused.status == 1)
+            #expect(
+                refused.stderr.contains(
+                    #"deep.csv:301:14: error: [DIALECT_UNKNOWN] the file has no header, and column 2 holds the IBAN "NL91ABNA0417164300" on its first rows and "FR1420041010050500013M02606" (line 301) later"#
+                ), "\(refused.stderr)")
+        }
+
+        // Two IBANs, each on a block of rows, in the first rows: two accounts' rows.
+        let two = try workspace.write(
+            "two.csv",
+            ((0..<2).map { row($0, "NL91ABNA0417164300") } + (2..<4).map { row($0, landlord) })
+                .joined(separator: "\n") + "\n")
+        let merged = try StatementsRunner.run([
+            "validate", two, "--account", "DE89370400440532013000",
+        ])
+        #expect(merged.status == 1)
+        #expect(merged.stderr.contains("two.csv:3:14: error: [DIALECT_UNKNOWN]"), "\(merged.stderr)")
+
+        // IBANs that change from row to row are counterparties': not the text of the rows.
+        let payees = ["NL20INGB0001234567", landlord, "NL91ABNA0417164300"]
+        let paid = try workspace.write(
+            "paid.csv",
+            (0..<3).map { row($0, payees[$0]) }.joined(separator: "\n") + "\n")
+        let read = try StatementsRunner.run([
+            "import", paid, "--account", "DE89370400440532013000", "--state", workspace.state,
+        ])
+        #expect(read.status == 0, "\(read.stderr)")
+        let register = try StatementsRunner.run([
+            "register", "--account", "DE89370400440532013000", "--state", workspace.state,
+        ])
+        #expect(register.stdout.contains("Rent 1 "), "\(register.stdout)")
+        #expect(!register.stdout.contains("NL20INGB"), "\(register.stdout)")
     }
 
     @Test func `leaves the date order open for several accounts' rows and reads 0,500 as half`()

@@ -92,6 +92,12 @@ extension DiagnosticMessage {
     static let assumedWindows1252 = Self(
         .dialectAssumed, "the file is not valid UTF-8; read it as windows-1252")
 
+    static func severalIBANsInColumn(column: Int, first: String, other: String) -> Self {
+        dialectUnknown(
+            "the file has no header, and column \(column) holds the IBAN \(first) on its first rows and \(other) later: the rows of several accounts, or counterparties, which only a profile can tell (columns.account or columns.beneficiary_iban)"
+        )
+    }
+
     static func assumedAccountColumn(column: Int, example: String) -> Self {
         .init(
             .dialectAssumed,

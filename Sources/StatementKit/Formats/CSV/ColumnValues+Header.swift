@@ -31,11 +31,16 @@ extension ColumnValues {
                         && SniffEvidence.isIndicatorPair(Set(column.values.map { $0.uppercased() }))
                 }
             }
+            // Several IBANs, each on a block of rows, are several accounts' (refused when
+            // the whole file is read, `DialectSniffer`); IBANs that change from row to row
+            // are the counterparties'.
             take(.account) { column in
                 column.cells.count >= 2 && column.filled == column.cells.count
-                    && Set(column.values).count == 1
-                    && (try? IBAN(parsing: column.values[0])) != nil
+                    && column.values.allSatisfy(SniffEvidence.isIBANShaped)
+                    && Self.isInBlocks(column.cells)
+                    && (Set(column.values).count > 1 || Self.holdsIBANs(column))
             }
+            take(.beneficiaryIBAN) { column in column.filled > 0 && Self.holdsIBANs(column) }
         }
         guard roles[.beneficiary] == nil, roles[.description] == nil else { return }
         // Every column of text, in file order: which one tells the rows apart most depends
@@ -44,6 +49,21 @@ extension ColumnValues {
             column.filled > 0 && column.values.contains { $0.contains(where: \.isLetter) }
         }
         descriptions = texts.map(\.index)
+    }
+
+    /// Whether every filled cell of a column is a valid IBAN.
+    static func holdsIBANs(_ column: Column) -> Bool {
+        column.values.allSatisfy { (try? IBAN(parsing: $0)) != nil }
+    }
+
+    /// Whether each value of the cells stands on one run of rows, with two rows a value at
+    /// least on the average.
+    static func isInBlocks(_ cells: [String]) -> Bool {
+        var runs = 0
+        for (index, cell) in cells.enumerated() where index == 0 || cells[index - 1] != cell {
+            runs += 1
+        }
+        return runs == Set(cells).count && runs * 2 <= cells.count
     }
 
     /// A column by its header text; by number when the file has no header, or two columns

@@ -55,10 +55,18 @@ package enum DialectSniffer {
         var evidence = SniffEvidence(header: header)
         evidence.scan(text)
         // A column of one IBAN in the first rows of a file without header is taken as the
-        // account's only when no account is given and no later row holds another.
-        if header.line == 0, header.indices[.account] != nil,
-            dialect.accountID != nil || evidence.accountColumnVaries
+        // account's only when no account is given. Another IBAN in it later on is another
+        // account's rows or a counterparty's, which only a profile can tell.
+        if header.line == 0, let index = header.indices[.account], evidence.accountColumnVaries,
+            let first = evidence.firstAccountCell, let other = evidence.otherAccount
         {
+            return .unknown(
+                Diagnostic.Finding(
+                    line: other.line, column: other.column,
+                    message: .severalIBANsInColumn(
+                        column: index + 1, first: Diagnostic.quote(String(decoding: first, as: UTF8.self)),
+                        other: evidence.quoted(other))))
+        } else if header.line == 0, header.indices[.account] != nil, dialect.accountID != nil {
             evidence.dropAccountColumn()
             header = evidence.header
             dialect.columns = header.columns

@@ -70,6 +70,8 @@ struct SniffEvidence {
     /// file of several accounts.
     var firstAccountCell: [UInt8]?
     var accountColumnVaries = false
+    /// The first cell of the account column that differs from the first.
+    var otherAccount: Sample?
     /// The texts of each dated row's amount, debit, credit and balance, for the balance
     /// equation (`BalanceChain`), for the first rows.
     var moneyTexts: [(line: Int, texts: [Dialect.Field: String])] = []
@@ -139,6 +141,7 @@ struct SniffEvidence {
         accountColumnHoldsIBANs = false
         firstAccountCell = nil
         accountColumnVaries = false
+        otherAccount = nil
     }
 
     /// The distinct cells of each collected column seen so far (up to 32 a column), so that a
@@ -269,7 +272,10 @@ struct SniffEvidence {
         collect(columns.card, .card, into: &cardTexts)
         if let account = cell(columns.account) {
             if let first = firstAccountCell {
-                accountColumnVaries = accountColumnVaries || !first.elementsEqual(account)
+                if !accountColumnVaries, !first.elementsEqual(account) {
+                    accountColumnVaries = true
+                    otherAccount = sample(columns.account!, account)
+                }
             } else {
                 firstAccountCell = Array(account)
             }
