@@ -385,6 +385,40 @@ struct SniffingEvidenceCommandTests {
         #expect(!register.stdout.contains("Presentment"), "\(register.stdout)")
     }
 
+    @Test func `takes the statement's IBAN from a preamble that also names another account`()
+        throws
+    {
+        let workspace = try Workspace()
+        func export(_ label: String) -> String {
+            "Umsatzanzeige;Tagesgeld\n\(label):;DE44500105175407324931\nIBAN:;DE89370400440532013000\n"
+                + "\nBuchungstag;Verwendungszweck;Betrag\n01.10.2026;Zinsen;1,23\n"
+                + "02.10.2026;Uebertrag;500,00\n"
+        }
+        // A savings account's reference account is not the statement's.
+        let savings = try workspace.write("savings.csv", export("Referenzkonto"))
+        let read = try StatementsRunner.run(["import", savings, "--state", workspace.state])
+        #expect(read.status == 0, "\(read.stderr)")
+        let accounts = try StatementsRunner.run(["accounts", "--state", workspace.state])
+        #expect(accounts.stdout.contains("DE89 3704 0044 0532 0130 00"), "\(accounts.stdout)")
+        #expect(!accounts.stdout.contains("DE44"), "\(accounts.stdout)")
+
+        // Two IBANs that nothing tells apart: the given one where it is either, else refused.
+        let two = try workspace.write("two.csv", export("Konto 2"))
+        let refused = try StatementsRunner.run(["validate", two])
+        #expect(refused.status == 1)
+        #expect(
+            refused.stderr.contains(
+                #"two.csv:3:2: error: [DIALECT_UNKNOWN] the lines above the header name several IBANs ("DE44500105175407324931", "DE89370400440532013000")"#
+            ), "\(refused.stderr)")
+        let given = try StatementsRunner.run([
+            "import", two, "--account", "DE44500105175407324931", "--state", workspace.state,
+        ])
+        #expect(given.status == 0, "\(given.stderr)")
+        #expect(!given.stderr.contains("is not used"), "\(given.stderr)")
+        let both = try StatementsRunner.run(["accounts", "--state", workspace.state])
+        #expect(both.stdout.contains("DE44 5001"), "\(both.stdout)")
+    }
+
     @Test func `proves a card's charges positive by a balance that is owed`() throws {
         let workspace = try Workspace()
         // Payments outnumber charges: only the balance says the charges are positive.

@@ -92,6 +92,13 @@ extension DiagnosticMessage {
     static let assumedWindows1252 = Self(
         .dialectAssumed, "the file is not valid UTF-8; read it as windows-1252")
 
+    static func severalPreambleIBANs(_ ibans: [String]) -> Self {
+        dialectUnknown(
+            "the lines above the header name several IBANs ("
+                + Array(Set(ibans)).sorted().map { Diagnostic.quote($0) }.joined(separator: ", ")
+                + ") and do not say which is the statement's: give it with --account ID")
+    }
+
     static func severalIBANsInColumn(column: Int, first: String, other: String) -> Self {
         dialectUnknown(
             "the file has no header, and column \(column) holds the IBAN \(first) on its first rows and \(other) later: the rows of several accounts, or counterparties, which only a profile can tell (columns.account or columns.beneficiary_iban)"

@@ -351,12 +351,15 @@ extension SniffEvidence {
         into dialect: inout Dialect, _ assumptions: inout [Diagnostic.Finding]
     ) throws(DialectSniffer.Refusal) {
         try decideCurrency(into: &dialect, &assumptions)
-        let found = header.preamble.lazy.compactMap { line, fields in
-            fields.indices.first { HeaderVocabulary.iban(in: fields[$0]) != nil }.map {
-                Dialect.PreamblePosition(line: line, field: $0 + 1)
-            }
-        }.first
+        let found = try preambleIBAN(given: dialect.accountID)
         if dialect.columns[.account] == nil, let found { dialect.preamble[.iban] = found }
+        if let given = dialect.accountID, found != nil,
+            let iban = given.iban, preambleIBANs.contains(where: { $0.iban == iban })
+        {
+            // The given account is the one the file names.
+            dialect.accountID = nil
+            return
+        }
         if let given = dialect.accountID, dialect.columns[.account] != nil || found != nil {
             // The file names its own account: the given one is not used, and says so.
             dialect.accountID = nil
@@ -370,6 +373,50 @@ extension SniffEvidence {
             refusal.lacksOnlyAccount = true
             throw refusal
         }
+    }
+
+    /// The IBANs of the lines above the header, with where each stands and the text before
+    /// it on its line.
+    var preambleIBANs: [(iban: IBAN, position: Dialect.PreamblePosition, label: String)] {
+        header.preamble.flatMap { line, fields in
+            fields.indices.compactMap { index in
+                HeaderVocabulary.iban(in: fields[index]).map {
+                    (
+                        $0, Dialect.PreamblePosition(line: line, field: index + 1),
+                        fields[...index].joined(separator: " ").lowercased()
+                    )
+                }
+            }
+        }
+    }
+
+    /// Words that label another account than the statement's above its header: the
+    /// reference account of a savings account, a settlement account.
+    static let otherAccountLabels = [
+        "referenz", "reference", "gegenkonto", "verrechnung", "settlement", "linked",
+        "compte de référence", "tegenrekening",
+    ]
+
+    /// Where the lines above the header name the account: the given account's IBAN where
+    /// they name it, else the one IBAN not labelled as another account's; refused when they
+    /// name several that nothing tells apart.
+    private func preambleIBAN(given: AccountID?) throws(DialectSniffer.Refusal)
+        -> Dialect.PreamblePosition?
+    {
+        let ibans = preambleIBANs
+        guard Set(ibans.map(\.iban)).count > 1 else { return ibans.first?.position }
+        if let given = given?.iban, let named = ibans.first(where: { $0.iban == given }) {
+            return named.position
+        }
+        let own = ibans.filter { candidate in
+            !Self.otherAccountLabels.contains { candidate.label.contains($0) }
+        }
+        if Set(own.map(\.iban)).count == 1 { return own[0].position }
+        let second = ibans.first { $0.iban != ibans[0].iban }!
+        throw refuse(
+            Sample(
+                text: second.iban.electronic, line: second.position.line, column: second.position.field),
+            .severalPreambleIBANs(ibans.map { $0.iban.electronic }))
     }
 
     private func decideCurrency(
