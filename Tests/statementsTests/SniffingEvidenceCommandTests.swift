@@ -419,6 +419,35 @@ struct SniffingEvidenceCommandTests {
         #expect(both.stdout.contains("DE44 5001"), "\(both.stdout)")
     }
 
+    @Test func `reads a column named Info as the status only when its values are statuses`()
+        throws
+    {
+        let workspace = try Workspace()
+        func export(_ name: String, _ infos: [String]) throws -> String {
+            let rows = zip(["Shop;-12,50", "Hotel;-200,00", "Storno;5,00"], infos).enumerated()
+                .map { "0\($0 + 1).10.2026;\($1.0);\($1.1)" }
+            return try workspace.write(
+                name, (["Buchungstag;Verwendungszweck;Betrag;Info"] + rows).joined(separator: "\n"))
+        }
+        let known = try export("known.csv", ["Umsatz gebucht", "Umsatz vorgemerkt", "Umsatz gebucht"])
+        let free = try export("free.csv", ["Kartenzahlung", "Hotel Berlin", "Rückbuchung"])
+        let mixed = try export("mixed.csv", ["Umsatz gebucht", "Umsatz vorgemerkt", "Rückbuchung"])
+        let account = ["--account", "DE89370400440532013000"]
+        let pending = try StatementsRunner.run(["validate", known] + account)
+        #expect(pending.status == 0, "\(pending.stderr)")
+        #expect(pending.stdout.contains("(3 rows checked, 1 not booked yet)"), "\(pending.stdout)")
+        let text = try StatementsRunner.run(["validate", free] + account)
+        #expect(text.status == 0, "\(text.stderr)")
+        #expect(text.stdout.contains("(3 rows checked)"), "\(text.stdout)")
+        // A value that says not booked beside one unknown: the column is a status, unknown.
+        let refused = try StatementsRunner.run(["validate", mixed] + account)
+        #expect(refused.status == 1)
+        #expect(
+            refused.stderr.contains(
+                #"mixed.csv:4:24: error: [DIALECT_UNKNOWN] the status column holds "Rückbuchung" (line 4)"#
+            ), "\(refused.stderr)")
+    }
+
     @Test func `proves a card's charges positive by a balance that is owed`() throws {
         let workspace = try Workspace()
         // Payments outnumber charges: only the balance says the charges are positive.

@@ -225,7 +225,11 @@ extension SniffEvidence {
         if let unknown = statuses.filter({
             !Self.bookedStatuses.contains($0.key) && !Self.notBookedStatuses.contains($0.key)
         }).values.min(by: { $0.line < $1.line }) {
-            guard isWeak(.status, in: dialect) else {
+            // A column weakly named (`Info`) is a status only if its values are: unless one
+            // of them says a row is not booked yet, which must not be read as booked.
+            guard isWeak(.status, in: dialect),
+                !statuses.keys.contains(where: Self.notBookedStatuses.contains)
+            else {
                 throw refuse(unknown, .unknownStatus(quoted(unknown)))
             }
             dialect.columns[.status] = nil
