@@ -118,7 +118,8 @@ struct SniffingEvidenceCommandTests {
             "validate", two, "--account", "DE89370400440532013000",
         ])
         #expect(merged.status == 1)
-        #expect(merged.stderr.contains("two.csv:3:14: error: [DIALECT_UNKNOWN]"), "\(merged.stderr)")
+        #expect(
+            merged.stderr.contains("two.csv:3:14: error: [DIALECT_UNKNOWN]"), "\(merged.stderr)")
 
         // IBANs that change from row to row are counterparties': not the text of the rows.
         let payees = ["NL20INGB0001234567", landlord, "NL91ABNA0417164300"]
@@ -429,7 +430,8 @@ struct SniffingEvidenceCommandTests {
             return try workspace.write(
                 name, (["Buchungstag;Verwendungszweck;Betrag;Info"] + rows).joined(separator: "\n"))
         }
-        let known = try export("known.csv", ["Umsatz gebucht", "Umsatz vorgemerkt", "Umsatz gebucht"])
+        let known = try export(
+            "known.csv", ["Umsatz gebucht", "Umsatz vorgemerkt", "Umsatz gebucht"])
         let free = try export("free.csv", ["Kartenzahlung", "Hotel Berlin", "Rückbuchung"])
         let mixed = try export("mixed.csv", ["Umsatz gebucht", "Umsatz vorgemerkt", "Rückbuchung"])
         let account = ["--account", "DE89370400440532013000"]
@@ -446,6 +448,27 @@ struct SniffingEvidenceCommandTests {
             refused.stderr.contains(
                 #"mixed.csv:4:24: error: [DIALECT_UNKNOWN] the status column holds "Rückbuchung" (line 4)"#
             ), "\(refused.stderr)")
+    }
+
+    @Test func `refuses signed amounts that a debit and credit type column contradicts`() throws {
+        let workspace = try Workspace()
+        func export(_ name: String, refund: String) throws -> String {
+            try workspace.write(
+                name,
+                "Date,Description,Amount,Type\n2026-10-01,Shop,-12.50,Debit\n"
+                    + "2026-10-02,Refund,5.00,\(refund)\n2026-10-03,Salary,200.00,Credit\n")
+        }
+        let account = ["--account", "DE89370400440532013000", "--currency", "EUR"]
+        let agree = try StatementsRunner.run(
+            ["validate", try export("agree.csv", refund: "Credit")] + account)
+        #expect(agree.status == 0, "\(agree.stderr)")
+        let contradicted = try StatementsRunner.run(
+            ["validate", try export("refund.csv", refund: "Debit")] + account)
+        #expect(contradicted.status == 1)
+        #expect(
+            contradicted.stderr.contains(
+                #"refund.csv:3:24: error: [DIALECT_UNKNOWN] the amounts carry their sign, and column "Type" says debit or credit, but the two disagree: "Debit" (line 3)"#
+            ), "\(contradicted.stderr)")
     }
 
     @Test func `proves a card's charges positive by a balance that is owed`() throws {

@@ -92,6 +92,12 @@ extension DiagnosticMessage {
     static let assumedWindows1252 = Self(
         .dialectAssumed, "the file is not valid UTF-8; read it as windows-1252")
 
+    static func typeDisagreesWithSign(column: String, example: String) -> Self {
+        dialectUnknown(
+            "the amounts carry their sign, and column \(Diagnostic.quote(column)) says debit or credit, but the two disagree: \(example) stands beside an amount of the other sign; which is right only a profile can say"
+        )
+    }
+
     static func severalPreambleIBANs(_ ibans: [String]) -> Self {
         dialectUnknown(
             "the lines above the header name several IBANs ("

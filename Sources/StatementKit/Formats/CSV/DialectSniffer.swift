@@ -64,7 +64,8 @@ package enum DialectSniffer {
                 Diagnostic.Finding(
                     line: other.line, column: other.column,
                     message: .severalIBANsInColumn(
-                        column: index + 1, first: Diagnostic.quote(String(decoding: first, as: UTF8.self)),
+                        column: index + 1,
+                        first: Diagnostic.quote(String(decoding: first, as: UTF8.self)),
                         other: evidence.quoted(other))))
         } else if header.line == 0, header.indices[.account] != nil, dialect.accountID != nil {
             evidence.dropAccountColumn()

@@ -36,9 +36,16 @@ extension SniffEvidence {
                 Set(typeValues.keys).isSubset(of: Set($0.0 + $0.1))
             })
         {
-            // A type column whose values say debit or credit: the amounts' sign.
-            dialect.columns[.indicator] = [.name(type.text)]
-            indicators = typeValues
+            if negativeAmounts == 0 {
+                // A type column whose values say debit or credit: the amounts' sign.
+                dialect.columns[.indicator] = [.name(type.text)]
+                indicators = typeValues
+            } else if let typeDisagreement {
+                // Amounts that carry their sign, and a type that says the other.
+                throw refuse(
+                    typeDisagreement,
+                    .typeDisagreesWithSign(column: type.text, example: quoted(typeDisagreement)))
+            }
         }
         if let column = dialect.columns[.account], !accountColumnHoldsIBANs {
             // A column named like the account that holds names (Checking, Cash), not IBANs:
@@ -243,6 +250,13 @@ extension SniffEvidence {
         dialect.notBooked = seen.values.sorted { $0.line < $1.line }.map(\.text)
     }
 
+    /// Whether each debit or credit word of `indicatorPairs` says debit.
+    static let indicatorWords: [String: Bool] = Dictionary(
+        indicatorPairs.flatMap { debit, credit in
+            debit.map { ($0, true) } + credit.map { ($0, false) }
+        },
+        uniquingKeysWith: { first, _ in first })
+
     /// The debit and credit texts that banks write in an indicator or type column.
     static let indicatorPairs: [([String], [String])] = [
         (["D"], ["C"]), (["S"], ["H"]), (["AF"], ["BIJ"]), (["DR"], ["CR"]),
@@ -419,7 +433,8 @@ extension SniffEvidence {
         let second = ibans.first { $0.iban != ibans[0].iban }!
         throw refuse(
             Sample(
-                text: second.iban.electronic, line: second.position.line, column: second.position.field),
+                text: second.iban.electronic, line: second.position.line,
+                column: second.position.field),
             .severalPreambleIBANs(ibans.map { $0.iban.electronic }))
     }
 

@@ -36,6 +36,9 @@ struct SniffEvidence {
     var negativeAmounts = 0
     /// The signs of the amounts of rows whose type column calls them a sale or purchase,
     /// and a payment: what a card export's sign convention is, whatever their count.
+    /// The first row whose type column says debit beside a positive amount, or credit
+    /// beside a negative one.
+    var typeDisagreement: Sample?
     var charges = SignCount()
     var payments = SignCount()
 
@@ -254,11 +257,17 @@ struct SniffEvidence {
                 amountCount += 1
                 let isNegative = amount[0] == UInt8(ascii: "-") || amount[0] == UInt8(ascii: "(")
                 if isNegative { negativeAmounts += 1 }
-                if let type = cell(columns.type), type.count <= 8 {
-                    switch String(decoding: type, as: UTF8.self).uppercased() {
+                if let type = cell(columns.type), type.count <= 12 {
+                    let word = String(decoding: type, as: UTF8.self).uppercased()
+                    switch word {
                     case "SALE", "PURCHASE": charges.add(isNegative: isNegative)
                     case "PAYMENT": payments.add(isNegative: isNegative)
-                    default: break
+                    default:
+                        if let saysDebit = Self.indicatorWords[word], saysDebit != isNegative,
+                            typeDisagreement == nil
+                        {
+                            typeDisagreement = sample(columns.type!, type)
+                        }
                     }
                 }
             }
