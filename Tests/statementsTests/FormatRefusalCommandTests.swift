@@ -60,7 +60,7 @@ struct FormatRefusalCommandTests {
         var bytes = Array("Kaufdatum;H".utf8) + [0xE4] + Array("ndler;Kartenumsatz;Saldo\n".utf8)
         bytes += Array("01.10.2026;CAF".utf8) + [0xC9] + Array(" M".utf8) + [0xDC]
         bytes += Array(
-            "NCHEN;-4,50;-4,50\n02.10.2026;ZAHLUNG;104,50;100,00\n03.10.2026;KIOSK;-2,00;98,00\n"
+            "NCHEN;-4,50;-4,50\n02.10.2026;KIOSK;-2,00;-6,50\n03.10.2026;ZAHLUNG;6,50;0,00\n"
                 .utf8)
         let path = workspace.path + "/card.csv"
         try Data(bytes).write(to: URL(fileURLWithPath: path))

@@ -471,16 +471,84 @@ struct SniffingEvidenceCommandTests {
             ), "\(contradicted.stderr)")
     }
 
+    @Test func `takes a dated last row labelled as the closing balance as no booking`() throws {
+        let workspace = try Workspace()
+        let header = "Buchungstag;Verwendungszweck;Soll;Haben\n"
+        let rows = "01.10.2026;Miete;800,00;\n02.10.2026;Gehalt;;2.500,00\n"
+        let closing = try workspace.write(
+            "closing.csv", header + rows + "31.10.2026;Neuer Kontostand;;1.900,00\n")
+        let output = try StatementsRunner.run([
+            "import", closing, "--account", "DE89370400440532013000", "--state", workspace.state,
+        ])
+        #expect(output.status == 0, "\(output.stderr)")
+        #expect(
+            output.stderr.contains(
+                #"closing.csv:4:12: warning: [DIALECT_ASSUMED] the last row, "Neuer Kontostand" (line 4), is the closing balance, not a booking"#
+            ), "\(output.stderr)")
+        let register = try StatementsRunner.run(["register", "--state", workspace.state])
+        #expect(register.stdout.contains("\n2 transactions"), "\(register.stdout)")
+        let accounts = try StatementsRunner.run(["accounts", "--state", workspace.state])
+        #expect(accounts.stdout.contains("1,900.00"), "\(accounts.stdout)")
+
+        // One among the bookings is refused: the parser would read it as one.
+        let opening = try workspace.write(
+            "opening.csv", header + "01.10.2026;Alter Kontostand;;200,00\n" + rows)
+        let refused = try StatementsRunner.run([
+            "validate", opening, "--account", "DE89370400440532013000",
+        ])
+        #expect(refused.status == 1)
+        #expect(
+            refused.stderr.contains(
+                #"opening.csv:2:12: error: [DIALECT_UNKNOWN] the row labelled "Alter Kontostand" (line 2) is a balance, not a booking"#
+            ), "\(refused.stderr)")
+    }
+
+    @Test func `takes a current account for one, whatever card column or date order it shows`()
+        throws
+    {
+        let workspace = try Workspace()
+        // The debit card each row was paid with makes no card account: signs as written.
+        let checking = try workspace.write(
+            "checking.csv",
+            "Date,Description,Card No.,Amount\n2026-10-01,Salary,,2500.00\n"
+                + "2026-10-02,Shop,XXXX1234,-12.50\n2026-10-03,Refund,XXXX1234,20.00\n"
+                + "2026-10-04,Transfer in,,300.00\n")
+        let iban = ["--account", "DE89370400440532013000"]
+        let read = try StatementsRunner.run(
+            ["import", checking, "--state", workspace.state] + iban)
+        #expect(read.status == 0, "\(read.stderr)")
+        let accounts = try StatementsRunner.run(["accounts", "--state", workspace.state])
+        #expect(accounts.stdout.contains("2,807.50"), "\(accounts.stdout)")
+        #expect(!read.stderr.contains("charges positive"), "\(read.stderr)")
+
+        // Month-first dates on a German IBAN: the euro, not the dollar.
+        let monthFirst = try workspace.write(
+            "us-dates.csv", "Date,Description,Amount\n01/02/2026,A,-1.00\n01/13/2026,B,-2.00\n")
+        let dates = try StatementsRunner.run(["validate", monthFirst] + iban)
+        #expect(dates.stderr.contains("assumed EUR"), "\(dates.stderr)")
+
+        // A currency given that the currency column contradicts.
+        let euros = try workspace.write(
+            "euros.csv", "Date,Description,Amount,Currency\n2026-10-01,Shop,-12.50,EUR\n")
+        let contradicted = try StatementsRunner.run(
+            ["validate", euros, "--currency", "USD"] + iban)
+        #expect(contradicted.status == 1)
+        #expect(
+            contradicted.stderr.contains(
+                #"euros.csv:2:24: error: [DIALECT_UNKNOWN] the account's currency is USD, but the currency column holds "EUR" (line 2)"#
+            ), "\(contradicted.stderr)")
+    }
+
     @Test func `proves a card's charges positive by a balance that is owed`() throws {
         let workspace = try Workspace()
-        // Payments outnumber charges: only the balance says the charges are positive.
+        // The balance, rising by each amount and positive, is what is owed.
         let export = try workspace.write(
             "card.csv",
             """
             Date,Description,Amount,Balance
             2026-10-02,SHOP,300.00,300.00
             2026-10-10,PAYMENT,-100.00,200.00
-            2026-10-20,PAYMENT,-50.00,150.00
+            2026-10-20,SHOP,50.00,250.00
 
             """)
         let output = try StatementsRunner.run([
@@ -490,7 +558,22 @@ struct SniffingEvidenceCommandTests {
         #expect(output.status == 0, "\(output.stderr)")
         #expect(output.stderr.contains("it is what is owed; read charges positive"))
         let accounts = try StatementsRunner.run(["accounts", "--state", workspace.state])
-        #expect(accounts.stdout.contains("-150.00"), "\(accounts.stdout)")
+        #expect(accounts.stdout.contains("-250.00"), "\(accounts.stdout)")
+
+        // Payments outnumbering charges read the same as a prepaid card's money, spent: the
+        // sign is left open.
+        let prepaid = try workspace.write(
+            "prepaid.csv",
+            "Date,Description,Amount,Balance\n2026-10-01,TOP-UP,100.00,100.00\n"
+                + "2026-10-02,COFFEE,-3.50,96.50\n2026-10-03,CINEMA,-12.00,84.50\n")
+        let open = try StatementsRunner.run([
+            "validate", prepaid, "--account", "card:visa/9999", "--currency", "EUR",
+        ])
+        #expect(open.status == 1, "\(open.stderr)")
+        #expect(
+            open.stderr.contains(
+                "but not whether positive amounts are money in (sign signed) or charges"),
+            "\(open.stderr)")
         #expect(accounts.stdout.contains("EUR"))
         #expect(!output.stderr.contains("assumed USD"))
         let alone = try StatementsRunner.run(["validate", export, "--currency", "EUR"])

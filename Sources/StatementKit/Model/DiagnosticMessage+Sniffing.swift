@@ -71,6 +71,11 @@ extension DiagnosticMessage {
         )
     }
 
+    static func givenCurrencyDiffersFromColumn(given: Currency, _ example: String) -> Self {
+        dialectUnknown(
+            "the account's currency is \(given.code), but the currency column holds \(example)")
+    }
+
     static func givenCurrencyDiffers(given: Currency, header: Currency) -> Self {
         dialectUnknown(
             "the account's currency is \(given.code), but the header names \(header.code)")
@@ -91,6 +96,19 @@ extension DiagnosticMessage {
 
     static let assumedWindows1252 = Self(
         .dialectAssumed, "the file is not valid UTF-8; read it as windows-1252")
+
+    static func balanceRowAmongBookings(_ example: String) -> Self {
+        dialectUnknown(
+            "the row labelled \(example) is a balance, not a booking, and stands where a profile cannot leave it out (only the last rows can be: footerLines)"
+        )
+    }
+
+    static func balanceRowAsClosing(_ example: String) -> Self {
+        .init(
+            .dialectAssumed,
+            "the last row, \(example), is the closing balance, not a booking: checked as the statement's closing balance (footer)"
+        )
+    }
 
     static func typeDisagreesWithSign(column: String, example: String) -> Self {
         dialectUnknown(

@@ -26,9 +26,17 @@ extension ColumnValues {
             // the sign; a column of one valid IBAN on every row names the account (said as an
             // assumption, `DialectSniffer`).
             if roles[.amount] != nil {
-                take(.indicator) { column in
+                // Two such columns that say debit and credit differently on a row (`D` beside
+                // `H`) leave the sign open.
+                let indicators = free.filter { column in
                     column.filled == column.cells.count
                         && SniffEvidence.isIndicatorPair(Set(column.values.map { $0.uppercased() }))
+                }
+                let says = indicators.map { column in
+                    column.cells.map { SniffEvidence.indicatorWords[$0.uppercased()] }
+                }
+                if let first = indicators.first, says.allSatisfy({ $0 == says[0] }) {
+                    take(.indicator) { $0.index == first.index }
                 }
             }
             // Several IBANs, each on a block of rows, are several accounts' (refused when
@@ -101,7 +109,7 @@ extension ColumnValues {
             typeColumn: roles[.amount] != nil && roles[.indicator] == nil
                 ? type.map { ($0, names![$0].trimmingCharacters(in: .whitespaces)) } : nil)
         header.mentionsCard = lower.contains {
-            ["card member", "cardmember", "card no.", "card number", "card"].contains($0)
+            ["card member", "cardmember"].contains($0)
         }
         if let index = lower.firstIndex(where: HeaderVocabulary.cardNames.contains) {
             header.cardColumn = (index, names![index].trimmingCharacters(in: .whitespaces))

@@ -216,6 +216,7 @@ enum HeaderVocabulary {
         var indices: [Dialect.Field: Int] = [:]
         var currency: Currency?
         var typeColumn: (index: Int, text: String)?
+        var otherAmounts: [Dialect.ColumnReference] = []
         let trimmed = texts.map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
         for (index, text) in texts.enumerated() {
             let (name, named) = normalized(text)
@@ -236,6 +237,10 @@ enum HeaderVocabulary {
                 columns[field] = [reference]
             } else if field == .description {
                 columns[field]!.append(reference)
+            } else if field == .amount {
+                // Two columns named as the amount (`Betrag` twice, in two currencies):
+                // which one is, only the file's user can say.
+                otherAmounts.append(reference)
             }
         }
         let hasAmount =
@@ -261,10 +266,19 @@ enum HeaderVocabulary {
             indices: indices, currency: currency, preamble: preamble,
             typeColumn: indices[.amount] != nil && indices[.indicator] == nil ? typeColumn : nil)
         header.mentionsCard = trimmed.contains {
-            ["card member", "cardmember", "card no.", "card number", "card"].contains($0)
+            ["card member", "cardmember"].contains($0)
         }
         if let index = trimmed.firstIndex(where: cardNames.contains) {
             header.cardColumn = (index, texts[index].trimmingCharacters(in: .whitespaces))
+        }
+        if let amount = columns[.amount], !otherAmounts.isEmpty {
+            header.openQuestions = SniffResult.OpenQuestions(
+                amountColumns: (amount + otherAmounts).map { reference in
+                    switch reference {
+                    case .name(let name): name
+                    case .number(let number): String(number)
+                    }
+                })
         }
         return header
     }

@@ -22,24 +22,33 @@ extension SniffEvidence {
         }
     }
 
-    /// The national currencies of the IBAN countries outside the euro.
+    /// The national currencies of the IBAN countries; the euro for those not listed.
     static let ibanCurrencies: [String: String] = [
         "CH": "CHF", "LI": "CHF", "GB": "GBP", "GI": "GBP", "SE": "SEK", "DK": "DKK",
-        "NO": "NOK", "PL": "PLN", "CZ": "CZK", "HU": "HUF", "RO": "RON", "BG": "BGN",
-        "IS": "ISK", "TR": "TRY", "IL": "ILS", "AE": "AED", "SA": "SAR", "BR": "BRL",
+        "FO": "DKK", "GL": "DKK", "NO": "NOK", "PL": "PLN", "CZ": "CZK", "HU": "HUF",
+        "RO": "RON", "BG": "BGN", "IS": "ISK", "TR": "TRY", "IL": "ILS", "AE": "AED",
+        "SA": "SAR", "BR": "BRL", "RS": "RSD", "UA": "UAH", "BA": "BAM", "MK": "MKD",
+        "AL": "ALL", "MD": "MDL", "GE": "GEL", "AZ": "AZN", "KZ": "KZT", "JO": "JOD",
+        "KW": "KWD", "QA": "QAR", "BH": "BHD", "LB": "LBP", "EG": "EGP", "PK": "PKR",
+        "MU": "MUR", "TN": "TND", "MR": "MRU", "GT": "GTQ", "CR": "CRC", "DO": "DOP",
+        "BY": "BYN", "IQ": "IQD", "LC": "XCD", "SC": "SCR", "ST": "STN", "TL": "USD",
+        "VG": "USD", "SV": "USD", "PS": "ILS", "LY": "LYD", "SD": "SDG", "BI": "BIF",
+        "DJ": "DJF", "RU": "RUB", "SO": "SOS", "NI": "NIO", "MN": "MNT", "OM": "OMR",
+        "YE": "YER", "HN": "HNL", "FK": "FKP",
     ]
 
     /// The national currency of the account's IBAN (given, in the account column or in the
-    /// preamble), when its country is outside the euro.
+    /// preamble): the euro for a country not in `ibanCurrencies`. IBANs are not American,
+    /// whatever order their dates are written in.
     func accountCountryCurrency(_ dialect: Dialect) -> Currency? {
         let preamble = header.preamble.lazy.flatMap(\.fields).compactMap(HeaderVocabulary.iban)
         let texts =
             [dialect.accountID?.iban?.electronic].compactMap { $0 }
             + accountTexts.values.map(\.text).filter(Self.isIBANShaped)
             + preamble.prefix(1).map(\.electronic)
-        guard let country = texts.first.map({ String($0.prefix(2)).uppercased() }),
-            let code = Self.ibanCurrencies[country]
-        else { return nil }
-        return Currency(code: code)
+        guard let country = texts.first.map({ String($0.prefix(2)).uppercased() }) else {
+            return nil
+        }
+        return Self.ibanCurrencies[country].flatMap { Currency(code: $0) } ?? .eur
     }
 }

@@ -38,6 +38,15 @@ extension SniffEvidence {
         return first > last
     }
 
+    /// What the balance column proves of the sign convention.
+    enum BalanceProof {
+        case proved, unproved
+        /// On a card account, a positive balance that rises by each amount while most
+        /// amounts are negative: what is owed, with payments outnumbering charges, or a
+        /// prepaid card's money, spent; the file cannot tell.
+        case open
+    }
+
     /// Decides the row order and the sign convention from the balance column, when the
     /// balance equation holds in exactly one reading and the dates do not list the rows the
     /// other way (a column of balances *before* each booking holds in the other order with
@@ -46,18 +55,21 @@ extension SniffEvidence {
     ///
     /// When the dates cannot tell the order (one day) and the reading would turn the signs
     /// the file writes, the two readings give every amount opposite signs: refused.
-    ///
-    /// - Returns: whether the balance proved the sign convention.
     func decideByBalance(
         into dialect: inout Dialect, isCard: Bool, _ assumptions: inout [Diagnostic.Finding]
-    ) throws(DialectSniffer.Refusal) -> Bool {
+    ) throws(DialectSniffer.Refusal) -> BalanceProof {
         guard let chain = balanceChain(dialect), let reading = chain.provenReading else {
-            return false
+            return .unproved
         }
         let datesSay = datesListNewestFirst(dialect)
-        if let datesSay, datesSay != reading.isNewestFirst { return false }
+        if let datesSay, datesSay != reading.isNewestFirst { return .unproved }
         let (positive, count) = chain.positiveBalances
         let owes = isCard && positive * 2 > count
+        if owes, dialect.sign == .signed, !reading.isOpposite,
+            negativeAmounts * 2 > amountCount
+        {
+            return .open
+        }
         if datesSay == nil, reading.isOpposite, !owes || dialect.sign == .signed {
             throw refuse(firstDate, .balanceEitherWay)
         }
@@ -86,6 +98,6 @@ extension SniffEvidence {
         default:
             break
         }
-        return true
+        return .proved
     }
 }

@@ -30,6 +30,7 @@ extension SniffEvidence {
         try decideAmounts(into: &dialect, &assumptions)
         decideAmountColumns(into: &dialect)
         dialect.footerLines = trailingNonData
+        try decideBalanceRow(into: &dialect, &assumptions)
         var indicators = self.indicators
         if let type = header.typeColumn, !typeValues.isEmpty,
             Self.indicatorPairs.contains(where: {
@@ -89,15 +90,42 @@ extension SniffEvidence {
         try decideStatus(into: &dialect)
         dropWeakCurrency(from: &dialect)
         try decideAccount(into: &dialect, &assumptions)
+        // A column of card numbers is a card account's only beside sales and payments: a
+        // current account's export may show the debit card each row was paid with.
         let isCard =
             header.mentionsCard || dialect.accountKind == .creditCard
             || dialect.accountID?.scheme == .card
+            || (header.cardColumn != nil && charges.count + payments.count > 0)
         var isSignOpen = false
-        if try !decideByBalance(into: &dialect, isCard: isCard, &assumptions) {
-            isSignOpen = decideCardSign(into: &dialect, isCard: isCard, &assumptions)
+        switch try decideByBalance(into: &dialect, isCard: isCard, &assumptions) {
+        case .proved: break
+        case .open: isSignOpen = true
+        case .unproved: isSignOpen = decideCardSign(into: &dialect, isCard: isCard, &assumptions)
         }
         if dialect.columns[.account] == nil { decideBalances(into: &dialect) }
         return isSignOpen
+    }
+
+    /// Takes a dated last row labelled as the closing balance (`31.10.2026;Neuer
+    /// Kontostand;1.700,00`) as the footer's closing balance, said; refuses a row labelled as a
+    /// balance anywhere else, which is no booking and which the parser would read as one.
+    private func decideBalanceRow(
+        into dialect: inout Dialect, _ assumptions: inout [Diagnostic.Finding]
+    ) throws(DialectSniffer.Refusal) {
+        if let misplacedBalanceRow {
+            throw refuse(misplacedBalanceRow, .balanceRowAmongBookings(quoted(misplacedBalanceRow)))
+        }
+        guard let row = balanceRow else { return }
+        guard row.item == .closingBalance else {
+            throw refuse(row.sample, .balanceRowAmongBookings(quoted(row.sample)))
+        }
+        dialect.footerLines += 1
+        dialect.footer[.closingBalance] = Dialect.PreamblePosition(
+            line: dialect.footerLines, field: row.field + 1)
+        assumptions.append(
+            Diagnostic.Finding(
+                line: row.sample.line, column: row.sample.column,
+                message: .balanceRowAsClosing(quoted(row.sample))))
     }
 
     /// Finds the opening and closing balances that preamble and footer lines label
@@ -441,7 +469,15 @@ extension SniffEvidence {
     private func decideCurrency(
         into dialect: inout Dialect, _ assumptions: inout [Diagnostic.Finding]
     ) throws(DialectSniffer.Refusal) {
-        guard dialect.columns[.currency] == nil else { return }
+        if dialect.columns[.currency] != nil {
+            if let given = dialect.accountCurrency,
+                let other = currencies.filter({ $0.key != given.code }).values
+                    .min(by: { $0.line < $1.line })
+            {
+                throw refuse(other, .givenCurrencyDiffersFromColumn(given: given, quoted(other)))
+            }
+            return
+        }
         if let currency = header.currency {
             if let given = dialect.accountCurrency, given != currency {
                 throw refuse(nil, .givenCurrencyDiffers(given: given, header: currency))

@@ -2,6 +2,13 @@
 extension SniffEvidence {
     /// Whether a text is an IBAN, valid or not: two letters, two digits, then at least ten
     /// letters and digits (spaces allowed).
+    /// The balance a row's text labels (`Neuer Kontostand`), looked up only for a text that
+    /// may be one: a letter, and long enough.
+    static func balanceLabel(_ text: UnsafeRawBufferPointer) -> Dialect.PreambleItem? {
+        guard text.count >= 7, text.count <= 60, (text[0] | 0x20) &- 97 < 26 else { return nil }
+        return HeaderVocabulary.balanceLabel(String(decoding: text, as: UTF8.self))
+    }
+
     static func isIBANShaped(_ text: String) -> Bool {
         let characters = Array(text.uppercased().filter { $0 != " " && $0 != "\u{A0}" })
         guard characters.count >= 14, characters.count <= 34,

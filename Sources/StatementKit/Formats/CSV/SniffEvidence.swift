@@ -73,6 +73,11 @@ struct SniffEvidence {
     /// file of several accounts.
     var firstAccountCell: [UInt8]?
     var accountColumnVaries = false
+    /// The last row, when it is dated and its text is a balance's label (`31.10.2026;Neuer
+    /// Kontostand;1.700,00`): its label, what it labels and the field its amount is in.
+    var balanceRow: (sample: Sample, item: Dialect.PreambleItem, field: Int)?
+    /// The first such row with rows after it.
+    var misplacedBalanceRow: Sample?
     /// The first cell of the account column that differs from the first.
     var otherAccount: Sample?
     /// The texts of each dated row's amount, debit, credit and balance, for the balance
@@ -113,6 +118,7 @@ struct SniffEvidence {
     private struct Columns {
         let date, amount, debit, credit, balance: Int?
         let currency, indicator, type, accountName, beneficiary, card, account, status: Int?
+        let description: Int?
 
         init(_ header: DialectSniffer.Header) {
             let indices = header.indices
@@ -124,6 +130,7 @@ struct SniffEvidence {
                 indices[.currency], indices[.indicator], header.typeColumn?.index,
                 indices[.accountName]
             )
+            description = indices[.description]
             (beneficiary, card, account, status) = (
                 indices[.beneficiary], header.cardColumn?.index, indices[.account], indices[.status]
             )
@@ -246,6 +253,19 @@ struct SniffEvidence {
         }
         trailingNonData = 0
         trailingRecords = []
+        for index in [columns.beneficiary, columns.description] {
+            // A dated row labelled as a balance (`31.10.2026;Neuer Kontostand;1.700,00`).
+            // One with its amount blank and a balance is read as a balance by the parser.
+            guard let index, let label = cell(index), let item = Self.balanceLabel(label),
+                let field = [columns.amount, columns.debit, columns.credit].lazy
+                    .compactMap({ $0 }).first(where: { cell($0) != nil })
+            else { continue }
+            if misplacedBalanceRow == nil { misplacedBalanceRow = balanceRow?.sample }
+            balanceRow = (sample(index, label), item, field)
+            return
+        }
+        if misplacedBalanceRow == nil { misplacedBalanceRow = balanceRow?.sample }
+        balanceRow = nil
         observeDate(Array(date)) { sample(dateIndex, date) }
         let keepsTexts = moneyTexts.count < BalanceChain.limit
         var texts: [Dialect.Field: String] = [:]
