@@ -168,6 +168,22 @@ struct SniffingEvidenceCommandTests {
         #expect(read.status == 1, "\(read.stdout)")
         #expect(
             read.stderr.contains(#"[AMOUNT_PRECISION] amount "-0,500": EUR has 2 decimal places"#))
+
+        // In a currency of three decimals, three digits after the one mark are its decimals.
+        let dinars = try workspace.write(
+            "dinars.csv",
+            "Date;Description;Amount;Currency\n2026-10-01;Shop;-12.500;KWD\n"
+                + "2026-10-02;Salary;1.250;KWD\n")
+        let kuwait = try StatementsRunner.run([
+            "import", dinars, "--account", "name:kuwait", "--state", workspace.state,
+        ])
+        #expect(kuwait.status == 0, "\(kuwait.stderr)")
+        #expect(kuwait.stderr.contains(#"assumed "." is the decimal mark"#), "\(kuwait.stderr)")
+        let register = try StatementsRunner.run([
+            "register", "--account", "name:kuwait", "--state", workspace.state,
+        ])
+        #expect(register.stdout.contains("-12.500 KWD"), "\(register.stdout)")
+        #expect(register.stdout.contains("-11.250 KWD"), "\(register.stdout)")
     }
 
     @Test

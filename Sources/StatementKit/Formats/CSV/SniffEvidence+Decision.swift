@@ -378,6 +378,17 @@ extension SniffEvidence {
             decimal = point
         } else {
             decimal = dialect.separator == UInt8(ascii: ";") ? comma : point
+            // Amounts of a currency of three decimals (the dinars: KWD, BHD, JOD, OMR, TND)
+            // show three digits after their decimal mark.
+            let codes =
+                currencies.isEmpty
+                ? [dialect.accountCurrency ?? header.currency].compactMap { $0 }
+                : currencies.keys.compactMap { Currency(code: $0) }
+            if let ambiguous, !codes.isEmpty, codes.allSatisfy({ $0.minorUnitDigits == 3 }),
+                let mark = ambiguous.text.utf8.first(where: { $0 == comma || $0 == point })
+            {
+                decimal = mark
+            }
             if let ambiguous {
                 assumptions.append(
                     Diagnostic.Finding(
