@@ -40,7 +40,7 @@ import Testing
 
                 """)
         let all = try StatementsRunner.run(["register", "-s", workspace.state])
-        // October's 50, and November's of the household (a camt.053 of its bank) and of its
+        // October's 47, and November's of the household (a camt.053 of its bank) and of its
         // savings (an MT940).
         #expect(all.stdout.hasSuffix("\n57 transactions\n"))
         #expect(all.stdout.split(separator: "\n").allSatisfy { $0.count <= 100 })
@@ -63,7 +63,7 @@ import Testing
         ])
         let rows = try #require(
             JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]])
-        #expect(rows.count == 50)
+        #expect(rows.count == 47)
         let dates = rows.compactMap { $0["date"] as? String }
         #expect(dates == dates.sorted())
         #expect((rows[0]["balance"] as? [String: Any])?["decimal"] as? String == "3970.00")

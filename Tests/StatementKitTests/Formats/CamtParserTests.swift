@@ -276,7 +276,7 @@ struct CamtParserTests {
         #expect(other.rows.map(\.transaction.amount.minorUnits) == [70_000, 8_000, -16_000])
         #expect(other.rows[0].account.id.text == "name:0001234567")
         #expect(other.rows[0].account.currency == Currency(code: "CHF"))
-        #expect(other.rows[0].transaction.date.description == "2026-10-05")
+        #expect(other.rows[0].transaction.date.description == "2026-07-05")
         #expect(other.rows[0].transaction.beneficiary == "Alpenhof AG")
     }
 
