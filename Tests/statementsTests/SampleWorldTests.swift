@@ -235,6 +235,7 @@ import Testing
                     account["lastDate"] as? String)
         }
         var checked = 0
+        var parties: [String: Set<String>] = [:]
         for entry in journal.stdout.components(separatedBy: "\n\n") {
             let lines = entry.split(separator: "\n").map(String.init)
             guard let head = lines.first, head.first?.isNumber == true,
@@ -246,9 +247,18 @@ import Testing
             let parts = posting.dropFirst("    Assets:Bank:".count).split(separator: " ")
             let (account, amount) = (String(parts[0]), String(parts[1]))
             guard let days = covered[String(counterparty)], covered[account] != nil else {
+                // A stranger's IBAN: its holder, the text after the date and before " | ".
+                let holder = head.dropFirst("2026-01-01 * ".count)
+                    .components(separatedBy: " | ")[0]
+                parties[String(counterparty), default: []].insert(holder.lowercased())
                 continue
             }
-            #expect(Self.household[String(counterparty)] != nil)
+            // One of the household's own IBANs names the household, never a stranger.
+            let holder = head.dropFirst("2026-01-01 * ".count).lowercased()
+            #expect(
+                ["mustermann", "household", "savings", "sparkonto"].contains {
+                    holder.contains($0)
+                }, "\(head)")
             if days.contains(date) {
                 #expect(
                     bookings.contains("\(date) \(counterparty) \(negated(amount))"),
@@ -258,6 +268,9 @@ import Testing
         }
         // The household's savings, both ways in October and in November.
         #expect(checked == 4)
+        // No IBAN of the samples is lent to two strangers, nor one of the household's to one.
+        #expect(parties.count >= 25)
+        #expect(parties.filter { $0.value.count > 1 }.isEmpty, "\(parties)")
     }
 
     @Test func `the year has several currencies, a card, and accounts named for the household`()
