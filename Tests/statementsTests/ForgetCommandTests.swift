@@ -260,7 +260,18 @@ struct ForgetCommandTests {
             try FileManager.default.copyItem(atPath: world, toPath: copy)
             let forget = try StatementsRunner.run(["forget", file, "-s", copy, "-q"])
             #expect(forget.status == 0, "\(file): \(forget.stderr)")
-            #expect(try StatementsRunner.run(["check", "-s", copy]).status == 0, "\(file)")
+            let check = try StatementsRunner.run(["check", "-s", copy])
+            if file == "SampleData/formats/ofx1-chase-checking.ofx" {
+                // The middle month of an account whose September and November state balances:
+                // without it, November's balances no longer hold, and the check says so.
+                #expect(check.status == 1, "\(file)")
+                #expect(
+                    check.stderr.contains(
+                        "aba:021000021/123456789 is out of balance with its bank since 2026-11-02"
+                    ), "\(check.stderr)")
+            } else {
+                #expect(check.status == 0, "\(file): \(check.stderr)")
+            }
             #expect(try Self.register(copy) != whole, "\(file)")
             let again = try StatementsRunner.run(["import", file, "-s", copy])
             #expect(again.status == 0, "\(file): \(again.stderr)")

@@ -10,16 +10,16 @@ struct ProfileCommandTests {
         ("BE68539007547034", "EUR", 3, "911.55"),
         ("CH8100230023012345678", "CHF", 3, "5175.25"),
         ("DE40500502010009876543", "EUR", 4, "2657.42"),
-        ("DE77100100100123456789", "EUR", 5, "1278.56"),
+        ("DE77100100100123456789", "EUR", 5, "1446.10"),
         ("ES9121000418450200051332", "EUR", 3, "1702.10"),
-        ("FR1420041010050500013M02606", "EUR", 4, "1004.50"),
-        ("GB29NWBK60161331926819", "GBP", 4, "4656.15"),
-        ("aba:021000021/987654321", "USD", 4, "3203.01"),
+        ("FR7630006000011234567890189", "EUR", 4, "1004.50"),
+        ("GB29NWBK60161331926819", "GBP", 4, "2995.88"),
+        ("aba:021000021/123456789", "USD", 4, "3203.01"),
         ("aba:111000025/4410021123", "USD", 3, "1726.43"),
         ("aba:111000025/4410025521", "USD", 2, "501.27"),
         ("card:amex/1009", "USD", 4, "-1194.04"),
         ("NL18RABO0123459876", "EUR", 3, "1504.40"),
-        ("NL03INGB0004567890", "EUR", 4, "2336.33"),
+        ("NL36INGB0007654321", "EUR", 4, "2336.33"),
     ]
 
     /// The accounts of a ledger, from `accounts --format json`.
@@ -74,7 +74,8 @@ struct ProfileCommandTests {
         let csv = try String(
             contentsOfFile: workspace.path + "/out/2026-10/DE77100100100123456789.csv",
             encoding: .utf8)
-        #expect(csv.contains("2026-10-12,Stadtwerke Köln,Abschlag Strom 10/2026,,-1000.00,"))
+        #expect(
+            csv.contains("2026-10-12,Finanzamt Köln-Mitte,ESt-Vorauszahlung IV/2026,,-1000.00,"))
     }
 
     @Test func `refuses an unusable profile as a usage error naming the key`() throws {

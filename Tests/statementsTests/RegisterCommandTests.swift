@@ -42,7 +42,7 @@ import Testing
         let all = try StatementsRunner.run(["register", "-s", workspace.state])
         // October's 47, and November's of the household (a camt.053 of its bank) and of its
         // savings (an MT940).
-        #expect(all.stdout.hasSuffix("\n54 transactions\n"))
+        #expect(all.stdout.hasSuffix("\n57 transactions\n"))
         #expect(all.stdout.split(separator: "\n").allSatisfy { $0.count <= 100 })
         #expect(all.stdout.hasPrefix("DATE        ACCOUNT "))
     }

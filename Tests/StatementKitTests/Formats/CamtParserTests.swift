@@ -257,8 +257,8 @@ struct CamtParserTests {
         #expect(result.summary.rowCount == 4)
         let batch = result.rows[1...2].map(\.transaction)
         #expect(batch.map(\.transactionID) == ["2026101500007/1", "2026101500007/2"])
-        #expect(batch.map(\.beneficiary) == ["Erika Mustermann", "Max Mustermann"])
-        #expect(batch[0].beneficiaryIBAN?.electronic == "FR1420041010050500013M02606")
+        #expect(batch.map(\.beneficiary) == ["Finanzamt Köln-Mitte", "Techniker Krankenkasse"])
+        #expect(batch[0].beneficiaryIBAN?.electronic == "DE02300500000123456789")
         let first = result.rows[0].transaction
         #expect(first.beneficiary == "Kunde & Partner AG")
         #expect(first.description == "Rechnung 2026-117 Danke")
@@ -276,7 +276,7 @@ struct CamtParserTests {
         #expect(other.rows.map(\.transaction.amount.minorUnits) == [70_000, 8_000, -16_000])
         #expect(other.rows[0].account.id.text == "name:0001234567")
         #expect(other.rows[0].account.currency == Currency(code: "CHF"))
-        #expect(other.rows[0].transaction.date.description == "2026-10-05")
+        #expect(other.rows[0].transaction.date.description == "2026-07-05")
         #expect(other.rows[0].transaction.beneficiary == "Alpenhof AG")
     }
 

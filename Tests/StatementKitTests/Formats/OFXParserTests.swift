@@ -31,19 +31,25 @@ struct OFXParserTests {
     }
 
     @Test func `reads an OFX 1 bank statement in Windows-1252`() throws {
-        let result = try sample("ofx1-wellsfargo-checking.ofx")
+        let result = try sample("ofx1-chase-checking.ofx")
         #expect(result.diagnostics.isEmpty, "\(result.lines)")
-        #expect(result.rows.map(\.transaction.amount.minorUnits) == [320_000, -145_000, -2_347])
+        #expect(
+            result.rows.map(\.transaction.amount.minorUnits) == [
+                320_000, -145_000, -2_347, -25_000, -50_000,
+            ])
         let account = try #require(result.rows.first?.account)
-        #expect(account.id.text == "aba:121000248/1234567890")
+        #expect(account.id.text == "aba:021000021/123456789")
         #expect(account.currency == Currency(code: "USD"))
         #expect(
-            result.rows.map(\.transaction.transactionID) == ["202610011", "202610052", "202610123"])
-        #expect(result.rows[1].transaction.reference == "1042")
+            result.rows.map(\.transaction.transactionID) == [
+                "202610011", "202610052", "202610123", "202610124", "202610155",
+            ])
+        #expect(result.rows[1].transaction.reference == "1044")
         #expect(result.rows[2].transaction.beneficiary == "CAFÉ BLEU & CO")
         #expect(result.rows[2].transaction.date.description == "2026-10-12")
-        // LEDGERBAL 2,726.53 after +1,726.53 of rows: the account opened at 1,000.00.
-        #expect(result.summary.openingBalances[account.id]?.minorUnits == 100_000)
+        // LEDGERBAL 4,179.54 after +976.53 of rows: the account opened the month at 3,203.01,
+        // where the September export of the same account (SampleData/profiles/us-dollar) ends.
+        #expect(result.summary.openingBalances[account.id]?.minorUnits == 320_301)
     }
 
     @Test func `reads an OFX 2 savings statement and a QFX card statement`() throws {

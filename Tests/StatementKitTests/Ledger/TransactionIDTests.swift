@@ -277,18 +277,16 @@ struct LedgerUpgradeTests {
             }
         }
         #expect(try figures().elementsEqual(Self.format1Accounts, by: ==))
-        let root = fixture.deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent().path
-        // The two US samples named their accounts by invented IBANs when the fixture was
-        // written; they now name them by ABA and card ids, which are new accounts; and four
-        // samples that shared the accounts of others now name their own banks' accounts
-        // (issue #36), new accounts too.
-        let renamed: Set = ["ch-bank", "de-girokonto", "de-sparkasse-camt", "nl-ing"]
-        let profiles = try FileManager.default.contentsOfDirectory(
-            atPath: root + "/SampleData/profiles"
-        ).filter { !$0.hasPrefix("us-") && !renamed.contains($0) }
-            .map { root + "/SampleData/profiles/" + $0 }
-        let report = try ledger.controller().importFiles(at: [root + "/SampleData/good"] + profiles)
+        // The sample files that ledger was written from, frozen beside it as they were before
+        // the samples became one household's year (issue #36): good/ and the five profiles
+        // whose accounts the ledger holds (the US samples and four others now name other
+        // accounts).
+        let inputs = fixture.deletingLastPathComponent()
+            .appendingPathComponent("ledger-format-1-inputs").path
+        let profiles = try FileManager.default.contentsOfDirectory(atPath: inputs + "/profiles")
+            .sorted().map { inputs + "/profiles/" + $0 }
+        #expect(profiles.count == 5)
+        let report = try ledger.controller().importFiles(at: [inputs + "/good"] + profiles)
         #expect(report.files.filter { $0.outcome == .rejected }.isEmpty)
         #expect(report.files.allSatisfy { if case .imported = $0.outcome { false } else { true } })
         // Read again, the files' balances became assertions: the transactions are the same,
@@ -311,7 +309,7 @@ struct LedgerUpgradeTests {
         let manifest = try String(contentsOfFile: ledger.state + "/manifest", encoding: .utf8)
         #expect(manifest.hasPrefix("statements-ledger 5\n"))
         // Once more, now in format 5: still nothing new.
-        let again = try ledger.controller().importFiles(at: [root + "/SampleData/good"] + profiles)
+        let again = try ledger.controller().importFiles(at: [inputs + "/good"] + profiles)
         #expect(again.files.allSatisfy { if case .imported = $0.outcome { false } else { true } })
         #expect(try StorageController(folder: ledger.state).check().problems.isEmpty)
     }
