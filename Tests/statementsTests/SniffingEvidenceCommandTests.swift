@@ -555,6 +555,33 @@ struct SniffingEvidenceCommandTests {
             ), "\(contradicted.stderr)")
     }
 
+    @Test func `keeps the bank's running balance within a day of a file listed newest first`()
+        throws
+    {
+        let workspace = try Workspace()
+        let export = try workspace.write(
+            "newest.csv",
+            """
+            Date,Description,Amount,Balance
+            2026-10-02,Fee,-5.00,1682.50
+            2026-10-01,Rent,-800.00,1687.50
+            2026-10-01,Salary,2500.00,2487.50
+            2026-10-01,Shop,-12.50,-12.50
+
+            """)
+        let output = try StatementsRunner.run([
+            "import", export, "--account", "DE89370400440532013000", "--state", workspace.state,
+        ])
+        #expect(output.status == 0, "\(output.stderr)")
+        let register = try StatementsRunner.run([
+            "register", "-f", "csv", "--state", workspace.state,
+        ])
+        let balances = register.stdout.split(whereSeparator: \.isNewline).dropFirst().map {
+            $0.split(separator: ",").last.map(String.init) ?? ""
+        }
+        #expect(balances == ["-12.50", "2487.50", "1687.50", "1682.50"], "\(register.stdout)")
+    }
+
     @Test func `proves a card's charges positive by a balance that is owed`() throws {
         let workspace = try Workspace()
         // The balance, rising by each amount and positive, is what is owed.

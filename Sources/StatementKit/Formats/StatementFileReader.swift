@@ -91,8 +91,11 @@ enum StatementFileReader {
             return parser.parse(source, diagnostics: &diagnostics, onRow: onRow)
         }
         if !sniffing, let streamed = try streamedDialect(source, profile: dialect) {
+            var order = BookingOrder(streamed)
             var summary = StatementCSVParser(dialect: streamed, buildsRows: buildsRows).parse(
-                source, footer: [], diagnostics: &diagnostics, onRow: onRow, lending: lending)
+                source, footer: [], diagnostics: &diagnostics,
+                onRow: { order.add($0, onRow) }, lending: order.isHeld ? nil : lending)
+            order.finish(onRow)
             summary.needsSniffing = try isWindows1252(
                 source, profile: dialect, diagnostics: diagnostics.diagnostics)
             return summary
@@ -110,9 +113,36 @@ enum StatementFileReader {
             if let found { (chosen, text) = (found, found.splittingFooter(decoded)) }
         }
         let (body, footer) = text ?? chosen.text(of: bytes)
-        return StatementCSVParser(dialect: chosen, buildsRows: buildsRows).parse(
-            MemoryByteSource(body), footer: footer, diagnostics: &diagnostics, onRow: onRow,
-            lending: lending)
+        var order = BookingOrder(chosen)
+        let summary = StatementCSVParser(dialect: chosen, buildsRows: buildsRows).parse(
+            MemoryByteSource(body), footer: footer, diagnostics: &diagnostics,
+            onRow: { order.add($0, onRow) }, lending: order.isHeld ? nil : lending)
+        order.finish(onRow)
+        return summary
+    }
+
+    /// The rows of a file listed newest first, handed on in the order they were booked
+    /// within each day: the ledger puts a file's days in order, not the rows of a day, and a
+    /// day's running balances are then the bank's. Such a file's rows are built, not lent, as
+    /// a day's rows are held until the day ends.
+    private struct BookingOrder {
+        let isHeld: Bool
+        private var day: [ParsedRow] = []
+
+        init(_ dialect: Dialect) { isHeld = dialect.isNewestFirst }
+
+        mutating func add(_ row: ParsedRow, _ onRow: (ParsedRow) -> Void) {
+            guard isHeld else { return onRow(row) }
+            if let last = day.last, last.transaction.date != row.transaction.date {
+                finish(onRow)
+            }
+            day.append(row)
+        }
+
+        mutating func finish(_ onRow: (ParsedRow) -> Void) {
+            day.reversed().forEach(onRow)
+            day.removeAll(keepingCapacity: true)
+        }
     }
 
     /// Whether a file streamed as canonical CSV is Windows-1252 text, to be sniffed instead:
