@@ -51,4 +51,49 @@ extension SniffEvidence {
         }
         return Self.ibanCurrencies[country].flatMap { Currency(code: $0) } ?? .eur
     }
+
+    /// The IBANs of the lines above the header, with where each stands and the text before
+    /// it on its line.
+    var preambleIBANs: [(iban: IBAN, position: Dialect.PreamblePosition, label: String)] {
+        header.preamble.flatMap { line, fields in
+            fields.indices.compactMap { index in
+                HeaderVocabulary.iban(in: fields[index]).map {
+                    (
+                        $0, Dialect.PreamblePosition(line: line, field: index + 1),
+                        fields[...index].joined(separator: " ").lowercased()
+                    )
+                }
+            }
+        }
+    }
+
+    /// Words that label another account than the statement's above its header: the
+    /// reference account of a savings account, a settlement account.
+    static let otherAccountLabels = [
+        "referenz", "reference", "gegenkonto", "verrechnung", "settlement", "linked",
+        "compte de référence", "tegenrekening",
+    ]
+
+    /// Where the lines above the header name the account: the given account's IBAN where
+    /// they name it, else the one IBAN not labelled as another account's; refused when they
+    /// name several that nothing tells apart.
+    func preambleIBAN(given: AccountID?) throws(DialectSniffer.Refusal)
+        -> Dialect.PreamblePosition?
+    {
+        let ibans = preambleIBANs
+        guard Set(ibans.map(\.iban)).count > 1 else { return ibans.first?.position }
+        if let given = given?.iban, let named = ibans.first(where: { $0.iban == given }) {
+            return named.position
+        }
+        let own = ibans.filter { candidate in
+            !Self.otherAccountLabels.contains { candidate.label.contains($0) }
+        }
+        if Set(own.map(\.iban)).count == 1 { return own[0].position }
+        let second = ibans.first { $0.iban != ibans[0].iban }!
+        throw refuse(
+            Sample(
+                text: second.iban.electronic, line: second.position.line,
+                column: second.position.field),
+            .severalPreambleIBANs(ibans.map { $0.iban.electronic }))
+    }
 }

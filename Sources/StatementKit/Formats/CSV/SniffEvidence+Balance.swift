@@ -100,4 +100,26 @@ extension SniffEvidence {
         }
         return .proved
     }
+
+    /// Takes a dated last row labelled as the closing balance (`31.10.2026;Neuer
+    /// Kontostand;1.700,00`) as the footer's closing balance, said; refuses a row labelled as a
+    /// balance anywhere else, which is no booking and which the parser would read as one.
+    func decideBalanceRow(
+        into dialect: inout Dialect, _ assumptions: inout [Diagnostic.Finding]
+    ) throws(DialectSniffer.Refusal) {
+        if let misplacedBalanceRow {
+            throw refuse(misplacedBalanceRow, .balanceRowAmongBookings(quoted(misplacedBalanceRow)))
+        }
+        guard let row = balanceRow else { return }
+        guard row.item == .closingBalance else {
+            throw refuse(row.sample, .balanceRowAmongBookings(quoted(row.sample)))
+        }
+        dialect.footerLines += 1
+        dialect.footer[.closingBalance] = Dialect.PreamblePosition(
+            line: dialect.footerLines, field: row.field + 1)
+        assumptions.append(
+            Diagnostic.Finding(
+                line: row.sample.line, column: row.sample.column,
+                message: .balanceRowAsClosing(quoted(row.sample))))
+    }
 }

@@ -31,6 +31,52 @@ extension SniffEvidence {
         decideAmountColumns(into: &dialect)
         dialect.footerLines = trailingNonData
         try decideBalanceRow(into: &dialect, &assumptions)
+        try decideAccountColumn(into: &dialect)
+        try decideIndicator(into: &dialect)
+        try decideStatus(into: &dialect)
+        dropWeakCurrency(from: &dialect)
+        try decideAccount(into: &dialect, &assumptions)
+        // A column of card numbers is a card account's only beside sales and payments: a
+        // current account's export may show the debit card each row was paid with.
+        let isCard =
+            header.mentionsCard || dialect.accountKind == .creditCard
+            || dialect.accountID?.scheme == .card
+            || (header.cardColumn != nil && charges.count + payments.count > 0)
+        var isSignOpen = false
+        switch try decideByBalance(into: &dialect, isCard: isCard, &assumptions) {
+        case .proved: break
+        case .open: isSignOpen = true
+        case .unproved: isSignOpen = decideCardSign(into: &dialect, isCard: isCard, &assumptions)
+        }
+        if dialect.columns[.account] == nil { decideBalances(into: &dialect) }
+        return isSignOpen
+    }
+
+    /// Takes a column named like the account that holds names, not IBANs, as the account's
+    /// name; refuses several accounts' rows; leaves the text to the description where no row
+    /// fills the payee column.
+    private func decideAccountColumn(into dialect: inout Dialect) throws(DialectSniffer.Refusal) {
+        if let column = dialect.columns[.account], !accountColumnHoldsIBANs {
+            // A column named like the account that holds names (Checking, Cash), not IBANs:
+            // one account's name, or several accounts that only a profile can tell apart.
+            if accountTexts.count > 1, case .name(let name) = column[0] {
+                let example = accountTexts.values.min { $0.line < $1.line }
+                throw refuse(
+                    example, .severalAccountsNamed(column: name, accountTexts.values.map(\.text)))
+            }
+            let names = dialect.columns.removeValue(forKey: .account)
+            if dialect.columns[.accountName] == nil { dialect.columns[.accountName] = names }
+        }
+        try refuseSeveralAccounts(in: dialect)
+        if beneficiaryFilled == 0, dialect.columns[.description] != nil {
+            // A payee column that no row fills (`Modtager`) leaves the text to the description.
+            dialect.columns[.beneficiary] = nil
+        }
+    }
+
+    /// Decides the sign from an indicator column, or a type column whose values say debit
+    /// or credit (which signed amounts must agree with); else debit and credit columns.
+    private func decideIndicator(into dialect: inout Dialect) throws(DialectSniffer.Refusal) {
         var indicators = self.indicators
         if let type = header.typeColumn, !typeValues.isEmpty,
             Self.indicatorPairs.contains(where: {
@@ -47,22 +93,6 @@ extension SniffEvidence {
                     typeDisagreement,
                     .typeDisagreesWithSign(column: type.text, example: quoted(typeDisagreement)))
             }
-        }
-        if let column = dialect.columns[.account], !accountColumnHoldsIBANs {
-            // A column named like the account that holds names (Checking, Cash), not IBANs:
-            // one account's name, or several accounts that only a profile can tell apart.
-            if accountTexts.count > 1, case .name(let name) = column[0] {
-                let example = accountTexts.values.min { $0.line < $1.line }
-                throw refuse(
-                    example, .severalAccountsNamed(column: name, accountTexts.values.map(\.text)))
-            }
-            let names = dialect.columns.removeValue(forKey: .account)
-            if dialect.columns[.accountName] == nil { dialect.columns[.accountName] = names }
-        }
-        try refuseSeveralAccounts(in: dialect)
-        if beneficiaryFilled == 0, dialect.columns[.description] != nil {
-            // A payee column that no row fills (`Modtager`) leaves the text to the description.
-            dialect.columns[.beneficiary] = nil
         }
         if dialect.columns[.indicator] != nil {
             dialect.sign = .indicator
@@ -87,45 +117,6 @@ extension SniffEvidence {
         } else if dialect.columns[.amount] == nil {
             dialect.sign = .debitCredit
         }
-        try decideStatus(into: &dialect)
-        dropWeakCurrency(from: &dialect)
-        try decideAccount(into: &dialect, &assumptions)
-        // A column of card numbers is a card account's only beside sales and payments: a
-        // current account's export may show the debit card each row was paid with.
-        let isCard =
-            header.mentionsCard || dialect.accountKind == .creditCard
-            || dialect.accountID?.scheme == .card
-            || (header.cardColumn != nil && charges.count + payments.count > 0)
-        var isSignOpen = false
-        switch try decideByBalance(into: &dialect, isCard: isCard, &assumptions) {
-        case .proved: break
-        case .open: isSignOpen = true
-        case .unproved: isSignOpen = decideCardSign(into: &dialect, isCard: isCard, &assumptions)
-        }
-        if dialect.columns[.account] == nil { decideBalances(into: &dialect) }
-        return isSignOpen
-    }
-
-    /// Takes a dated last row labelled as the closing balance (`31.10.2026;Neuer
-    /// Kontostand;1.700,00`) as the footer's closing balance, said; refuses a row labelled as a
-    /// balance anywhere else, which is no booking and which the parser would read as one.
-    private func decideBalanceRow(
-        into dialect: inout Dialect, _ assumptions: inout [Diagnostic.Finding]
-    ) throws(DialectSniffer.Refusal) {
-        if let misplacedBalanceRow {
-            throw refuse(misplacedBalanceRow, .balanceRowAmongBookings(quoted(misplacedBalanceRow)))
-        }
-        guard let row = balanceRow else { return }
-        guard row.item == .closingBalance else {
-            throw refuse(row.sample, .balanceRowAmongBookings(quoted(row.sample)))
-        }
-        dialect.footerLines += 1
-        dialect.footer[.closingBalance] = Dialect.PreamblePosition(
-            line: dialect.footerLines, field: row.field + 1)
-        assumptions.append(
-            Diagnostic.Finding(
-                line: row.sample.line, column: row.sample.column,
-                message: .balanceRowAsClosing(quoted(row.sample))))
     }
 
     /// Finds the opening and closing balances that preamble and footer lines label
@@ -430,51 +421,6 @@ extension SniffEvidence {
             refusal.lacksOnlyAccount = true
             throw refusal
         }
-    }
-
-    /// The IBANs of the lines above the header, with where each stands and the text before
-    /// it on its line.
-    var preambleIBANs: [(iban: IBAN, position: Dialect.PreamblePosition, label: String)] {
-        header.preamble.flatMap { line, fields in
-            fields.indices.compactMap { index in
-                HeaderVocabulary.iban(in: fields[index]).map {
-                    (
-                        $0, Dialect.PreamblePosition(line: line, field: index + 1),
-                        fields[...index].joined(separator: " ").lowercased()
-                    )
-                }
-            }
-        }
-    }
-
-    /// Words that label another account than the statement's above its header: the
-    /// reference account of a savings account, a settlement account.
-    static let otherAccountLabels = [
-        "referenz", "reference", "gegenkonto", "verrechnung", "settlement", "linked",
-        "compte de référence", "tegenrekening",
-    ]
-
-    /// Where the lines above the header name the account: the given account's IBAN where
-    /// they name it, else the one IBAN not labelled as another account's; refused when they
-    /// name several that nothing tells apart.
-    private func preambleIBAN(given: AccountID?) throws(DialectSniffer.Refusal)
-        -> Dialect.PreamblePosition?
-    {
-        let ibans = preambleIBANs
-        guard Set(ibans.map(\.iban)).count > 1 else { return ibans.first?.position }
-        if let given = given?.iban, let named = ibans.first(where: { $0.iban == given }) {
-            return named.position
-        }
-        let own = ibans.filter { candidate in
-            !Self.otherAccountLabels.contains { candidate.label.contains($0) }
-        }
-        if Set(own.map(\.iban)).count == 1 { return own[0].position }
-        let second = ibans.first { $0.iban != ibans[0].iban }!
-        throw refuse(
-            Sample(
-                text: second.iban.electronic, line: second.position.line,
-                column: second.position.field),
-            .severalPreambleIBANs(ibans.map { $0.iban.electronic }))
     }
 
     private func decideCurrency(

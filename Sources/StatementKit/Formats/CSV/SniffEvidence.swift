@@ -253,19 +253,18 @@ struct SniffEvidence {
         }
         trailingNonData = 0
         trailingRecords = []
-        for index in [columns.beneficiary, columns.description] {
-            // A dated row labelled as a balance (`31.10.2026;Neuer Kontostand;1.700,00`).
-            // One with its amount blank and a balance is read as a balance by the parser.
-            guard let index, let label = cell(index), let item = Self.balanceLabel(label),
-                let field = [columns.amount, columns.debit, columns.credit].lazy
-                    .compactMap({ $0 }).first(where: { cell($0) != nil })
+        // A dated row labelled as a balance (`31.10.2026;Neuer Kontostand;1.700,00`); one
+        // with its amount blank and a balance is read as a balance by the parser.
+        var labelled: (sample: Sample, item: Dialect.PreambleItem, field: Int)?
+        for index in [columns.beneficiary, columns.description] where labelled == nil {
+            guard let index, let text = cell(index), let item = Self.balanceLabel(text),
+                let field = [columns.amount, columns.debit, columns.credit].first(where: {
+                    $0.flatMap(cell) != nil
+                }) ?? nil
             else { continue }
-            if misplacedBalanceRow == nil { misplacedBalanceRow = balanceRow?.sample }
-            balanceRow = (sample(index, label), item, field)
-            return
+            labelled = (sample(index, text), item, field)
         }
-        if misplacedBalanceRow == nil { misplacedBalanceRow = balanceRow?.sample }
-        balanceRow = nil
+        if observeBalanceRow(labelled) { return }
         observeDate(Array(date)) { sample(dateIndex, date) }
         let keepsTexts = moneyTexts.count < BalanceChain.limit
         var texts: [Dialect.Field: String] = [:]
@@ -278,17 +277,7 @@ struct SniffEvidence {
                 let isNegative = amount[0] == UInt8(ascii: "-") || amount[0] == UInt8(ascii: "(")
                 if isNegative { negativeAmounts += 1 }
                 if let type = cell(columns.type), type.count <= 12 {
-                    let word = String(decoding: type, as: UTF8.self).uppercased()
-                    switch word {
-                    case "SALE", "PURCHASE": charges.add(isNegative: isNegative)
-                    case "PAYMENT": payments.add(isNegative: isNegative)
-                    default:
-                        if let saysDebit = Self.indicatorWords[word], saysDebit != isNegative,
-                            typeDisagreement == nil
-                        {
-                            typeDisagreement = sample(columns.type!, type)
-                        }
-                    }
+                    observeType(type, isNegative: isNegative) { sample(columns.type!, type) }
                 }
             }
         }
@@ -300,18 +289,54 @@ struct SniffEvidence {
         if cell(columns.beneficiary) != nil { beneficiaryFilled += 1 }
         collect(columns.card, .card, into: &cardTexts)
         if let account = cell(columns.account) {
-            if let first = firstAccountCell {
-                if !accountColumnVaries, !first.elementsEqual(account) {
-                    accountColumnVaries = true
-                    otherAccount = sample(columns.account!, account)
-                }
-            } else {
-                firstAccountCell = Array(account)
+            observeAccount(account) { sample(columns.account!, account) }
+            if !accountColumnHoldsIBANs {
+                accountColumnHoldsIBANs = Self.isIBANShaped(
+                    String(decoding: account, as: UTF8.self))
+                collect(columns.account, .account, into: &accountTexts)
             }
         }
-        if !accountColumnHoldsIBANs, let account = cell(columns.account) {
-            accountColumnHoldsIBANs = Self.isIBANShaped(String(decoding: account, as: UTF8.self))
-            collect(columns.account, .account, into: &accountTexts)
+    }
+
+    /// Keeps a dated row labelled as a balance, if `row` is one, as the last row so far.
+    ///
+    /// - Returns: whether it was one, and is no booking.
+    private mutating func observeBalanceRow(
+        _ row: (sample: Sample, item: Dialect.PreambleItem, field: Int)?
+    ) -> Bool {
+        if misplacedBalanceRow == nil { misplacedBalanceRow = balanceRow?.sample }
+        balanceRow = row
+        return row != nil
+    }
+
+    /// Counts a type column's sales and payments by their amounts' sign, and finds the first
+    /// debit or credit word that the sign contradicts.
+    private mutating func observeType(
+        _ type: UnsafeRawBufferPointer, isNegative: Bool, _ sample: () -> Sample
+    ) {
+        let word = String(decoding: type, as: UTF8.self).uppercased()
+        switch word {
+        case "SALE", "PURCHASE": charges.add(isNegative: isNegative)
+        case "PAYMENT": payments.add(isNegative: isNegative)
+        default:
+            if let saysDebit = Self.indicatorWords[word], saysDebit != isNegative,
+                typeDisagreement == nil
+            {
+                typeDisagreement = sample()
+            }
+        }
+    }
+
+    /// Keeps the first cell of the account column, and the first that differs from it.
+    private mutating func observeAccount(_ account: UnsafeRawBufferPointer, _ sample: () -> Sample)
+    {
+        guard let first = firstAccountCell else {
+            firstAccountCell = Array(account)
+            return
+        }
+        if !accountColumnVaries, !first.elementsEqual(account) {
+            accountColumnVaries = true
+            otherAccount = sample()
         }
     }
 }
