@@ -192,29 +192,19 @@ struct SniffEvidence {
         _ record: CSVRecord, _ columns: Columns, _ money: [(field: Dialect.Field, index: Int?)],
         _ seen: inout SeenCells
     ) {
-        /// The bytes of field `index` without surrounding spaces; `nil` when empty or absent.
-        func cell(_ index: Int?) -> UnsafeRawBufferPointer? {
-            guard let index, index < record.fields.count else { return nil }
-            let bytes = record.field(index).trimmingSpaces
-            return bytes.isEmpty ? nil : bytes
-        }
-        func sample(_ index: Int, _ bytes: UnsafeRawBufferPointer) -> Sample {
-            let (line, column) = record.location(ofField: index)
-            return Sample(text: String(decoding: bytes, as: UTF8.self), line: line, column: column)
-        }
         /// Keeps the first 20 distinct texts of a column, upper case, with where each stood.
         func collect(
             _ index: Int?, _ column: SeenCells.Column, into values: inout [String: Sample]
         ) {
-            guard values.count < 20, let index, let bytes = cell(index),
+            guard values.count < 20, let index, let bytes = record.cell(index),
                 seen.isNew(bytes, in: column)
             else { return }
             let key = String(decoding: bytes, as: UTF8.self).uppercased()
-            if values[key] == nil { values[key] = sample(index, bytes) }
+            if values[key] == nil { values[key] = record.sample(index, bytes) }
         }
         // A footer line has no date where the date column is, such as "Kontostand am …";
         // a row with a missing or extra separator still starts with its date.
-        if let status = cell(columns.status) {
+        if let status = record.cell(columns.status) {
             collect(columns.status, .status, into: &statuses)
             let text = String(decoding: status, as: UTF8.self).uppercased()
             if Self.notBookedStatuses.contains(text) {
@@ -223,32 +213,10 @@ struct SniffEvidence {
                 return
             }
         }
-        guard let dateIndex = columns.date, let date = cell(dateIndex),
+        guard let dateIndex = columns.date, let date = record.cell(dateIndex),
             Self.startsLikeDate(date)
         else {
-            // A record with a blank date (or a status such as "Pending" in its place) and an
-            // amount where the rows have theirs is a row without its date (which the parser
-            // reports), not a footer line to leave out; a labelled line ("Kontostand",
-            // "Total") is a footer.
-            let dateText = columns.date.flatMap(cell).map { String(decoding: $0, as: UTF8.self) }
-            if dateText.map({ Self.notBookedStatuses.contains($0.uppercased()) }) ?? true,
-                money.contains(where: { column in
-                    column.index.flatMap(cell).map {
-                        ColumnValues.isAmountText(String(decoding: $0, as: UTF8.self))
-                    } == true
-                })
-            {
-                trailingNonData = 0
-                trailingRecords = []
-                return
-            }
-            trailingNonData += 1
-            if trailingRecords.count < 20 {
-                trailingRecords.append(
-                    record.fields.indices.map { field in
-                        record.withField(field) { String(decoding: $0, as: UTF8.self) }
-                    })
-            }
+            scanUndated(record, columns, money)
             return
         }
         trailingNonData = 0
@@ -257,27 +225,27 @@ struct SniffEvidence {
         // with its amount blank and a balance is read as a balance by the parser.
         var labelled: (sample: Sample, item: Dialect.PreambleItem, field: Int)?
         for index in [columns.beneficiary, columns.description] where labelled == nil {
-            guard let index, let text = cell(index), let item = Self.balanceLabel(text),
+            guard let index, let text = record.cell(index), let item = Self.balanceLabel(text),
                 let field = [columns.amount, columns.debit, columns.credit].first(where: {
-                    $0.flatMap(cell) != nil
+                    $0.flatMap { record.cell($0) } != nil
                 }) ?? nil
             else { continue }
-            labelled = (sample(index, text), item, field)
+            labelled = (record.sample(index, text), item, field)
         }
         if observeBalanceRow(labelled) { return }
-        observeDate(Array(date)) { sample(dateIndex, date) }
+        observeDate(Array(date)) { record.sample(dateIndex, date) }
         let keepsTexts = moneyTexts.count < BalanceChain.limit
         var texts: [Dialect.Field: String] = [:]
         for (key, index) in money {
-            guard let index, let amount = cell(index) else { continue }
+            guard let index, let amount = record.cell(index) else { continue }
             if keepsTexts { texts[key] = String(decoding: amount, as: UTF8.self) }
-            observeAmount(amount) { sample(index, amount) }
+            observeAmount(amount) { record.sample(index, amount) }
             if key == .amount {
                 amountCount += 1
                 let isNegative = amount[0] == UInt8(ascii: "-") || amount[0] == UInt8(ascii: "(")
                 if isNegative { negativeAmounts += 1 }
-                if let type = cell(columns.type), type.count <= 12 {
-                    observeType(type, isNegative: isNegative) { sample(columns.type!, type) }
+                if let type = record.cell(columns.type), type.count <= 12 {
+                    observeType(type, isNegative: isNegative) { record.sample(columns.type!, type) }
                 }
             }
         }
@@ -286,15 +254,46 @@ struct SniffEvidence {
         collect(columns.indicator, .indicator, into: &indicators)
         collect(columns.type, .type, into: &typeValues)
         collect(columns.accountName, .accountName, into: &accountNames)
-        if cell(columns.beneficiary) != nil { beneficiaryFilled += 1 }
+        if record.cell(columns.beneficiary) != nil { beneficiaryFilled += 1 }
         collect(columns.card, .card, into: &cardTexts)
-        if let account = cell(columns.account) {
-            observeAccount(account) { sample(columns.account!, account) }
+        if let account = record.cell(columns.account) {
+            observeAccount(account) { record.sample(columns.account!, account) }
             if !accountColumnHoldsIBANs {
                 accountColumnHoldsIBANs = Self.isIBANShaped(
                     String(decoding: account, as: UTF8.self))
                 collect(columns.account, .account, into: &accountTexts)
             }
+        }
+    }
+
+    /// Looks at a record without a date: a row without its date, or a footer line.
+    private mutating func scanUndated(
+        _ record: CSVRecord, _ columns: Columns, _ money: [(field: Dialect.Field, index: Int?)]
+    ) {
+        // A record with a blank date (or a status such as "Pending" in its place) and an
+        // amount where the rows have theirs is a row without its date (which the parser
+        // reports), not a footer line to leave out; a labelled line ("Kontostand",
+        // "Total") is a footer.
+        let dateText = columns.date.flatMap { record.cell($0) }.map {
+            String(decoding: $0, as: UTF8.self)
+        }
+        if dateText.map({ Self.notBookedStatuses.contains($0.uppercased()) }) ?? true,
+            money.contains(where: { column in
+                column.index.flatMap { record.cell($0) }.map {
+                    ColumnValues.isAmountText(String(decoding: $0, as: UTF8.self))
+                } == true
+            })
+        {
+            trailingNonData = 0
+            trailingRecords = []
+            return
+        }
+        trailingNonData += 1
+        if trailingRecords.count < 20 {
+            trailingRecords.append(
+                record.fields.indices.map { field in
+                    record.withField(field) { String(decoding: $0, as: UTF8.self) }
+                })
         }
     }
 
@@ -338,5 +337,20 @@ struct SniffEvidence {
             accountColumnVaries = true
             otherAccount = sample()
         }
+    }
+}
+
+extension CSVRecord {
+    /// The bytes of field `index` without surrounding spaces; `nil` when empty or absent.
+    fileprivate func cell(_ index: Int?) -> UnsafeRawBufferPointer? {
+        guard let index, index < fields.count else { return nil }
+        let bytes = field(index).trimmingSpaces
+        return bytes.isEmpty ? nil : bytes
+    }
+
+    fileprivate func sample(_ index: Int, _ bytes: UnsafeRawBufferPointer) -> SniffEvidence.Sample {
+        let (line, column) = location(ofField: index)
+        return SniffEvidence.Sample(
+            text: String(decoding: bytes, as: UTF8.self), line: line, column: column)
     }
 }
