@@ -94,17 +94,7 @@ struct BalanceDays {
             runs.isEmpty ? nil : (runs.map(\.day).min()!, runs.map(\.day).max()!)
         }
         let latestRunning = rowDays.mapValues(\.1)
-        // The running balance of each account's day before its latest: a balance before the
-        // latest day's rows equal to it says nothing new (no bookings between them).
-        var beforeLatest: [AccountID: (day: Day, balance: Money)] = [:]
-        for balance in balances {
-            guard let day = balance.day, let latest = latestRunning[balance.account.id],
-                day < latest
-            else { continue }
-            if beforeLatest[balance.account.id].map({ $0.day < day }) ?? true {
-                beforeLatest[balance.account.id] = (day, balance.balance)
-            }
-        }
+        let beforeLatest = Self.latestBefore(latestRunning, balances)
         var placed: [StatedBalance] = []
         // An opening balance equal to the account's closing balance of the statement before
         // it in the file says nothing new, and may fall within a day that both statements
@@ -149,27 +139,16 @@ struct BalanceDays {
                 }
             }
             guard let day, day.year >= 1 else { continue }
-            if balance.point != .opening && balance.point != .closing {
-                // A running balance is placed from its own rows.
-            } else if let account = runs[balance.account.id] {
+            // A running balance is placed from its own rows.
+            if balance.point == .opening || balance.point == .closing,
+                let account = runs[balance.account.id]
+            {
                 if order[balance.account.id] == nil {
                     order[balance.account.id] = DayOrder(account)
                 }
-                let next = starts.first { $0 > balance.statementLine } ?? Int.max
-                // A statement that starts on a line holding the account's rows (a camt
-                // document on one line) cannot tell its rows from the previous statement's by
-                // line: its balances are left to the statements' own reconciliation.
-                if (balance.statementLine != starts.first
-                    && order[balance.account.id]!.holdsRows(on: balance.statementLine))
-                    || order[balance.account.id]!.holdsRows(on: next)
-                {
+                guard order[balance.account.id]!.divides(balance, on: day, starts: starts) else {
                     continue
                 }
-                let line = balance.point == .opening ? balance.statementLine : next
-                // Bookings out of day order around the balance (a later page or statement
-                // with earlier days): no end of a day holds it, so it is left to the
-                // statement's own reconciliation rather than asserted against the ledger.
-                guard order[balance.account.id]!.divides(at: line, day: day) else { continue }
             }
             placed.append(
                 StatedBalance(
@@ -177,6 +156,23 @@ struct BalanceDays {
                     line: balance.line, statementLine: balance.statementLine))
         }
         return placed
+    }
+
+    /// The running balance of each account's day before its latest: a balance before the
+    /// latest day's rows equal to it says nothing new (no bookings between them).
+    private static func latestBefore(
+        _ latestRunning: [AccountID: Day], _ balances: [StatedBalance]
+    ) -> [AccountID: (day: Day, balance: Money)] {
+        var beforeLatest: [AccountID: (day: Day, balance: Money)] = [:]
+        for balance in balances {
+            guard let day = balance.day, let latest = latestRunning[balance.account.id],
+                day < latest
+            else { continue }
+            if beforeLatest[balance.account.id].map({ $0.day < day }) ?? true {
+                beforeLatest[balance.account.id] = (day, balance.balance)
+            }
+        }
+        return beforeLatest
     }
 
     /// An account's runs with the latest day up to each run and the earliest from it on, so
@@ -215,6 +211,25 @@ struct BalanceDays {
         /// Whether rows are on `line` (or one day's rows on both sides of it).
         func holdsRows(on line: Int) -> Bool {
             line != Int.max && reach[runIndex(after: line)] >= line
+        }
+
+        /// Whether a statement's opening or closing balance, placed at the end of `day`, can
+        /// be asserted against the ledger: its statement's first or last line falls between
+        /// the account's rows where `day` ends.
+        func divides(_ balance: StatedBalance, on day: Day, starts: [Int]) -> Bool {
+            let next = starts.first { $0 > balance.statementLine } ?? Int.max
+            // A statement that starts on a line holding the account's rows (a camt document
+            // on one line) cannot tell its rows from the previous statement's by line: its
+            // balances are left to the statements' own reconciliation.
+            if (balance.statementLine != starts.first && holdsRows(on: balance.statementLine))
+                || holdsRows(on: next)
+            {
+                return false
+            }
+            // Bookings out of day order around the balance (a later page or statement with
+            // earlier days): no end of a day holds it, so it is left to the statement's own
+            // reconciliation rather than asserted against the ledger.
+            return divides(at: balance.point == .opening ? balance.statementLine : next, day: day)
         }
 
         /// Whether the end of `day` falls at `line`: every row before the line is on that

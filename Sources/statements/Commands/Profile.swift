@@ -48,27 +48,8 @@ enum Profile: Command {
         let path = paths[0]
         var standardError = console.error
         var standardOutput = console.output
-        // The banks' own formats and JSON describe themselves: no profile to print.
-        if let name = try? ValidationController.formatName(path: path) {
-            switch format {
-            case .text:
-                print(
-                    "\(Diagnostic.sanitized(path)): \(name); read as it is, no profile needed",
-                    to: &standardOutput)
-            case .json:
-                print(
-                    "{\"file\": \(jsonString(path)), \"format\": \(jsonString(name)), \"profileNeeded\": false}",
-                    to: &standardOutput)
-            }
-            return ExitCode.success
-        }
-        if let message = try? ValidationController.unsupportedFormat(path: path) {
-            var diagnostics = DiagnosticCollector(file: path)
-            diagnostics.report(message, line: 1, column: 1)
-            ValidationReportRenderer.writeDiagnostics(
-                of: FileValidation(path: path, rowCount: 0, collector: diagnostics),
-                to: &standardError)
-            return ExitCode.dataError
+        if let status = selfDescribing(path, format, &standardOutput, &standardError) {
+            return status
         }
         let result: SniffResult
         do {
@@ -119,5 +100,35 @@ enum Profile: Command {
             return ExitCode.dataError
         }
         return ExitCode.success
+    }
+
+    /// A file in a bank's own format or JSON, which describes itself (no profile to print),
+    /// or in a format not supported: the exit status, after saying so; `nil` for a CSV file.
+    private static func selfDescribing(
+        _ path: String, _ format: ImportReportRenderer.Format,
+        _ standardOutput: inout some TextOutputStream, _ standardError: inout some TextOutputStream
+    ) -> Int32? {
+        if let name = try? ValidationController.formatName(path: path) {
+            switch format {
+            case .text:
+                print(
+                    "\(Diagnostic.sanitized(path)): \(name); read as it is, no profile needed",
+                    to: &standardOutput)
+            case .json:
+                print(
+                    "{\"file\": \(jsonString(path)), \"format\": \(jsonString(name)), \"profileNeeded\": false}",
+                    to: &standardOutput)
+            }
+            return ExitCode.success
+        }
+        if let message = try? ValidationController.unsupportedFormat(path: path) {
+            var diagnostics = DiagnosticCollector(file: path)
+            diagnostics.report(message, line: 1, column: 1)
+            ValidationReportRenderer.writeDiagnostics(
+                of: FileValidation(path: path, rowCount: 0, collector: diagnostics),
+                to: &standardError)
+            return ExitCode.dataError
+        }
+        return nil
     }
 }

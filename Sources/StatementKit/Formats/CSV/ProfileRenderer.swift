@@ -43,26 +43,51 @@ package struct ProfileRenderer {
             lines.append(
                 "\"notBooked\": [\(dialect.notBooked.map(jsonString).joined(separator: ", "))]")
         }
-        if !dialect.columns.isEmpty {
-            var columns = dialect.columns.sorted { $0.key < $1.key }.map { field, references in
-                let values = references.map { reference in
-                    switch reference {
-                    case .name(let name): jsonString(name)
-                    case .number(let number): String(number)
-                    }
-                }
-                let value = values.count == 1 ? values[0] : "[\(values.joined(separator: ", "))]"
-                return "    \(jsonString(field.rawValue)): \(value)"
+        if let columns = columns(dialect, open: open) { lines.append(columns) }
+        if let account = account(dialect, lacksAccount: lacksAccount) { lines.append(account) }
+        if !dialect.accountsByName.isEmpty {
+            let pairs = dialect.accountsByName.sorted { $0.key < $1.key }.map {
+                "\(jsonString($0.key)): \(jsonString($0.value.text))"
             }
-            if let choices = open?.amountColumns, !choices.isEmpty,
-                let index = columns.firstIndex(where: { $0.hasPrefix("    \"amount\":") })
-            {
-                columns[index] =
-                    "    \"amount\": "
-                    + jsonString("FILL IN one of " + choices.joined(separator: ", "))
-            }
-            lines.append("\"columns\": {\n\(columns.joined(separator: ",\n"))\n  }")
+            lines.append("\"accounts\": { \(pairs.joined(separator: ", ")) }")
         }
+        for (key, positions) in [("preamble", dialect.preamble), ("footer", dialect.footer)]
+        where !positions.isEmpty {
+            let items = Dialect.PreambleItem.allCases.compactMap { item in
+                positions[item].map {
+                    "\(jsonString(item.rawValue)): { \"line\": \($0.line), \"field\": \($0.field) }"
+                }
+            }
+            lines.append("\"\(key)\": { \(items.joined(separator: ", ")) }")
+        }
+        return "{\n" + lines.map { "  " + $0 }.joined(separator: ",\n") + "\n}\n"
+    }
+
+    /// The `columns` member, with the amount column a question leaves open to fill in.
+    private func columns(_ dialect: Dialect, open: SniffResult.OpenQuestions?) -> String? {
+        guard !dialect.columns.isEmpty else { return nil }
+        var columns = dialect.columns.sorted { $0.key < $1.key }.map { field, references in
+            let values = references.map { reference in
+                switch reference {
+                case .name(let name): jsonString(name)
+                case .number(let number): String(number)
+                }
+            }
+            let value = values.count == 1 ? values[0] : "[\(values.joined(separator: ", "))]"
+            return "    \(jsonString(field.rawValue)): \(value)"
+        }
+        if let choices = open?.amountColumns, !choices.isEmpty,
+            let index = columns.firstIndex(where: { $0.hasPrefix("    \"amount\":") })
+        {
+            columns[index] =
+                "    \"amount\": "
+                + jsonString("FILL IN one of " + choices.joined(separator: ", "))
+        }
+        return "\"columns\": {\n\(columns.joined(separator: ",\n"))\n  }"
+    }
+
+    /// The `account` member, with a placeholder for an account the file does not name.
+    private func account(_ dialect: Dialect, lacksAccount: Bool) -> String? {
         var account: [String] = []
         if let id = dialect.accountID {
             account.append(
@@ -82,22 +107,6 @@ package struct ProfileRenderer {
         if let kind = dialect.accountKind {
             account.append("\"kind\": \(jsonString(kind.rawValue))")
         }
-        if !account.isEmpty { lines.append("\"account\": { \(account.joined(separator: ", ")) }") }
-        if !dialect.accountsByName.isEmpty {
-            let pairs = dialect.accountsByName.sorted { $0.key < $1.key }.map {
-                "\(jsonString($0.key)): \(jsonString($0.value.text))"
-            }
-            lines.append("\"accounts\": { \(pairs.joined(separator: ", ")) }")
-        }
-        for (key, positions) in [("preamble", dialect.preamble), ("footer", dialect.footer)]
-        where !positions.isEmpty {
-            let items = Dialect.PreambleItem.allCases.compactMap { item in
-                positions[item].map {
-                    "\(jsonString(item.rawValue)): { \"line\": \($0.line), \"field\": \($0.field) }"
-                }
-            }
-            lines.append("\"\(key)\": { \(items.joined(separator: ", ")) }")
-        }
-        return "{\n" + lines.map { "  " + $0 }.joined(separator: ",\n") + "\n}\n"
+        return account.isEmpty ? nil : "\"account\": { \(account.joined(separator: ", ")) }"
     }
 }
