@@ -134,35 +134,9 @@ struct XMLReader<Source: ByteSource> {
                 let instruction = try cursor.read(upTo: "?>", limit: Self.maximumTokenLength)
                 if !sawRoot { declaration(instruction) }
             case UInt8(ascii: "!"):
-                if try cursor.starts(with: "<!--") {
-                    _ = try cursor.read(upTo: "-->", limit: Self.maximumTokenLength)
-                } else if try cursor.starts(with: "<![CDATA[") {
-                    guard !open.isEmpty else { throw error("CDATA outside the root element") }
-                    cursor.consume(9)
-                    if textBytes.isEmpty { (textLine, textColumn) = (eventLine, eventColumn) }
-                    let content = try cursor.read(upTo: "]]>", limit: Self.maximumTokenLength)
-                    try Self.append(content, to: &textBytes, references: false, decoding: encoding)
-                    try checkTextLength()
-                } else {
-                    throw error(
-                        "a document type declaration is not allowed (its entities could expand without bound)"
-                    )
-                }
+                try markupDeclaration()
             case UInt8(ascii: "/"):
-                cursor.consume(2)
-                let tag = try cursor.read(
-                    through: UInt8(ascii: ">"), limit: Self.maximumTokenLength)
-                guard let expected = open.last else {
-                    throw error("</\(Self.closingName(tag))> closes nothing")
-                }
-                let matches = tag.withUnsafeBufferPointer {
-                    names.isName(expected, Self.localName(Self.trimmed($0)))
-                }
-                guard matches else {
-                    throw error("</\(Self.closingName(tag))> closes <\(names.name(expected))>")
-                }
-                closesLast = true
-                return .end(expected)
+                return try endTag()
             default:
                 cursor.consume(1)
                 let (number, isEmpty) = try startTag()
@@ -178,6 +152,42 @@ struct XMLReader<Source: ByteSource> {
                 return .start(number)
             }
         }
+    }
+
+    /// Reads a comment or a CDATA section after `<!`; refuses a document type declaration.
+    private mutating func markupDeclaration() throws(XMLSyntaxError) {
+        if try cursor.starts(with: "<!--") {
+            _ = try cursor.read(upTo: "-->", limit: Self.maximumTokenLength)
+        } else if try cursor.starts(with: "<![CDATA[") {
+            guard !open.isEmpty else { throw error("CDATA outside the root element") }
+            cursor.consume(9)
+            if textBytes.isEmpty { (textLine, textColumn) = (eventLine, eventColumn) }
+            let content = try cursor.read(upTo: "]]>", limit: Self.maximumTokenLength)
+            try Self.append(content, to: &textBytes, references: false, decoding: encoding)
+            try checkTextLength()
+        } else {
+            throw error(
+                "a document type declaration is not allowed (its entities could expand without bound)"
+            )
+        }
+    }
+
+    /// Reads an end tag, which must close the element open last.
+    private mutating func endTag() throws(XMLSyntaxError) -> Event {
+        cursor.consume(2)
+        let tag = try cursor.read(
+            through: UInt8(ascii: ">"), limit: Self.maximumTokenLength)
+        guard let expected = open.last else {
+            throw error("</\(Self.closingName(tag))> closes nothing")
+        }
+        let matches = tag.withUnsafeBufferPointer {
+            names.isName(expected, Self.localName(Self.trimmed($0)))
+        }
+        guard matches else {
+            throw error("</\(Self.closingName(tag))> closes <\(names.name(expected))>")
+        }
+        closesLast = true
+        return .end(expected)
     }
 
     /// The commonest tags read at once: `</name>` closing the open element, and `<name>` or
