@@ -25,13 +25,11 @@ package struct AccountID: Sendable {
     /// The longest canonical text.
     package static let maximumLength = 40
 
-    private var storage: (UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0)
-    private let count: Int
+    private let bytes: InlineBytes
 
     /// Wraps a canonical text already validated.
     private init(canonical bytes: UnsafeRawBufferPointer) {
-        count = bytes.count
-        withUnsafeMutableBytes(of: &storage) { $0.copyMemory(from: bytes) }
+        self.bytes = InlineBytes(bytes)
     }
 
     /// Wraps bytes that may be a canonical text (at most 40 bytes) without validating them,
@@ -48,9 +46,7 @@ package struct AccountID: Sendable {
 
     /// Calls `body` with the bytes of the canonical text.
     package func withBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
-        try withUnsafeBytes(of: storage) {
-            try body(UnsafeRawBufferPointer(rebasing: $0[0..<count]))
-        }
+        try bytes.withBytes(body)
     }
 
     /// The canonical text, such as `DE89370400440532013000` or `aba:021000021/123456789`.
@@ -97,22 +93,11 @@ package struct AccountID: Sendable {
     }
 
     /// A cheap, unseeded hash of the stored words, for tables; not for persistence.
-    var quickHash: UInt64 {
-        var hash = UInt64(count)
-        for word in [storage.0, storage.1, storage.2, storage.3, storage.4] {
-            hash = (hash ^ word) &* 0x9E37_79B9_7F4A_7C15
-            hash ^= hash >> 29
-        }
-        return hash
-    }
+    var quickHash: UInt64 { bytes.quickHash }
 }
 
 extension AccountID: Hashable {
-    package static func == (lhs: AccountID, rhs: AccountID) -> Bool {
-        lhs.count == rhs.count && lhs.storage.0 == rhs.storage.0 && lhs.storage.1 == rhs.storage.1
-            && lhs.storage.2 == rhs.storage.2 && lhs.storage.3 == rhs.storage.3
-            && lhs.storage.4 == rhs.storage.4
-    }
+    package static func == (lhs: AccountID, rhs: AccountID) -> Bool { lhs.bytes == rhs.bytes }
 
     package func hash(into hasher: inout Hasher) {
         hasher.combine(quickHash)

@@ -6,14 +6,13 @@ package struct IBAN: Sendable {
     /// The maximum length of any IBAN.
     package static let maximumLength = 34
 
-    private var storage: (UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0)
+    private let bytes: InlineBytes
     /// The number of characters of the electronic form.
-    package let count: Int
+    package var count: Int { bytes.count }
 
     /// Creates an IBAN from an electronic form that already passed validation.
     init(validatedBytes bytes: UnsafeRawBufferPointer) {
-        count = bytes.count
-        withUnsafeMutableBytes(of: &storage) { $0.copyMemory(from: bytes) }
+        self.bytes = InlineBytes(bytes)
     }
 
     /// Wraps bytes that look like an electronic form (up to 34 upper-case letters and digits)
@@ -27,9 +26,7 @@ package struct IBAN: Sendable {
 
     /// Calls `body` with the ASCII bytes of the electronic form.
     package func withBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
-        try withUnsafeBytes(of: storage) {
-            try body(UnsafeRawBufferPointer(rebasing: $0[0..<count]))
-        }
+        try bytes.withBytes(body)
     }
 
     /// The electronic form: upper case, no spaces, such as `DE89370400440532013000`.
@@ -42,19 +39,9 @@ package struct IBAN: Sendable {
 }
 
 extension IBAN: Hashable {
-    package static func == (lhs: IBAN, rhs: IBAN) -> Bool {
-        lhs.count == rhs.count && lhs.storage.0 == rhs.storage.0 && lhs.storage.1 == rhs.storage.1
-            && lhs.storage.2 == rhs.storage.2 && lhs.storage.3 == rhs.storage.3
-            && lhs.storage.4 == rhs.storage.4
-    }
+    package static func == (lhs: IBAN, rhs: IBAN) -> Bool { lhs.bytes == rhs.bytes }
 
-    package func hash(into hasher: inout Hasher) {
-        hasher.combine(storage.0)
-        hasher.combine(storage.1)
-        hasher.combine(storage.2)
-        hasher.combine(storage.3)
-        hasher.combine(storage.4)
-    }
+    package func hash(into hasher: inout Hasher) { bytes.hash(into: &hasher) }
 }
 
 extension IBAN: Comparable {
@@ -135,12 +122,11 @@ extension IBAN {
             }
         }
         let form = compact
-        try withUnsafeBytes(of: form) { (raw) throws(IBANError) in
+        self = try withUnsafeBytes(of: form) { (raw) throws(IBANError) in
             let iban = UnsafeRawBufferPointer(rebasing: raw[0..<min(count, IBAN.maximumLength)])
             try IBAN.validate(iban, count: count)
+            return IBAN(validatedBytes: iban)
         }
-        self.storage = compact
-        self.count = count
     }
 
     /// Reads and validates an IBAN from text; see `init(parsing:)` for the bytes.
