@@ -267,7 +267,7 @@ struct BankExportCommandTests {
         // An Amex export writes charges positive: a card account reads them so, and says so.
         let amex = try workspace.write(
             "amex.csv",
-            "Date,Description,Card Member,Account #,Amount\n10/02/2026,AMAZON,JANE DOE,-41004,45.12\n10/05/2026,NETFLIX,JANE DOE,-41004,12.99\n10/15/2026,PAYMENT THANK YOU,JANE DOE,-41004,-50.00\n"
+            "Date,Description,Card Member,Account #,Amount\n10/02/2026,AMAZON,JANE DOE,-41004,45.12\n10/05/2026,NETFLIX,JANE DOE,-41004,12.99\n10/07/2026,UBER,JANE DOE,-41004,20.00\n10/09/2026,CAFE,JANE DOE,-41004,5.00\n10/15/2026,PAYMENT THANK YOU,JANE DOE,-41004,-50.00\n"
         )
         let card = try StatementsRunner.run([
             "import", amex, "--account", "card:amex/1004", "--state", workspace.state,
@@ -275,11 +275,11 @@ struct BankExportCommandTests {
         #expect(card.status == 0, "\(card.stderr)")
         #expect(
             card.stderr.contains(
-                "a card account whose amounts are positive in 2 of 3 rows: read them as charges positive and payments negative"
+                "a card account whose amounts are positive in 4 of 5 rows: read them as charges positive and payments negative"
             ))
         #expect(card.stderr.contains("assumed USD"))
         let all = try StatementsRunner.run(["accounts", "--state", workspace.state])
-        #expect(all.stdout.contains("-8.11"))  // -45.12 - 12.99 + 50.00
+        #expect(all.stdout.contains("-33.11"))  // -45.12 - 12.99 - 20.00 - 5.00 + 50.00
     }
 
     @Test func `sniffs dates with month names and times`() throws {

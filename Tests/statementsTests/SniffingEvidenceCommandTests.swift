@@ -239,12 +239,20 @@ struct SniffingEvidenceCommandTests {
             "split.csv",
             "Date,Description,Card Member,Amount\n10/09/2026,SHELL OIL,JANE DOE,88.20\n10/15/2026,Payment Thank You,JANE DOE,-500.00\n10/21/2026,UBER EATS,JANE DOE,23.75\n10/24/2026,NETFLIX REFUND,JANE DOE,-12.99\n"
         )
-        let open = try StatementsRunner.run(["validate", split, "--account", "card:amex/1004"])
-        #expect(open.status == 1)
-        #expect(
-            open.stderr.contains(
-                "but not whether positive amounts are money in (sign signed) or charges (sign charges-positive)"
-            ), "\(open.stderr)")
+        // One charge beside refunds and a payment: three of four positive is no majority of
+        // five rows, and the signs are not turned.
+        let refunds = try workspace.write(
+            "refunds.csv",
+            "Date,Description,Card Member,Amount\n10/02/2026,SHOP,JANE DOE,-54.20\n10/05/2026,REFUND,JANE DOE,20.00\n10/07/2026,REFUND,JANE DOE,12.00\n10/15/2026,PAYMENT,JANE DOE,300.00\n"
+        )
+        for file in [split, refunds] {
+            let open = try StatementsRunner.run(["validate", file, "--account", "card:amex/1004"])
+            #expect(open.status == 1)
+            #expect(
+                open.stderr.contains(
+                    "but not whether positive amounts are money in (sign signed) or charges (sign charges-positive)"
+                ), "\(open.stderr)")
+        }
     }
 
     @Test func `proves debit and credit swapped and the row order by the balance`() throws {
@@ -515,7 +523,7 @@ struct SniffingEvidenceCommandTests {
         #expect(refused.status == 1)
         #expect(
             refused.stderr.contains(
-                #"opening.csv:2:12: error: [DIALECT_UNKNOWN] the row labelled "Alter Kontostand" (line 2) is a balance, not a booking"#
+                #"opening.csv:2:12: error: [DIALECT_UNKNOWN] the row labelled "Alter Kontostand" (line 2) is a balance or a total, not a booking"#
             ), "\(refused.stderr)")
     }
 
@@ -580,6 +588,128 @@ struct SniffingEvidenceCommandTests {
             $0.split(separator: ",").last.map(String.init) ?? ""
         }
         #expect(balances == ["-12.50", "2487.50", "1687.50", "1682.50"], "\(register.stdout)")
+    }
+
+    @Test func `reads a two-digit year first where only the last part of the dates changes`()
+        throws
+    {
+        let workspace = try Workspace()
+        let swedish = try workspace.write(
+            "se.csv",
+            "Bokföringsdag;Text;Belopp\n26-10-01;ICA;-125,50\n26-10-05;Lön;25 000,00\n26-10-12;Hyra;-8 500,00\n"
+        )
+        let output = try StatementsRunner.run([
+            "import", swedish, "--account", "name:se", "--currency", "SEK", "--state",
+            workspace.state,
+        ])
+        #expect(output.status == 0, "\(output.stderr)")
+        #expect(output.stderr.contains("read as yy-MM-dd, the year first"), "\(output.stderr)")
+        let register = try StatementsRunner.run(["register", "--state", workspace.state])
+        #expect(register.stdout.contains("2026-10-12  Hyra"), "\(register.stdout)")
+        // The same day of two months across a year's end stays day first.
+        let rent = try workspace.write(
+            "rent.csv", "Datum;Text;Betrag\n01.12.25;Miete;-900,00\n01.01.26;Miete;-900,00\n")
+        let days = try StatementsRunner.run([
+            "import", rent, "--account", "name:rent", "--state", workspace.state,
+        ])
+        #expect(days.status == 0, "\(days.stderr)")
+        let months = try StatementsRunner.run([
+            "register", "--account", "name:rent", "--state", workspace.state,
+        ])
+        #expect(months.stdout.contains("2025-12-01"), "\(months.stdout)")
+    }
+
+    @Test func `leaves open the sign of amounts written without one, beside a balance or types`()
+        throws
+    {
+        let workspace = try Workspace()
+        // The balance falls by every amount but the first, which no balance before it checks.
+        let balance = try workspace.write(
+            "balance.csv",
+            "Date,Description,Amount,Balance\n10/01/2026,PAYROLL ACME,2500.00,2500.00\n"
+                + "10/02/2026,RENT,900.00,1600.00\n10/03/2026,KROGER,45.10,1554.90\n")
+        // Types of several kinds of booking beside unsigned amounts.
+        let types = try workspace.write(
+            "types.csv",
+            "Posting Date,Description,Type,Amount\n10/01/2026,PAYROLL,ACH Credit,2500.00\n"
+                + "10/02/2026,RENT,ACH Debit,900.00\n10/03/2026,KROGER,POS,45.10\n")
+        for file in [balance, types] {
+            let open = try StatementsRunner.run([
+                "validate", file, "--account", "aba:021000021/123456789",
+            ])
+            #expect(open.status == 1, "\(open.stderr)")
+            #expect(
+                open.stderr.contains("but not whether positive amounts are money in"),
+                "\(open.stderr)")
+        }
+    }
+
+    @Test func `keeps words of a status or a sign out of the text of overlapping exports`()
+        throws
+    {
+        let workspace = try Workspace()
+        let first = try workspace.write(
+            "a.csv",
+            "2026-10-01;Rewe Markt;Booked;-12,50\n2026-10-03;Gehalt;Booked;2000,00\n"
+                + "2026-10-05;Miete;Booked;-900,00\n")
+        let second = try workspace.write(
+            "b.csv",
+            "2026-10-03;Gehalt;Booked;2000,00\n2026-10-05;Miete;Booked;-900,00\n"
+                + "2026-10-07;Amazon;Reversed;-20,00\n2026-10-08;Amazon;Booked;20,00\n")
+        for file in [first, second] {
+            let output = try StatementsRunner.run([
+                "import", file, "--account", "DE89370400440532013000", "--state", workspace.state,
+            ])
+            #expect(output.status == 0, "\(output.stderr)")
+        }
+        let register = try StatementsRunner.run(["register", "--state", workspace.state])
+        #expect(register.stdout.contains("\n5 transactions"), "\(register.stdout)")
+        #expect(!register.stdout.contains("Booked"), "\(register.stdout)")
+    }
+
+    @Test(arguments: [
+        "Kontostand", "Balance", "Balance carried forward", "Total", "Opening balance",
+    ])
+    func `takes a last row labelled only as a balance as the balance, and refuses a total`(
+        label: String
+    ) throws {
+        let workspace = try Workspace()
+        let export = try workspace.write(
+            "labelled.csv",
+            "Datum;Text;Betrag\n01.10.2026;Miete;-900,00\n02.10.2026;Gehalt;2000,00\n"
+                + "31.10.2026;\(label);1100,00\n")
+        let output = try StatementsRunner.run([
+            "validate", export, "--account", "DE89370400440532013000",
+        ])
+        if label == "Total" || label == "Opening balance" {
+            #expect(output.status == 1, "\(output.stderr)")
+            #expect(output.stderr.contains("is a balance or a total, not a booking"))
+        } else {
+            #expect(output.status == 0, "\(output.stderr)")
+            #expect(output.stderr.contains("is the closing balance, not a booking"))
+            #expect(output.stdout.contains("2 rows checked"), "\(output.stdout)")
+        }
+    }
+
+    @Test func `refuses a fee in a column of its own, which the amount does not hold`() throws {
+        let workspace = try Workspace()
+        let export = try workspace.write(
+            "fee.csv",
+            "Date,Description,Amount,Fee,Balance\n2026-10-01,Top-up,100.00,0.00,100.00\n"
+                + "2026-10-02,Cash at Bank X,-50.00,1.00,49.00\n")
+        let output = try StatementsRunner.run(["validate", export, "--account", "name:rev"])
+        #expect(output.status == 1)
+        #expect(
+            output.stderr.contains(
+                #"fee.csv:3:34: error: [DIALECT_UNKNOWN] column "Fee" holds a fee beside the amount, such as "1.00" (line 3)"#
+            ), "\(output.stderr)")
+        // Fees of zero only: nothing is missed.
+        let free = try workspace.write(
+            "free.csv",
+            "Date,Description,Amount,Fee,Balance\n2026-10-01,Top-up,100.00,0.00,100.00\n"
+                + "2026-10-02,Cash,-50.00,0.00,50.00\n")
+        let read = try StatementsRunner.run(["validate", free, "--account", "name:rev"])
+        #expect(read.status == 0, "\(read.stderr)")
     }
 
     @Test func `proves a card's charges positive by a balance that is owed`() throws {

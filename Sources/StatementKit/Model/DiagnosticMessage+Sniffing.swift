@@ -97,9 +97,15 @@ extension DiagnosticMessage {
     static let assumedWindows1252 = Self(
         .dialectAssumed, "the file is not valid UTF-8; read it as windows-1252")
 
+    static func feeBesideAmount(column: String, example: String) -> Self {
+        dialectUnknown(
+            "column \(Diagnostic.quote(column)) holds a fee beside the amount, such as \(example), which is not read: the account would miss it; fees in a column of their own are not supported yet"
+        )
+    }
+
     static func balanceRowAmongBookings(_ example: String) -> Self {
         dialectUnknown(
-            "the row labelled \(example) is a balance, not a booking, and stands where a profile cannot leave it out (only the last rows can be: footerLines)"
+            "the row labelled \(example) is a balance or a total, not a booking, and no profile can leave it out where it stands (footerLines leaves out a closing balance on the last lines only)"
         )
     }
 
@@ -140,6 +146,13 @@ extension DiagnosticMessage {
         .init(
             .dialectAssumed,
             "every date has a day and a month of 12 or less, such as \(example); read as \(chosen), the only order that lists the rows by date (not \(other))"
+        )
+    }
+
+    static func assumedYearFirst(example: String, chosen: String) -> Self {
+        .init(
+            .dialectAssumed,
+            "dates such as \(example) have two digits in each part, and only the last part changes from row to row, as a day does: read as \(chosen), the year first"
         )
     }
 

@@ -53,8 +53,14 @@ extension ColumnValues {
         guard roles[.beneficiary] == nil, roles[.description] == nil else { return }
         // Every column of text, in file order: which one tells the rows apart most depends
         // on the rows a file holds, and two overlapping exports must read the same row alike.
+        // Not a column of a few words among which are status or debit/credit words, which
+        // another file of the same export may read as a status or a sign: the text of the
+        // rows they share would differ.
+        let words = statuses.union(SniffEvidence.indicatorWords.keys)
         let texts = free.filter { column in
             column.filled > 0 && column.values.contains { $0.contains(where: \.isLetter) }
+                && !(Set(column.values).count <= 5
+                    && column.values.contains { words.contains($0.uppercased()) })
         }
         descriptions = texts.map(\.index)
     }
@@ -113,6 +119,11 @@ extension ColumnValues {
         }
         if let index = lower.firstIndex(where: HeaderVocabulary.cardNames.contains) {
             header.cardColumn = (index, names![index].trimmingCharacters(in: .whitespaces))
+        }
+        if let index = lower.firstIndex(where: HeaderVocabulary.feeNames.contains),
+            !roles.values.contains(index)
+        {
+            header.feeColumn = (index, names![index].trimmingCharacters(in: .whitespaces))
         }
         return header
     }

@@ -178,6 +178,12 @@ enum HeaderVocabulary {
         "numéro de carte", "carte", "tarjeta", "número de tarjeta", "kaart", "kaartnummer",
     ]
 
+    /// Names of a column of fees charged beside each amount.
+    static let feeNames: Set<String> = [
+        "fee", "fees", "gebühr", "gebühren", "entgelt", "frais", "comisión", "comision",
+        "commissione", "commissioni", "kosten", "provision", "avgift", "gebyr",
+    ]
+
     /// Names of a column that may say debit or credit, or something else (`Type: Card
     /// payment`): it is taken as the indicator only when its values are a debit/credit pair.
     static let typeNames: Set<String> = [
@@ -270,6 +276,9 @@ enum HeaderVocabulary {
         }
         if let index = trimmed.firstIndex(where: cardNames.contains) {
             header.cardColumn = (index, texts[index].trimmingCharacters(in: .whitespaces))
+        }
+        if let index = trimmed.firstIndex(where: feeNames.contains) {
+            header.feeColumn = (index, texts[index].trimmingCharacters(in: .whitespaces))
         }
         if let amount = columns[.amount], !otherAmounts.isEmpty {
             header.openQuestions = SniffResult.OpenQuestions(

@@ -70,6 +70,11 @@ extension SniffEvidence {
         {
             return .open
         }
+        if dialect.sign == .signed, negativeAmounts == 0, reading.isOpposite, !owes {
+            // Amounts without a sign that the balance falls by: the first row, which no
+            // balance before it checks, may be money in or out.
+            return .open
+        }
         if datesSay == nil, reading.isOpposite, !owes || dialect.sign == .signed {
             throw refuse(firstDate, .balanceEitherWay)
         }
@@ -111,7 +116,7 @@ extension SniffEvidence {
             throw refuse(misplacedBalanceRow, .balanceRowAmongBookings(quoted(misplacedBalanceRow)))
         }
         guard let row = balanceRow else { return }
-        guard row.item == .closingBalance else {
+        guard row.item == .balance(.closingBalance) else {
             throw refuse(row.sample, .balanceRowAmongBookings(quoted(row.sample)))
         }
         dialect.footerLines += 1

@@ -27,6 +27,9 @@ extension SniffEvidence {
         {
             dialect.isNewestFirst = first > last
         }
+        if let fee, let column = header.feeColumn {
+            throw refuse(fee, .feeBesideAmount(column: column.text, example: quoted(fee)))
+        }
         try decideAmounts(into: &dialect, &assumptions)
         decideAmountColumns(into: &dialect)
         dialect.footerLines = trailingNonData
@@ -46,7 +49,14 @@ extension SniffEvidence {
         switch try decideByBalance(into: &dialect, isCard: isCard, &assumptions) {
         case .proved: break
         case .open: isSignOpen = true
-        case .unproved: isSignOpen = decideCardSign(into: &dialect, isCard: isCard, &assumptions)
+        case .unproved:
+            isSignOpen = decideCardSign(into: &dialect, isCard: isCard, &assumptions)
+            // Amounts without a sign beside a type column of several kinds of booking
+            // (`ACH Debit`, `POS`, `Check`): the type, not the amount, says which way.
+            isSignOpen =
+                isSignOpen
+                || (dialect.sign == .signed && negativeAmounts == 0 && amountCount >= 2
+                    && header.typeColumn != nil && typeValues.count >= 2)
         }
         if dialect.columns[.account] == nil { decideBalances(into: &dialect) }
         return isSignOpen
@@ -183,8 +193,9 @@ extension SniffEvidence {
 
     /// Decides a card account's sign convention where no balance proves it: by the sign of
     /// the rows its type column calls sales (or payments), else by a clear majority (two to
-    /// one, three amounts at least) of positive or negative amounts, as charges outnumber
-    /// payments. Card issuers write charges either way.
+    /// one, five amounts at least: a month of few rows may hold more refunds than charges)
+    /// of positive or negative amounts, as charges outnumber payments. Card issuers write
+    /// charges either way.
     ///
     /// - Returns: whether the sign is left open (a split count, or types of both signs).
     private func decideCardSign(
@@ -209,10 +220,10 @@ extension SniffEvidence {
             guard says.count == 1 else { return true }
             chargesPositive = says.first!
             message = .assumedChargesPositiveByType
-        } else if positive >= 2 * negativeAmounts, amountCount >= 3 {
+        } else if positive >= 2 * negativeAmounts, amountCount >= 5 {
             chargesPositive = true
             message = .assumedChargesPositive(positive: positive, of: amountCount)
-        } else if negativeAmounts >= 2 * positive, amountCount >= 3 {
+        } else if negativeAmounts >= 2 * positive, amountCount >= 5 {
             return false
         } else {
             return true
@@ -306,6 +317,16 @@ extension SniffEvidence {
         return ["\(d)\(s)\(m)\(s)\(year)\(time)", "\(m)\(s)\(d)\(s)\(year)\(time)"]
     }
 
+    /// Whether dates of three two-digit parts start with the year: the first part is no day
+    /// (over 31), or it stays the same while the last one ranges over more than two values
+    /// in a row, as days do (a day of the month across a year's end spans two years).
+    var isYearFirst: Bool {
+        guard twoDigitEnds != nil, allPadded else { return false }
+        return largestFirst > 31
+            || (!firstPartVaries && thirdPartRange.1 - thirdPartRange.0 >= 2
+                && largestSecond <= 12)
+    }
+
     private func dateFormat(
         _ layout: DateLayout, _ first: Sample, _ assumptions: inout [Diagnostic.Finding]
     ) throws(DialectSniffer.Refusal) -> DateFormat {
@@ -317,6 +338,14 @@ extension SniffEvidence {
         case .yearFirst(let separator):
             let s = String(UnicodeScalar(separator))
             pattern = "yyyy\(s)\(m)\(s)\(d)"
+        case .yearLast(let separator, 2) where isYearFirst:
+            // `26-10-01`: the first part stays (or is no day) where the last changes.
+            let s = String(UnicodeScalar(separator))
+            pattern = "yy\(s)\(m)\(s)\(d)"
+            assumptions.append(
+                Diagnostic.Finding(
+                    line: first.line, column: first.column,
+                    message: .assumedYearFirst(example: quoted(first), chosen: pattern)))
         case .yearLast(let separator, let yearDigits):
             let s = String(UnicodeScalar(separator))
             let year = yearDigits == 4 ? "yyyy" : "yy"

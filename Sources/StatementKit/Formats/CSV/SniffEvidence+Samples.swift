@@ -2,11 +2,31 @@
 extension SniffEvidence {
     /// Whether a text is an IBAN, valid or not: two letters, two digits, then at least ten
     /// letters and digits (spaces allowed).
-    /// The balance a row's text labels (`Neuer Kontostand`), looked up only for a text that
-    /// may be one: a letter, and long enough.
-    static func balanceLabel(_ text: UnsafeRawBufferPointer) -> Dialect.PreambleItem? {
-        guard text.count >= 7, text.count <= 60, (text[0] | 0x20) &- 97 < 26 else { return nil }
-        return HeaderVocabulary.balanceLabel(String(decoding: text, as: UTF8.self))
+    /// What a row's text labels instead of a booking: a balance (`Neuer Kontostand`), or a
+    /// total of the rows.
+    enum RowLabel: Equatable {
+        case balance(Dialect.PreambleItem)
+        case total
+    }
+
+    /// Texts that are a row's whole label: a balance's, or a total's.
+    static let wholeLabels: [String: RowLabel] = [
+        "balance": .balance(.closingBalance), "saldo": .balance(.closingBalance),
+        "kontostand": .balance(.closingBalance), "solde": .balance(.closingBalance),
+        "balance carried forward": .balance(.closingBalance),
+        "carried forward": .balance(.closingBalance), "total": .total, "totals": .total,
+        "summe": .total, "gesamt": .total, "totaal": .total, "totale": .total,
+    ]
+
+    /// What a row's text labels (`Neuer Kontostand`, `Total`), looked up only for a text that
+    /// may be a label: a letter, and not long.
+    static func rowLabel(_ text: UnsafeRawBufferPointer) -> RowLabel? {
+        guard text.count >= 3, text.count <= 60, (text[0] | 0x20) &- 97 < 26 else { return nil }
+        let string = String(decoding: text, as: UTF8.self)
+        var whole = string.lowercased().trimmingCharacters(in: .whitespaces)
+        if whole.hasSuffix(":") { whole.removeLast() }
+        if let label = wholeLabels[whole] { return label }
+        return HeaderVocabulary.balanceLabel(string).map(RowLabel.balance)
     }
 
     static func isIBANShaped(_ text: String) -> Bool {
@@ -206,6 +226,18 @@ extension SniffEvidence {
         largestSecond = max(largestSecond, values[1])
         dayFirstOrder.add(values[2] * 10_000 + values[1] * 100 + values[0])
         monthFirstOrder.add(values[2] * 10_000 + values[0] * 100 + values[1])
+        if runs[2] == 2 {
+            // Two digits on both sides: the year may be the first part (`26-10-01`).
+            if let ends = twoDigitEnds {
+                firstPartVaries = firstPartVaries || values[0] != ends.first
+                thirdPartRange = (
+                    min(thirdPartRange.0, values[2]), max(thirdPartRange.1, values[2])
+                )
+            } else {
+                twoDigitEnds = (values[0], values[2])
+                thirdPartRange = (values[2], values[2])
+            }
+        }
     }
 
     /// Looks at the bytes of an amount; `sample` makes the text with its place, for the

@@ -15,6 +15,12 @@ struct SniffEvidence {
     /// The bytes of the last date in the first date's layout.
     var lastDate: [UInt8]?
     var largestFirst = 0
+    /// The first and third parts of the first date whose parts are all of two digits, and
+    /// whether later dates change the first and how far the third ranges: the year stays
+    /// where the day changes.
+    var twoDigitEnds: (first: Int, third: Int)?
+    var firstPartVaries = false
+    var thirdPartRange = (0, 0)
     var largestSecond = 0
     /// Whether the dates (day and month both 12 or less, of a layout with the year last) are in
     /// order read day first, and read month first.
@@ -75,9 +81,11 @@ struct SniffEvidence {
     var accountColumnVaries = false
     /// The last row, when it is dated and its text is a balance's label (`31.10.2026;Neuer
     /// Kontostand;1.700,00`): its label, what it labels and the field its amount is in.
-    var balanceRow: (sample: Sample, item: Dialect.PreambleItem, field: Int)?
+    var balanceRow: (sample: Sample, item: RowLabel, field: Int)?
     /// The first such row with rows after it.
     var misplacedBalanceRow: Sample?
+    /// The first fee that is not zero in a fee column (`Header.feeColumn`).
+    var fee: Sample?
     /// The first cell of the account column that differs from the first.
     var otherAccount: Sample?
     /// The texts of each dated row's amount, debit, credit and balance, for the balance
@@ -119,6 +127,7 @@ struct SniffEvidence {
         let date, amount, debit, credit, balance: Int?
         let currency, indicator, type, accountName, beneficiary, card, account, status: Int?
         let description: Int?
+        let fee: Int?
 
         init(_ header: DialectSniffer.Header) {
             let indices = header.indices
@@ -131,6 +140,7 @@ struct SniffEvidence {
                 indices[.accountName]
             )
             description = indices[.description]
+            fee = header.feeColumn?.index
             (beneficiary, card, account, status) = (
                 indices[.beneficiary], header.cardColumn?.index, indices[.account], indices[.status]
             )
@@ -223,9 +233,9 @@ struct SniffEvidence {
         trailingRecords = []
         // A dated row labelled as a balance (`31.10.2026;Neuer Kontostand;1.700,00`); one
         // with its amount blank and a balance is read as a balance by the parser.
-        var labelled: (sample: Sample, item: Dialect.PreambleItem, field: Int)?
+        var labelled: (sample: Sample, item: RowLabel, field: Int)?
         for index in [columns.beneficiary, columns.description] where labelled == nil {
-            guard let index, let text = record.cell(index), let item = Self.balanceLabel(text),
+            guard let index, let text = record.cell(index), let item = Self.rowLabel(text),
                 let field = [columns.amount, columns.debit, columns.credit].first(where: {
                     $0.flatMap { record.cell($0) } != nil
                 }) ?? nil
@@ -248,6 +258,11 @@ struct SniffEvidence {
                     observeType(type, isNegative: isNegative) { record.sample(columns.type!, type) }
                 }
             }
+        }
+        if fee == nil, let index = columns.fee, let cell = record.cell(index),
+            cell.contains(where: { $0 &- UInt8(ascii: "1") < 9 })
+        {
+            fee = record.sample(index, cell)
         }
         if keepsTexts { moneyTexts.append((record.location(ofField: dateIndex).line, texts)) }
         collect(columns.currency, .currency, into: &currencies)
@@ -301,7 +316,7 @@ struct SniffEvidence {
     ///
     /// - Returns: whether it was one, and is no booking.
     private mutating func observeBalanceRow(
-        _ row: (sample: Sample, item: Dialect.PreambleItem, field: Int)?
+        _ row: (sample: Sample, item: RowLabel, field: Int)?
     ) -> Bool {
         if misplacedBalanceRow == nil { misplacedBalanceRow = balanceRow?.sample }
         balanceRow = row
