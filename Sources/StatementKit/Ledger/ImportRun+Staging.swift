@@ -18,6 +18,20 @@ extension ImportRun {
             return encoded.count
         }
 
+        /// The first and last day of the month of the rows at `ranges` of `bytes`.
+        func days(of ranges: [Range<Int>]) -> ClosedRange<Int>? {
+            bytes.withUnsafeBytes { buffer in
+                var days: ClosedRange<Int>?
+                for range in ranges {
+                    guard let day = LedgerRecord.dayOfMonth(line: buffer, at: range.lowerBound)
+                    else { continue }
+                    days =
+                        days.map { min($0.lowerBound, day)...max($0.upperBound, day) } ?? day...day
+                }
+                return days
+            }
+        }
+
         /// The identities of the rows in order. Rows without transaction id are numbered by
         /// `occurrences`, the counts of content hashes seen earlier in the file: identical rows
         /// share a date, so they share a month.
@@ -270,13 +284,27 @@ extension ImportRun {
             ?? MonthTail(
                 accountID: key.accountID, month: key.month,
                 committed: committed.accounts[key.accountID]?.months[key.month])
-        tail.written.advance(data: data, ids: ids, at: writtenLogs, total: newTotal)
+        tail.written.advance(
+            data: data, ids: ids, at: writtenLogs, total: newTotal,
+            days: month.days(of: newRanges))
         writtenLogs.advance(data: data.count, ids: ids.count)
         tails[key] = tail
         if !isDryRun {
             dataLog += data
             idLog += ids
         }
+    }
+
+    /// Reads the records of the given accounts (their pages of the manifest) the first time
+    /// the run needs them: a run reads the records of the accounts it touches only, and
+    /// looks an account up only after this.
+    func loadAccounts(_ accountIDs: some Sequence<AccountID>) throws(StorageError) {
+        guard !committed.unloadedPages.isEmpty else { return }
+        for accountID in try storage.loadAccounts(accountIDs, in: &committed)
+        where manifest.accounts[accountID] == nil {
+            manifest.accounts[accountID] = committed.accounts[accountID]
+        }
+        manifest.unloadedPages = committed.unloadedPages
     }
 
     /// Reads an account's months from the ledger the first time the run needs them: a run

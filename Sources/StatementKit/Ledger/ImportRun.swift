@@ -112,6 +112,8 @@ final class ImportRun {
         tally.report(nil)
         rejected = RejectedFiles.load(from: storage.folder)
         let rejectedBefore = rejected
+        // The accounts out of balance: said by every run, read whatever it touches.
+        try loadAccounts(committed.outOfBalanceIDs)
         now = clock()
         let files = try importFiles(statementFiles, tally: tally, touched: &touched)
         forgetFilesGone(below: statementFiles.roots)

@@ -59,7 +59,10 @@ struct LedgerLogsPropertyTests {
             ).importFiles(at: batch)
             outcomes += report.files.map(\.outcome)
             let manifest = try StorageController(folder: runs.state).loadManifest()
-            let live = manifest.accounts.values.reduce(0) { $0 + ($1.section?.bytes ?? 0) }
+            let live =
+                manifest.accounts.values.reduce(0) { $0 + ($1.section?.bytes ?? 0) }
+                + manifest.pages.reduce(0) { $0 + ($1?.bytes ?? 0) }
+            #expect(manifest.liveBytes == live)
             #expect(manifest.monthsLog.bytes <= 2 * live)
         }
         #expect(outcomes.contains { if case .imported = $0 { true } else { false } })
