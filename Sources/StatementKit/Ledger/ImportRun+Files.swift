@@ -176,7 +176,12 @@ extension ImportRun {
             collector: collector)
         guard collector.errorCount == 0 else {
             for (key, hashes) in progress.added {
-                for hash in hashes { knownIdentities[key]!.remove(hash) }
+                if isDryRun {
+                    for hash in hashes { knownIdentities[key]?.remove(hash) }
+                } else {
+                    // Read again from the accepted rows when needed.
+                    knownIdentities[key] = nil
+                }
                 tails[key]!.written = tails[key]!.accepted
             }
             if !isDryRun && writtenLogs != acceptedLogs { try storage.cutBack(to: acceptedLogs) }

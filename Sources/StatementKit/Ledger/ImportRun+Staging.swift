@@ -172,6 +172,17 @@ extension ImportRun {
                 data: dataLog, ids: idLog, at: start, committed: committed.logs)
         }
         progress.stagedBytes = 0
+        flushes += 1
+        evictIdentities()
+    }
+
+    /// Lets go of the identities of the account-months no flush touched lately, once the
+    /// run holds more than `identityLimit` of them, so that memory follows the work in hand
+    /// (a file in date order leaves its earlier months behind); a later row of such a month
+    /// reads them again from the logs. A dry run writes nothing to read again, and keeps all.
+    private func evictIdentities() {
+        guard !isDryRun, knownIdentities.count > identityLimit else { return }
+        knownIdentities = knownIdentities.filter { $0.value.lastFlush + 2 >= flushes }
     }
 
     /// Sorts the staged rows of one account-month into present and new, and stages the new
@@ -195,6 +206,7 @@ extension ImportRun {
             (manifest.accounts[key.accountID]?.turnover ?? 0)
             + (progress.turnover[key.accountID] ?? 0)
         defer {
+            known.lastFlush = flushes
             knownIdentities[key] = known
             if !added.isEmpty { progress.added[key] = added }
             let base = manifest.accounts[key.accountID]?.turnover ?? 0
@@ -323,7 +335,15 @@ extension ImportRun {
     private func identities(of key: AccountMonth) throws(StorageError) -> KnownIdentities {
         if let known = knownIdentities[key] { return known }
         var known = KnownIdentities()
-        if let length = committed.accounts[key.accountID]?.months[key.month] {
+        if let tail = tails[key], !isDryRun {
+            // Let go of (`evictIdentities`) after the run wrote to it: read again from what
+            // is written, the committed bytes (checked when first read) and the run's own.
+            for (hash, check) in try storage.identities(
+                of: key.accountID, in: key.month, length: tail.written)
+            {
+                known.insert(hash, amountCheck: check)
+            }
+        } else if let length = committed.accounts[key.accountID]?.months[key.month] {
             if committed.version < 2 {
                 // A dry run over a format 1 ledger: the identities as an upgrade computes them.
                 let account = committed.accounts[key.accountID]!.account

@@ -6,15 +6,28 @@
 /// run's writes visible, all together. Text format, one record per line, tab separated:
 ///
 /// ```
-/// statements-ledger 6
+/// statements-ledger 7
 /// generation N
 /// logs DATA-BYTES INDEX-BYTES
-/// months FILE BYTES
-/// account AccountID CURRENCY KIND OPENING-MINOR-UNITS|- LAST-IMPORT|- TURNOVER OUT-OF-BALANCE
-///     NAME SECTION
+/// months FILE BYTES LIVE-BYTES
+/// page NUMBER OFFSET:BYTES:CHECKSUM
+/// unbalanced AccountID
 /// file SIZE MODIFIED CHANGED INODE DEVICE CONTENT-HASH READING TRANSACTIONS ROWS NOT-BOOKED PATH
 /// end HASH
 /// ```
+///
+/// The accounts' records are in pages of the months log (format 7; `page(of:)` numbers them,
+/// a `page` line says where each non-empty one is), a line per account:
+///
+/// ```
+/// account AccountID CURRENCY KIND OPENING-MINOR-UNITS|- LAST-IMPORT|- TURNOVER OUT-OF-BALANCE
+///     NAME SECTION COUNT:SUM:FIRST:LAST:ASSERTIONS|-
+/// ```
+///
+/// (formats 4 to 6 had these lines, without the totals, in the manifest itself). An
+/// `unbalanced` line names each account out of balance, so that a run says them all without
+/// reading their pages; LIVE-BYTES is how much of the months log the sections and pages in
+/// force take, which decides when it is compacted.
 ///
 /// An account's months are not in the manifest but in its SECTION of the months log
 /// (`OFFSET:BYTES:CHECKSUM`, or `-` for none), a line per month:

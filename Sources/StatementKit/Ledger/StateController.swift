@@ -9,6 +9,9 @@ package final class StateController {
     /// How many encoded bytes of a file are held before they are written out as uncommitted
     /// tails, so that memory does not grow with the file.
     private let stagingLimit: Int
+    /// How many account-months' identities an import holds before it lets go of those it
+    /// has not looked at lately; tests make it small.
+    var identityLimit = 1 << 16
     /// How imports read their files: strictness, diagnostics kept, cores, progress.
     package var reading = ReadSettings()
 
@@ -88,6 +91,7 @@ package final class StateController {
             let run = ImportRun(
                 storage: storage, committed: committed, stagingLimit: stagingLimit,
                 isDryRun: dryRun, reading: reading, rejectedFiles: rejections)
+            run.identityLimit = identityLimit
             switch try run.run(statementFiles, clock: clock) {
             case .imported(let report):
                 if report.generations.after != report.generations.before {

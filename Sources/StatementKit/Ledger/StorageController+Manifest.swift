@@ -26,7 +26,16 @@ extension StorageController {
             guard accounts || months else { return manifest }
             do throws(StorageError) {
                 beforeReadingMonths?()
-                try loadAllAccounts(&manifest)
+                // A command asks for the accounts several times: read once per manifest.
+                let stamp = cachedRoot?.stamp
+                if let cached = cachedAccounts, stamp == cached.stamp,
+                    manifestStamp() == cached.stamp
+                {
+                    manifest = cached.manifest
+                } else {
+                    try loadAllAccounts(&manifest)
+                    if let stamp, manifestStamp() == stamp { cachedAccounts = (stamp, manifest) }
+                }
                 if months { try loadAllMonths(&manifest) }
                 return manifest
             } catch {

@@ -21,6 +21,9 @@ extension StorageController {
 
     /// Reads every page not read yet.
     func loadAllAccounts(_ manifest: inout LedgerManifest) throws(StorageError) {
+        // About 100 bytes a record.
+        let bytes = manifest.unloadedPages.reduce(0) { $0 + manifest.pages[$1]!.bytes }
+        manifest.accounts.reserveCapacity(manifest.accounts.count + bytes / 100)
         for page in manifest.unloadedPages.sorted() {
             try loadPage(page, in: &manifest)
         }

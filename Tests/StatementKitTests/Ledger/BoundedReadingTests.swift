@@ -46,4 +46,37 @@ struct BoundedReadingTests {
         #expect(large.read < 2 * small.read, "\(small.read) and \(large.read) bytes read")
         #expect(large.read * 20 < large.records)
     }
+
+    @Test func `lets go of the identities of months left behind, and finds them again`() throws {
+        // One file over three months in date order, with identical rows and transaction ids,
+        // twice in one run and once more in the next: every copy adds nothing, whether the
+        // run holds every month's identities or lets go of all but the latest.
+        var text = "date,account_iban,amount,beneficiary,description,reference,transaction_id\n"
+        for month in ["09", "10", "11"] {
+            for day in 1...20 {
+                let row = "2026-\(month)-\(String(format: "%02d", day)),\(Self.iban(day % 3))"
+                text += "\(row),-1.00,Kiosk,,,\n\(row),-1.00,Kiosk,,,\n"
+                text += "\(row),-\(day).00,Rent,,,T\(month)-\(day)\n"
+            }
+        }
+        var contents: [[String: [UInt8]]] = []
+        for limit in [0, 1 << 16] {
+            let ledger = try TestLedger()
+            let first = try ledger.files.write("a.csv", text)
+            let copy = try ledger.files.write("b.csv", text)
+            let controller = ledger.controller(stagingLimit: 300)
+            controller.identityLimit = limit
+            let report = try controller.importFiles(at: [first, copy])
+            #expect(
+                report.files.map(\.outcome) == [
+                    .imported(new: 180, present: 0), .alreadyPresent(180),
+                ])
+            let again = ledger.controller(stagingLimit: 300)
+            again.identityLimit = limit
+            let later = try again.importFiles(at: [try ledger.files.write("c.csv", text)])
+            #expect(later.files.map(\.outcome) == [.alreadyPresent(180)])
+            contents.append(try ledger.contents())
+        }
+        #expect(contents[0] == contents[1])
+    }
 }
