@@ -312,8 +312,9 @@ extension ImportRun {
     /// looks an account up only after this.
     func loadAccounts(_ accountIDs: some Sequence<AccountID>) throws(StorageError) {
         guard !committed.unloadedPages.isEmpty else { return }
-        for accountID in try storage.loadAccounts(accountIDs, in: &committed)
-        where manifest.accounts[accountID] == nil {
+        let read = try storage.loadAccounts(accountIDs, in: &committed)
+        manifest.accounts.reserveCapacity(manifest.accounts.count + read.count)
+        for accountID in read where manifest.accounts[accountID] == nil {
             manifest.accounts[accountID] = committed.accounts[accountID]
         }
         manifest.unloadedPages = committed.unloadedPages

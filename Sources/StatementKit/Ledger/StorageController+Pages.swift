@@ -12,7 +12,11 @@ extension StorageController {
             let page = LedgerManifest.page(of: accountID)
             if manifest.unloadedPages.contains(page) { pages.insert(page) }
         }
+        // About 100 bytes a record: the dictionary grows once, not at every page.
+        let bytes = pages.reduce(0) { $0 + manifest.pages[$1]!.bytes }
+        manifest.accounts.reserveCapacity(manifest.accounts.count + bytes / 100)
         var read: [AccountID] = []
+        read.reserveCapacity(bytes / 100)
         for page in pages.sorted() {
             read += try loadPage(page, in: &manifest)
         }
