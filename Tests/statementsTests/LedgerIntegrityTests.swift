@@ -8,12 +8,7 @@ struct LedgerIntegrityTests {
     /// Where the rows of the account in October 2026 lie in the transaction log: the first
     /// extent of its month record, in the account's section of the months log.
     static func extent(_ state: String) throws -> Range<Int> {
-        let manifest = try String(contentsOfFile: state + "/manifest", encoding: .utf8)
-        let lines = manifest.split(separator: "\n")
-        let log = try #require(lines.first { $0.hasPrefix("months\t") }).split(separator: "\t")[1]
-        let record = try #require(lines.first { $0.hasPrefix("account\t\(Self.account)\t") })
-        let section = try #require(record.split(separator: "\t").last).split(separator: ":")
-            .compactMap { Int($0) }
+        let (log, section) = try section(state)
         let months = try Data(contentsOf: URL(fileURLWithPath: "\(state)/\(log)"))
         let month = try #require(
             String(decoding: months[section[0]..<section[0] + section[1]], as: UTF8.self)
@@ -21,6 +16,20 @@ struct LedgerIntegrityTests {
         let numbers = try #require(month.split(separator: "\t").last).split(separator: ",")[0]
             .split(separator: ":").compactMap { Int($0) }
         return numbers[0]..<numbers[0] + numbers[1]
+    }
+
+    /// The months log, and the offset and length of the account's section in it: from the
+    /// account's record, in its page of the months log (the last written).
+    static func section(_ state: String) throws -> (log: String, section: [Int]) {
+        let manifest = try String(contentsOfFile: state + "/manifest", encoding: .utf8)
+        let log = try #require(
+            manifest.split(separator: "\n").first { $0.hasPrefix("months\t") }
+        ).split(separator: "\t")[1]
+        let months = try String(contentsOfFile: "\(state)/\(log)", encoding: .utf8)
+        let record = try #require(
+            months.split(separator: "\n").last { $0.hasPrefix("account\t\(Self.account)\t") })
+        let fields = record.split(separator: "\t", omittingEmptySubsequences: false)
+        return (String(log), fields[fields.count - 2].split(separator: ":").compactMap { Int($0) })
     }
 
     /// A ledger with the sample data, and the bytes of its files.
@@ -112,19 +121,15 @@ struct LedgerIntegrityTests {
                 try bytes.write(to: URL(fileURLWithPath: path))
             },
             naming:
-                "transactions (the rows of \(Self.account) in 2026-10) does not match its checksum")
+                "transactions (the rows of \(Self.account) in 2026-10) does not match its checksum",
+            // `accounts` reads the month records' summaries, not the rows.
+            readers: [["report", "--out", "OUT"]])
         // The account's month records, in its section of the months log.
         try Self.expectRefused(
             { state in
                 let path = state + "/months.0"
                 var bytes = try Data(contentsOf: URL(fileURLWithPath: path))
-                let manifest = try String(contentsOfFile: state + "/manifest", encoding: .utf8)
-                let record = try #require(
-                    manifest.split(separator: "\n").first {
-                        $0.hasPrefix("account\t\(Self.account)\t")
-                    })
-                let section = try #require(record.split(separator: "\t").last)
-                let offset = try #require(Int(section.split(separator: ":")[0]))
+                let offset = try Self.section(state).section[0]
                 bytes[offset + 8] = bytes[offset + 8] == UInt8(ascii: "1") ? 50 : 49
                 try bytes.write(to: URL(fileURLWithPath: path))
             }, naming: "months.0 (the months of \(Self.account)) does not match its checksum")

@@ -138,7 +138,9 @@ extension ImportRun {
                 rowsTold = rowsSeen
             }
             otherShardRows += batch.otherShardRows
-            note(batch.accounts, in: &fileAccounts, conflicts: &conflicts)
+            do throws(StorageError) {
+                try note(batch.accounts, in: &fileAccounts, conflicts: &conflicts)
+            } catch { writeError = writeError ?? error }
             // The batch's bytes are borrowed once, not retained and released for every row.
             batch.bytes.withUnsafeBytes { batchBytes in
                 for row in batch.rows {
@@ -174,7 +176,12 @@ extension ImportRun {
             collector: collector)
         guard collector.errorCount == 0 else {
             for (key, hashes) in progress.added {
-                for hash in hashes { knownIdentities[key]!.remove(hash) }
+                if isDryRun {
+                    for hash in hashes { knownIdentities[key]?.remove(hash) }
+                } else {
+                    // Read again from the accepted rows when needed.
+                    knownIdentities[key] = nil
+                }
                 tails[key]!.written = tails[key]!.accepted
             }
             if !isDryRun && writtenLogs != acceptedLogs { try storage.cutBack(to: acceptedLogs) }
@@ -238,7 +245,8 @@ extension ImportRun {
     private func note(
         _ accounts: [(account: Account, line: Int)], in fileAccounts: inout [AccountID: Account],
         conflicts: inout [(line: Int, message: DiagnosticMessage)]
-    ) {
+    ) throws(StorageError) {
+        try loadAccounts(accounts.map(\.account.id))
         for (account, line) in accounts {
             fileAccounts[account.id] = account
             if let known = manifest.accounts[account.id]?.account,
@@ -263,6 +271,7 @@ extension ImportRun {
         _ progress: inout FileProgress, collector: inout DiagnosticCollector
     ) throws(StorageError) {
         // An account the file states a balance of, without rows here: the ledger's currency.
+        try loadAccounts(summary.statedBalances.map(\.account.id))
         for stated in summary.statedBalances where fileAccounts[stated.account.id] == nil {
             if let known = manifest.accounts[stated.account.id]?.account,
                 known.currency != stated.account.currency

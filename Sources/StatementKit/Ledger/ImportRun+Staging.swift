@@ -18,6 +18,20 @@ extension ImportRun {
             return encoded.count
         }
 
+        /// The first and last day of the month of the rows at `ranges` of `bytes`.
+        func days(of ranges: [Range<Int>]) -> ClosedRange<Int>? {
+            bytes.withUnsafeBytes { buffer in
+                var days: ClosedRange<Int>?
+                for range in ranges {
+                    guard let day = LedgerRecord.dayOfMonth(line: buffer, at: range.lowerBound)
+                    else { continue }
+                    days =
+                        days.map { min($0.lowerBound, day)...max($0.upperBound, day) } ?? day...day
+                }
+                return days
+            }
+        }
+
         /// The identities of the rows in order. Rows without transaction id are numbered by
         /// `occurrences`, the counts of content hashes seen earlier in the file: identical rows
         /// share a date, so they share a month.
@@ -158,6 +172,17 @@ extension ImportRun {
                 data: dataLog, ids: idLog, at: start, committed: committed.logs)
         }
         progress.stagedBytes = 0
+        flushes += 1
+        evictIdentities()
+    }
+
+    /// Lets go of the identities of the account-months no flush touched lately, once the
+    /// run holds more than `identityLimit` of them, so that memory follows the work in hand
+    /// (a file in date order leaves its earlier months behind); a later row of such a month
+    /// reads them again from the logs. A dry run writes nothing to read again, and keeps all.
+    private func evictIdentities() {
+        guard !isDryRun, knownIdentities.count > identityLimit else { return }
+        knownIdentities = knownIdentities.filter { $0.value.lastFlush + 2 >= flushes }
     }
 
     /// Sorts the staged rows of one account-month into present and new, and stages the new
@@ -181,6 +206,7 @@ extension ImportRun {
             (manifest.accounts[key.accountID]?.turnover ?? 0)
             + (progress.turnover[key.accountID] ?? 0)
         defer {
+            known.lastFlush = flushes
             knownIdentities[key] = known
             if !added.isEmpty { progress.added[key] = added }
             let base = manifest.accounts[key.accountID]?.turnover ?? 0
@@ -270,13 +296,28 @@ extension ImportRun {
             ?? MonthTail(
                 accountID: key.accountID, month: key.month,
                 committed: committed.accounts[key.accountID]?.months[key.month])
-        tail.written.advance(data: data, ids: ids, at: writtenLogs, total: newTotal)
+        tail.written.advance(
+            data: data, ids: ids, at: writtenLogs, total: newTotal,
+            days: month.days(of: newRanges))
         writtenLogs.advance(data: data.count, ids: ids.count)
         tails[key] = tail
         if !isDryRun {
             dataLog += data
             idLog += ids
         }
+    }
+
+    /// Reads the records of the given accounts (their pages of the manifest) the first time
+    /// the run needs them: a run reads the records of the accounts it touches only, and
+    /// looks an account up only after this.
+    func loadAccounts(_ accountIDs: some Sequence<AccountID>) throws(StorageError) {
+        guard !committed.unloadedPages.isEmpty else { return }
+        let read = try storage.loadAccounts(accountIDs, in: &committed)
+        manifest.accounts.reserveCapacity(manifest.accounts.count + read.count)
+        for accountID in read where manifest.accounts[accountID] == nil {
+            manifest.accounts[accountID] = committed.accounts[accountID]
+        }
+        manifest.unloadedPages = committed.unloadedPages
     }
 
     /// Reads an account's months from the ledger the first time the run needs them: a run
@@ -295,7 +336,15 @@ extension ImportRun {
     private func identities(of key: AccountMonth) throws(StorageError) -> KnownIdentities {
         if let known = knownIdentities[key] { return known }
         var known = KnownIdentities()
-        if let length = committed.accounts[key.accountID]?.months[key.month] {
+        if let tail = tails[key], !isDryRun {
+            // Let go of (`evictIdentities`) after the run wrote to it: read again from what
+            // is written, the committed bytes (checked when first read) and the run's own.
+            for (hash, check) in try storage.identities(
+                of: key.accountID, in: key.month, length: tail.written)
+            {
+                known.insert(hash, amountCheck: check)
+            }
+        } else if let length = committed.accounts[key.accountID]?.months[key.month] {
             if committed.version < 2 {
                 // A dry run over a format 1 ledger: the identities as an upgrade computes them.
                 let account = committed.accounts[key.accountID]!.account

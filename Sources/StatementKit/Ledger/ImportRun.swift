@@ -30,6 +30,8 @@ final class ImportRun {
     struct KnownIdentities {
         var hashes: Set<UInt64> = []
         var amountChecks: [UInt64: UInt64] = [:]
+        /// The last flush of staged rows that looked at them (`flushes`).
+        var lastFlush = 0
 
         /// Adds an identity with the amount check an identity entry stores (0 for content).
         mutating func insert(_ hash: UInt64, amountCheck: UInt64) {
@@ -42,6 +44,11 @@ final class ImportRun {
             amountChecks[hash] = nil
         }
     }
+    /// How many times staged rows were written out so far.
+    var flushes = 0
+    /// How many account-months' identities a run holds before it lets go of those it has
+    /// not looked at lately (`evictIdentities`).
+    var identityLimit = 1 << 16
     /// The account-months the run has added rows to, with how far it has written them.
     var tails: [AccountMonth: MonthTail] = [:]
     /// What `writeStaged` appends to the logs, kept between calls.
@@ -112,6 +119,8 @@ final class ImportRun {
         tally.report(nil)
         rejected = RejectedFiles.load(from: storage.folder)
         let rejectedBefore = rejected
+        // The accounts out of balance: said by every run, read whatever it touches.
+        try loadAccounts(committed.outOfBalanceIDs)
         now = clock()
         let files = try importFiles(statementFiles, tally: tally, touched: &touched)
         forgetFilesGone(below: statementFiles.roots)

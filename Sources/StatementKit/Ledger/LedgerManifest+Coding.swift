@@ -3,10 +3,11 @@
 /// `accounts` or `report` read millions of month records.
 extension LedgerManifest {
     /// The manifest as text in the current format, in a stable order, ending in its hash
-    /// line.
+    /// line: the logs, where each page of account records lies in the months log, the
+    /// accounts out of balance, and the files imported whole.
     ///
-    /// - Precondition: every account has its turnover, and its months are recorded in its
-    ///   section (a manifest of an earlier format is upgraded before it is written).
+    /// - Precondition: `pages` are where the loaded accounts' records were last written
+    ///   (`StorageController.writeSections` writes them before the manifest).
     package var encodedBytes: [UInt8] {
         var out = ManifestWriter()
         out.text("\(LedgerManifest.magic) \(LedgerManifest.formatVersion)\ngeneration\t")
@@ -19,45 +20,20 @@ extension LedgerManifest {
         LedgerRecord.escape(monthsLog.name, into: &out.bytes)
         out.tab()
         out.number(monthsLog.bytes)
+        out.tab()
+        out.number(liveBytes ?? monthsLog.bytes)
         out.newline()
-        for accountID in accounts.keys.sorted() {
-            let entry = accounts[accountID]!
-            out.text("account\t")
+        for (number, page) in pages.enumerated() {
+            guard let page else { continue }
+            out.text("page\t")
+            out.number(number)
+            out.tab()
+            out.section(page)
+            out.newline()
+        }
+        for accountID in currentOutOfBalanceIDs.sorted() {
+            out.text("unbalanced\t")
             accountID.withBytes { out.bytes.append(bytes: $0) }
-            out.tab()
-            out.text(entry.account.currency.code)
-            out.tab()
-            out.text(entry.account.kind.rawValue)
-            out.tab()
-            if let opening = entry.openingBalance {
-                out.number(opening.minorUnits)
-            } else {
-                out.text("-")
-            }
-            out.tab()
-            out.text(entry.lastImport ?? "-")
-            out.tab()
-            out.number(entry.turnover!)
-            out.tab()
-            if let state = entry.outOfBalance {
-                out.text(state.since.isoText)
-                out.bytes.append(UInt8(ascii: ":"))
-                out.number(state.difference.minorUnits)
-            } else {
-                out.text("-")
-            }
-            out.tab()
-            LedgerRecord.escape(entry.account.name ?? "", into: &out.bytes)
-            out.tab()
-            if let section = entry.section {
-                out.number(section.offset)
-                out.bytes.append(UInt8(ascii: ":"))
-                out.number(section.bytes)
-                out.bytes.append(UInt8(ascii: ":"))
-                out.hex(section.checksum.value)
-            } else {
-                out.text("-")
-            }
             out.newline()
         }
         for path in files.keys.sorted() {
@@ -87,6 +63,74 @@ extension LedgerManifest {
         return LedgerManifest.sealed(out.bytes)
     }
 
+    /// The accounts out of balance: those read, as they are now, and those of the pages not
+    /// read, as the manifest listed them.
+    var currentOutOfBalanceIDs: Set<AccountID> {
+        var ids = Set(accounts.compactMap { $0.value.outOfBalance == nil ? nil : $0.key })
+        for accountID in outOfBalanceIDs
+        where unloadedPages.contains(LedgerManifest.page(of: accountID)) {
+            ids.insert(accountID)
+        }
+        return ids
+    }
+
+    /// A page of account records: a line per account, by id, as format 6's manifest held it
+    /// and then the account's totals (`COUNT:SUM:FIRST:LAST:ASSERTIONS`, or `-`).
+    ///
+    /// - Precondition: every account has its turnover, and its months are recorded in its
+    ///   section.
+    static func page(of accountIDs: [AccountID], in accounts: [AccountID: AccountEntry])
+        -> [UInt8]
+    {
+        var out = ManifestWriter()
+        for accountID in accountIDs.sorted() {
+            let entry = accounts[accountID]!
+            out.text("account\t")
+            accountID.withBytes { out.bytes.append(bytes: $0) }
+            out.tab()
+            out.text(entry.account.currency.code)
+            out.tab()
+            out.text(entry.account.kind.rawValue)
+            out.tab()
+            if let opening = entry.openingBalance {
+                out.number(opening.minorUnits)
+            } else {
+                out.text("-")
+            }
+            out.tab()
+            out.text(entry.lastImport ?? "-")
+            out.tab()
+            out.number(entry.turnover!)
+            out.tab()
+            if let state = entry.outOfBalance {
+                out.text(state.since.isoText)
+                out.bytes.append(UInt8(ascii: ":"))
+                out.number(state.difference.minorUnits)
+            } else {
+                out.text("-")
+            }
+            out.tab()
+            LedgerRecord.escape(entry.account.name ?? "", into: &out.bytes)
+            out.tab()
+            if let section = entry.section {
+                out.section(section)
+            } else {
+                out.text("-")
+            }
+            out.tab()
+            out.totals(entry.currentTotals)
+            out.newline()
+        }
+        return out.bytes
+    }
+
+    /// Reads the accounts of a page (`page(of:in:)`) into `accounts`, their sections within
+    /// the months log.
+    package mutating func readPage(_ bytes: [UInt8]) throws(DecodingError) {
+        var reader = ManifestReader(bytes: bytes)
+        try reader.readPage(into: &self)
+    }
+
     /// The section of the months log that records an account's months, a line per month in
     /// order, and its balance assertions.
     ///
@@ -110,6 +154,12 @@ extension LedgerManifest {
             if let total = length.total {
                 out.number(total)
                 out.tab()
+                if let days = length.days {
+                    out.number(days.lowerBound)
+                    out.tab()
+                    out.number(days.upperBound)
+                    out.tab()
+                }
             }
             for (index, extent) in length.extents!.enumerated() {
                 if index > 0 { out.bytes.append(UInt8(ascii: ",")) }
@@ -202,6 +252,29 @@ private struct ManifestWriter {
             magnitude /= 10
         } while magnitude > 0
         bytes[start...].reverse()
+    }
+
+    /// `COUNT:SUM:FIRST:LAST:ASSERTIONS` (days `-` without transactions), or `-` unknown.
+    mutating func totals(_ totals: AccountTotals?) {
+        guard let totals else { return text("-") }
+        number(totals.count)
+        bytes.append(UInt8(ascii: ":"))
+        number(totals.sum)
+        bytes.append(UInt8(ascii: ":"))
+        text(totals.days?.lowerBound.isoText ?? "-")
+        bytes.append(UInt8(ascii: ":"))
+        text(totals.days?.upperBound.isoText ?? "-")
+        bytes.append(UInt8(ascii: ":"))
+        number(totals.assertions)
+    }
+
+    /// `OFFSET:BYTES:CHECKSUM`.
+    mutating func section(_ section: LedgerManifest.Section) {
+        number(section.offset)
+        bytes.append(UInt8(ascii: ":"))
+        number(section.bytes)
+        bytes.append(UInt8(ascii: ":"))
+        hex(section.checksum.value)
     }
 
     /// 16 hexadecimal digits.

@@ -6,21 +6,34 @@
 /// run's writes visible, all together. Text format, one record per line, tab separated:
 ///
 /// ```
-/// statements-ledger 5
+/// statements-ledger 7
 /// generation N
 /// logs DATA-BYTES INDEX-BYTES
-/// months FILE BYTES
-/// account AccountID CURRENCY KIND OPENING-MINOR-UNITS|- LAST-IMPORT|- TURNOVER OUT-OF-BALANCE
-///     NAME SECTION
+/// months FILE BYTES LIVE-BYTES
+/// page NUMBER OFFSET:BYTES:CHECKSUM
+/// unbalanced AccountID
 /// file SIZE MODIFIED CHANGED INODE DEVICE CONTENT-HASH READING TRANSACTIONS ROWS NOT-BOOKED PATH
 /// end HASH
 /// ```
+///
+/// The accounts' records are in pages of the months log (format 7; `page(of:)` numbers them,
+/// a `page` line says where each non-empty one is), a line per account:
+///
+/// ```
+/// account AccountID CURRENCY KIND OPENING-MINOR-UNITS|- LAST-IMPORT|- TURNOVER OUT-OF-BALANCE
+///     NAME SECTION COUNT:SUM:FIRST:LAST:ASSERTIONS|-
+/// ```
+///
+/// (formats 4 to 6 had these lines, without the totals, in the manifest itself). An
+/// `unbalanced` line names each account out of balance, so that a run says them all without
+/// reading their pages; LIVE-BYTES is how much of the months log the sections and pages in
+/// force take, which decides when it is compacted.
 ///
 /// An account's months are not in the manifest but in its SECTION of the months log
 /// (`OFFSET:BYTES:CHECKSUM`, or `-` for none), a line per month:
 ///
 /// ```
-/// YYYY-MM DATA-BYTES INDEX-BYTES DATA-CHECKSUM INDEX-CHECKSUM TOTAL EXTENTS
+/// YYYY-MM DATA-BYTES INDEX-BYTES DATA-CHECKSUM INDEX-CHECKSUM TOTAL FIRST LAST EXTENTS
 /// balance YYYY-MM-DD MINOR-UNITS LINE SOURCE LEDGER-SUM
 /// ```
 ///
@@ -28,6 +41,9 @@
 /// the end of the day, the file and line that state it, and the sum of the bookings up to it
 /// when last checked, so that a run works out only those its new bookings move), in order. TOTAL is the sum of the
 /// month's amounts in minor units (absent in format 4, and worked out when a run needs it);
+/// FIRST and LAST are the first and last day of the month with a booking (from format 6; with
+/// the count, INDEX-BYTES / 16, and TOTAL, the month's summary, which `accounts` reads instead
+/// of its transactions);
 /// OUT-OF-BALANCE is `-`, or `YYYY-MM-DD:MINOR-UNITS`: since the end of which day the ledger
 /// differs from a balance the bank stated, and by how much now. From format 5 OPENING is the
 /// opening balance the account's balance assertions imply (see `BalanceCheck`); an account
@@ -42,6 +58,8 @@
 /// byte before it, so that a manifest cut short or changed is known for what it is. A `file`
 /// record is a statement file imported whole (`ImportedFile`), by its absolute path.
 ///
+/// Format 5 lacks FIRST and LAST; it is read as it is (`accounts` then reads the months'
+/// transactions), and the first writer records every month's summary in one commit.
 /// Format 4 lacks balances, totals and OUT-OF-BALANCE; it is read as it is, and a writer
 /// forgets its file records, so that the next run reads its files again for their balances.
 /// Formats 1 to 3 kept each account-month in files of its own (`accounts/ID/YYYY-MM.tsv` and
@@ -51,7 +69,7 @@
 /// format 3 does; format 1 also lacks turnover, checksums and the end line.
 package struct LedgerManifest: Hashable, Sendable {
     /// The format version this build writes.
-    package static let formatVersion = 5
+    package static let formatVersion = 7
     static let magic = "statements-ledger"
 
     /// What the ledger records about one account.
@@ -78,6 +96,8 @@ package struct LedgerManifest: Hashable, Sendable {
         package var assertions: [BalanceAssertion] = []
         /// Since when, and by how much, the ledger differs from a stated balance.
         package var outOfBalance: OutOfBalance? = nil
+        /// The account's totals as its record holds them (format 7; see `currentTotals`).
+        package var totals: AccountTotals? = nil
     }
 
     /// Where an account's month records lie in the months log, and their checksum.
@@ -146,6 +166,17 @@ package struct LedgerManifest: Hashable, Sendable {
         package var extents: [Extent]?
         /// The sum of the month's amounts in minor units; `nil` when not recorded (format 4).
         package var total: Int64?
+        /// The first and last day of the month with a transaction; `nil` when not recorded
+        /// (formats 1 to 5) or for a month without any.
+        package var days: ClosedRange<Int>? = nil
+
+        /// How many transactions the month holds: one identity entry each (16 bytes; 8 in
+        /// format 1).
+        package var count: Int { idBytes / (dataChecksum == nil ? 8 : 16) }
+
+        /// Whether the month's summary is recorded (total and days), so that readers of its
+        /// figures need not read its transactions.
+        package var hasSummary: Bool { total != nil && (days != nil || dataBytes == 0) }
 
         /// Whether `bytes` are the month's transaction lines as committed: their checksum
         /// matches (a format 1 manifest has none to compare).
@@ -161,9 +192,21 @@ package struct LedgerManifest: Hashable, Sendable {
         /// Extends the month by bytes appended to the logs where they end (`logs`): the last
         /// extent grows when the bytes follow it in both logs.
         package mutating func advance(
-            data: [UInt8], ids: [UInt8], at logs: LogLengths, total added: Int64 = 0
+            data: [UInt8], ids: [UInt8], at logs: LogLengths, total added: Int64 = 0,
+            days addedDays: ClosedRange<Int>? = nil
         ) {
             total = total.map { $0 &+ added }
+            if !data.isEmpty {
+                // Unknown days stay unknown; a month without rows takes the new ones'.
+                days =
+                    dataBytes == 0
+                    ? addedDays
+                    : days.flatMap { old in
+                        addedDays.map {
+                            min(old.lowerBound, $0.lowerBound)...max(old.upperBound, $0.upperBound)
+                        }
+                    }
+            }
             var all = extents ?? []
             if let last = all.last, last.dataOffset + last.dataBytes == logs.dataBytes,
                 last.idOffset + last.idBytes == logs.idBytes
@@ -213,6 +256,19 @@ package struct LedgerManifest: Hashable, Sendable {
     package var logs = LogLengths()
     /// The months log in force (format 4).
     package var monthsLog = MonthsLog()
+    /// Where each page of account records lies in the months log (format 7), by page number
+    /// (`page(of:)`); `nil` for a page without accounts. All `nil` before format 7, whose
+    /// manifest held every account's record.
+    package var pages: [Section?] = Array(repeating: nil, count: LedgerManifest.pageCount)
+    /// The pages whose accounts are not in `accounts` yet: a run reads those of the accounts
+    /// it touches only (`StorageController.loadAccounts`). Empty when every account is read.
+    package var unloadedPages: Set<Int> = []
+    /// The accounts out of balance, as the manifest lists them, so that a run that reads a
+    /// few pages still says every one (see `encodedBytes`).
+    package var outOfBalanceIDs: Set<AccountID> = []
+    /// The bytes of the months log that the manifest refers to (sections and pages), which
+    /// decide when it is compacted; `nil` until worked out (before format 7).
+    package var liveBytes: Int? = 0
     /// The format version the manifest was read in (`formatVersion` when made here).
     package internal(set) var version = LedgerManifest.formatVersion
 

@@ -170,18 +170,50 @@ package enum LedgerRecord {
 
     /// The sum of the amounts of an account-month, read without decoding the rest of each line.
     package static func sum(_ bytes: [UInt8], currency: Currency) throws(DecodingError) -> Money {
+        try summary(bytes, currency: currency).total
+    }
+
+    /// The sum of the amounts of an account-month and the first and last day of the month its
+    /// lines fall on (`nil` for no line), read without decoding the rest of each line.
+    package static func summary(_ bytes: [UInt8], currency: Currency) throws(DecodingError)
+        -> (total: Money, days: ClosedRange<Int>?)
+    {
         var total = Money.zero(currency)
+        var days: ClosedRange<Int>?
         try forEachRecord(bytes) { (index, fields) throws(DecodingError) in
             guard fields.count == 6 || fields.count == 7, let minorUnits = integer(fields[1]) else {
                 throw DecodingError(description: "record \(index + 1): bad amount")
             }
+            guard let day = dayOfMonth(fields[0]) else {
+                throw DecodingError(description: "record \(index + 1): bad date")
+            }
+            days = days.map { min($0.lowerBound, day)...max($0.upperBound, day) } ?? day...day
             do throws(MoneyError) {
                 total = try total.adding(Money(minorUnits: minorUnits, currency: currency))
             } catch {
                 throw DecodingError(description: "record \(index + 1): \(error)")
             }
         }
-        return total
+        return (total, days)
+    }
+
+    /// The day of the month of a line's date field, `YYYY-MM-DD`: its last two digits.
+    static func dayOfMonth(_ date: UnsafeRawBufferPointer) -> Int? {
+        guard date.count >= 10 else { return nil }
+        let tens = date[date.count - 2] &- UInt8(ascii: "0")
+        let ones = date[date.count - 1] &- UInt8(ascii: "0")
+        guard tens < 4, ones < 10, date[date.count - 3] == UInt8(ascii: "-") else { return nil }
+        let day = Int(tens) * 10 + Int(ones)
+        return day >= 1 ? day : nil
+    }
+
+    /// The day of the month of the line that starts at `start` in `bytes` (an encoded row).
+    static func dayOfMonth(line bytes: UnsafeRawBufferPointer, at start: Int) -> Int? {
+        guard let base = bytes.baseAddress, start < bytes.count,
+            let tab = memchr(base + start, 9, bytes.count - start)
+        else { return nil }
+        let end = base.distance(to: UnsafeRawPointer(tab))
+        return dayOfMonth(UnsafeRawBufferPointer(rebasing: bytes[start..<end]))
     }
 
     /// Calls `body` with each line's 0-based index and its tab-separated fields, as byte views.

@@ -35,7 +35,8 @@ struct ManifestReader {
         fields.append(start..<line.upperBound)
     }
 
-    /// Reads a section: `YYYY-MM DATA IDX DCHK ICHK [TOTAL] EXTENTS` lines, then `balance
+    /// Reads a section: `YYYY-MM DATA IDX DCHK ICHK [TOTAL [FIRST LAST]] EXTENTS` lines, then
+    /// `balance
     /// YYYY-MM-DD MINOR LINE SOURCE` lines.
     mutating func readSection(logs: LedgerManifest.LogLengths, currency: Currency)
         throws(DecodingError)
@@ -63,15 +64,21 @@ struct ManifestReader {
                         source: unescaped(fields[4]), line: line, ledgerSum: sum))
                 continue
             }
-            guard fields.count == 6 || fields.count == 7,
+            guard fields.count == 6 || fields.count == 7 || fields.count == 9,
                 case (let month, var length)? = monthRecord(
                     from: 0, version: 4, logs, extentsField: fields.count - 1)
             else { throw .malformed(line: offset + 1, "bad month record") }
-            if fields.count == 7 {
+            if fields.count >= 7 {
                 guard let total = integer(fields[5]) else {
                     throw .malformed(line: offset + 1, "bad month total")
                 }
                 length.total = Int64(total)
+            }
+            if fields.count == 9 {
+                guard let first = integer(fields[6]), let last = integer(fields[7]),
+                    1 <= first, first <= last, last <= month.lastDay.day
+                else { throw .malformed(line: offset + 1, "bad month days") }
+                length.days = first...last
             }
             months[month] = length
         }
@@ -91,6 +98,8 @@ struct ManifestReader {
         else { throw .malformed(line: 1, "not a statements ledger") }
         guard version <= LedgerManifest.formatVersion else { throw .newerVersion(version) }
         manifest.version = version
+        // Before format 7 the live bytes are worked out from the sections when needed.
+        if version < 7 { manifest.liveBytes = nil }
         if version >= 2 {
             // The end line holds the hash of everything before it.
             let last = lines.last!
@@ -148,12 +157,34 @@ struct ManifestReader {
             manifest.logs = LedgerManifest.LogLengths(dataBytes: data, idBytes: ids)
             return
         }
-        if fields.count == 3 && version >= 4 && isText(kind, "months") {
+        if fields.count == (version >= 7 ? 4 : 3) && version >= 4 && isText(kind, "months") {
             let name = unescaped(fields[1])
             guard let bytes = integer(fields[2]), bytes >= 0, name.hasPrefix("months."),
                 !name.contains("/")
             else { throw .malformed(line: number, "bad months log") }
             manifest.monthsLog = LedgerManifest.MonthsLog(name: name, bytes: bytes)
+            if version >= 7 {
+                guard let live = integer(fields[3]), live >= 0, live <= bytes else {
+                    throw .malformed(line: number, "bad months log")
+                }
+                manifest.liveBytes = live
+            }
+            return
+        }
+        if version >= 7 && isText(kind, "page") {
+            guard fields.count == 3, let page = integer(fields[1]),
+                (0..<LedgerManifest.pageCount).contains(page), manifest.pages[page] == nil,
+                let section = section(fields[2], in: manifest.monthsLog)
+            else { throw .malformed(line: number, "bad page") }
+            manifest.pages[page] = section
+            manifest.unloadedPages.insert(page)
+            return
+        }
+        if version >= 7 && isText(kind, "unbalanced") {
+            guard fields.count == 2, let accountID = accountID(fields[1]) else {
+                throw .malformed(line: number, "bad account out of balance")
+            }
+            manifest.outOfBalanceIDs.insert(accountID)
             return
         }
         if version >= 3 && isText(kind, "file") {
@@ -165,7 +196,8 @@ struct ManifestReader {
         }
         let accountFields = version >= 5 ? 10 : version >= 4 ? 9 : version >= 2 ? 8 : 7
         let monthFields = version >= 2 ? 7 : 5
-        if isText(kind, "account") && fields.count == accountFields {
+        // From format 7 the accounts are in pages of the months log.
+        if isText(kind, "account") && fields.count == accountFields && version <= 6 {
             try readAccount(accountID, number: number, version: version, into: &manifest)
         } else if isText(kind, "month") && version <= 3 && fields.count == monthFields {
             guard manifest.accounts[accountID] != nil,
@@ -175,6 +207,48 @@ struct ManifestReader {
         } else {
             throw .malformed(line: number, "unknown record")
         }
+    }
+
+    /// Reads a page of account records (format 7): `account` lines as format 6's manifest
+    /// held them, each account on the page its id hashes to.
+    mutating func readPage(into manifest: inout LedgerManifest) throws(DecodingError) {
+        guard bytes.last == 10 else { throw .malformed(line: 1, "the page is cut short") }
+        for (offset, line) in lines().enumerated() {
+            split(line)
+            guard fields.count == 11, isText(fields[0], "account"),
+                let accountID = accountID(fields[1]), manifest.accounts[accountID] == nil
+            else { throw .malformed(line: offset + 1, "bad account record") }
+            let last = fields.removeLast()
+            try readAccount(accountID, number: offset + 1, version: 6, into: &manifest)
+            guard isText(last, "-") else {
+                guard let totals = totals(last) else {
+                    throw .malformed(line: offset + 1, "bad account totals")
+                }
+                manifest.accounts[accountID]!.totals = totals
+                continue
+            }
+        }
+    }
+
+    /// `COUNT:SUM:FIRST:LAST:ASSERTIONS`.
+    private func totals(_ range: Range<Int>) -> AccountTotals? {
+        let parts = bytes[range].split(
+            separator: UInt8(ascii: ":"), omittingEmptySubsequences: false)
+        guard parts.count == 5,
+            let count = integer(parts[0].startIndex..<parts[0].endIndex), count >= 0,
+            let sum = integer(parts[1].startIndex..<parts[1].endIndex),
+            let assertions = integer(parts[4].startIndex..<parts[4].endIndex), assertions >= 0
+        else { return nil }
+        var totals = AccountTotals(count: count, sum: Int64(sum), assertions: assertions)
+        let first = String(decoding: parts[2], as: UTF8.self)
+        let last = String(decoding: parts[3], as: UTF8.self)
+        if first != "-" || last != "-" {
+            guard let from = try? Day(parsing: first), let to = try? Day(parsing: last),
+                from <= to
+            else { return nil }
+            totals.days = from...to
+        }
+        return totals
     }
 
     /// Reads a `file` record: an imported file's stamp, content and counts.

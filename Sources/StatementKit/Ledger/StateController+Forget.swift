@@ -329,10 +329,12 @@ extension StateController {
                     (start, row) = (offset + 1, row + 1)
                 }
                 let removedSum: Int64
+                let days: ClosedRange<Int>?
                 do throws(LedgerRecord.DecodingError) {
                     let total = try LedgerRecord.sum(lines, currency: entry.account.currency)
-                    let kept = try LedgerRecord.sum(data, currency: entry.account.currency)
-                    removedSum = total.minorUnits &- kept.minorUnits
+                    let kept = try LedgerRecord.summary(data, currency: entry.account.currency)
+                    removedSum = total.minorUnits &- kept.total.minorUnits
+                    days = kept.days
                 } catch {
                     throw storage.damaged(
                         error, account: entry.account, in: key.month, length: length)
@@ -346,7 +348,7 @@ extension StateController {
                     continue
                 }
                 var rewritten = LedgerManifest.MonthLength.empty
-                rewritten.advance(data: data, ids: index, at: ends)
+                rewritten.advance(data: data, ids: index, at: ends, days: days)
                 rewritten.total = length.total.map { $0 &- removedSum }
                 if !dryRun {
                     try storage.appendToLogs(

@@ -58,6 +58,7 @@ extension StateController {
         guard storage.canRestore(kept) else {
             return .failure(.cannotRestore("it compacted the ledger's month records"))
         }
+        try storage.loadAllAccounts(&kept)
         try storage.loadMonths(of: Array(kept.accounts.keys), in: &kept)
         var count = 0
         var accounts: [AccountID] = []

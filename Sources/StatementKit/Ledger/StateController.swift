@@ -9,6 +9,9 @@ package final class StateController {
     /// How many encoded bytes of a file are held before they are written out as uncommitted
     /// tails, so that memory does not grow with the file.
     private let stagingLimit: Int
+    /// How many account-months' identities an import holds before it lets go of those it
+    /// has not looked at lately; tests make it small.
+    var identityLimit = 1 << 16
     /// How imports read their files: strictness, diagnostics kept, cores, progress.
     package var reading = ReadSettings()
 
@@ -55,25 +58,30 @@ package final class StateController {
                 if case .file = $0.entry { true } else { false }
             }
         if !dryRun && !writes && !statementFiles.roots.isEmpty {
-            writes = !(try storage.loadManifest(months: false))
+            writes = !(try storage.loadManifest(months: false, accounts: false))
                 .filesRecorded(below: statementFiles.roots).isEmpty
         }
         if writes { try storage.lockForWriting() }
         defer { storage.unlock() }
         // The months of the accounts the run touches are read as it needs them.
-        var committed = try storage.loadManifest(months: false)
-        let isOlderFormat = committed.version < LedgerManifest.formatVersion
+        var committed = try storage.loadManifest(months: false, accounts: false)
+        let version = committed.version
         // A ledger of an earlier format is moved into the logs first.
         if writes && committed.version < 4 {
             committed = try upgrade(committed)
         } else if writes {
             storage.removeEarlierFormatFiles()
         }
-        if writes && isOlderFormat {
+        if writes && version < LedgerManifest.formatVersion {
             // Format 4 kept no balances: its files are read again (their rows found present),
-            // so that their balances become assertions. The run's commit writes format 5.
-            committed.files = [:]
-            committed.version = LedgerManifest.formatVersion
+            // so that their balances become assertions.
+            if version < 5 { committed.files = [:] }
+            // Format 6 lacks pages only: the run's commit writes them.
+            if version < 6 {
+                committed = try summarizeMonths(committed)
+            } else {
+                committed.version = LedgerManifest.formatVersion
+            }
         }
         // Files whose balances cannot be kept (beyond a 64-bit amount, or under --strict out
         // of balance) are rejected and the run made again without them (each attempt rejects
@@ -83,6 +91,7 @@ package final class StateController {
             let run = ImportRun(
                 storage: storage, committed: committed, stagingLimit: stagingLimit,
                 isDryRun: dryRun, reading: reading, rejectedFiles: rejections)
+            run.identityLimit = identityLimit
             switch try run.run(statementFiles, clock: clock) {
             case .imported(let report):
                 if report.generations.after != report.generations.before {
@@ -111,6 +120,41 @@ package final class StateController {
             throw error
         }
         storage.removeEarlierFormatFiles()
+        return upgraded
+    }
+
+    /// Records the summary of every month that has none (its total and first and last day,
+    /// absent before format 6) in one commit of the current format, so that `accounts` reads
+    /// month records, not transactions: each such month's lines are read once, checked
+    /// against their checksum. A crash before the commit leaves the earlier format in force.
+    private func summarizeMonths(_ committed: LedgerManifest) throws(StorageError)
+        -> LedgerManifest
+    {
+        var upgraded = committed
+        upgraded.version = LedgerManifest.formatVersion
+        do throws(StorageError) {
+            try storage.loadAllMonths(&upgraded)
+            for accountID in upgraded.accounts.keys.sorted() {
+                let entry = upgraded.accounts[accountID]!
+                for (month, length) in entry.months where !length.hasSummary {
+                    let bytes = try storage.dataBytes(of: accountID, in: month, length: length)
+                    do throws(LedgerRecord.DecodingError) {
+                        let summary = try LedgerRecord.summary(
+                            bytes, currency: entry.account.currency)
+                        upgraded.accounts[accountID]!.months[month]!.total =
+                            summary.total.minorUnits
+                        upgraded.accounts[accountID]!.months[month]!.days = summary.days
+                    } catch {
+                        throw storage.damaged(
+                            error, account: entry.account, in: month, length: length)
+                    }
+                }
+            }
+            try storage.commit(&upgraded, changed: Set(upgraded.accounts.keys))
+        } catch {
+            try? storage.rollBack()
+            throw error
+        }
         return upgraded
     }
 
@@ -150,7 +194,7 @@ package final class StateController {
                     data: data, ids: index, at: upgraded.logs, committed: empty)
                 var moved = LedgerManifest.MonthLength.empty
                 moved.advance(data: data, ids: index, at: upgraded.logs)
-                moved.total = nil  // worked out when a run needs it
+                (moved.total, moved.days) = (nil, nil)  // worked out by the upgrade after
                 upgraded.logs.advance(data: data.count, ids: index.count)
                 upgraded.accounts[accountID]!.months[month] = moved
             }
@@ -162,7 +206,7 @@ package final class StateController {
 
     /// How many runs have committed to the ledger so far.
     package func generation() throws(StorageError) -> Int {
-        try storage.loadManifest(months: false).generation
+        try storage.loadManifest(months: false, accounts: false).generation
     }
 
     /// The months whose reports must be written after an import: the months it changed, when
@@ -182,7 +226,10 @@ package final class StateController {
     ///
     /// - Complexity: nothing when the output is current; else one read of the ledger's bytes.
     package func verifyForReports(reportedGeneration: Int?) throws(StorageError) {
-        guard try storage.loadManifest(months: false).generation != reportedGeneration else {
+        guard
+            try storage.loadManifest(months: false, accounts: false).generation
+                != reportedGeneration
+        else {
             return
         }
         try storage.verifyChecksums(of: try storage.loadManifest()) { _, _ in true }
@@ -234,51 +281,6 @@ package final class StateController {
     /// The latest month with transactions in the ledger, if any.
     package func latestMonth() throws(StorageError) -> Month? {
         try storage.loadManifest().accounts.values.compactMap { $0.months.keys.max() }.max()
-    }
-
-    /// Every account of the ledger with its figures, computed from the stored transactions.
-    package func accountSummaries() throws(StorageError) -> [AccountSummary] {
-        let manifest = try storage.loadManifest()
-        var summaries: [AccountSummary] = []
-        for accountID in manifest.accounts.keys.sorted() {
-            let entry = manifest.accounts[accountID]!
-            var balance = entry.openingBalance ?? .zero(entry.account.currency)
-            var count = 0
-            var first: Day?
-            var last: Day?
-            // The ledger at the end of the latest day the bank stated a balance for.
-            let stated = entry.assertions.last
-            var ledgerAtStated = balance.minorUnits
-            for month in entry.months.keys.sorted() {
-                for transaction in try storage.transactions(
-                    of: entry.account, in: month, length: entry.months[month]!)
-                {
-                    if let stated, transaction.date <= stated.day {
-                        ledgerAtStated &+= transaction.amount.minorUnits
-                    }
-                    do throws(MoneyError) {
-                        balance = try balance.adding(transaction.amount)
-                    } catch {
-                        throw .unreadable(
-                            folder: storage.folder,
-                            reason: "the balance of \(accountID.text) \(error)")
-                    }
-                    count += 1
-                    first = min(first ?? transaction.date, transaction.date)
-                    last = max(last ?? transaction.date, transaction.date)
-                }
-            }
-            var summary = AccountSummary(
-                account: entry.account, transactionCount: count, balance: balance,
-                firstDate: first, lastDate: last,
-                lastImport: entry.lastImport)
-            summary.bankBalance = stated.map {
-                ($0, Money(minorUnits: ledgerAtStated, currency: entry.account.currency))
-            }
-            summary.outOfBalance = entry.outOfBalance
-            summaries.append(summary)
-        }
-        return summaries
     }
 
     /// The accounts out of balance with their banks, by id, from the manifest alone.

@@ -10,20 +10,33 @@ import Foundation
 extension StorageController {
     // MARK: Reading
 
-    /// Reads the committed manifest, with every account's months unless `months` is false
-    /// (then `loadMonths(of:in:)` reads those of the accounts a run needs); a missing folder
-    /// or manifest is an empty ledger.
+    /// Reads the committed manifest, with every account's record unless `accounts` is false
+    /// (then `loadAccounts(_:in:)` reads the pages of those a run needs) and every account's
+    /// months unless `months` is false (then `loadMonths(of:in:)` reads those a run needs); a
+    /// missing folder or manifest is an empty ledger.
     ///
     /// Readers take no lock, so a writer's commit may replace the months log between reading
     /// the manifest and reading that log: the manifest is then read again.
-    package func loadManifest(months: Bool = true) throws(StorageError) -> LedgerManifest {
+    package func loadManifest(months: Bool = true, accounts: Bool = true) throws(StorageError)
+        -> LedgerManifest
+    {
         var attempt = 0
         while true {
             var manifest = try loadRoot()
-            guard months else { return manifest }
+            guard accounts || months else { return manifest }
             do throws(StorageError) {
                 beforeReadingMonths?()
-                try loadAllMonths(&manifest)
+                // A command asks for the accounts several times: read once per manifest.
+                let stamp = cachedRoot?.stamp
+                if let cached = cachedAccounts, stamp == cached.stamp,
+                    manifestStamp() == cached.stamp
+                {
+                    manifest = cached.manifest
+                } else {
+                    try loadAllAccounts(&manifest)
+                    if let stamp, manifestStamp() == stamp { cachedAccounts = (stamp, manifest) }
+                }
+                if months { try loadAllMonths(&manifest) }
                 return manifest
             } catch {
                 attempt += 1

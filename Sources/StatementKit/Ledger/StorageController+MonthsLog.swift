@@ -67,39 +67,85 @@ extension StorageController {
         }
     }
 
-    /// Appends the sections of the changed accounts to the months log, and copies the live
-    /// sections into a new months log when superseded ones take more than half of it.
+    /// Appends the sections of the changed accounts and the pages of account records that
+    /// changed to the months log, and copies the live sections and pages into a new months log
+    /// when superseded ones take more than half of it.
     func writeSections(_ manifest: inout LedgerManifest, changed: Set<AccountID>)
         throws(StorageError)
     {
         var sections: [UInt8] = []
         let start = manifest.monthsLog.bytes
+        // Before format 7 every account is read: their sections are the live bytes.
+        var live =
+            manifest.liveBytes
+            ?? manifest.accounts.values.reduce(0) { $0 + ($1.section?.bytes ?? 0) }
         for accountID in changed.sorted() {
             precondition(manifest.accounts[accountID]!.monthsLoaded, "the months are loaded")
             let entry = manifest.accounts[accountID]!
             guard !entry.months.isEmpty || !entry.assertions.isEmpty else { continue }
             let bytes = LedgerManifest.section(of: entry.months, assertions: entry.assertions)
+            live += bytes.count - (entry.section?.bytes ?? 0)
             manifest.accounts[accountID]!.section = LedgerManifest.Section(
                 offset: start + sections.count, bytes: bytes.count, checksum: .of(bytes))
             sections += bytes
         }
+        live += appendPages(&manifest, to: &sections, at: start)
+        manifest.liveBytes = live
         guard !sections.isEmpty else { return }
         let path = monthsPath(manifest.monthsLog)
         try openMonthsLog(path, committed: start, truncating: false)
         try faultInjection?(.append)
         try write(sections, to: monthsWriter!.descriptor, at: start, path)
         manifest.monthsLog.bytes += sections.count
-        let live = manifest.accounts.values.reduce(0) { $0 + ($1.section?.bytes ?? 0) }
         guard manifest.monthsLog.bytes > 2 * live + monthsLogSlack else { return }
+        try compact(&manifest)
+    }
+
+    /// Appends to `out` (which goes to the months log at `start`) each page whose accounts
+    /// are all read and whose records changed, and forgets pages left without accounts;
+    /// returns how much the live bytes grew.
+    private func appendPages(
+        _ manifest: inout LedgerManifest, to out: inout [UInt8], at start: Int
+    ) -> Int {
+        var grown = 0
+        let byPage = manifest.loadedAccountsByPage()
+        for page in 0..<LedgerManifest.pageCount where !manifest.unloadedPages.contains(page) {
+            let old = manifest.pages[page]
+            guard let accountIDs = byPage[page] else {
+                grown -= old?.bytes ?? 0
+                manifest.pages[page] = nil
+                continue
+            }
+            let bytes = LedgerManifest.page(of: accountIDs, in: manifest.accounts)
+            let checksum = Checksum.of(bytes)
+            if let old, old.bytes == bytes.count, old.checksum == checksum { continue }
+            grown += bytes.count - (old?.bytes ?? 0)
+            manifest.pages[page] = LedgerManifest.Section(
+                offset: start + out.count, bytes: bytes.count, checksum: checksum)
+            out += bytes
+        }
+        return grown
+    }
+
+    /// Copies the live sections, and every page anew (their sections moved), into a new
+    /// months log; the old one is removed after the commit.
+    private func compact(_ manifest: inout LedgerManifest) throws(StorageError) {
+        let path = monthsPath(manifest.monthsLog)
         // Copied as they are: their checksums go with them.
         let log = try readFile(path, upTo: manifest.monthsLog.bytes, missingIsEmpty: false) ?? []
+        for page in manifest.unloadedPages.sorted() {
+            try loadPage(page, in: &manifest, log: log)
+        }
         var compacted: [UInt8] = []
-        compacted.reserveCapacity(live)
+        compacted.reserveCapacity(manifest.liveBytes ?? 0)
         for accountID in manifest.accounts.keys.sorted() {
             guard let section = manifest.accounts[accountID]!.section else { continue }
             manifest.accounts[accountID]!.section!.offset = compacted.count
             compacted += log[section.offset..<section.offset + section.bytes]
         }
+        manifest.pages = Array(repeating: nil, count: LedgerManifest.pageCount)
+        _ = appendPages(&manifest, to: &compacted, at: 0)
+        manifest.liveBytes = compacted.count
         var name = "months.\(manifest.generation)"
         while name == manifest.monthsLog.name { name += "c" }
         manifest.monthsLog = LedgerManifest.MonthsLog(name: name, bytes: compacted.count)

@@ -108,6 +108,20 @@ extension StorageController {
         changed(.data, accountID, month, length)
     }
 
+    /// Checks that a log is there and holds its committed bytes, without reading them: what
+    /// a reader of month records alone can check of the bytes they describe.
+    func checkLength(of part: LogPart, committed: Int) throws(StorageError) {
+        guard committed > 0 else { return }
+        let path = logPath(part)
+        var info = stat()
+        guard fstat(try reader(path), &info) == 0 else { throw error("read", path) }
+        guard Int(info.st_size) >= committed else {
+            throw .damaged(
+                folder: folder, path: path,
+                reason: "is shorter than its committed length (\(committed) bytes)")
+        }
+    }
+
     /// A log open for reading, opened once: a missing one is damage.
     private func reader(_ path: String) throws(StorageError) -> Int32 {
         if let descriptor = readers[path] { return descriptor }
@@ -150,7 +164,9 @@ extension StorageController {
                 throw .damaged(
                     folder: folder, path: path,
                     reason: "is shorter than its committed length (\(offset + count) bytes)")
-            case .success: start += count
+            case .success:
+                start += count
+                bytesRead += count
             case .failure(let failure):
                 throw .io(path: path, operation: "read", reason: failure.description)
             }
@@ -225,7 +241,7 @@ extension StorageController {
         switch result {
         case .success(let count) where count < size:
             throw .damaged(folder: folder, path: path, reason: "ended early")
-        case .success: break
+        case .success: bytesRead += size
         case .failure(let failure):
             throw .io(path: path, operation: "read", reason: failure.description)
         }

@@ -149,4 +149,9 @@ package final class StorageController {
 
     /// The manifest last read with the stamp of its file, and that stamp now.
     var cachedRoot: (stamp: [Int], manifest: LedgerManifest)?
+    /// The manifest with every account's record, read for the manifest file of `stamp`.
+    var cachedAccounts: (stamp: [Int], manifest: LedgerManifest)?
+    /// How many bytes of the ledger's files this controller has read (the manifest, the
+    /// months log, the logs): what a run costs in reading, which tests count.
+    package internal(set) var bytesRead = 0
 }

@@ -88,28 +88,46 @@ struct LedgerManifestTests {
             extents: [.init(dataOffset: 36, dataBytes: 3, idOffset: 96, idBytes: 16)]),
     ]
 
-    @Test func `round-trips accounts, logs and sections`() throws {
-        var manifest = LedgerManifest()
+    @Test func `round-trips accounts, pages, logs and sections`() throws {
         let iban = AccountID(try IBAN(parsing: "DE89370400440532013000"))
         let section = LedgerManifest.section(of: Self.months)
-        manifest.accounts[iban] = LedgerManifest.AccountEntry(
+        var accounts: [AccountID: LedgerManifest.AccountEntry] = [:]
+        accounts[iban] = LedgerManifest.AccountEntry(
             account: Account(id: iban, name: "A\tB", kind: .savings, currency: .eur),
             openingBalance: Money(minorUnits: -5, currency: .eur),
             lastImport: "2026-11-01T00:00:00Z", turnover: 12, months: [:],
             section: .init(offset: 7, bytes: section.count, checksum: .of(section)),
             monthsLoaded: false)
         let other = AccountID(try IBAN(parsing: "NL91ABNA0417164300"))
-        manifest.accounts[other] = LedgerManifest.AccountEntry(
+        accounts[other] = LedgerManifest.AccountEntry(
             account: Account(id: other, currency: .eur), turnover: 0, months: [:])
+        // A page: a line per account, by id; totals unknown for months not read.
+        let page = LedgerManifest.page(of: [other, iban], in: accounts)
+        let pageText = String(decoding: page, as: UTF8.self)
+        #expect(pageText.hasPrefix("account\tDE89370400440532013000\tEUR\tsavings\t-5\t"))
+        #expect(
+            pageText.contains("\tA\\tB\t7:\(section.count):\(Checksum.of(section).hexText)\t-\n"))
+        #expect(pageText.hasSuffix("\t0\t-\t\t-\t0:0:-:-:0\n"))  // in balance, no months
+        var manifest = LedgerManifest()
         manifest.logs = LedgerManifest.LogLengths(dataBytes: 39, idBytes: 112)
-        manifest.monthsLog = LedgerManifest.MonthsLog(name: "months.3", bytes: 7 + section.count)
+        let end = 7 + section.count + page.count
+        manifest.monthsLog = LedgerManifest.MonthsLog(name: "months.3", bytes: end)
+        manifest.liveBytes = end - 7
+        var read = manifest
+        try read.readPage(page)
+        accounts[other]!.totals = AccountTotals()
+        #expect(read.accounts == accounts)
+        // The manifest: a line per page, where it lies in the months log.
+        let number = LedgerManifest.page(of: iban)
+        manifest.pages[number] = .init(
+            offset: 7 + section.count, bytes: page.count, checksum: .of(page))
+        manifest.unloadedPages = [number]
         let text = manifest.encoded
         #expect(
             text.hasPrefix(
-                "statements-ledger 5\ngeneration\t0\nlogs\t39\t112\nmonths\tmonths.3\t\(7 + section.count)\n"
+                "statements-ledger 7\ngeneration\t0\nlogs\t39\t112\nmonths\tmonths.3\t\(end)\t\(end - 7)\npage\t\(number)\t\(7 + section.count):\(page.count):"
             ))
-        #expect(text.contains("\tA\\tB\t7:\(section.count):\(Checksum.of(section).hexText)\n"))
-        #expect(text.contains("\t0\t-\t\t-\n"))  // in balance, no months, no section
+        #expect(!text.contains("account\t"))
         #expect(try LedgerManifest(decoding: text) == manifest)
         // The section: a line per month, its extents in the order appended.
         #expect(
@@ -117,8 +135,9 @@ struct LedgerManifestTests {
                 "2026-10\t10\t48\t\(Checksum.of([1, 2]).hexText)\t\(Checksum.empty.hexText)\t0:4:16:32,30:6:80:16\n2026-11\t"
             ))
         #expect(try LedgerManifest.months(ofSection: section, logs: manifest.logs) == Self.months)
-        // A section past the months log's committed length is refused.
+        // A page past the months log's committed length is refused.
         manifest.monthsLog.bytes -= 1
+        manifest.liveBytes = 0
         #expect(throws: LedgerManifest.DecodingError.self) {
             try LedgerManifest(decoding: manifest.encoded)
         }
@@ -186,7 +205,7 @@ struct LedgerManifestTests {
         for damaged in [
             lines.dropLast().joined(separator: "\n") + "\n",  // the end line lost
             String(text.dropLast(5)),  // cut mid-line
-            text.replacingOccurrences(of: "checking", with: "savings"),  // changed
+            text.replacingOccurrences(of: "generation\t0", with: "generation\t1"),  // changed
         ] {
             #expect(throws: LedgerManifest.DecodingError.self) {
                 try LedgerManifest(decoding: damaged)
@@ -350,7 +369,7 @@ struct ImportedFileRecordTests {
         manifest.accounts[iban] = LedgerManifest.AccountEntry(
             account: Account(id: iban, currency: .eur), turnover: 0, months: [:])
         // Format 2: no logs, no months log, no sections (and no file records).
-        let lines = manifest.encoded.split(separator: "\n").dropLast()
+        let lines = manifest.format6Lines
             .filter { !$0.hasPrefix("logs\t") && !$0.hasPrefix("months\t") }
             .map { line in
                 // Without format 5's balance state and format 4's section.

@@ -323,7 +323,11 @@ struct StateControllerTests {
             #expect(manifest.monthsLog.name == names.first)
             // Each run supersedes both accounts' sections; a log more than twice its live
             // sections is copied, so it never grows past that.
-            let live = manifest.accounts.values.reduce(0) { $0 + $1.section!.bytes }
+            // Live: the sections and the pages of account records.
+            let live =
+                manifest.accounts.values.reduce(0) { $0 + $1.section!.bytes }
+                + manifest.pages.reduce(0) { $0 + ($1?.bytes ?? 0) }
+            #expect(manifest.liveBytes == live)
             #expect(manifest.monthsLog.bytes <= 2 * live)
             sizes.append(manifest.monthsLog.bytes)
         }
@@ -396,12 +400,12 @@ struct StateControllerTests {
         let ledger = try TestLedger()
         try FileManager.default.createDirectory(
             atPath: ledger.state, withIntermediateDirectories: true)
-        try "statements-ledger 6\n".write(
+        try "statements-ledger 8\n".write(
             toFile: ledger.state + "/manifest", atomically: false, encoding: .utf8)
         #expect(
             throws: StorageError.unreadable(
                 folder: ledger.state,
-                reason: LedgerManifest.DecodingError.newerVersion(6).description)
+                reason: LedgerManifest.DecodingError.newerVersion(8).description)
         ) {
             try ledger.accounts()
         }

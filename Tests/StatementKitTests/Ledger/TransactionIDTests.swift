@@ -171,7 +171,7 @@ struct LedgerUpgradeTests {
         let report = try ledger.importText(Self.format3Rows)
         #expect(report.files.map(\.outcome) == [.alreadyPresent(3)])
         let manifest = try String(contentsOfFile: ledger.state + "/manifest", encoding: .utf8)
-        #expect(manifest.hasPrefix("statements-ledger 5\ngeneration\t1\n"))
+        #expect(manifest.hasPrefix("statements-ledger 7\ngeneration\t1\n"))
         // Only the logs are left, however many months and accounts the ledger held.
         #expect(
             try FileManager.default.contentsOfDirectory(atPath: ledger.state).sorted() == [
@@ -239,7 +239,7 @@ struct LedgerUpgradeTests {
         #expect(after.balance == before.balance)
         #expect(after.account.name == "Household")
         let manifest = try String(contentsOfFile: ledger.state + "/manifest", encoding: .utf8)
-        #expect(manifest.hasPrefix("statements-ledger 5\n"))
+        #expect(manifest.hasPrefix("statements-ledger 7\n"))
         #expect(!FileManager.default.fileExists(atPath: ledger.state + "/accounts"))
         #expect(FileManager.default.fileExists(atPath: ledger.state + "/identities"))
         // A third identical coffee in a later export is still one more.
@@ -307,7 +307,7 @@ struct LedgerUpgradeTests {
                 "DE89370400440532013000", "NL91ABNA0417164300",
             ])
         let manifest = try String(contentsOfFile: ledger.state + "/manifest", encoding: .utf8)
-        #expect(manifest.hasPrefix("statements-ledger 5\n"))
+        #expect(manifest.hasPrefix("statements-ledger 7\n"))
         // Once more, now in format 5: still nothing new.
         let again = try ledger.controller().importFiles(at: [inputs + "/good"] + profiles)
         #expect(again.files.allSatisfy { if case .imported = $0.outcome { false } else { true } })
