@@ -18,15 +18,28 @@ extension SniffEvidence {
         "summe": .total, "gesamt": .total, "totaal": .total, "totale": .total,
     ]
 
-    /// What a row's text labels (`Neuer Kontostand`, `Total`), looked up only for a text that
-    /// may be a label: a letter, and not long.
+    /// Every label a row may have, in bytes: whole (`Saldo`, after which only spaces or a
+    /// colon may follow) or a prefix (`Neuer Kontostand …`).
+    private static let labels: [(bytes: [UInt8], label: RowLabel, isWhole: Bool)] =
+        wholeLabels.map { (Array($0.key.utf8), $0.value, true) }
+        + HeaderVocabulary.balanceLabels.map { (Array($0.label.utf8), .balance($0.item), false) }
+
+    /// What a row's text labels (`Neuer Kontostand`, `Total`). Every row passes here: it
+    /// compares bytes, ASCII letters in any case, and makes no text.
     static func rowLabel(_ text: UnsafeRawBufferPointer) -> RowLabel? {
-        guard text.count >= 3, text.count <= 60, (text[0] | 0x20) &- 97 < 26 else { return nil }
-        let string = String(decoding: text, as: UTF8.self)
-        var whole = string.lowercased().trimmingCharacters(in: .whitespaces)
-        if whole.hasSuffix(":") { whole.removeLast() }
-        if let label = wholeLabels[whole] { return label }
-        return HeaderVocabulary.balanceLabel(string).map(RowLabel.balance)
+        guard text.count >= 3, text.count <= 60 else { return nil }
+        var end = text.count
+        while end > 0, text[end - 1] == UInt8(ascii: ":") || text[end - 1] == UInt8(ascii: " ") {
+            end -= 1
+        }
+        for (bytes, label, isWhole) in labels
+        where isWhole ? bytes.count == end : bytes.count <= end {
+            if bytes.indices.allSatisfy({ bytes[$0] == text[$0] | (text[$0] &- 65 < 26 ? 0x20 : 0) }
+            ) {
+                return label
+            }
+        }
+        return nil
     }
 
     static func isIBANShaped(_ text: String) -> Bool {
