@@ -691,23 +691,73 @@ struct SniffingEvidenceCommandTests {
         }
     }
 
-    @Test func `refuses a fee in a column of its own, which the amount does not hold`() throws {
+    @Test func `reads a fee in a column of its own the way the balance proves, else refuses it`()
+        throws
+    {
         let workspace = try Workspace()
-        let export = try workspace.write(
-            "fee.csv",
-            "Date,Description,Amount,Fee,Balance\n2026-10-01,Top-up,100.00,0.00,100.00\n"
-                + "2026-10-02,Cash at Bank X,-50.00,1.00,49.00\n")
-        let output = try StatementsRunner.run(["validate", export, "--account", "name:rev"])
+        let header = "Date,Description,Amount,Fee,Balance\n2026-10-01,Top-up,100.00,0.00,100.00\n"
+        // Revolut's way: the fee is taken from the amount (-50.00 and 1.00 is -51.00); a fee
+        // written with its sign is added. Either way the balance says which.
+        for fee in ["1.00", "-1.00"] {
+            let workspace = try Workspace()
+            let export = try workspace.write(
+                "fee.csv", header + "2026-10-02,Cash at Bank X,-50.00,\(fee),49.00\n")
+            let output = try StatementsRunner.run([
+                "import", export, "--account", "name:rev", "--state", workspace.state,
+            ])
+            #expect(output.status == 0, "\(output.stderr)")
+            let sign =
+                fee.hasPrefix("-")
+                ? "added to the amount with its sign (fee signed)"
+                : "taken from the amount (fee deducted)"
+            #expect(
+                output.stderr.contains(
+                    #"fee.csv:3:34: warning: [DIALECT_ASSUMED] column "Fee" holds a fee beside the amount, such as ""#
+                        + fee + #"" (line 3); the balance shows it is "# + sign), "\(output.stderr)"
+            )
+            let register = try StatementsRunner.run([
+                "register", "--state", workspace.state, "-f", "csv",
+            ])
+            #expect(
+                register.stdout.contains("Cash at Bank X,,-51.00,EUR,49.00"), "\(register.stdout)")
+        }
+        // Without a balance nothing tells how the fee counts: refused.
+        let unproved = try workspace.write(
+            "unproved.csv",
+            "Date,Description,Amount,Fee\n2026-10-01,Top-up,100.00,0.00\n"
+                + "2026-10-02,Cash at Bank X,-50.00,1.00\n")
+        let output = try StatementsRunner.run(["validate", unproved, "--account", "name:rev"])
         #expect(output.status == 1)
         #expect(
             output.stderr.contains(
-                #"fee.csv:3:34: error: [DIALECT_UNKNOWN] column "Fee" holds a fee beside the amount, such as "1.00" (line 3)"#
+                #"unproved.csv:3:34: error: [DIALECT_UNKNOWN] column "Fee" holds a fee beside the amount, such as "1.00" (line 3), and no balance column shows whether it is taken from the amount or added with its sign"#
             ), "\(output.stderr)")
+        // A profile says it; a profile's fee without its column is refused.
+        let profile = try workspace.write(
+            "fee.json",
+            #"{"dateFormat": "yyyy-MM-dd", "columns": {"date": "Date", "amount": "Amount", "#
+                + #""description": "Description", "fee": "Fee"}, "fee": "deducted", "#
+                + #""account": {"id": "name:rev", "currency": "EUR"}}"#)
+        let profiled = try StatementsRunner.run([
+            "import", unproved, "--profile", profile, "--state", workspace.state,
+        ])
+        #expect(profiled.status == 0, "\(profiled.stderr)")
+        let register = try StatementsRunner.run([
+            "register", "--state", workspace.state, "-f", "csv",
+        ])
+        #expect(register.stdout.contains("Cash at Bank X,,-51.00,EUR,49.00"), "\(register.stdout)")
+        let noColumn = try workspace.write(
+            "nocolumn.json",
+            #"{"columns": {"date": "Date", "amount": "Amount", "description": "Description"}, "#
+                + #""fee": "deducted", "account": {"id": "name:rev"}}"#)
+        let refused = try StatementsRunner.run(["validate", unproved, "--profile", noColumn])
+        #expect(refused.status == 2, "\(refused.stderr)")
+        #expect(
+            refused.stderr.contains("fee: needs the fee's column (columns.fee)"),
+            "\(refused.stderr)")
         // Fees of zero only: nothing is missed.
         let free = try workspace.write(
-            "free.csv",
-            "Date,Description,Amount,Fee,Balance\n2026-10-01,Top-up,100.00,0.00,100.00\n"
-                + "2026-10-02,Cash,-50.00,0.00,50.00\n")
+            "free.csv", header + "2026-10-02,Cash,-50.00,0.00,50.00\n")
         let read = try StatementsRunner.run(["validate", free, "--account", "name:rev"])
         #expect(read.status == 0, "\(read.stderr)")
     }

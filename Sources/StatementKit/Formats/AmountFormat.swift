@@ -178,10 +178,22 @@ enum CurrencyMarker {
     /// The symbols and the currencies each may stand for.
     static let symbols: [(bytes: [UInt8], codes: Set<String>)] = [
         (Array("€".utf8), ["EUR"]), (Array("£".utf8), ["GBP"]), (Array("¥".utf8), ["JPY", "CNY"]),
-        (Array("₹".utf8), ["INR"]), (Array("zł".utf8), ["PLN"]),
+        (Array("₹".utf8), ["INR"]), (Array("zł".utf8), ["PLN"]), (Array("Kč".utf8), ["CZK"]),
+        (Array("Ft".utf8), ["HUF"]), (Array("₺".utf8), ["TRY"]), (Array("₪".utf8), ["ILS"]),
+        (Array("₩".utf8), ["KRW"]), (Array("₴".utf8), ["UAH"]), (Array("฿".utf8), ["THB"]),
+        (Array("R$".utf8), ["BRL"]),
         (Array("kr".utf8), ["SEK", "NOK", "DKK", "ISK"]),
         (Array("$".utf8), ["USD", "CAD", "AUD", "NZD", "SGD", "HKD", "MXN"]),
     ]
+
+    /// The currencies a marker written beside amounts may stand for: the one an ISO code
+    /// names (in either case), or those of a symbol; `nil` when the text is neither.
+    static func currencies(named marker: String) -> Set<String>? {
+        if marker.utf8.count == 3, let currency = Currency(code: marker.uppercased()) {
+            return [currency.code]
+        }
+        return symbols.first { $0.bytes.elementsEqual(marker.utf8) }?.codes
+    }
 
     /// The length of a marker that starts at `index` (`leading`) or ends at `end`; `nil`
     /// when there is none. Throws when the marker names another currency than `currency`.

@@ -99,7 +99,14 @@ extension DiagnosticMessage {
 
     static func feeBesideAmount(column: String, example: String) -> Self {
         dialectUnknown(
-            "column \(Diagnostic.quote(column)) holds a fee beside the amount, such as \(example), which is not read: the account would miss it; fees in a column of their own are not supported yet"
+            "column \(Diagnostic.quote(column)) holds a fee beside the amount, such as \(example), and no balance column shows whether it is taken from the amount or added with its sign: the account would miss it; a profile with columns.fee and fee (deducted or signed) reads it"
+        )
+    }
+
+    static func feeByBalance(column: String, example: String, sign: Dialect.FeeSign) -> Self {
+        .init(
+            .dialectAssumed,
+            "column \(Diagnostic.quote(column)) holds a fee beside the amount, such as \(example); the balance shows it is \(sign == .deducted ? "taken from the amount" : "added to the amount with its sign") (fee \(sign.rawValue))"
         )
     }
 
@@ -206,6 +213,24 @@ extension DiagnosticMessage {
         .init(
             .dialectAssumed,
             "TRNAMT \(amount.decimalText) \(amount.currency.code) at CURRATE \(Diagnostic.quote(rate)) is \(exact); assumed \(rounded.decimalText) \(rounded.currency.code), rounded half away from zero, as the file does not give the amount booked"
+        )
+    }
+
+    static func assumedCurrencyOfAmounts(_ currency: Currency, example: String) -> Self {
+        .init(
+            .dialectAssumed,
+            "no currency column; the amounts are written in \(currency.code), such as \(example)")
+    }
+
+    static func currencySignAmbiguous(example: String, _ codes: [String]) -> Self {
+        dialectUnknown(
+            "the amounts are written with a sign of several currencies (\(codes.joined(separator: ", "))), such as \(example), and nothing else in the file says which; give it with --currency CODE or a profile's account.currency"
+        )
+    }
+
+    static func amountsInSeveralCurrencies(_ examples: String) -> Self {
+        dialectUnknown(
+            "the amounts are written in several currencies, such as \(examples), and no column says each row's; a profile with a currency column or account.currencies can read it"
         )
     }
 

@@ -152,6 +152,23 @@ struct CSVFieldReader {
         isBlank(field) ? nil : money(field, name, currency: currency)
     }
 
+    /// The amount with the fee of the `fee` column taken from it (or, `signed`, added with
+    /// its own sign); `nil` when the fee cannot be read or the sum overflows, reported.
+    mutating func withFee(_ amount: Money, _ field: Int, sign: Dialect.FeeSign) -> Money? {
+        let name = Dialect.Field.fee.rawValue
+        guard !isBlank(field) else { return amount }
+        guard let fee = money(field, name, currency: amount.currency) else { return nil }
+        do {
+            return try sign == .deducted ? amount.subtracting(fee) : amount.adding(fee)
+        } catch {
+            report(
+                .invalid(
+                    .amountOverflow, name, quoted(field),
+                    "with the amount exceeds the range of a 64-bit amount"), at: field)
+            return nil
+        }
+    }
+
     /// Reads the account id: an IBAN (see `knownOrValidatedIBAN`), or `scheme:value`, which
     /// an id already validated in this file and written canonically skips validating again.
     mutating func accountID(_ field: Int, _ state: inout StatementCSVParser.RowState)

@@ -87,6 +87,14 @@ struct ColumnValues {
                 !"+-()−$£€¥ \u{A0}\u{202F}".unicodeScalars.contains($0)
                     && !($0.properties.isAlphabetic && $0.isASCII)
             })
+        // A currency's sign of other letters (`Kč`, `zł`, `₹`) before or after the number.
+        let isSign = { (scalar: Unicode.Scalar) in
+            scalar.properties.isAlphabetic || scalar.properties.generalCategory == .currencySymbol
+        }
+        var scalars = core.unicodeScalars[...]
+        while let first = scalars.first, isSign(first) { scalars.removeFirst() }
+        while let last = scalars.last, isSign(last) { scalars.removeLast() }
+        core = String(scalars)
         // A word with a number (`Beschreibung1`) is no amount; a code or `CR` may stand by one.
         if text.filter(\.isLetter).count > 3 { return false }
         guard let first = core.unicodeScalars.first, let last = core.unicodeScalars.last,

@@ -20,6 +20,8 @@ package struct Dialect: Hashable, Sendable {
         case accountKind = "account_kind"
         /// Whether a row is booked or not yet (`Pending`, `Vorgemerkt`): see `notBooked`.
         case status
+        /// A fee charged with the row, beside its amount (`Fee`): see `feeSign`.
+        case fee
 
         /// The columns a canonical CSV header must name.
         package static let canonicalRequired: [Field] = [
@@ -32,6 +34,7 @@ package struct Dialect: Hashable, Sendable {
         /// Whether canonical CSV has a column of this name (it has no split amounts).
         package var isCanonicalColumn: Bool {
             self != .debit && self != .credit && self != .indicator && self != .status
+                && self != .fee
         }
 
         /// The field's place in `allCases`, for array lookups on the parser's hot path.
@@ -53,6 +56,7 @@ package struct Dialect: Hashable, Sendable {
             case .transactionID: 13
             case .accountKind: 14
             case .status: 15
+            case .fee: 16
             }
         }
 
@@ -89,6 +93,11 @@ package struct Dialect: Hashable, Sendable {
     package enum ColumnReference: Hashable, Sendable {
         case name(String)
         case number(Int)
+    }
+
+    /// How a `fee` column counts (`feeSign`).
+    package enum FeeSign: String, CaseIterable, Sendable {
+        case deducted, signed
     }
 
     /// How the sign of an amount is written.
@@ -142,6 +151,11 @@ package struct Dialect: Hashable, Sendable {
     /// The source columns of each field; empty for the canonical dialect.
     package var columns: [Field: [ColumnReference]] = [:]
     package var sign: Sign = .signed
+    /// How a `fee` column counts: taken from the amount (`deducted`, Revolut's `Fee`: an
+    /// amount of -50.00 with a fee of 1.00 is -51.00 to the account), or added with its own
+    /// sign (`signed`: a fee of -1.00).
+    package var feeSign: FeeSign = .deducted
+
     /// The texts of an `indicator` column that mark a debit and a credit (compared ignoring
     /// case and surrounding spaces).
     package var debitIndicators: [String] = []

@@ -99,7 +99,7 @@ struct ProfileReader {
         let keys = [
             "description", "encoding", "separator", "quote", "decimalMark", "thousandsSeparator",
             "dateFormat", "headerLine", "footerLines", "rowOrder", "columns", "sign", "indicator",
-            "account", "accounts", "preamble", "footer", "notBooked",
+            "account", "accounts", "preamble", "footer", "notBooked", "fee",
         ]
         let object = try members(root, "", allowed: keys)
         var dialect = Dialect()
@@ -113,6 +113,9 @@ struct ProfileReader {
             }
             dialect.sniffsLayout = true
             return dialect
+        }
+        if object["fee"] != nil, dialect.columns[.fee] == nil {
+            throw fail("fee", "needs the fee's column (columns.fee)")
         }
         try check(dialect, hasIndicator: object["indicator"] != nil)
         return dialect
@@ -198,6 +201,13 @@ struct ProfileReader {
                 throw fail("sign", "must be one of \(names), not \(Diagnostic.quote(text))")
             }
             dialect.sign = sign
+        }
+        if let node = object["fee"] {
+            let text = try string(node, "fee")
+            guard let sign = Dialect.FeeSign(rawValue: text) else {
+                throw fail("fee", "must be deducted or signed, not \(Diagnostic.quote(text))")
+            }
+            dialect.feeSign = sign
         }
         if let node = object["indicator"] {
             let indicator = try members(node, "indicator", allowed: ["debit", "credit"])

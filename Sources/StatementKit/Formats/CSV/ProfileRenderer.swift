@@ -39,6 +39,9 @@ package struct ProfileRenderer {
             let credit = dialect.creditIndicators.map(jsonString).joined(separator: ", ")
             lines.append("\"indicator\": { \"debit\": [\(debit)], \"credit\": [\(credit)] }")
         }
+        if dialect.columns[.fee] != nil {
+            lines.append("\"fee\": \(jsonString(dialect.feeSign.rawValue))")
+        }
         if !dialect.notBooked.isEmpty {
             lines.append(
                 "\"notBooked\": [\(dialect.notBooked.map(jsonString).joined(separator: ", "))]")

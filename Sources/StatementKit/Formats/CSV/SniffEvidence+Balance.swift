@@ -9,7 +9,7 @@ extension SniffEvidence {
         let format = dialect.amountFormat
         var chain = BalanceChain()
         for (line, texts) in moneyTexts {
-            let amount: Int64?
+            var amount: Int64?
             switch dialect.sign {
             case .signed, .chargesPositive:
                 amount = BalanceChain.scaled(texts[.amount], format)
@@ -19,6 +19,11 @@ extension SniffEvidence {
                 amount = debit == nil && credit == nil ? nil : (credit ?? 0) &+ (debit ?? 0)
             case .indicator:
                 return nil
+            }
+            if dialect.columns[.fee] != nil, let net = amount,
+                let fee = BalanceChain.scaled(texts[.fee], format)
+            {
+                amount = dialect.feeSign == .deducted ? net &- fee : net &+ fee
             }
             let balance = BalanceChain.scaled(texts[.balance], format)
             chain.rows.append(BalanceChain.Row(line: line, amount: amount, balance: balance))
@@ -104,6 +109,30 @@ extension SniffEvidence {
             break
         }
         return .proved
+    }
+
+    /// Reads a fee in a column of its own (`Fee`, `Gebühr`) the one way the balance column
+    /// proves: taken from the amount, or added with its sign; refuses a fee that no balance
+    /// shows how to count (the account would miss it).
+    func decideFee(into dialect: inout Dialect, _ assumptions: inout [Diagnostic.Finding])
+        throws(DialectSniffer.Refusal)
+    {
+        guard let fee, let column = header.feeColumn else { return }
+        dialect.columns[.fee] = [header.line == 0 ? .number(column.index + 1) : .name(column.text)]
+        let holding = Dialect.FeeSign.allCases.filter { sign in
+            dialect.feeSign = sign
+            return balanceChain(dialect).map { !$0.holdingReadings().readings.isEmpty } ?? false
+        }
+        guard holding.count == 1 else {
+            dialect.columns[.fee] = nil
+            throw refuse(fee, .feeBesideAmount(column: column.text, example: quoted(fee)))
+        }
+        dialect.feeSign = holding[0]
+        assumptions.append(
+            Diagnostic.Finding(
+                line: fee.line, column: fee.column,
+                message: .feeByBalance(
+                    column: column.text, example: quoted(fee), sign: holding[0])))
     }
 
     /// Takes a dated last row labelled as the closing balance (`31.10.2026;Neuer

@@ -27,10 +27,8 @@ extension SniffEvidence {
         {
             dialect.isNewestFirst = first > last
         }
-        if let fee, let column = header.feeColumn {
-            throw refuse(fee, .feeBesideAmount(column: column.text, example: quoted(fee)))
-        }
         try decideAmounts(into: &dialect, &assumptions)
+        try decideFee(into: &dialect, &assumptions)
         decideAmountColumns(into: &dialect)
         dialect.footerLines = trailingNonData
         try decideBalanceRow(into: &dialect, &assumptions)
@@ -402,7 +400,11 @@ extension SniffEvidence {
             // show three digits after their decimal mark.
             let codes =
                 currencies.isEmpty
-                ? [dialect.accountCurrency ?? header.currency].compactMap { $0 }
+                ? [
+                    dialect.accountCurrency ?? header.currency
+                        ?? amountsCodes.flatMap { $0.codes.count == 1 ? $0.codes.first : nil }
+                        .flatMap { Currency(code: $0) }
+                ].compactMap { $0 }
                 : currencies.keys.compactMap { Currency(code: $0) }
             if let ambiguous, !codes.isEmpty, codes.allSatisfy({ $0.minorUnitDigits == 3 }),
                 let mark = ambiguous.text.utf8.first(where: { $0 == comma || $0 == point })
@@ -449,47 +451,6 @@ extension SniffEvidence {
             var refusal = refuse(nil, .noAccountIBAN)
             refusal.lacksOnlyAccount = true
             throw refusal
-        }
-    }
-
-    private func decideCurrency(
-        into dialect: inout Dialect, _ assumptions: inout [Diagnostic.Finding]
-    ) throws(DialectSniffer.Refusal) {
-        if dialect.columns[.currency] != nil {
-            if let given = dialect.accountCurrency,
-                let other = currencies.filter({ $0.key != given.code }).values
-                    .min(by: { $0.line < $1.line })
-            {
-                throw refuse(other, .givenCurrencyDiffersFromColumn(given: given, quoted(other)))
-            }
-            return
-        }
-        if let currency = header.currency {
-            if let given = dialect.accountCurrency, given != currency {
-                throw refuse(nil, .givenCurrencyDiffers(given: given, header: currency))
-            }
-            dialect.accountCurrency = currency
-        } else if dialect.accountCurrency != nil {
-            return
-        } else if let currency = dialect.accountID?.scheme?.currency {
-            dialect.accountCurrency = currency
-        } else if let found = header.preamble.lazy.compactMap({ line, fields in
-            fields.indices.first {
-                Currency(code: fields[$0].trimmingCharacters(in: .whitespaces)) != nil
-            }
-            .map { Dialect.PreamblePosition(line: line, field: $0 + 1) }
-        }).first {
-            dialect.preamble[.currency] = found
-        } else {
-            // An IBAN's country says its national currency; month-first dates are American,
-            // and their exports are in dollars.
-            let currency =
-                accountCountryCurrency(dialect)
-                ?? (dialect.dateFormat.pattern.hasPrefix("M") ? Currency(code: "USD")! : .eur)
-            dialect.accountCurrency = currency
-            assumptions.append(
-                Diagnostic.Finding(
-                    line: header.line, column: 1, message: .assumedCurrency(currency)))
         }
     }
 }

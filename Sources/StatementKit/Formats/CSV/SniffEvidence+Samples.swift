@@ -263,6 +263,8 @@ extension SniffEvidence {
         // Whether the digits before the first mark are a single zero (`0.500`, `-0,750`):
         // no thousands are grouped after a zero, so the mark is the decimal one.
         var (integerDigits, integerIsZero) = (0, true)
+        // Whether the amount is digits, marks, signs and spaces only: no currency beside it.
+        var isPlain = true
         for (index, byte) in bytes.enumerated() {
             if byte &- UInt8(ascii: "0") < 10 {
                 digitsAfterLast += 1
@@ -286,8 +288,11 @@ extension SniffEvidence {
                 // start with the same bytes, nor a space before a currency sign).
                 groupsWithSpace = true
                 digitsAfterLast = 0
+            } else if !Self.isAmountPunctuation(byte) {
+                isPlain = false
             }
         }
+        if !isPlain { observeMarker(bytes, sample) }
         guard markCount > 0 else { return }
         let decimal: UInt8
         if bothMarks {
@@ -309,5 +314,49 @@ extension SniffEvidence {
             pointVotes += 1
             if decimalPoint == nil { decimalPoint = sample() }
         }
+    }
+
+    /// Whether a byte is a sign, a parenthesis or a space: what an amount may hold beside its
+    /// digits and marks, other than a currency.
+    private static func isAmountPunctuation(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "-"), UInt8(ascii: "+"), UInt8(ascii: "("), UInt8(ascii: ")"),
+            UInt8(ascii: " "):
+            true
+        default: false
+        }
+    }
+
+    /// Keeps the currency sign or code written beside an amount (`£12.50`, `-45,20 PLN`,
+    /// `1 234,00 Kč`): what is left of it without digits, marks, signs and spaces, up to
+    /// eight bytes, the first four kinds of them.
+    private mutating func observeMarker(_ bytes: UnsafeRawBufferPointer, _ sample: () -> Sample) {
+        var key: UInt64 = 0
+        var length = 0
+        var index = 0
+        while index < bytes.count {
+            let byte = bytes[index]
+            if let space = NoBreakSpace.length(in: bytes, at: index) {
+                index += space
+                continue
+            }
+            index += 1
+            if byte &- UInt8(ascii: "0") < 10 || byte == UInt8(ascii: ".")
+                || byte == UInt8(ascii: ",") || byte == UInt8(ascii: "'")
+                || Self.isAmountPunctuation(byte)
+            {
+                continue
+            }
+            guard length < 8 else { return }
+            key = key << 8 | UInt64(byte)
+            length += 1
+        }
+        guard length > 0, amountMarkers.count < 4,
+            !amountMarkers.contains(where: { $0.key == key })
+        else { return }
+        let text = String(
+            decoding: (0..<length).reversed().map { UInt8(truncatingIfNeeded: key >> ($0 * 8)) },
+            as: UTF8.self)
+        amountMarkers.append((key, text, sample()))
     }
 }

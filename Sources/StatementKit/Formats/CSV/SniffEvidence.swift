@@ -59,6 +59,9 @@ struct SniffEvidence {
             if isNegative { negative += 1 } else { positive += 1 }
         }
     }
+    /// The currency signs and codes written beside amounts (`£`, `PLN`), as packed bytes,
+    /// text and the first amount with each; at most four.
+    var amountMarkers: [(key: UInt64, text: String, sample: Sample)] = []
     /// The values of a currency column, upper case, at most 20.
     var currencies: [String: Sample] = [:]
     /// The values of a status column, upper case, at most 20.
@@ -259,10 +262,11 @@ struct SniffEvidence {
                 }
             }
         }
-        if fee == nil, let index = columns.fee, let cell = record.cell(index),
-            cell.contains(where: { $0 &- UInt8(ascii: "1") < 9 })
-        {
-            fee = record.sample(index, cell)
+        if let index = columns.fee, let cell = record.cell(index) {
+            if keepsTexts { texts[.fee] = String(decoding: cell, as: UTF8.self) }
+            if fee == nil, cell.contains(where: { $0 &- UInt8(ascii: "1") < 9 }) {
+                fee = record.sample(index, cell)
+            }
         }
         if keepsTexts { moneyTexts.append((record.location(ofField: dateIndex).line, texts)) }
         collect(columns.currency, .currency, into: &currencies)

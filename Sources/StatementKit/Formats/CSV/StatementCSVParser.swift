@@ -340,6 +340,9 @@ package struct StatementCSVParser: Sendable {
                         columns[.amount]!, columns.indicator!, currency: currency,
                         debit: debitIndicators, credit: creditIndicators)
                 }
+            if let fee = columns[.fee], let net = amount {
+                amount = fields.withFee(net, fee, sign: dialect.feeSign)
+            }
         }
         let beneficiary =
             !joinsTexts
