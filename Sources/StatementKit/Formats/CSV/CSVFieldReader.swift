@@ -131,9 +131,12 @@ struct CSVFieldReader {
         _ amountField: Int, _ indicatorField: Int, currency: Currency, debit: [[UInt8]],
         credit: [[UInt8]]
     ) -> Money? {
-        let text = record.withField(indicatorField) { Array($0.trimmingSpaces).uppercasedASCII }
-        let isDebit = debit.contains(text)
-        if !isDebit && !credit.contains(text) {
+        let (isDebit, isCredit) = record.withField(indicatorField) { field in
+            let text = field.trimmingSpaces
+            let isDebit = debit.contains(where: text.equalsUppercased)
+            return (isDebit, !isDebit && credit.contains(where: text.equalsUppercased))
+        }
+        if !isDebit && !isCredit {
             let allowed = (debit + credit).map { String(decoding: $0, as: UTF8.self) }
             report(.indicator(quoted(indicatorField), allowed: allowed), at: indicatorField)
         }

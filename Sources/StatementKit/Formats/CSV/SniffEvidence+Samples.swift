@@ -20,19 +20,44 @@ extension SniffEvidence {
 
     /// Every label a row may have, in bytes: whole (`Saldo`, after which only spaces or a
     /// colon may follow) or a prefix (`Neuer Kontostand …`).
-    private static let labels: [(bytes: [UInt8], label: RowLabel, isWhole: Bool)] =
+    private typealias LabelBytes = (bytes: [UInt8], label: RowLabel, isWhole: Bool)
+    private static let labels: [LabelBytes] =
         wholeLabels.map { (Array($0.key.utf8), $0.value, true) }
         + HeaderVocabulary.balanceLabels.map { (Array($0.label.utf8), .balance($0.item), false) }
+
+    /// The labels by the pair of bytes they start with (ASCII letters in lower case): for
+    /// each `pairKey`, 0 when no label starts so, else the index in `groups` plus one.
+    /// Most rows' texts are no label, and this tells at one lookup.
+    private static let labelStarts: (groupOf: [UInt8], groups: [[LabelBytes]]) = {
+        var groupOf = [UInt8](repeating: 0, count: 1 << 16)
+        var groups: [[LabelBytes]] = []
+        for label in labels where label.bytes.count >= 2 {
+            let key = pairKey(label.bytes[0], label.bytes[1])
+            if groupOf[key] == 0 {
+                groups.append([])
+                groupOf[key] = UInt8(groups.count)
+            }
+            groups[Int(groupOf[key]) - 1].append(label)
+        }
+        return (groupOf, groups)
+    }()
+
+    private static func pairKey(_ first: UInt8, _ second: UInt8) -> Int {
+        let lower = { (byte: UInt8) in Int(byte | (byte &- 65 < 26 ? 0x20 : 0)) }
+        return lower(first) << 8 | lower(second)
+    }
 
     /// What a row's text labels (`Neuer Kontostand`, `Total`). Every row passes here: it
     /// compares bytes, ASCII letters in any case, and makes no text.
     static func rowLabel(_ text: UnsafeRawBufferPointer) -> RowLabel? {
         guard text.count >= 3, text.count <= 60 else { return nil }
+        let group = Int(labelStarts.groupOf[pairKey(text[0], text[1])])
+        guard group > 0 else { return nil }
         var end = text.count
         while end > 0, text[end - 1] == UInt8(ascii: ":") || text[end - 1] == UInt8(ascii: " ") {
             end -= 1
         }
-        for (bytes, label, isWhole) in labels
+        for (bytes, label, isWhole) in labelStarts.groups[group - 1]
         where isWhole ? bytes.count == end : bytes.count <= end {
             if bytes.indices.allSatisfy({ bytes[$0] == text[$0] | (text[$0] &- 65 < 26 ? 0x20 : 0) }
             ) {

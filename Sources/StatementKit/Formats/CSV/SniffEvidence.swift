@@ -177,7 +177,7 @@ struct SniffEvidence {
 
         /// Whether `bytes` is new in `column` (always, once 32 are remembered).
         mutating func isNew(_ bytes: UnsafeRawBufferPointer, in column: Column) -> Bool {
-            if cells[column.rawValue].contains(where: { $0.elementsEqual(bytes) }) { return false }
+            if cells[column.rawValue].contains(where: bytes.hasSameBytes) { return false }
             if cells[column.rawValue].count < 32 { cells[column.rawValue].append(Array(bytes)) }
             return true
         }
@@ -352,7 +352,7 @@ struct SniffEvidence {
             firstAccountCell = Array(account)
             return
         }
-        if !accountColumnVaries, !first.elementsEqual(account) {
+        if !accountColumnVaries, !account.hasSameBytes(as: first) {
             accountColumnVaries = true
             otherAccount = sample()
         }

@@ -267,7 +267,7 @@ package struct StatementCSVParser: Sendable {
         }
         if let field = columns[.status],
             record.withField(
-                field, { notBooked.contains(Array($0.trimmingSpaces).uppercasedASCII) })
+                field, { notBooked.contains(where: $0.trimmingSpaces.equalsUppercased) })
         {
             state.notBookedCount += 1
             return nil
