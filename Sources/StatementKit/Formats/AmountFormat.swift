@@ -182,6 +182,7 @@ enum CurrencyMarker {
         (Array("Ft".utf8), ["HUF"]), (Array("₺".utf8), ["TRY"]), (Array("₪".utf8), ["ILS"]),
         (Array("₩".utf8), ["KRW"]), (Array("₴".utf8), ["UAH"]), (Array("฿".utf8), ["THB"]),
         (Array("R$".utf8), ["BRL"]),
+        (Array("kr.".utf8), ["SEK", "NOK", "DKK", "ISK"]),
         (Array("kr".utf8), ["SEK", "NOK", "DKK", "ISK"]),
         (Array("$".utf8), ["USD", "CAD", "AUD", "NZD", "SGD", "HKD", "MXN"]),
     ]

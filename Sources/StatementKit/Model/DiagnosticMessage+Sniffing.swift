@@ -76,6 +76,12 @@ extension DiagnosticMessage {
             "the account's currency is \(given.code), but the currency column holds \(example)")
     }
 
+    static func headerCurrencyDiffersFromColumn(header: Currency, _ example: String) -> Self {
+        dialectUnknown(
+            "the header names \(header.code) for the amounts, but the currency column holds \(example): it may be another amount's currency (an original amount's); a profile says which column is the amount's currency"
+        )
+    }
+
     static func givenCurrencyDiffers(given: Currency, header: Currency) -> Self {
         dialectUnknown(
             "the account's currency is \(given.code), but the header names \(header.code)")
@@ -181,6 +187,11 @@ extension DiagnosticMessage {
         "the balance column falls by each positive amount: read amounts as charges positive (sign charges-positive); the balance column is not used"
     )
 
+    static let balanceOwedByCharges = Self(
+        .dialectAssumed,
+        "the balance column rises by each negative amount and is mostly positive on a card account: it is what is owed, and is not used; amounts read as signed"
+    )
+
     static let balanceOwedByDebits = Self(
         .dialectAssumed,
         "the balance column rises by each debit and is mostly positive on a card account: it is what is owed, and is not used"
@@ -220,6 +231,13 @@ extension DiagnosticMessage {
         .init(
             .dialectAssumed,
             "no currency column; the amounts are written in \(currency.code), such as \(example)")
+    }
+
+    static func currencyBesideIBAN(_ currency: Currency, _ example: String) -> Self {
+        .init(
+            .dialectAssumed,
+            "no currency column; the line above the header names \(currency.code) beside the account's IBAN, \(example)"
+        )
     }
 
     static func currencySignAmbiguous(example: String, _ codes: [String]) -> Self {

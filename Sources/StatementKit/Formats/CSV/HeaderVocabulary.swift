@@ -118,7 +118,8 @@ enum HeaderVocabulary {
                 [
                     "balance", "saldo", "kontostand", "solde", "saldo na mutatie",
                     "running balance", "saldo nach buchung", "balance after", "running bal.",
-                    "bokfört saldo",
+                    "bokfört saldo", "saldo na trn", "saldo na transactie",
+                    "balance after transaction", "solde après opération",
                 ]
             ),
             (
@@ -127,6 +128,7 @@ enum HeaderVocabulary {
                     "account iban", "account", "konto", "rekening", "iban/bban", "iban rekening",
                     "auftragskonto", "rekeningnummer", "nr v/d rekening", "iban auftragskonto",
                     "eigene iban", "own account", "compte", "numéro de compte", "cuenta",
+                    "konto-nr", "konto-nr.", "kontonr", "rachunek", "numer rachunku",
                 ]
             ),
             (.accountName, ["account name", "kontoname"]),
@@ -134,7 +136,8 @@ enum HeaderVocabulary {
                 .status,
                 [
                     "status", "state", "buchungsstatus", "umsatzstatus", "stato", "estado",
-                    "statut", "contabilizzazione", "info",
+                    "statut", "contabilizzazione", "info", "transaction status",
+                    "booking status", "status transakcji", "pending",
                 ]
             ),
         ]
@@ -158,11 +161,25 @@ enum HeaderVocabulary {
         ("saldo alt", .openingBalance), ("solde initial", .openingBalance),
         ("saldo inicial", .openingBalance), ("saldo iniziale", .openingBalance),
         ("beginsaldo", .openingBalance), ("startsaldo", .openingBalance),
+        ("ancien solde", .openingBalance), ("solde pr", .openingBalance),
+        ("saldo anterior", .openingBalance), ("saldo precedente", .openingBalance),
+        ("previous balance", .openingBalance), ("balance brought forward", .openingBalance),
+        ("brought forward", .openingBalance),
         ("ending balance", .closingBalance), ("closing balance", .closingBalance),
         ("neuer kontostand", .closingBalance), ("endsaldo", .closingBalance),
         ("saldo neu", .closingBalance), ("solde final", .closingBalance),
         ("saldo final", .closingBalance), ("saldo finale", .closingBalance),
         ("eindsaldo", .closingBalance), ("slutsaldo", .closingBalance),
+        ("nouveau solde", .closingBalance), ("solde au ", .closingBalance),
+        ("kontostand am ", .closingBalance), ("kontostand vom ", .closingBalance),
+        ("saldo contabile", .closingBalance), ("saldo al ", .closingBalance),
+    ]
+
+    /// How banks label a row of totals (`Summe der Umsätze`, `Total for March 2026`), in
+    /// lower case, matched at the start of a row's text: never a booking.
+    static let totalLabels = [
+        "total for ", "totals for ", "total des ", "total of ", "summe der ", "summe aller",
+        "summe soll", "summe haben", "gesamtsumme", "totale movimenti", "total movimientos",
     ]
 
     /// The balance a text labels, such as `Beginning balance as of …`.
@@ -188,13 +205,15 @@ enum HeaderVocabulary {
     /// payment`): it is taken as the indicator only when its values are a debit/credit pair.
     static let typeNames: Set<String> = [
         "type", "transaction type", "trans type", "entry type", "debit or credit", "typ",
-        "buchungsart", "tipo", "sens", "soort", "mutatiesoort",
+        "buchungsart", "tipo", "sens", "soort", "mutatiesoort", "umsatzart",
     ]
 
     /// A header text in the form the table holds: lower case, single spaces, without
     /// surrounding spaces, a trailing colon, or a currency such as `(EUR)`, `in CHF`, `€` or
     /// `euros` at the end, which is returned apart.
     static func normalized(_ text: String) -> (name: String, currency: Currency?) {
+        // mBank marks each header text with `#` (`#Data operacji`).
+        let text = text.hasPrefix("#") ? text.dropFirst() : text[...]
         var words = text.lowercased().split(whereSeparator: \.isWhitespace).map(String.init)
         while words.last?.hasSuffix(":") == true {
             words[words.count - 1].removeLast()

@@ -71,8 +71,13 @@ extension SniffEvidence {
     /// reference account of a savings account, a settlement account.
     static let otherAccountLabels = [
         "referenz", "reference", "gegenkonto", "verrechnung", "settlement", "linked",
-        "compte de référence", "tegenrekening",
+        "compte de référence", "tegenrekening", "abrechnungskonto", "abrechnung",
+        "compte de prélèvement", "charged to", "debited from",
     ]
+
+    static func isOtherAccountLabel(_ label: String) -> Bool {
+        otherAccountLabels.contains { label.contains($0) }
+    }
 
     /// Where the lines above the header name the account: the given account's IBAN where
     /// they name it, else the one IBAN not labelled as another account's; refused when they
@@ -81,13 +86,18 @@ extension SniffEvidence {
         -> Dialect.PreamblePosition?
     {
         let ibans = preambleIBANs
-        guard Set(ibans.map(\.iban)).count > 1 else { return ibans.first?.position }
+        guard Set(ibans.map(\.iban)).count > 1 else {
+            // One IBAN labelled as another account's (a card statement's `Abrechnungskonto`,
+            // the current account it is settled from) is not the statement's.
+            guard let only = ibans.first, !Self.isOtherAccountLabel(only.label) else {
+                return nil
+            }
+            return only.position
+        }
         if let given = given?.iban, let named = ibans.first(where: { $0.iban == given }) {
             return named.position
         }
-        let own = ibans.filter { candidate in
-            !Self.otherAccountLabels.contains { candidate.label.contains($0) }
-        }
+        let own = ibans.filter { !Self.isOtherAccountLabel($0.label) }
         if Set(own.map(\.iban)).count == 1 { return own[0].position }
         let second = ibans.first { $0.iban != ibans[0].iban }!
         throw refuse(

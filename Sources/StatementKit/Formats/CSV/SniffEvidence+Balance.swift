@@ -91,6 +91,15 @@ extension SniffEvidence {
         case (.signed, false) where owes:
             dialect.sign = .chargesPositive
             say(.balanceOwed)
+        case (.signed, true) where owes:
+            // Charges written negative that a positive balance rises by: what is owed.
+            dialect.columns[.balance] = nil
+            say(.balanceOwedByCharges)
+        case (.signed, true) where !isCard:
+            // A balance that falls by each positive amount on an account not known as a card:
+            // charges written positive beside the money left, or charges written negative
+            // beside what is owed; only the account's kind tells.
+            return .open
         case (.signed, true), (.chargesPositive, true):
             dialect.sign = .chargesPositive
             dialect.columns[.balance] = nil

@@ -12,6 +12,15 @@ extension SniffEvidence {
             {
                 throw refuse(other, .givenCurrencyDiffersFromColumn(given: given, quoted(other)))
             }
+            // `Amount (EUR)` beside a currency column of another currency: the column is
+            // another amount's (`Original Amount`), or the header is wrong; either way the
+            // file does not say which currency the amounts are in.
+            if let named = header.currency,
+                let other = currencies.filter({ $0.key != named.code }).values
+                    .min(by: { $0.line < $1.line })
+            {
+                throw refuse(other, .headerCurrencyDiffersFromColumn(header: named, quoted(other)))
+            }
             return
         }
         if let currency = header.currency {
@@ -30,6 +39,12 @@ extension SniffEvidence {
             .map { Dialect.PreamblePosition(line: line, field: $0 + 1) }
         }).first {
             dialect.preamble[.currency] = found
+        } else if let (currency, sample) = preambleCurrencyBesideIBAN {
+            dialect.accountCurrency = currency
+            assumptions.append(
+                Diagnostic.Finding(
+                    line: sample.line, column: sample.column,
+                    message: .currencyBesideIBAN(currency, quoted(sample))))
         } else {
             // An IBAN's country says its national currency; month-first dates are American,
             // and their exports are in dollars.
@@ -87,5 +102,21 @@ extension SniffEvidence {
         let other = named.first { $0.1.isDisjoint(with: named[0].1) } ?? named[named.count - 1]
         throw refuse(
             other.0, .amountsInSeveralCurrencies(quoted(example) + " and " + quoted(other.0)))
+    }
+
+    /// A currency written after the account's IBAN above the header
+    /// (`Konto:;CH9300762011623852957 EUR`), with the field it is in.
+    private var preambleCurrencyBesideIBAN: (Currency, Sample)? {
+        for (line, fields) in header.preamble {
+            for (index, field) in fields.enumerated() {
+                let words = field.split(separator: " ")
+                guard words.count >= 2, let code = words.last,
+                    let currency = Currency(code: String(code)),
+                    HeaderVocabulary.iban(in: words.dropLast().joined(separator: " ")) != nil
+                else { continue }
+                return (currency, Sample(text: field, line: line, column: index + 1))
+            }
+        }
+        return nil
     }
 }

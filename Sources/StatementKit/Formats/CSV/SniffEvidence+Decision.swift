@@ -43,6 +43,8 @@ extension SniffEvidence {
             header.mentionsCard || dialect.accountKind == .creditCard
             || dialect.accountID?.scheme == .card
             || (header.cardColumn != nil && charges.count + payments.count > 0)
+            // Rows typed as sales or purchases are a card's, whatever the account given.
+            || charges.count > 0
         var isSignOpen = false
         switch try decideByBalance(into: &dialect, isCard: isCard, &assumptions) {
         case .proved: break
@@ -55,6 +57,13 @@ extension SniffEvidence {
                 isSignOpen
                 || (dialect.sign == .signed && negativeAmounts == 0 && amountCount >= 2
                     && header.typeColumn != nil && typeValues.count >= 2)
+            // Three amounts or more, every one positive, and no balance to check them, on an
+            // account not known as a card: unsigned amounts, which words may sign
+            // (`Lastschrift`), or a card's charges.
+            isSignOpen =
+                isSignOpen
+                || (!isCard && dialect.sign == .signed && !header.isCanonical
+                    && amountCount >= 3 && negativeAmounts == 0)
         }
         if dialect.columns[.account] == nil { decideBalances(into: &dialect) }
         return isSignOpen
@@ -256,7 +265,21 @@ extension SniffEvidence {
     /// Leaves out the rows that a status column marks as not booked yet; refuses a status
     /// that is neither known as booked nor as not booked.
     private func decideStatus(into dialect: inout Dialect) throws(DialectSniffer.Refusal) {
-        guard dialect.columns[.status] != nil else { return }
+        guard let column = dialect.columns[.status]?.first else { return }
+        if case .name(let name) = column, HeaderVocabulary.normalized(name).name == "pending" {
+            // A column that answers "pending?" (`true`/`false`): the rows it says yes of.
+            let yes: Set = ["TRUE", "YES", "Y", "1"]
+            let no: Set = ["FALSE", "NO", "N", "0"]
+            if let unknown = statuses.filter({ !yes.contains($0.key) && !no.contains($0.key) })
+                .values.min(by: { $0.line < $1.line })
+            {
+                throw refuse(unknown, .unknownStatus(quoted(unknown)))
+            }
+            dialect.notBooked = statuses.filter { yes.contains($0.key) }.values
+                .sorted { $0.line < $1.line }.map(\.text)
+            if dialect.notBooked.isEmpty { dialect.columns[.status] = nil }
+            return
+        }
         if let unknown = statuses.filter({
             !Self.bookedStatuses.contains($0.key) && !Self.notBookedStatuses.contains($0.key)
         }).values.min(by: { $0.line < $1.line }) {
@@ -406,10 +429,14 @@ extension SniffEvidence {
                         .flatMap { Currency(code: $0) }
                 ].compactMap { $0 }
                 : currencies.keys.compactMap { Currency(code: $0) }
-            if let ambiguous, !codes.isEmpty, codes.allSatisfy({ $0.minorUnitDigits == 3 }),
+            if let ambiguous, !codes.isEmpty,
                 let mark = ambiguous.text.utf8.first(where: { $0 == comma || $0 == point })
             {
-                decimal = mark
+                // A currency without decimals (JPY, KRW): `250,000` groups thousands.
+                if codes.allSatisfy({ $0.minorUnitDigits == 3 }) { decimal = mark }
+                if codes.allSatisfy({ $0.minorUnitDigits == 0 }) {
+                    decimal = mark == comma ? point : comma
+                }
             }
             if let ambiguous {
                 assumptions.append(

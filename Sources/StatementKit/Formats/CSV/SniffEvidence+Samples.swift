@@ -24,6 +24,7 @@ extension SniffEvidence {
     private static let labels: [LabelBytes] =
         wholeLabels.map { (Array($0.key.utf8), $0.value, true) }
         + HeaderVocabulary.balanceLabels.map { (Array($0.label.utf8), .balance($0.item), false) }
+        + HeaderVocabulary.totalLabels.map { (Array($0.utf8), .total, false) }
 
     /// The labels by the pair of bytes they start with (ASCII letters in lower case): for
     /// each `pairKey`, 0 when no label starts so, else the index in `groups` plus one.
@@ -297,7 +298,10 @@ extension SniffEvidence {
                     integerDigits += 1
                     integerIsZero = integerIsZero && byte == UInt8(ascii: "0")
                 }
-            } else if byte == UInt8(ascii: ".") || byte == UInt8(ascii: ",") {
+            } else if byte == UInt8(ascii: ".") || byte == UInt8(ascii: ","),
+                index + 1 < bytes.count, bytes[index + 1] &- UInt8(ascii: "0") < 10
+            {
+                // A mark is one between digits: not the point of `kr.`.
                 bothMarks = bothMarks || (markCount > 0 && byte != last)
                 (markCount, last) = (markCount + 1, byte)
                 digitsAfterLast = 0

@@ -1,0 +1,173 @@
+import Foundation
+import Testing
+
+/// End-to-end tests of the words and columns that decide how an export reads (#35, the third
+/// red team): balance and total rows, pending columns, whose account a preamble names, what
+/// a balance owed proves, and currencies written beside an IBAN or without decimals.
+struct SniffingWordsCommandTests {
+    /// Imports `text` with `arguments` into a fresh ledger: the run, and the register's rows
+    /// as `date,amount,currency` (empty when nothing was imported).
+    private func read(_ text: String, _ arguments: [String]) throws -> (
+        StatementsRunner.Output, [String]
+    ) {
+        let workspace = try Workspace()
+        defer { withExtendedLifetime(workspace) {} }
+        let export = try workspace.write("export.csv", text)
+        let output = try StatementsRunner.run(
+            ["import", export, "--state", workspace.state] + arguments)
+        let register = try StatementsRunner.run([
+            "register", "--state", workspace.state, "-f", "csv",
+        ])
+        let rows = register.stdout.split(whereSeparator: \.isNewline).dropFirst().map { row in
+            let fields = row.split(separator: ",", omittingEmptySubsequences: false)
+            return [fields[0], fields[fields.count - 3], fields[fields.count - 2]].joined(
+                separator: ",")
+        }
+        return (output, rows)
+    }
+
+    @Test func `reads a card's charges written negative beside what is owed as written`() throws {
+        let card =
+            "Date,Description,Amount,Balance\n03/02/2026,STARBUCKS,-5.75,105.75\n"
+            + "03/05/2026,AMAZON,-42.10,147.85\n03/14/2026,PAYMENT THANK YOU,100.00,47.85\n"
+        let (output, rows) = try read(card, ["--account", "card:visa/1234", "--currency", "USD"])
+        #expect(output.status == 0, "\(output.stderr)")
+        #expect(
+            output.stderr.contains("it is what is owed, and is not used; amounts read as signed"))
+        #expect(rows == ["2026-03-02,-5.75,USD", "2026-03-05,-42.10,USD", "2026-03-14,100.00,USD"])
+        // On an account not known as a card the same balance may be money left, falling by
+        // charges written positive: the sign is left open.
+        let (open, none) = try read(card, ["--account", "name:x", "--currency", "USD"])
+        #expect(open.status == 1)
+        #expect(open.stderr.contains("but not whether positive amounts are money in"))
+        #expect(none.isEmpty)
+        // Rows typed Sale and Payment are a card's, whatever account is given.
+        let (typed, typedRows) = try read(
+            "Date,Description,Type,Amount\n2026-03-02,STARBUCKS,Sale,5.75\n"
+                + "2026-03-14,PAYMENT,Payment,-200.00\n2026-03-20,SHELL,Sale,38.00\n",
+            ["--account", "name:x", "--currency", "USD"])
+        #expect(typed.status == 0, "\(typed.stderr)")
+        #expect(typedRows.map { $0.split(separator: ",")[1] } == ["-5.75", "200.00", "-38.00"])
+    }
+
+    @Test func `takes a last row labelled as a balance as the closing balance and refuses others`()
+        throws
+    {
+        let rows =
+            "Buchungstag;Verwendungszweck;Betrag\n02.03.2026;Gehalt;2.500,00\n"
+            + "05.03.2026;REWE;-84,12\n"
+        let account = ["--account", "name:x", "--currency", "EUR"]
+        let (closing, booked) = try read(
+            rows + "31.03.2026;Kontostand am 31.03.2026;3.915,88\n", account)
+        #expect(closing.status == 0, "\(closing.stderr)")
+        #expect(
+            closing.stderr.contains(#""Kontostand am 31.03.2026" (line 4), is the closing balance"#)
+        )
+        #expect(booked.count == 2)
+        for (label, line) in [
+            ("Summe der Umsätze", 4), ("Total for March 2026", 4), ("ANCIEN SOLDE", 2),
+            ("Saldo precedente", 2), ("SALDO ANTERIOR", 2),
+        ] {
+            let text =
+                line == 2
+                ? "Buchungstag;Verwendungszweck;Betrag\n01.03.2026;\(label);1.500,00\n"
+                    + "02.03.2026;Gehalt;2.500,00\n05.03.2026;REWE;-84,12\n"
+                : rows + "31.03.2026;\(label);2.415,88\n"
+            let (refused, none) = try read(text, account)
+            #expect(refused.status == 1, "\(label)")
+            #expect(
+                refused.stderr.contains(
+                    "export.csv:\(line):12: error: [DIALECT_UNKNOWN] the row labelled \"\(label)\" (line \(line)) is a balance or a total, not a booking"
+                ), "\(refused.stderr)")
+            #expect(none.isEmpty)
+        }
+    }
+
+    @Test func `leaves out the rows a pending column marks, whatever its values are called`() throws
+    {
+        for (column, pending, booked) in [
+            ("Transaction Status", "Pending", "Posted"), ("Pending", "true", "false"),
+        ] {
+            let (output, rows) = try read(
+                "Date,Description,Amount,\(column)\n2026-03-02,PAYROLL,2500.00,\(booked)\n"
+                    + "2026-03-05,TARGET,-84.12,\(booked)\n2026-03-15,UBER,-12.00,\(pending)\n",
+                ["--account", "name:x", "--currency", "USD"])
+            #expect(output.status == 0, "\(output.stderr)")
+            #expect(output.stderr.contains("1 row left out as not booked yet"), "\(output.stderr)")
+            #expect(rows.count == 2, "\(column): \(rows)")
+        }
+    }
+
+    @Test func `refuses what a file does not say: a settlement IBAN, a column of other currencies`()
+        throws
+    {
+        // A card statement naming the current account it is settled from names no account of
+        // its own.
+        let (settled, none) = try read(
+            "\"Kreditkarte:\";\"4930 **** **** 1234\"\n\"Abrechnungskonto:\";\"DE89370400440532013000\"\n\n"
+                + "\"Belegdatum\";\"Beschreibung\";\"Betrag (EUR)\"\n\"04.03.2026\";\"AMAZON\";\"-84,12\"\n"
+                + "\"05.03.2026\";\"REWE\";\"-20,00\"\n", [])
+        #expect(settled.status == 1)
+        #expect(settled.stderr.contains("the file does not name its account"), "\(settled.stderr)")
+        #expect(none.isEmpty)
+        // `Amount (EUR)` beside a currency column of the original amounts' currency.
+        let (currencies, _) = try read(
+            "Date,Description,Amount (EUR),Original Amount,Currency\n"
+                + "2026-03-05,Amazon US,-84.12,-90.00,USD\n2026-03-14,Walmart,-45.00,-48.00,USD\n",
+            ["--account", "DE89370400440532013000"])
+        #expect(currencies.status == 1)
+        #expect(
+            currencies.stderr.contains(
+                #"the header names EUR for the amounts, but the currency column holds "USD" (line 2)"#
+            ),
+            "\(currencies.stderr)")
+        // mBank's `#Rachunek` naming two of the customer's accounts.
+        let (two, _) = try read(
+            "#Data operacji;#Opis operacji;#Rachunek;#Kwota;\n2026-03-02;PENSJA;eKonto 1234;2 500,00 PLN;\n"
+                + "2026-03-03;PRZELEW;eMax 5678;500,00 PLN;\n", ["--account", "name:x"])
+        #expect(two.status == 1)
+        #expect(
+            two.stderr.contains(##"column "#Rachunek" names several accounts"##), "\(two.stderr)")
+        // Unsigned amounts that words such as `Lastschrift` would sign: left open.
+        let (unsigned, _) = try read(
+            "Buchungstag;Umsatzart;Verwendungszweck;Betrag\n02.03.2026;Gutschrift;Gehalt;2.500,00\n"
+                + "05.03.2026;Lastschrift;REWE;84,12\n14.03.2026;Lastschrift;Strom;45,00\n",
+            ["--account", "name:x", "--currency", "EUR"])
+        #expect(unsigned.status == 1)
+        #expect(unsigned.stderr.contains("but not whether positive amounts are money in"))
+    }
+
+    @Test
+    func `reads the currency beside an IBAN, a balance after each row, and amounts in kroner`()
+        throws
+    {
+        let (swiss, swissRows) = try read(
+            "Konto:;CH9300762011623852957 EUR\n\nBuchungsdatum;Text;Belastung;Gutschrift;Saldo\n"
+                + "02.03.2026;Zahlung Kunde;;2500.00;3500.00\n05.03.2026;Miete;1000.00;;2500.00\n",
+            [])
+        #expect(swiss.status == 0, "\(swiss.stderr)")
+        #expect(swiss.stderr.contains("names EUR beside the account's IBAN"), "\(swiss.stderr)")
+        #expect(swissRows == ["2026-03-02,2500.00,EUR", "2026-03-05,-1000.00,EUR"])
+
+        let (rabobank, _) = try read(
+            "Datum,Omschrijving,Bedrag,Saldo na trn\n2026-03-02,Salaris,1250.00,2250.00\n"
+                + "2026-03-05,Huur,-1000.00,1250.00\n",
+            ["--account", "NL91ABNA0417164300"])
+        #expect(rabobank.status == 0, "\(rabobank.stderr)")
+
+        let (danish, danishRows) = try read(
+            "Dato;Tekst;Beløb;Saldo\n02.03.2026;Løn;25.000,00 kr.;35.000,00 kr.\n"
+                + "05.03.2026;Netto;-84,12 kr.;34.915,88 kr.\n",
+            ["--account", "name:x", "--currency", "DKK"])
+        #expect(danish.status == 0, "\(danish.stderr)")
+        #expect(danishRows == ["2026-03-02,25000.00,DKK", "2026-03-05,-84.12,DKK"])
+
+        // Yen have no decimals: `250,000` groups thousands.
+        let (yen, yenRows) = try read(
+            "Date;Description;Amount;Balance\n2026-03-02;Salary;250,000;350,000\n"
+                + "2026-03-05;Lawson;-1,200;348,800\n",
+            ["--account", "name:x", "--currency", "JPY"])
+        #expect(yen.status == 0, "\(yen.stderr)")
+        #expect(yenRows == ["2026-03-02,250000,JPY", "2026-03-05,-1200,JPY"])
+    }
+}
