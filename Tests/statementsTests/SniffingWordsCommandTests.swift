@@ -81,6 +81,12 @@ struct SniffingWordsCommandTests {
                 ), "\(refused.stderr)")
             #expect(none.isEmpty)
         }
+        // An undated total under the rows is a footer line, not a row without its date.
+        for footer in [";Total des opérations;129,12", ";Total;2.415,88"] {
+            let (output, footed) = try read(rows + footer + "\n", account)
+            #expect(output.status == 0, "\(output.stderr)")
+            #expect(footed == ["2026-03-02,2500.00,EUR", "2026-03-05,-84.12,EUR"])
+        }
     }
 
     @Test func `leaves out the rows a pending column marks, whatever its values are called`() throws
@@ -95,6 +101,16 @@ struct SniffingWordsCommandTests {
             #expect(output.status == 0, "\(output.stderr)")
             #expect(output.stderr.contains("1 row left out as not booked yet"), "\(output.stderr)")
             #expect(rows.count == 2, "\(column): \(rows)")
+        }
+        // comdirect and Nordea write `offen`, `Reserverad` where a pending row's date stands.
+        for word in ["offen", "Reserverad"] {
+            let (output, rows) = try read(
+                "Buchungstag;Buchungstext;Betrag\n\(word);NETFLIX;-12,99\n"
+                    + "14.03.2026;Vattenfall;-45,00\n02.03.2026;ACME;2.500,00\n",
+                ["--account", "name:x", "--currency", "EUR"])
+            #expect(output.status == 0, "\(output.stderr)")
+            #expect(output.stderr.contains("1 row left out as not booked yet"), "\(output.stderr)")
+            #expect(rows == ["2026-03-02,2500.00,EUR", "2026-03-14,-45.00,EUR"])
         }
     }
 

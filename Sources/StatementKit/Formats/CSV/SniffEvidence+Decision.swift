@@ -259,13 +259,22 @@ extension SniffEvidence {
     static let notBookedStatuses: Set<String> = [
         "PENDING", "VORGEMERKT", "UMSATZ VORGEMERKT", "AUTHORISED", "AUTHORIZED",
         "NON CONTABILIZZATO", "EN ATTENTE", "EN COURS", "PENDIENTE", "IN AFWACHTING", "VENTER",
-        "REVERTED", "DECLINED", "FAILED", "CANCELLED", "CANCELED", "OFFEN",
+        "REVERTED", "DECLINED", "FAILED", "CANCELLED", "CANCELED", "OFFEN", "RESERVERAD",
+        "RESERVERT", "RESERVERET", "VARAUS",
     ]
 
     /// Leaves out the rows that a status column marks as not booked yet; refuses a status
     /// that is neither known as booked nor as not booked.
     private func decideStatus(into dialect: inout Dialect) throws(DialectSniffer.Refusal) {
-        guard let column = dialect.columns[.status]?.first else { return }
+        guard let column = dialect.columns[.status]?.first else {
+            // Rows whose date column says they are not booked yet (`offen`): the date column
+            // is their status too.
+            if !pendingDates.isEmpty, let date = dialect.columns[.date] {
+                dialect.columns[.status] = date
+                dialect.notBooked = pendingDates.values.sorted { $0.line < $1.line }.map(\.text)
+            }
+            return
+        }
         if case .name(let name) = column, HeaderVocabulary.normalized(name).name == "pending" {
             // A column that answers "pending?" (`true`/`false`): the rows it says yes of.
             let yes: Set = ["TRUE", "YES", "Y", "1"]

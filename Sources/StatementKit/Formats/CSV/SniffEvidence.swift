@@ -62,6 +62,8 @@ struct SniffEvidence {
     /// The currency signs and codes written beside amounts (`£`, `PLN`), as packed bytes,
     /// text and the first amount with each; at most four.
     var amountMarkers: [(key: UInt64, text: String, sample: Sample)] = []
+    /// The not-booked words (`offen`) written where a row's date stands, upper case.
+    var pendingDates: [String: Sample] = [:]
     /// The values of a currency column, upper case, at most 20.
     var currencies: [String: Sample] = [:]
     /// The values of a status column, upper case, at most 20.
@@ -296,13 +298,23 @@ struct SniffEvidence {
         let dateText = columns.date.flatMap { record.cell($0) }.map {
             String(decoding: $0, as: UTF8.self)
         }
-        if dateText.map({ Self.notBookedStatuses.contains($0.uppercased()) }) ?? true,
+        let isLabelled = [columns.beneficiary, columns.description].contains { index in
+            index.flatMap { record.cell($0) }.flatMap(Self.rowLabel) != nil
+        }
+        if dateText.map({ Self.notBookedStatuses.contains($0.uppercased()) }) ?? !isLabelled,
             money.contains(where: { column in
                 column.index.flatMap { record.cell($0) }.map {
                     ColumnValues.isAmountText(String(decoding: $0, as: UTF8.self))
                 } == true
             })
         {
+            if let dateText, let index = columns.date, pendingDates.count < 4,
+                pendingDates[dateText.uppercased()] == nil
+            {
+                // `offen`, `Reserverad` where the date stands: a row not booked yet.
+                pendingDates[dateText.uppercased()] = record.sample(
+                    index, record.field(index).trimmingSpaces)
+            }
             trailingNonData = 0
             trailingRecords = []
             return
