@@ -144,6 +144,20 @@ struct SniffingWordsCommandTests {
         #expect(two.status == 1)
         #expect(
             two.stderr.contains(##"column "#Rachunek" names several accounts"##), "\(two.stderr)")
+        // An account-number column whose few numbers split the rows: several accounts. One
+        // number on every row (Amex's `Account #`) is no question.
+        for (column, other) in [("Account Number", "xxxx9876"), ("Kontonummer", "7654321")] {
+            let (several, none) = try read(
+                "Date,\(column),Description,Amount\n2026-03-02,xxxx1234,Salary,2500.00\n"
+                    + "2026-03-03,\(other),Transfer in,500.00\n2026-03-03,xxxx1234,Transfer out,-500.00\n"
+                    + "2026-03-14,xxxx1234,Power,-45.00\n",
+                ["--account", "DE89370400440532013000"])
+            #expect(several.status == 1)
+            #expect(
+                several.stderr.contains(#"column "\#(column)" names several accounts"#),
+                "\(several.stderr)")
+            #expect(none.isEmpty)
+        }
         // Unsigned amounts that words such as `Lastschrift` would sign: left open.
         let (unsigned, _) = try read(
             "Buchungstag;Umsatzart;Verwendungszweck;Betrag\n02.03.2026;Gutschrift;Gehalt;2.500,00\n"

@@ -125,6 +125,13 @@ extension ColumnValues {
         {
             header.feeColumn = (index, names![index].trimmingCharacters(in: .whitespaces))
         }
+        if let index = lower.firstIndex(where: HeaderVocabulary.accountNumberNames.contains),
+            !roles.values.contains(index)
+        {
+            header.accountNumberColumn = (
+                index, names![index].trimmingCharacters(in: .whitespaces)
+            )
+        }
         return header
     }
 }

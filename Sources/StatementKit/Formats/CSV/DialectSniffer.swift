@@ -125,6 +125,9 @@ package enum DialectSniffer {
         /// A column of fees charged beside the amount (`Fee`, `Gebühr`), which no dialect
         /// reads: a file with a fee in it is refused.
         var feeColumn: (index: Int, text: String)?
+        /// A column of account numbers (`Account Number`) that no field reads
+        /// (`HeaderVocabulary.accountNumberNames`).
+        var accountNumberColumn: (index: Int, text: String)?
         /// Questions the values leave open: the columns of which one is the amount, when no
         /// balance and no header word tells; the sign, when every amount is positive.
         var openQuestions: SniffResult.OpenQuestions?

@@ -196,6 +196,14 @@ enum HeaderVocabulary {
     ]
 
     /// Names of a column of fees charged beside each amount.
+    /// Names of a column of account numbers that may be the account's own or a
+    /// counterparty's (N26's `Account number`), so it is not taken as either: it is
+    /// refused when its values are a few accounts' whose rows it splits.
+    static let accountNumberNames: Set<String> = [
+        "account number", "account no", "account no.", "account #", "acct", "acct #",
+        "acct no", "kontonummer",
+    ]
+
     static let feeNames: Set<String> = [
         "fee", "fees", "gebühr", "gebühren", "entgelt", "frais", "comisión", "comision",
         "commissione", "commissioni", "kosten", "provision", "avgift", "gebyr",
@@ -298,6 +306,11 @@ enum HeaderVocabulary {
         }
         if let index = trimmed.firstIndex(where: feeNames.contains) {
             header.feeColumn = (index, texts[index].trimmingCharacters(in: .whitespaces))
+        }
+        if let index = trimmed.firstIndex(where: accountNumberNames.contains) {
+            header.accountNumberColumn = (
+                index, texts[index].trimmingCharacters(in: .whitespaces)
+            )
         }
         if let amount = columns[.amount], !otherAmounts.isEmpty {
             header.openQuestions = SniffResult.OpenQuestions(

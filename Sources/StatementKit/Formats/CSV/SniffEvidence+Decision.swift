@@ -73,6 +73,15 @@ extension SniffEvidence {
     /// name; refuses several accounts' rows; leaves the text to the description where no row
     /// fills the payee column.
     private func decideAccountColumn(into dialect: inout Dialect) throws(DialectSniffer.Refusal) {
+        // A few account numbers, not IBANs, that split the rows among them: several accounts.
+        if let column = header.accountNumberColumn, accountNumbers.count >= 2,
+            accountNumbers.count * 2 <= amountCount,
+            !accountNumbers.values.contains(where: { Self.isIBANShaped($0.text) })
+        {
+            throw refuse(
+                accountNumbers.values.min { $0.line < $1.line },
+                .severalAccountsNamed(column: column.text, accountNumbers.values.map(\.text)))
+        }
         if let column = dialect.columns[.account], !accountColumnHoldsIBANs {
             // A column named like the account that holds names (Checking, Cash), not IBANs:
             // one account's name, or several accounts that only a profile can tell apart.

@@ -64,6 +64,8 @@ struct SniffEvidence {
     var amountMarkers: [(key: UInt64, text: String, sample: Sample)] = []
     /// The not-booked words (`offen`) written where a row's date stands, upper case.
     var pendingDates: [String: Sample] = [:]
+    /// The values of an account-number column, upper case, at most 20.
+    var accountNumbers: [String: Sample] = [:]
     /// The values of a currency column, upper case, at most 20.
     var currencies: [String: Sample] = [:]
     /// The values of a status column, upper case, at most 20.
@@ -133,8 +135,10 @@ struct SniffEvidence {
         let currency, indicator, type, accountName, beneficiary, card, account, status: Int?
         let description: Int?
         let fee: Int?
+        let accountNumber: Int?
 
         init(_ header: DialectSniffer.Header) {
+            accountNumber = header.accountNumberColumn?.index
             let indices = header.indices
             (date, amount, debit, credit, balance) = (
                 indices[.date], indices[.amount], indices[.debit], indices[.credit],
@@ -173,7 +177,7 @@ struct SniffEvidence {
     /// value repeated on every row is passed over without making its text.
     private struct SeenCells {
         enum Column: Int, CaseIterable {
-            case status, currency, indicator, type, accountName, card, account
+            case status, currency, indicator, type, accountName, card, account, accountNumber
         }
         private var cells: [[[UInt8]]] = Array(repeating: [], count: Column.allCases.count)
 
@@ -277,6 +281,7 @@ struct SniffEvidence {
         collect(columns.accountName, .accountName, into: &accountNames)
         if record.cell(columns.beneficiary) != nil { beneficiaryFilled += 1 }
         collect(columns.card, .card, into: &cardTexts)
+        collect(columns.accountNumber, .accountNumber, into: &accountNumbers)
         if let account = record.cell(columns.account) {
             observeAccount(account) { record.sample(columns.account!, account) }
             if !accountColumnHoldsIBANs {
