@@ -117,6 +117,7 @@ extension ColumnValues {
         header.mentionsCard = lower.contains {
             ["card member", "cardmember"].contains($0)
         }
+        header.hasTransactionAndPostDates = HeaderVocabulary.hasTransactionAndPostDates(lower)
         if let index = lower.firstIndex(where: HeaderVocabulary.cardNames.contains) {
             header.cardColumn = (index, names![index].trimmingCharacters(in: .whitespaces))
         }

@@ -120,6 +120,8 @@ package enum DialectSniffer {
         let preamble: [(line: Int, fields: [String])]
         /// Whether a column names a card (`Card Member`, `Card No.`): a card statement.
         var mentionsCard = false
+        /// Whether it has a transaction and a posting date (`HeaderVocabulary`).
+        var hasTransactionAndPostDates = false
         /// A column that names the card of each row (`Card No.`).
         var cardColumn: (index: Int, text: String)?
         /// A column of fees charged beside the amount (`Fee`, `Gebühr`), which no dialect

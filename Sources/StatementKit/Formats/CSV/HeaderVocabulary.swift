@@ -196,6 +196,13 @@ enum HeaderVocabulary {
     ]
 
     /// Names of a column of fees charged beside each amount.
+    /// Whether a header has a transaction date and a posting date (`Trans. Date`, `Post
+    /// Date`), as card issuers' exports do (and some current accounts').
+    static func hasTransactionAndPostDates(_ lower: [String]) -> Bool {
+        lower.contains(where: ["trans. date", "transaction date", "trans date"].contains)
+            && lower.contains(where: ["post date", "posted date", "posting date"].contains)
+    }
+
     /// Names of a column of account numbers that may be the account's own or a
     /// counterparty's (N26's `Account number`), so it is not taken as either: it is
     /// refused when its values are a few accounts' whose rows it splits.
@@ -301,6 +308,7 @@ enum HeaderVocabulary {
         header.mentionsCard = trimmed.contains {
             ["card member", "cardmember"].contains($0)
         }
+        header.hasTransactionAndPostDates = hasTransactionAndPostDates(trimmed)
         if let index = trimmed.firstIndex(where: cardNames.contains) {
             header.cardColumn = (index, texts[index].trimmingCharacters(in: .whitespaces))
         }

@@ -60,10 +60,15 @@ extension SniffEvidence {
             // Three amounts or more, every one positive, and no balance to check them, on an
             // account not known as a card: unsigned amounts, which words may sign
             // (`Lastschrift`), or a card's charges.
+            // Amounts two thirds positive under a card issuer's two dates (`Trans. Date`,
+            // `Post Date`): a card's charges, or a current account's money in.
             isSignOpen =
                 isSignOpen
                 || (!isCard && dialect.sign == .signed && !header.isCanonical
-                    && amountCount >= 3 && negativeAmounts == 0)
+                    && amountCount >= 3
+                    && (negativeAmounts == 0
+                        || (header.hasTransactionAndPostDates
+                            && negativeAmounts * 3 <= amountCount)))
         }
         if dialect.columns[.account] == nil { decideBalances(into: &dialect) }
         return isSignOpen
