@@ -97,6 +97,29 @@ struct SniffingWordsCommandTests {
         }
     }
 
+    @Test func `decides the order of day and month by a value date, never by the order of rows`()
+        throws
+    {
+        let account = ["--account", "name:x", "--currency", "GBP"]
+        // The value date's 13 says day first, for the booking date too.
+        let (valued, rows) = try read(
+            "Date,Value Date,Description,Amount\n01/03/2026,02/03/2026,TESCO,-20.00\n"
+                + "05/03/2026,06/03/2026,PRET,-5.00\n11/03/2026,13/03/2026,SALARY,2000.00\n",
+            account)
+        #expect(valued.status == 0, "\(valued.stderr)")
+        #expect(
+            rows == ["2026-03-01,-20.00,GBP", "2026-03-05,-5.00,GBP", "2026-03-11,2000.00,GBP"])
+        // Rows listed by their posting date: a late transaction date out of order does not
+        // make the dates month first.
+        let (late, none) = try read(
+            "Transaction Date,Posting Date,Description,Amount\n01/03/2026,02/03/2026,TESCO,-20.00\n"
+                + "02/03/2026,03/03/2026,PRET,-5.00\n03/02/2026,04/03/2026,HOTEL,-200.00\n",
+            account)
+        #expect(late.status == 1)
+        #expect(late.stderr.contains("but not which order the dates are in"), "\(late.stderr)")
+        #expect(none.isEmpty)
+    }
+
     @Test func `leaves out the rows a pending column marks, whatever its values are called`() throws
     {
         for (column, pending, booked) in [

@@ -118,6 +118,9 @@ extension ColumnValues {
             ["card member", "cardmember"].contains($0)
         }
         header.hasTransactionAndPostDates = HeaderVocabulary.hasTransactionAndPostDates(lower)
+        header.otherDateColumn = lower.indices.first {
+            HeaderVocabulary.dateNames.contains(lower[$0]) && $0 != roles[.date]
+        }
         if let index = lower.firstIndex(where: HeaderVocabulary.cardNames.contains) {
             header.cardColumn = (index, names![index].trimmingCharacters(in: .whitespaces))
         }

@@ -122,6 +122,9 @@ package enum DialectSniffer {
         var mentionsCard = false
         /// Whether it has a transaction and a posting date (`HeaderVocabulary`).
         var hasTransactionAndPostDates = false
+        /// A second column named as a date (`HeaderVocabulary.dateNames`), such as the value
+        /// date beside the booking date.
+        var otherDateColumn: Int?
         /// A column that names the card of each row (`Card No.`).
         var cardColumn: (index: Int, text: String)?
         /// A column of fees charged beside the amount (`Fee`, `Gebühr`), which no dialect

@@ -203,6 +203,16 @@ enum HeaderVocabulary {
             && lower.contains(where: ["post date", "posted date", "posting date"].contains)
     }
 
+    /// Names of the date columns of exports: a file with two (a booking and a value date)
+    /// may list its rows by either.
+    static let dateNames: Set<String> = [
+        "date", "trans. date", "transaction date", "trans date", "post date", "posted date",
+        "posting date", "value date", "valuta", "wertstellung", "wertstellung (valuta)",
+        "valutadatum", "date de valeur", "date valeur", "fecha valor", "data valuta",
+        "booking date", "buchungstag", "buchungsdatum", "belegdatum", "datum", "fecha",
+        "data", "date opération", "date d'opération", "fecha operación", "data operazione",
+    ]
+
     /// Names of a column of account numbers that may be the account's own or a
     /// counterparty's (N26's `Account number`), so it is not taken as either: it is
     /// refused when its values are a few accounts' whose rows it splits.
@@ -309,6 +319,9 @@ enum HeaderVocabulary {
             ["card member", "cardmember"].contains($0)
         }
         header.hasTransactionAndPostDates = hasTransactionAndPostDates(trimmed)
+        header.otherDateColumn = trimmed.indices.first {
+            dateNames.contains(trimmed[$0]) && $0 != indices[.date]
+        }
         if let index = trimmed.firstIndex(where: cardNames.contains) {
             header.cardColumn = (index, texts[index].trimmingCharacters(in: .whitespaces))
         }

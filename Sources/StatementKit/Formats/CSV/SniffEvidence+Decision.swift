@@ -341,9 +341,11 @@ extension SniffEvidence {
 
     /// Whether the rows are in date order read one way (day or month first) and not the
     /// other, in a file of one account (several accounts' rows may each be sorted where the
-    /// file's are not).
+    /// file's are not) and of one date column (a file with a booking and a value date may
+    /// list its rows by the other one, a late booking out of order).
     var rowOrderDecidesDates: Bool {
-        !accountColumnVaries && dayFirstOrder.isSorted != monthFirstOrder.isSorted
+        !accountColumnVaries && header.otherDateColumn == nil
+            && dayFirstOrder.isSorted != monthFirstOrder.isSorted
     }
 
     /// The two date formats between which the rows leave the choice open: every day and

@@ -136,9 +136,11 @@ struct SniffEvidence {
         let description: Int?
         let fee: Int?
         let accountNumber: Int?
+        let otherDate: Int?
 
         init(_ header: DialectSniffer.Header) {
             accountNumber = header.accountNumberColumn?.index
+            otherDate = header.otherDateColumn
             let indices = header.indices
             (date, amount, debit, credit, balance) = (
                 indices[.date], indices[.amount], indices[.debit], indices[.credit],
@@ -253,6 +255,7 @@ struct SniffEvidence {
         }
         if observeBalanceRow(labelled) { return }
         observeDate(Array(date)) { record.sample(dateIndex, date) }
+        if let other = record.cell(columns.otherDate) { observeOtherDate(other) }
         let keepsTexts = moneyTexts.count < BalanceChain.limit
         var texts: [Dialect.Field: String] = [:]
         for (key, index) in money {
