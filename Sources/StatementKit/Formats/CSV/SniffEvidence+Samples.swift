@@ -199,23 +199,22 @@ extension SniffEvidence {
     /// Looks at a second date (a value date) of the form `d.M.yyyy` or `M/d/yy`: a part over
     /// 12 in it says which part is the day, for both date columns.
     mutating func observeOtherDate(_ date: UnsafeRawBufferPointer) {
-        var values: [Int] = []
-        var value = 0
+        var values = SIMD4<Int>()
+        var count = 0
         var digits = 0
         for byte in date {
             if byte &- UInt8(ascii: "0") < 10 {
-                value = value * 10 + Int(byte &- UInt8(ascii: "0"))
+                guard digits < 4, count < 3 else { return }
+                values[count] = values[count] * 10 + Int(byte &- UInt8(ascii: "0"))
                 digits += 1
-                guard digits <= 4 else { return }
             } else {
-                guard digits > 0, values.count < 3 else { return }
-                values.append(value)
-                (value, digits) = (0, 0)
+                guard digits > 0 else { return }
+                (count, digits) = (count + 1, 0)
                 if byte == UInt8(ascii: " ") || byte == UInt8(ascii: "T") { break }
             }
         }
-        if digits > 0 { values.append(value) }
-        guard values.count == 3, values[0] <= 31, values[1] <= 31 else { return }
+        if digits > 0 { count += 1 }
+        guard count == 3, values[0] <= 31, values[1] <= 31 else { return }
         largestFirst = max(largestFirst, values[0])
         largestSecond = max(largestSecond, values[1])
     }
