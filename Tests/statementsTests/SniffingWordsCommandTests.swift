@@ -122,26 +122,22 @@ struct SniffingWordsCommandTests {
 
     @Test func `leaves out the rows a pending column marks, whatever its values are called`() throws
     {
-        for (column, pending, booked) in [
+        let statusColumns = [
             ("Transaction Status", "Pending", "Posted"), ("Pending", "true", "false"),
-        ] {
-            let (output, rows) = try read(
-                "Date,Description,Amount,\(column)\n2026-03-02,PAYROLL,2500.00,\(booked)\n"
-                    + "2026-03-05,TARGET,-84.12,\(booked)\n2026-03-15,UBER,-12.00,\(pending)\n",
-                ["--account", "name:x", "--currency", "USD"])
-            #expect(output.status == 0, "\(output.stderr)")
-            #expect(output.stderr.contains("1 row left out as not booked yet"), "\(output.stderr)")
-            #expect(rows.count == 2, "\(column): \(rows)")
+        ].map { column, pending, booked in
+            "Date,Description,Amount,\(column)\n2026-03-02,PAYROLL,2500.00,\(booked)\n"
+                + "2026-03-05,TARGET,-84.12,\(booked)\n2026-03-15,UBER,-12.00,\(pending)\n"
         }
         // comdirect and Nordea write `offen`, `Reserverad` where a pending row's date stands.
-        for word in ["offen", "Reserverad"] {
-            let (output, rows) = try read(
-                "Buchungstag;Buchungstext;Betrag\n\(word);NETFLIX;-12,99\n"
-                    + "14.03.2026;Vattenfall;-45,00\n02.03.2026;ACME;2.500,00\n",
-                ["--account", "name:x", "--currency", "EUR"])
+        let dateColumns = ["offen", "Reserverad"].map { word in
+            "Buchungstag;Buchungstext;Betrag\n\(word);UBER;-12,00\n"
+                + "05.03.2026;TARGET;-84,12\n02.03.2026;PAYROLL;2.500,00\n"
+        }
+        for text in statusColumns + dateColumns {
+            let (output, rows) = try read(text, ["--account", "name:x", "--currency", "EUR"])
             #expect(output.status == 0, "\(output.stderr)")
             #expect(output.stderr.contains("1 row left out as not booked yet"), "\(output.stderr)")
-            #expect(rows == ["2026-03-02,2500.00,EUR", "2026-03-14,-45.00,EUR"])
+            #expect(rows == ["2026-03-02,2500.00,EUR", "2026-03-05,-84.12,EUR"], "\(text)")
         }
     }
 
