@@ -219,6 +219,18 @@ extension SniffEvidence {
         largestSecond = max(largestSecond, values[1])
     }
 
+    /// Keeps `date` as the last date, in the buffer the last one was in.
+    private mutating func keepLastDate(_ date: [UInt8]) {
+        guard lastDate?.count == date.count else {
+            lastDate = date
+            return
+        }
+        // Dates of one layout are mostly of one length: overwritten where they stand.
+        lastDate!.withUnsafeMutableBytes { last in
+            date.withUnsafeBytes { last.copyMemory(from: $0) }
+        }
+    }
+
     mutating func observeDate(_ date: [UInt8], _ sample: () -> Sample) {
         // A time after the date: the date is what comes before it.
         var (end, time): (Int, String?) = (date.count, nil)
@@ -238,7 +250,7 @@ extension SniffEvidence {
             if dateLayout == nil {
                 (dateLayout, timeLayout, firstDate) = (.named(pattern: pattern), time, sample())
             }
-            if dateLayout == .named(pattern: pattern) { lastDate = date }
+            if dateLayout == .named(pattern: pattern) { keepLastDate(date) }
             return
         }
         // The runs of digits (at most three), their values, and the bytes after the first two.
@@ -282,7 +294,7 @@ extension SniffEvidence {
             (dateLayout, timeLayout, firstDate) = (layout, time, sample())
         }
         guard layout == dateLayout else { return }
-        lastDate = date
+        keepLastDate(date)
         guard case .yearLast = layout else { return }
         largestFirst = max(largestFirst, values[0])
         largestSecond = max(largestSecond, values[1])
