@@ -227,4 +227,76 @@ struct SniffingWordsCommandTests {
         #expect(yen.status == 0, "\(yen.stderr)")
         #expect(yenRows == ["2026-03-02,250000,JPY", "2026-03-05,-1200,JPY"])
     }
+
+    @Test func `keeps the signs of a bank account's purchases and leaves a card's refunds open`()
+        throws
+    {
+        // `Purchase` rows on an account given by its routing number: card payments from a
+        // current account, signs as written (the balance agrees).
+        let (checking, rows) = try read(
+            "Date,Description,Type,Amount,Balance\n07/01/2026,PAYROLL,Deposit,1250.00,2250.00\n"
+                + "07/03/2026,SAFEWAY,Purchase,-54.21,2195.79\n07/15/2026,VENMO,Deposit,40.00,2235.79\n",
+            ["--account", "aba:321076470/123456", "--currency", "USD"])
+        #expect(checking.status == 0, "\(checking.stderr)")
+        #expect(rows.map { $0.split(separator: ",")[1] } == ["1250.00", "-54.21", "40.00"])
+        // A card month of one charge and four refunds and payments: charges positive or
+        // negative, the amounts cannot tell.
+        let (refunds, none) = try read(
+            "Date,Description,Card Member,Account #,Amount\n11/03/2026,DELTA,MAX,-41004,612.40\n"
+                + "11/05/2026,DELTA REFUND,MAX,-41004,-612.40\n11/09/2026,MARRIOTT CREDIT,MAX,-41004,-250.00\n"
+                + "11/20/2026,PAYMENT,MAX,-41004,-400.00\n11/22/2026,CREDIT,MAX,-41004,-20.00\n",
+            ["--account", "card:amex/1004", "--currency", "USD"])
+        #expect(refunds.status == 1)
+        #expect(refunds.stderr.contains("but not whether positive amounts are money in"))
+        #expect(none.isEmpty)
+    }
+
+    @Test func `reads two-digit years last where the first part would be a year ahead or dotted`()
+        throws
+    {
+        let iban = ["--account", "DE89370400440532013000"]
+        let (dotted, dottedRows) = try read(
+            "Buchungstag;Verwendungszweck;Betrag\n01.01.24;Sparrate;100,00\n01.02.24;Sparrate;100,00\n"
+                + "01.03.24;Sparrate;100,00\n01.04.25;Auszahlung;-250,00\n", iban)
+        #expect(dotted.status == 0, "\(dotted.stderr)")
+        #expect(
+            dottedRows.map { $0.prefix(10) } == [
+                "2024-01-01", "2024-02-01", "2024-03-01", "2025-04-01",
+            ])
+        let (annual, annualRows) = try read(
+            "Datum;Omschrijving;Bedrag;Saldo\n31-12-23;Rente 2023;12,50;1012,50\n"
+                + "31-12-24;Rente 2024;15,19;1027,69\n31-12-25;Rente 2025;16,44;1044,13\n", iban)
+        #expect(annual.status == 0, "\(annual.stderr)")
+        #expect(annualRows.map { $0.prefix(10) } == ["2023-12-31", "2024-12-31", "2025-12-31"])
+    }
+
+    @Test
+    func `refuses a reversal in a debit column and takes no word or linked IBAN as the account's`()
+        throws
+    {
+        let (reversal, none) = try read(
+            "Date,Description,Debit,Credit\n01/07/2026,Salary,,2500.00\n03/07/2026,Tesco,54.21,\n"
+                + "04/07/2026,Tesco reversal,-54.21,\n13/07/2026,Rent,800.00,\n",
+            ["--account", "name:x", "--currency", "GBP"])
+        #expect(reversal.status == 1)
+        #expect(
+            reversal.stderr.contains(
+                #"a debit or credit column holds amounts of both signs, such as "-54.21" (line 4)"#),
+            "\(reversal.stderr)")
+        #expect(none.isEmpty)
+        // `All` above the header is a word, not the Albanian lek.
+        let (word, wordRows) = try read(
+            "Account;DE89370400440532013000\nTransactions;All\n\nDate;Description;Amount;Balance\n"
+                + "2026-07-01;Salary;2500,00;3500,00\n2026-07-02;Rent;-800,00;2700,00\n", [])
+        #expect(word.status == 0, "\(word.stderr)")
+        #expect(wordRows.allSatisfy { $0.hasSuffix(",EUR") } && wordRows.count == 2, "\(wordRows)")
+        // The current account a deposit account is linked to is not the statement's.
+        let (linked, linkedRows) = try read(
+            "Conto deposito;N. 000123456789\nConto di appoggio;IT60X0542811101000000123456\n\n"
+                + "Data operazione;Descrizione;Importo;Saldo\n15/07/2026;Interessi;12,50;10.012,50\n16/07/2026;Bollo;-2,00;10.010,50\n",
+            [])
+        #expect(linked.status == 1)
+        #expect(linked.stderr.contains("--account ID"), "\(linked.stderr)")
+        #expect(linkedRows.isEmpty)
+    }
 }

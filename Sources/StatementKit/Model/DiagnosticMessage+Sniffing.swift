@@ -76,6 +76,12 @@ extension DiagnosticMessage {
             "the account's currency is \(given.code), but the currency column holds \(example)")
     }
 
+    static func splitAmountOfBothSigns(_ example: String) -> Self {
+        dialectUnknown(
+            "a debit or credit column holds amounts of both signs, such as \(example): a negative one may be a reversal (money back) or a debit written with its sign, which the file does not tell"
+        )
+    }
+
     static func headerCurrencyDiffersFromColumn(header: Currency, _ example: String) -> Self {
         dialectUnknown(
             "the header names \(header.code) for the amounts, but the currency column holds \(example): it may be another amount's currency (an original amount's); a profile says which column is the amount's currency"

@@ -72,7 +72,9 @@ extension SniffEvidence {
     static let otherAccountLabels = [
         "referenz", "reference", "gegenkonto", "verrechnung", "settlement", "linked",
         "compte de référence", "tegenrekening", "abrechnungskonto", "abrechnung",
-        "compte de prélèvement", "charged to", "debited from",
+        "compte de prélèvement", "charged to", "debited from", "appoggio", "asociada",
+        "auszahlungskonto", "nominated", "associé", "gekoppelde", "bezugskonto",
+        "zahlungsverkehrskonto", "verknüpft", "vinculada", "collegato", "referentie",
     ]
 
     static func isOtherAccountLabel(_ label: String) -> Bool {

@@ -33,10 +33,8 @@ extension SniffEvidence {
         } else if let currency = dialect.accountID?.scheme?.currency {
             dialect.accountCurrency = currency
         } else if let found = header.preamble.lazy.compactMap({ line, fields in
-            fields.indices.first {
-                Currency(code: fields[$0].trimmingCharacters(in: .whitespaces)) != nil
-            }
-            .map { Dialect.PreamblePosition(line: line, field: $0 + 1) }
+            fields.indices.first { Self.isLabelledCurrency(fields, at: $0) }
+                .map { Dialect.PreamblePosition(line: line, field: $0 + 1) }
         }).first {
             dialect.preamble[.currency] = found
         } else if let (currency, sample) = preambleCurrencyBesideIBAN {
@@ -118,5 +116,18 @@ extension SniffEvidence {
             }
         }
         return nil
+    }
+
+    /// Whether field `index` of a line above the header is a currency's code, in capitals,
+    /// after a label such as `Währung:` or beside an IBAN on its line: a word such as `All`
+    /// or `Bob` is no currency.
+    static func isLabelledCurrency(_ fields: [String], at index: Int) -> Bool {
+        let text = fields[index].trimmingCharacters(in: .whitespaces)
+        guard text.utf8.count == 3, text == text.uppercased(), Currency(code: text) != nil else {
+            return false
+        }
+        let label = index > 0 ? HeaderVocabulary.normalized(fields[index - 1]).name : ""
+        return HeaderVocabulary.fields[label] == .currency
+            || fields.contains { HeaderVocabulary.iban(in: $0) != nil }
     }
 }

@@ -28,6 +28,11 @@ extension SniffEvidence {
             dialect.isNewestFirst = first > last
         }
         try decideAmounts(into: &dialect, &assumptions)
+        if let negative = negativeSplitAmount,
+            splitSigns.contains(where: { $0.negative > 0 && $0.positive > 0 })
+        {
+            throw refuse(negative, .splitAmountOfBothSigns(quoted(negative)))
+        }
         try decideFee(into: &dialect, &assumptions)
         decideAmountColumns(into: &dialect)
         dialect.footerLines = trailingNonData
@@ -39,12 +44,14 @@ extension SniffEvidence {
         try decideAccount(into: &dialect, &assumptions)
         // A column of card numbers is a card account's only beside sales and payments: a
         // current account's export may show the debit card each row was paid with.
+        // Rows typed as sales or purchases are a card's, unless the account given is a bank
+        // account (an IBAN, a routing or sort code): its purchases are card payments.
+        let isBankAccount =
+            dialect.accountID.map { $0.iban != nil || ![.name, .card].contains($0.scheme) } ?? false
         let isCard =
             header.mentionsCard || dialect.accountKind == .creditCard
             || dialect.accountID?.scheme == .card
-            || (header.cardColumn != nil && charges.count + payments.count > 0)
-            // Rows typed as sales or purchases are a card's, whatever the account given.
-            || charges.count > 0
+            || (!isBankAccount && charges.count > 0)
         var isSignOpen = false
         switch try decideByBalance(into: &dialect, isCard: isCard, &assumptions) {
         case .proved: break
@@ -79,8 +86,7 @@ extension SniffEvidence {
     /// fills the payee column.
     private func decideAccountColumn(into dialect: inout Dialect) throws(DialectSniffer.Refusal) {
         // A few account numbers, not IBANs, that split the rows among them: several accounts.
-        if let column = header.accountNumberColumn, accountNumbers.count >= 2,
-            accountNumbers.count * 2 <= amountCount,
+        if let column = header.accountNumberColumn, (2...5).contains(accountNumbers.count),
             !accountNumbers.values.contains(where: { Self.isIBANShaped($0.text) })
         {
             throw refuse(
@@ -229,6 +235,10 @@ extension SniffEvidence {
         let message: DiagnosticMessage
         let positive = amountCount - negativeAmounts
         let (hasCharges, hasPayments) = (charges.count > 0, payments.count > 0)
+        if typeAgreements > 0, typeDisagreement == nil, !hasCharges, !hasPayments {
+            // A type column whose debit and credit words agree with every sign: as written.
+            return false
+        }
         if hasCharges || hasPayments {
             // Sales positive, or payments negative, say charges positive.
             let chargesSay = charges.negative == 0 ? true : charges.positive == 0 ? false : nil
@@ -244,9 +254,9 @@ extension SniffEvidence {
         } else if positive >= 2 * negativeAmounts, amountCount >= 5 {
             chargesPositive = true
             message = .assumedChargesPositive(positive: positive, of: amountCount)
-        } else if negativeAmounts >= 2 * positive, amountCount >= 5 {
-            return false
         } else {
+            // Most amounts negative: charges written negative, or a month of refunds and
+            // payments on a card whose charges are positive; the amounts cannot tell.
             return true
         }
         guard chargesPositive else { return false }
@@ -338,92 +348,6 @@ extension SniffEvidence {
         (["DEBET"], ["CREDIT"]), (["WITHDRAWAL"], ["DEPOSIT"]), (["DÉBITO"], ["CRÉDITO"]),
         (["DEBITO"], ["CREDITO"]), (["DÉBIT"], ["CRÉDIT"]),
     ]
-
-    /// Whether the rows are in date order read one way (day or month first) and not the
-    /// other, in a file of one account (several accounts' rows may each be sorted where the
-    /// file's are not) and of one date column (a file with a booking and a value date may
-    /// list its rows by the other one, a late booking out of order).
-    var rowOrderDecidesDates: Bool {
-        !accountColumnVaries && header.otherDateColumn == nil
-            && dayFirstOrder.isSorted != monthFirstOrder.isSorted
-    }
-
-    /// The two date formats between which the rows leave the choice open: every day and
-    /// month is 12 or less, the dates are not dotted, and the order of the rows does not
-    /// decide; `nil` when the dates decide.
-    func openDateOrder() -> [String]? {
-        guard case .yearLast(let separator, let yearDigits) = dateLayout,
-            largestFirst <= 12, largestSecond <= 12, separator != UInt8(ascii: "."),
-            !rowOrderDecidesDates
-        else { return nil }
-        let (d, m) = allPadded ? ("dd", "MM") : ("d", "M")
-        let s = String(UnicodeScalar(separator))
-        let year = yearDigits == 4 ? "yyyy" : "yy"
-        let time = timeLayout ?? ""
-        return ["\(d)\(s)\(m)\(s)\(year)\(time)", "\(m)\(s)\(d)\(s)\(year)\(time)"]
-    }
-
-    /// Whether dates of three two-digit parts start with the year: the first part is no day
-    /// (over 31), or it stays the same while the last one ranges over more than two values
-    /// in a row, as days do (a day of the month across a year's end spans two years).
-    var isYearFirst: Bool {
-        guard twoDigitEnds != nil, allPadded else { return false }
-        return largestFirst > 31
-            || (!firstPartVaries && thirdPartRange.1 - thirdPartRange.0 >= 2
-                && largestSecond <= 12)
-    }
-
-    private func dateFormat(
-        _ layout: DateLayout, _ first: Sample, _ assumptions: inout [Diagnostic.Finding]
-    ) throws(DialectSniffer.Refusal) -> DateFormat {
-        let (d, m) = allPadded ? ("dd", "MM") : ("d", "M")
-        var pattern: String
-        switch layout {
-        case .named(let named): pattern = named
-        case .compact: pattern = "yyyyMMdd"
-        case .yearFirst(let separator):
-            let s = String(UnicodeScalar(separator))
-            pattern = "yyyy\(s)\(m)\(s)\(d)"
-        case .yearLast(let separator, 2) where isYearFirst:
-            // `26-10-01`: the first part stays (or is no day) where the last changes.
-            let s = String(UnicodeScalar(separator))
-            pattern = "yy\(s)\(m)\(s)\(d)"
-            assumptions.append(
-                Diagnostic.Finding(
-                    line: first.line, column: first.column,
-                    message: .assumedYearFirst(example: quoted(first), chosen: pattern)))
-        case .yearLast(let separator, let yearDigits):
-            let s = String(UnicodeScalar(separator))
-            let year = yearDigits == 4 ? "yyyy" : "yy"
-            let dayFirst = "\(d)\(s)\(m)\(s)\(year)"
-            let monthFirst = "\(m)\(s)\(d)\(s)\(year)"
-            switch (largestFirst > 12, largestSecond > 12) {
-            case (true, true):
-                throw refuse(first, .datesInNoOrder)
-            case (true, false): pattern = dayFirst
-            case (false, true): pattern = monthFirst
-            case (false, false):
-                // Every day and month is 12 or less: the order of the rows tells, or the
-                // question stays open (`openDateOrder`). Dotted dates are day-first wherever
-                // they are written.
-                let monthFirstOnly = rowOrderDecidesDates && monthFirstOrder.isSorted
-                pattern = monthFirstOnly && separator != UInt8(ascii: ".") ? monthFirst : dayFirst
-                if separator != UInt8(ascii: "."), rowOrderDecidesDates {
-                    assumptions.append(
-                        Diagnostic.Finding(
-                            line: first.line, column: first.column,
-                            message: .assumedDateOrder(
-                                example: quoted(first), chosen: pattern,
-                                other: monthFirstOnly ? dayFirst : monthFirst)))
-                }
-            }
-        }
-        pattern += timeLayout ?? ""
-        guard let format = try? DateFormat(pattern) else {
-            throw refuse(first, .datesInNoLayout(example: quoted(first)))
-        }
-        return format
-    }
 
     private func decideAmounts(
         into dialect: inout Dialect, _ assumptions: inout [Diagnostic.Finding]

@@ -49,6 +49,13 @@ struct SniffEvidence {
     var typeDisagreement: Sample?
     var charges = SignCount()
     var payments = SignCount()
+    /// How many rows' type column says debit beside a negative amount or credit beside a
+    /// positive one.
+    var typeAgreements = 0
+    /// The signs of the debit column's amounts and the credit column's, and the first
+    /// negative one: a column of both signs holds reversals that no reading tells.
+    var splitSigns = [SignCount(), SignCount()]
+    var negativeSplitAmount: Sample?
 
     /// How many amounts are negative and how many positive.
     struct SignCount {
@@ -267,6 +274,13 @@ struct SniffEvidence {
             guard let index, let amount = record.cell(index) else { continue }
             if keepsTexts { texts[key] = String(decoding: amount, as: UTF8.self) }
             observeAmount(amount) { record.sample(index, amount) }
+            if key == .debit || key == .credit {
+                let isNegative = amount[0] == UInt8(ascii: "-") || amount[0] == UInt8(ascii: "(")
+                splitSigns[key == .debit ? 0 : 1].add(isNegative: isNegative)
+                if isNegative, negativeSplitAmount == nil {
+                    negativeSplitAmount = record.sample(index, amount)
+                }
+            }
             if key == .amount {
                 amountCount += 1
                 let isNegative = amount[0] == UInt8(ascii: "-") || amount[0] == UInt8(ascii: "(")
@@ -362,10 +376,11 @@ struct SniffEvidence {
         case "SALE", "PURCHASE": charges.add(isNegative: isNegative)
         case "PAYMENT": payments.add(isNegative: isNegative)
         default:
-            if let saysDebit = Self.indicatorWords[word], saysDebit != isNegative,
-                typeDisagreement == nil
-            {
-                typeDisagreement = sample()
+            guard let saysDebit = Self.indicatorWords[word] else { return }
+            if saysDebit != isNegative {
+                if typeDisagreement == nil { typeDisagreement = sample() }
+            } else {
+                typeAgreements += 1
             }
         }
     }
