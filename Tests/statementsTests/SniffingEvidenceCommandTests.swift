@@ -720,6 +720,23 @@ struct SniffingEvidenceCommandTests {
             #expect(
                 register.stdout.contains("Cash at Bank X,,-51.00,EUR,49.00"), "\(register.stdout)")
         }
+        // PayPal's Net beside its Fee: the balance moves by the amount, the fee in it.
+        let net = try workspace.write(
+            "net.csv", header + "2026-10-02,Cash at Bank X,-51.00,-1.00,49.00\n")
+        let included = try StatementsRunner.run([
+            "import", net, "--account", "name:net", "--state", workspace.state,
+        ])
+        #expect(included.status == 0, "\(included.stderr)")
+        #expect(
+            included.stderr.contains(
+                "the balance shows the amount includes it (the fee is not read)"),
+            "\(included.stderr)")
+        let netRegister = try StatementsRunner.run([
+            "register", "--state", workspace.state, "-f", "csv", "--account", "name:net",
+        ])
+        #expect(
+            netRegister.stdout.contains("Cash at Bank X,,-51.00,EUR,49.00"), "\(netRegister.stdout)"
+        )
         // Without a balance nothing tells how the fee counts: refused.
         let unproved = try workspace.write(
             "unproved.csv",

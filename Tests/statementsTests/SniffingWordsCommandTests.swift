@@ -89,6 +89,14 @@ struct SniffingWordsCommandTests {
                 ), "\(refused.stderr)")
             #expect(none.isEmpty)
         }
+        // Listed newest first, the last row is the oldest: a balance there is the opening one.
+        let (newest, newestRows) = try read(
+            "Buchungstag;Verwendungszweck;Betrag;Saldo\n13.07.2026;DB Bahn;-37,80;3.407,99\n"
+                + "03.07.2026;REWE;-54,21;3.445,79\n02.07.2026;Gehalt;2.500,00;3.500,00\n"
+                + "01.07.2026;Kontostand;1.000,00;\n", account)
+        #expect(newest.status == 0, "\(newest.stderr)")
+        #expect(newest.stderr.contains(#""Kontostand" (line 5), is the opening balance"#))
+        #expect(newestRows.count == 3)
         // An undated total under the rows is a footer line, not a row without its date.
         for footer in [";Total des opérations;129,12", ";Total;2.415,88"] {
             let (output, footed) = try read(rows + footer + "\n", account)

@@ -115,6 +115,13 @@ extension DiagnosticMessage {
         )
     }
 
+    static func feeInAmount(column: String, example: String) -> Self {
+        .init(
+            .dialectAssumed,
+            "column \(Diagnostic.quote(column)) holds a fee beside the amount, such as \(example); the balance shows the amount includes it (the fee is not read)"
+        )
+    }
+
     static func feeByBalance(column: String, example: String, sign: Dialect.FeeSign) -> Self {
         .init(
             .dialectAssumed,
@@ -128,10 +135,11 @@ extension DiagnosticMessage {
         )
     }
 
-    static func balanceRowAsClosing(_ example: String) -> Self {
-        .init(
+    static func balanceRowAsFooter(_ example: String, _ item: Dialect.PreambleItem) -> Self {
+        let which = item == .openingBalance ? "opening" : "closing"
+        return .init(
             .dialectAssumed,
-            "the last row, \(example), is the closing balance, not a booking: checked as the statement's closing balance (footer)"
+            "the last row, \(example), is the \(which) balance, not a booking: checked as the statement's \(which) balance (footer)"
         )
     }
 

@@ -127,10 +127,21 @@ extension SniffEvidence {
         throws(DialectSniffer.Refusal)
     {
         guard let fee, let column = header.feeColumn else { return }
+        let holds = { (dialect: Dialect) in
+            self.balanceChain(dialect).map { !$0.holdingReadings().readings.isEmpty } ?? false
+        }
+        if holds(dialect) {
+            // PayPal's `Net` beside `Fee`: the balance moves by the amount, fee included.
+            assumptions.append(
+                Diagnostic.Finding(
+                    line: fee.line, column: fee.column,
+                    message: .feeInAmount(column: column.text, example: quoted(fee))))
+            return
+        }
         dialect.columns[.fee] = [header.line == 0 ? .number(column.index + 1) : .name(column.text)]
         let holding = Dialect.FeeSign.allCases.filter { sign in
             dialect.feeSign = sign
-            return balanceChain(dialect).map { !$0.holdingReadings().readings.isEmpty } ?? false
+            return holds(dialect)
         }
         guard holding.count == 1 else {
             dialect.columns[.fee] = nil
@@ -154,15 +165,22 @@ extension SniffEvidence {
             throw refuse(misplacedBalanceRow, .balanceRowAmongBookings(quoted(misplacedBalanceRow)))
         }
         guard let row = balanceRow else { return }
-        guard row.item == .balance(.closingBalance) else {
-            throw refuse(row.sample, .balanceRowAmongBookings(quoted(row.sample)))
+        // The last row of a file listed newest first is the oldest: a balance labelled only
+        // as one (`Kontostand`) or as the opening one is the balance before the rows.
+        let isGeneric = Self.wholeLabels[row.sample.text.lowercased()] != nil
+        let item: Dialect.PreambleItem
+        switch (row.item, dialect.isNewestFirst) {
+        case (.balance(.closingBalance), false): item = .closingBalance
+        case (.balance(.openingBalance), true): item = .openingBalance
+        case (.balance(.closingBalance), true) where isGeneric: item = .openingBalance
+        default: throw refuse(row.sample, .balanceRowAmongBookings(quoted(row.sample)))
         }
         dialect.footerLines += 1
-        dialect.footer[.closingBalance] = Dialect.PreamblePosition(
+        dialect.footer[item] = Dialect.PreamblePosition(
             line: dialect.footerLines, field: row.field + 1)
         assumptions.append(
             Diagnostic.Finding(
                 line: row.sample.line, column: row.sample.column,
-                message: .balanceRowAsClosing(quoted(row.sample))))
+                message: .balanceRowAsFooter(quoted(row.sample), item)))
     }
 }
