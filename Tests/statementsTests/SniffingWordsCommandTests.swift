@@ -193,6 +193,16 @@ struct SniffingWordsCommandTests {
                 "\(several.stderr)")
             #expect(none.isEmpty)
         }
+        // One account number on every row, not the given account's: another account's file.
+        let (other, _) = try read(
+            "Date,Account Number,Description,Amount\n2026-03-02,87654321,Salary,2500.00\n"
+                + "2026-03-03,87654321,Power,-45.00\n",
+            ["--account", "sort-code:309457/12345678", "--currency", "GBP"])
+        #expect(other.status == 1)
+        #expect(
+            other.stderr.contains(
+                #"column "Account Number" names account "87654321" (line 2), which the account given, sort-code:309457/12345678, is not"#
+            ), "\(other.stderr)")
         // Unsigned amounts that words such as `Lastschrift` would sign: left open.
         let (unsigned, _) = try read(
             "Buchungstag;Umsatzart;Verwendungszweck;Betrag\n02.03.2026;Gutschrift;Gehalt;2.500,00\n"

@@ -76,6 +76,12 @@ extension DiagnosticMessage {
             "the account's currency is \(given.code), but the currency column holds \(example)")
     }
 
+    static func otherAccountNumber(column: String, _ example: String, given: String) -> Self {
+        dialectUnknown(
+            "column \(Diagnostic.quote(column)) names account \(example), which the account given, \(given), is not: the file is another account's"
+        )
+    }
+
     static func splitAmountOfBothSigns(_ example: String) -> Self {
         dialectUnknown(
             "a debit or credit column holds amounts of both signs, such as \(example): a negative one may be a reversal (money back) or a debit written with its sign, which the file does not tell"

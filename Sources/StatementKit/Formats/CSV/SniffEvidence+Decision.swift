@@ -93,6 +93,22 @@ extension SniffEvidence {
                 accountNumbers.values.min { $0.line < $1.line },
                 .severalAccountsNamed(column: column.text, accountNumbers.values.map(\.text)))
         }
+        // One account number on every row that the given account's number (of a bank id that
+        // holds it: a routing, sort or BSB code and the number) does not end with: the file
+        // is another account's.
+        if let column = header.accountNumberColumn, accountNumbers.count == 1,
+            let number = accountNumbers.values.first, !Self.isIBANShaped(number.text),
+            let given = dialect.accountID, [.aba, .sortCode, .bsb].contains(given.scheme)
+        {
+            let digits = { (text: String) in text.filter(\.isASCII).filter(\.isNumber) }
+            let last = String(digits(number.text).suffix(4))
+            if last.count == 4, !digits(given.text).contains(last) {
+                throw refuse(
+                    number,
+                    .otherAccountNumber(
+                        column: column.text, quoted(number), given: given.text))
+            }
+        }
         if let column = dialect.columns[.account], !accountColumnHoldsIBANs {
             // A column named like the account that holds names (Checking, Cash), not IBANs:
             // one account's name, or several accounts that only a profile can tell apart.
