@@ -181,7 +181,9 @@ struct SniffingWordsCommandTests {
             two.stderr.contains(##"column "#Rachunek" names several accounts"##), "\(two.stderr)")
         // An account-number column whose few numbers split the rows: several accounts. One
         // number on every row (Amex's `Account #`) is no question.
-        for (column, other) in [("Account Number", "xxxx9876"), ("Kontonummer", "7654321")] {
+        for (column, other) in [
+            ("Account Number", "xxxx9876"), ("Kontonummer", "7654321"), ("Product", "Savings"),
+        ] {
             let (several, none) = try read(
                 "Date,\(column),Description,Amount\n2026-03-02,xxxx1234,Salary,2500.00\n"
                     + "2026-03-03,\(other),Transfer in,500.00\n2026-03-03,xxxx1234,Transfer out,-500.00\n"

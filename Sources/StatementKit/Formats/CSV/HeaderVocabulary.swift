@@ -214,11 +214,12 @@ enum HeaderVocabulary {
     ]
 
     /// Names of a column of account numbers that may be the account's own or a
-    /// counterparty's (N26's `Account number`), so it is not taken as either: it is
-    /// refused when its values are a few accounts' whose rows it splits.
+    /// counterparty's (N26's `Account number`), or of the product (Revolut's `Current`,
+    /// `Savings`), so it is not taken as the account: it is refused when its values are a
+    /// few accounts' whose rows it splits.
     static let accountNumberNames: Set<String> = [
         "account number", "account no", "account no.", "account #", "acct", "acct #",
-        "acct no", "kontonummer",
+        "acct no", "kontonummer", "product",
     ]
 
     static let feeNames: Set<String> = [
