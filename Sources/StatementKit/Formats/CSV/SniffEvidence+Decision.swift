@@ -42,10 +42,10 @@ extension SniffEvidence {
         try decideStatus(into: &dialect)
         dropWeakCurrency(from: &dialect)
         try decideAccount(into: &dialect, &assumptions)
-        // A column of card numbers is a card account's only beside sales and payments: a
-        // current account's export may show the debit card each row was paid with.
         // Rows typed as sales or purchases are a card's, unless the account given is a bank
-        // account (an IBAN, a routing or sort code): its purchases are card payments.
+        // account (an IBAN, a routing or sort code): its purchases are card payments. A
+        // column of card numbers alone makes no card: a current account's export may show
+        // the debit card each row was paid with.
         let isBankAccount =
             dialect.accountID.map { $0.iban != nil || ![.name, .card].contains($0.scheme) } ?? false
         let isCard =
@@ -64,11 +64,10 @@ extension SniffEvidence {
                 isSignOpen
                 || (dialect.sign == .signed && negativeAmounts == 0 && amountCount >= 2
                     && header.typeColumn != nil && typeValues.count >= 2)
-            // Three amounts or more, every one positive, and no balance to check them, on an
-            // account not known as a card: unsigned amounts, which words may sign
-            // (`Lastschrift`), or a card's charges.
-            // Amounts two thirds positive under a card issuer's two dates (`Trans. Date`,
-            // `Post Date`): a card's charges, or a current account's money in.
+            // On an account not known as a card, with no balance to check them: three amounts
+            // or more, every one positive (unsigned amounts, which words such as
+            // `Lastschrift` may sign, or a card's charges), or two thirds positive under a
+            // card issuer's two dates (`Trans. Date`, `Post Date`).
             isSignOpen =
                 isSignOpen
                 || (!isCard && dialect.sign == .signed && !header.isCanonical

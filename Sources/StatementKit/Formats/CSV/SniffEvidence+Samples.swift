@@ -336,7 +336,7 @@ extension SniffEvidence {
             } else if byte == UInt8(ascii: ".") || byte == UInt8(ascii: ","),
                 index + 1 < bytes.count, bytes[index + 1] &- UInt8(ascii: "0") < 10
             {
-                // A mark is one between digits: not the point of `kr.`.
+                // A mark is one a digit follows: not the point of `kr.`.
                 bothMarks = bothMarks || (markCount > 0 && byte != last)
                 (markCount, last) = (markCount + 1, byte)
                 digitsAfterLast = 0

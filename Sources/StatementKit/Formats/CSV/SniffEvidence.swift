@@ -274,8 +274,8 @@ struct SniffEvidence {
             guard let index, let amount = record.cell(index) else { continue }
             if keepsTexts { texts[key] = String(decoding: amount, as: UTF8.self) }
             observeAmount(amount) { record.sample(index, amount) }
+            let isNegative = amount[0] == UInt8(ascii: "-") || amount[0] == UInt8(ascii: "(")
             if key == .debit || key == .credit {
-                let isNegative = amount[0] == UInt8(ascii: "-") || amount[0] == UInt8(ascii: "(")
                 splitSigns[key == .debit ? 0 : 1].add(isNegative: isNegative)
                 if isNegative, negativeSplitAmount == nil {
                     negativeSplitAmount = record.sample(index, amount)
@@ -283,7 +283,6 @@ struct SniffEvidence {
             }
             if key == .amount {
                 amountCount += 1
-                let isNegative = amount[0] == UInt8(ascii: "-") || amount[0] == UInt8(ascii: "(")
                 if isNegative { negativeAmounts += 1 }
                 if let type = record.cell(columns.type), type.count <= 12 {
                     observeType(type, isNegative: isNegative) { record.sample(columns.type!, type) }
