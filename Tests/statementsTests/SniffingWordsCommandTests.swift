@@ -126,6 +126,19 @@ struct SniffingWordsCommandTests {
         #expect(late.status == 1)
         #expect(late.stderr.contains("but not which order the dates are in"), "\(late.stderr)")
         #expect(none.isEmpty)
+        // A backdated last row does not make a file listed oldest first newest first: its
+        // running balance holds in file order.
+        let workspace = try Workspace()
+        let backdated = try workspace.write(
+            "backdated.csv",
+            "Date;Description;Amount;Balance\n02.07.2026;Gehalt;2500,00;3500,00\n"
+                + "03.07.2026;REWE;-54,21;3445,79\n13.07.2026;Bahn;-37,80;3407,99\n"
+                + "01.07.2026;Zinskorrektur;1,20;3409,19\n")
+        let checked = try StatementsRunner.run([
+            "validate", backdated, "--account", "DE89370400440532013000",
+        ])
+        #expect(checked.status == 0, "\(checked.stderr)")
+        #expect(!checked.stderr.contains("BALANCE_RUNNING"), "\(checked.stderr)")
     }
 
     @Test func `leaves out the rows a pending column marks, whatever its values are called`() throws

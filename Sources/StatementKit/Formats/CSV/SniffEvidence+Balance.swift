@@ -31,9 +31,22 @@ extension SniffEvidence {
         return chain
     }
 
-    /// Whether the first and last dates differ, so that they tell which way the rows are
-    /// listed; `nil` when they are the same day or cannot be read.
+    /// Whether the dates list the rows newest first: most steps from row to row go back in
+    /// time, or, where that does not tell, the last date is before the first; `nil` when the
+    /// dates are one day or cannot be read.
     func datesListNewestFirst(_ dialect: Dialect) -> Bool? {
+        // Most steps from row to row, where the layout orders dates by number: a backdated
+        // last row does not turn an oldest-first file around.
+        let pattern = dialect.dateFormat.pattern
+        let order: DateOrder? =
+            switch dateLayout {
+            case .yearFirst, .compact: yearFirstOrder
+            case .yearLast where !isYearFirst:
+                pattern.hasPrefix("d")
+                    ? dayFirstOrder : pattern.hasPrefix("M") ? monthFirstOrder : nil
+            default: nil
+            }
+        if let mostly = order?.fallsMostly { return mostly }
         let format = dialect.dateFormat
         let day = { (sample: Sample) in sample.text.parsingUTF8 { try? format.day(parsing: $0) } }
         guard let firstDate, let lastDate, let first = day(firstDate),

@@ -20,12 +20,8 @@ extension SniffEvidence {
             throw refuse(nil, .noDateInKnownLayout)
         }
         dialect.dateFormat = try dateFormat(dateLayout, firstDate, &assumptions)
-        let format = dialect.dateFormat
-        let day = { (sample: Sample) in sample.text.parsingUTF8 { try? format.day(parsing: $0) } }
-        if let first = day(firstDate),
-            let last = lastDate?.withUnsafeBytes({ try? format.day(parsing: $0) })
-        {
-            dialect.isNewestFirst = first > last
+        if let newestFirst = datesListNewestFirst(dialect) {
+            dialect.isNewestFirst = newestFirst
         }
         try decideAmounts(into: &dialect, &assumptions)
         if let negative = negativeSplitAmount,

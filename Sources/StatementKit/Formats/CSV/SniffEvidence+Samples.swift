@@ -295,7 +295,11 @@ extension SniffEvidence {
         }
         guard layout == dateLayout else { return }
         keepLastDate(date)
-        guard case .yearLast = layout else { return }
+        guard case .yearLast = layout else {
+            yearFirstOrder.add(
+                runCount == 1 ? values[0] : values[0] * 10_000 + values[1] * 100 + values[2])
+            return
+        }
         largestFirst = max(largestFirst, values[0])
         largestSecond = max(largestSecond, values[1])
         dayFirstOrder.add(values[2] * 10_000 + values[1] * 100 + values[0])

@@ -28,6 +28,8 @@ struct SniffEvidence {
     /// order read day first, and read month first.
     var dayFirstOrder = DateOrder()
     var monthFirstOrder = DateOrder()
+    /// The order of dates with the year first, or of eight digits.
+    var yearFirstOrder = DateOrder()
     var allPadded = true
 
     var decimalComma: Sample?
@@ -114,20 +116,24 @@ struct SniffEvidence {
     /// Whether a sequence of dates only rises, only falls, or does both.
     struct DateOrder {
         private var previous: Int?
-        private var rises = false
-        private var falls = false
+        private var rises = 0
+        private var falls = 0
 
         /// Adds a date, as a number that orders dates (year, month, day).
         mutating func add(_ key: Int) {
             if let previous {
-                rises = rises || key > previous
-                falls = falls || key < previous
+                if key > previous { rises += 1 }
+                if key < previous { falls += 1 }
             }
             previous = key
         }
 
         /// Whether the dates so far are in an order: they never both rise and fall.
-        var isSorted: Bool { !(rises && falls) }
+        var isSorted: Bool { rises == 0 || falls == 0 }
+
+        /// Whether more steps from row to row go back in time than forward: a file listed
+        /// newest first, a late booking or two out of order; `nil` when as many do.
+        var fallsMostly: Bool? { rises == falls ? nil : falls > rises }
     }
 
     enum DateLayout: Hashable {
