@@ -266,12 +266,16 @@ struct SniffingWordsCommandTests {
     {
         // `Purchase` rows on an account given by its routing number: card payments from a
         // current account, signs as written (the balance agrees).
-        let (checking, rows) = try read(
-            "Date,Description,Type,Amount,Balance\n07/01/2026,PAYROLL,Deposit,1250.00,2250.00\n"
-                + "07/03/2026,SAFEWAY,Purchase,-54.21,2195.79\n07/15/2026,VENMO,Deposit,40.00,2235.79\n",
-            ["--account", "aba:321076470/123456", "--currency", "USD"])
-        #expect(checking.status == 0, "\(checking.stderr)")
-        #expect(rows.map { $0.split(separator: ",")[1] } == ["1250.00", "-54.21", "40.00"])
+        // Given by a name, purchases written negative beside a balance that rises by the
+        // deposits are a current account's too.
+        for account in ["aba:321076470/123456", "name:x"] {
+            let (checking, rows) = try read(
+                "Date,Description,Type,Amount,Balance\n07/01/2026,PAYROLL,Deposit,1250.00,2250.00\n"
+                    + "07/03/2026,SAFEWAY,Purchase,-54.21,2195.79\n07/15/2026,VENMO,Deposit,40.00,2235.79\n",
+                ["--account", account, "--currency", "USD"])
+            #expect(checking.status == 0, "\(checking.stderr)")
+            #expect(rows.map { $0.split(separator: ",")[1] } == ["1250.00", "-54.21", "40.00"])
+        }
         // A card month of one charge and four refunds and payments: charges positive or
         // negative, the amounts cannot tell.
         let (refunds, none) = try read(

@@ -82,7 +82,13 @@ extension SniffEvidence {
         let datesSay = datesListNewestFirst(dialect)
         if let datesSay, datesSay != reading.isNewestFirst { return .unproved }
         let (positive, count) = chain.positiveBalances
-        let owes = isCard && positive * 2 > count
+        // A card's positive balance is what is owed, unless rows typed as sales are negative
+        // while the balance rises by the amounts as written: money, on an account that pays
+        // by card.
+        let chargesWrittenNegative = charges.negative > 0 && charges.positive == 0
+        let owes =
+            isCard && positive * 2 > count
+            && !(chargesWrittenNegative && !reading.isOpposite)
         if owes, dialect.sign == .signed, !reading.isOpposite,
             negativeAmounts * 2 > amountCount
         {
