@@ -746,7 +746,7 @@ struct SniffingEvidenceCommandTests {
         #expect(output.status == 1)
         #expect(
             output.stderr.contains(
-                #"unproved.csv:3:34: error: [DIALECT_UNKNOWN] column "Fee" holds a fee beside the amount, such as "1.00" (line 3), and no balance column shows whether it is taken from the amount or added with its sign"#
+                #"unproved.csv:3:34: error: [DIALECT_UNKNOWN] column "Fee" holds a fee beside the amount, such as "1.00" (line 3), and no balance shows whether the amount includes it, it is taken from the amount or added with its sign"#
             ), "\(output.stderr)")
         // A profile says it; a profile's fee without its column is refused.
         let profile = try workspace.write(

@@ -89,14 +89,22 @@ struct SniffingWordsCommandTests {
                 ), "\(refused.stderr)")
             #expect(none.isEmpty)
         }
-        // Listed newest first, the last row is the oldest: a balance there is the opening one.
-        let (newest, newestRows) = try read(
-            "Buchungstag;Verwendungszweck;Betrag;Saldo\n13.07.2026;DB Bahn;-37,80;3.407,99\n"
-                + "03.07.2026;REWE;-54,21;3.445,79\n02.07.2026;Gehalt;2.500,00;3.500,00\n"
-                + "01.07.2026;Kontostand;1.000,00;\n", account)
-        #expect(newest.status == 0, "\(newest.stderr)")
-        #expect(newest.stderr.contains(#""Kontostand" (line 5), is the opening balance"#))
-        #expect(newestRows.count == 3)
+        // Listed newest first, the last row is the oldest: a balance labelled as the opening
+        // one is the balance before the rows; one labelled only as a balance is refused.
+        for (label, opening) in [("Alter Kontostand", true), ("Kontostand", false)] {
+            let (newest, newestRows) = try read(
+                "Buchungstag;Verwendungszweck;Betrag;Saldo\n13.07.2026;DB Bahn;-37,80;3.407,99\n"
+                    + "03.07.2026;REWE;-54,21;3.445,79\n02.07.2026;Gehalt;2.500,00;3.500,00\n"
+                    + "01.07.2026;\(label);1.000,00;\n", account)
+            #expect(newest.status == (opening ? 0 : 1), "\(newest.stderr)")
+            #expect(newestRows.count == (opening ? 3 : 0))
+        }
+        // Merchants named like the start of a label, with no date after it, are bookings.
+        for merchant in ["Solde Privé Shop", "Saldo al 50% Outlet", "Brought Forward Coffee"] {
+            let (output, booked) = try read(rows + "31.03.2026;\(merchant);-45,00\n", account)
+            #expect(output.status == 0, "\(output.stderr)")
+            #expect(booked.count == 3, "\(merchant): \(booked)")
+        }
         // An undated total under the rows is a footer line, not a row without its date.
         for footer in [";Total des opérations;129,12", ";Total;2.415,88"] {
             let (output, footed) = try read(rows + footer + "\n", account)
@@ -335,5 +343,39 @@ struct SniffingWordsCommandTests {
         #expect(linked.status == 1)
         #expect(linked.stderr.contains("--account ID"), "\(linked.stderr)")
         #expect(linkedRows.isEmpty)
+    }
+
+    @Test func `refuses what the file leaves open: a first row's fee, yearly two-digit dates`()
+        throws
+    {
+        // No balance before the first row checks its fee: every reading holds.
+        let (fee, none) = try read(
+            "Date,Description,Amount,Fee,Balance\n2024-01-02,Shop A,-10.00,1.00,989.00\n"
+                + "2024-01-03,Shop B,-20.00,0.00,969.00\n2024-01-04,Salary,500.00,0.00,1469.00\n",
+            ["--account", "name:x", "--currency", "EUR"])
+        #expect(fee.status == 1)
+        #expect(fee.stderr.contains(#"column "Fee" holds a fee beside the amount"#))
+        #expect(none.isEmpty)
+        // `15-03-24`, `15-03-25`, `15-03-26`: a year's days, or a day in three years.
+        let (yearly, _) = try read(
+            "Date;Description;Amount\n15-03-24;Premium;-120,00\n15-03-25;Premium;-125,00\n"
+                + "15-03-26;Premium;-130,00\n", ["--account", "name:x", "--currency", "EUR"])
+        #expect(yearly.status == 1)
+        #expect(
+            yearly.stderr.contains(
+                #"dates such as "15-03-24" (line 2) read as yy-MM-dd or as dd-MM-yy"#),
+            "\(yearly.stderr)")
+        // A currency beside a reference account's IBAN, or a word on the account's line, is
+        // not the account's: the IBAN's country says euros.
+        for preamble in [
+            "Konto;DE89370400440532013000\nReferenzkonto;CH9300762011623852957 CHF\n",
+            "Account;DE89370400440532013000;Transactions;ALL\n",
+        ] {
+            let (output, rows) = try read(
+                preamble + "\nBuchungstag;Verwendungszweck;Betrag\n01.03.2024;Gehalt;2500,00\n"
+                    + "05.03.2024;Miete;-800,00\n", [])
+            #expect(output.status == 0, "\(output.stderr)")
+            #expect(rows == ["2024-03-01,2500.00,EUR", "2024-03-05,-800.00,EUR"], "\(preamble)")
+        }
     }
 }

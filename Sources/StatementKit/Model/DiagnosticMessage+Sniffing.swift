@@ -76,6 +76,12 @@ extension DiagnosticMessage {
             "the account's currency is \(given.code), but the currency column holds \(example)")
     }
 
+    static func twoDigitYearOpen(example: String, yearFirst: String, yearLast: String) -> Self {
+        dialectUnknown(
+            "dates such as \(example) read as \(yearFirst) or as \(yearLast), and the file does not tell which; give the dateFormat in a profile"
+        )
+    }
+
     static func otherAccountNumber(column: String, _ example: String, given: String) -> Self {
         dialectUnknown(
             "column \(Diagnostic.quote(column)) names account \(example), which the account given, \(given), is not: the file is another account's"
@@ -117,7 +123,7 @@ extension DiagnosticMessage {
 
     static func feeBesideAmount(column: String, example: String) -> Self {
         dialectUnknown(
-            "column \(Diagnostic.quote(column)) holds a fee beside the amount, such as \(example), and no balance column shows whether it is taken from the amount or added with its sign: the account would miss it; a profile with columns.fee and fee (deducted or signed) reads it"
+            "column \(Diagnostic.quote(column)) holds a fee beside the amount, such as \(example), and no balance shows whether the amount includes it, it is taken from the amount or added with its sign: the account would miss it; a profile with columns.fee and fee (deducted or signed) reads it"
         )
     }
 

@@ -149,22 +149,26 @@ extension SniffEvidence {
         let holds = { (dialect: Dialect) in
             self.balanceChain(dialect).map { !$0.holdingReadings().readings.isEmpty } ?? false
         }
-        if holds(dialect) {
-            // PayPal's `Net` beside `Fee`: the balance moves by the amount, fee included.
-            assumptions.append(
-                Diagnostic.Finding(
-                    line: fee.line, column: fee.column,
-                    message: .feeInAmount(column: column.text, example: quoted(fee))))
-            return
-        }
+        // Three readings: the fee already in the amount (PayPal's `Net`), taken from it, or
+        // added with its sign. Exactly one must hold: a fee on a row that no balance before
+        // it checks holds every way.
+        let included = holds(dialect)
         dialect.columns[.fee] = [header.line == 0 ? .number(column.index + 1) : .name(column.text)]
         let holding = Dialect.FeeSign.allCases.filter { sign in
             dialect.feeSign = sign
             return holds(dialect)
         }
-        guard holding.count == 1 else {
+        guard holding.count + (included ? 1 : 0) == 1 else {
             dialect.columns[.fee] = nil
             throw refuse(fee, .feeBesideAmount(column: column.text, example: quoted(fee)))
+        }
+        if included {
+            dialect.columns[.fee] = nil
+            assumptions.append(
+                Diagnostic.Finding(
+                    line: fee.line, column: fee.column,
+                    message: .feeInAmount(column: column.text, example: quoted(fee))))
+            return
         }
         dialect.feeSign = holding[0]
         assumptions.append(
@@ -184,14 +188,13 @@ extension SniffEvidence {
             throw refuse(misplacedBalanceRow, .balanceRowAmongBookings(quoted(misplacedBalanceRow)))
         }
         guard let row = balanceRow else { return }
-        // The last row of a file listed newest first is the oldest: a balance labelled only
-        // as one (`Kontostand`) or as the opening one is the balance before the rows.
-        let isGeneric = Self.wholeLabels[row.sample.text.lowercased()] != nil
+        // The last row of a file listed newest first is the oldest: a balance labelled as the
+        // opening one is the balance before the rows. One labelled only as a balance
+        // (`Kontostand`) may be either, dated before the rows or after them: refused.
         let item: Dialect.PreambleItem
         switch (row.item, dialect.isNewestFirst) {
         case (.balance(.closingBalance), false): item = .closingBalance
         case (.balance(.openingBalance), true): item = .openingBalance
-        case (.balance(.closingBalance), true) where isGeneric: item = .openingBalance
         default: throw refuse(row.sample, .balanceRowAmongBookings(quoted(row.sample)))
         }
         dialect.footerLines += 1

@@ -105,7 +105,7 @@ extension SniffEvidence {
     /// A currency written after the account's IBAN above the header
     /// (`Konto:;CH9300762011623852957 EUR`), with the field it is in.
     private var preambleCurrencyBesideIBAN: (Currency, Sample)? {
-        for (line, fields) in header.preamble {
+        for (line, fields) in header.preamble where !Self.isOtherAccountLine(fields) {
             for (index, field) in fields.enumerated() {
                 let words = field.split(separator: " ")
                 guard words.count >= 2, let code = words.last,
@@ -119,15 +119,20 @@ extension SniffEvidence {
     }
 
     /// Whether field `index` of a line above the header is a currency's code, in capitals,
-    /// after a label such as `Währung:` or beside an IBAN on its line: a word such as `All`
-    /// or `Bob` is no currency.
+    /// right after a label such as `Währung:` or after the account's IBAN, on a line not
+    /// about another account: a word such as `All` or `Bob` is no currency.
     static func isLabelledCurrency(_ fields: [String], at index: Int) -> Bool {
         let text = fields[index].trimmingCharacters(in: .whitespaces)
         guard text.utf8.count == 3, text == text.uppercased(), Currency(code: text) != nil else {
             return false
         }
-        let label = index > 0 ? HeaderVocabulary.normalized(fields[index - 1]).name : ""
-        return HeaderVocabulary.fields[label] == .currency
-            || fields.contains { HeaderVocabulary.iban(in: $0) != nil }
+        guard index > 0, !isOtherAccountLine(fields) else { return false }
+        return HeaderVocabulary.fields[HeaderVocabulary.normalized(fields[index - 1]).name]
+            == .currency || HeaderVocabulary.iban(in: fields[index - 1]) != nil
+    }
+
+    /// Whether a line above the header is about another account (`Referenzkonto`).
+    static func isOtherAccountLine(_ fields: [String]) -> Bool {
+        fields.contains { isOtherAccountLabel($0.lowercased()) }
     }
 }

@@ -61,9 +61,18 @@ extension SniffEvidence {
             let s = String(UnicodeScalar(separator))
             pattern = "yyyy\(s)\(m)\(s)\(d)"
         case .yearLast(let separator, 2) where isYearFirst:
-            // `26-10-01`: the first part stays (or is no day) where the last changes.
+            // `26-10-01`: the first part stays (or is no day) where the last changes. Over a
+            // few values only (`15-03-24`, `15-03-25`, `15-03-26`), the last part may be
+            // years as well as days.
             let s = String(UnicodeScalar(separator))
             pattern = "yy\(s)\(m)\(s)\(d)"
+            if largestFirst <= 31, thirdPartRange.1 - thirdPartRange.0 < 7 {
+                throw refuse(
+                    first,
+                    .twoDigitYearOpen(
+                        example: quoted(first), yearFirst: pattern,
+                        yearLast: "\(d)\(s)\(m)\(s)yy"))
+            }
             assumptions.append(
                 Diagnostic.Finding(
                     line: first.line, column: first.column,

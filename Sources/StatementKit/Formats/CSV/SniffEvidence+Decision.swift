@@ -80,8 +80,9 @@ extension SniffEvidence {
     /// name; refuses several accounts' rows; leaves the text to the description where no row
     /// fills the payee column.
     private func decideAccountColumn(into dialect: inout Dialect) throws(DialectSniffer.Refusal) {
-        // A few account numbers, not IBANs, that split the rows among them: several accounts.
-        if let column = header.accountNumberColumn, (2...5).contains(accountNumbers.count),
+        // Account numbers, not IBANs, that split the rows among them: several accounts (or
+        // a counterparty's, which the file does not tell apart).
+        if let column = header.accountNumberColumn, accountNumbers.count >= 2,
             !accountNumbers.values.contains(where: { Self.isIBANShaped($0.text) })
         {
             throw refuse(

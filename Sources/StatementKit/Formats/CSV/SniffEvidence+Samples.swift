@@ -60,12 +60,35 @@ extension SniffEvidence {
         }
         for (bytes, label, isWhole) in labelStarts.groups[group - 1]
         where isWhole ? bytes.count == end : bytes.count <= end {
+            // A balance's label followed by more text is one only when a date follows
+            // (`Kontostand am 31.03.2026`): `Solde Privé Shop`, `Saldo al 50% Outlet` and
+            // `Brought Forward Coffee` are merchants. A total's (`Summe der …`) is one.
             if bytes.indices.allSatisfy({ bytes[$0] == text[$0] | (text[$0] &- 65 < 26 ? 0x20 : 0) }
-            ) {
+            ),
+                bytes.count == end || label == .total
+                    || Self.holdsDate(text, from: bytes.count, to: end)
+            {
                 return label
             }
         }
         return nil
+    }
+
+    /// Whether `text[start..<end]` holds digits, a `.`, `/` or `-`, and digits again.
+    private static func holdsDate(_ text: UnsafeRawBufferPointer, from start: Int, to end: Int)
+        -> Bool
+    {
+        var index = start
+        while index + 2 < end {
+            if text[index] &- 48 < 10,
+                [UInt8(ascii: "."), UInt8(ascii: "/"), UInt8(ascii: "-")].contains(text[index + 1]),
+                text[index + 2] &- 48 < 10
+            {
+                return true
+            }
+            index += 1
+        }
+        return false
     }
 
     static func isIBANShaped(_ text: String) -> Bool {
