@@ -114,28 +114,7 @@ extension ColumnValues {
             currency: currency, preamble: preamble.map { ($0.line, $0.fields) },
             typeColumn: roles[.amount] != nil && roles[.indicator] == nil
                 ? type.map { ($0, names![$0].trimmingCharacters(in: .whitespaces)) } : nil)
-        header.mentionsCard = lower.contains {
-            ["card member", "cardmember"].contains($0)
-        }
-        header.hasTransactionAndPostDates = HeaderVocabulary.hasTransactionAndPostDates(lower)
-        header.otherDateColumn = lower.indices.first {
-            HeaderVocabulary.dateNames.contains(lower[$0]) && $0 != roles[.date]
-        }
-        if let index = lower.firstIndex(where: HeaderVocabulary.cardNames.contains) {
-            header.cardColumn = (index, names![index].trimmingCharacters(in: .whitespaces))
-        }
-        if let index = lower.firstIndex(where: HeaderVocabulary.feeNames.contains),
-            !roles.values.contains(index)
-        {
-            header.feeColumn = (index, names![index].trimmingCharacters(in: .whitespaces))
-        }
-        if let index = lower.firstIndex(where: HeaderVocabulary.accountNumberNames.contains),
-            !roles.values.contains(index)
-        {
-            header.accountNumberColumn = (
-                index, names![index].trimmingCharacters(in: .whitespaces)
-            )
-        }
+        header.noteNamedColumns(lower: lower, texts: names ?? [])
         return header
     }
 }

@@ -196,7 +196,6 @@ enum HeaderVocabulary {
         "numéro de carte", "carte", "tarjeta", "número de tarjeta", "kaart", "kaartnummer",
     ]
 
-    /// Names of a column of fees charged beside each amount.
     /// Whether a header has a transaction date and a posting date (`Trans. Date`, `Post
     /// Date`), as card issuers' exports do (and some current accounts').
     static func hasTransactionAndPostDates(_ lower: [String]) -> Bool {
@@ -223,6 +222,7 @@ enum HeaderVocabulary {
         "acct no", "kontonummer", "product",
     ]
 
+    /// Names of a column of fees charged beside each amount.
     static let feeNames: Set<String> = [
         "fee", "fees", "gebühr", "gebühren", "entgelt", "frais", "comisión", "comision",
         "commissione", "commissioni", "kosten", "provision", "avgift", "gebyr",
@@ -317,24 +317,7 @@ enum HeaderVocabulary {
             separator: separator, line: line, columns: columns,
             indices: indices, currency: currency, preamble: preamble,
             typeColumn: indices[.amount] != nil && indices[.indicator] == nil ? typeColumn : nil)
-        header.mentionsCard = trimmed.contains {
-            ["card member", "cardmember"].contains($0)
-        }
-        header.hasTransactionAndPostDates = hasTransactionAndPostDates(trimmed)
-        header.otherDateColumn = trimmed.indices.first {
-            dateNames.contains(trimmed[$0]) && $0 != indices[.date]
-        }
-        if let index = trimmed.firstIndex(where: cardNames.contains) {
-            header.cardColumn = (index, texts[index].trimmingCharacters(in: .whitespaces))
-        }
-        if let index = trimmed.firstIndex(where: feeNames.contains) {
-            header.feeColumn = (index, texts[index].trimmingCharacters(in: .whitespaces))
-        }
-        if let index = trimmed.firstIndex(where: accountNumberNames.contains) {
-            header.accountNumberColumn = (
-                index, texts[index].trimmingCharacters(in: .whitespaces)
-            )
-        }
+        header.noteNamedColumns(lower: trimmed, texts: texts)
         if let amount = columns[.amount], !otherAmounts.isEmpty {
             header.openQuestions = SniffResult.OpenQuestions(
                 amountColumns: (amount + otherAmounts).map { reference in
@@ -358,5 +341,28 @@ enum HeaderVocabulary {
             }
         }
         return nil
+    }
+}
+
+extension DialectSniffer.Header {
+    /// Notes the columns that no field reads but whose names say something of the file: a
+    /// card member, a transaction and a posting date, a second date, the card, a fee and
+    /// account numbers. `lower` holds the header's texts trimmed and in lower case, `texts`
+    /// as written; a column a field reads is no fee or account-number column.
+    mutating func noteNamedColumns(lower: [String], texts: [String]) {
+        let named = { (index: Int) in (index, texts[index].trimmingCharacters(in: .whitespaces)) }
+        let taken = Set(indices.values)
+        let free = { (index: Int) in !taken.contains(index) }
+        mentionsCard = lower.contains { ["card member", "cardmember"].contains($0) }
+        hasTransactionAndPostDates = HeaderVocabulary.hasTransactionAndPostDates(lower)
+        otherDateColumn = lower.indices.first {
+            HeaderVocabulary.dateNames.contains(lower[$0]) && $0 != indices[.date]
+        }
+        cardColumn = lower.firstIndex(where: HeaderVocabulary.cardNames.contains).map(named)
+        feeColumn = lower.indices.first { HeaderVocabulary.feeNames.contains(lower[$0]) }
+            .flatMap { free($0) ? named($0) : nil }
+        accountNumberColumn = lower.indices
+            .first { HeaderVocabulary.accountNumberNames.contains(lower[$0]) }
+            .flatMap { free($0) ? named($0) : nil }
     }
 }

@@ -217,8 +217,6 @@ extension SniffEvidence {
         return first + names[0] + parts[0] + names[1] + parts[1]
     }
 
-    /// Looks at the bytes of a date; `sample` makes the text with its place, for the first
-    /// and the last date.
     /// Looks at a second date (a value date) of the form `d.M.yyyy` or `M/d/yy`: a part over
     /// 12 in it says which part is the day, for both date columns.
     mutating func observeOtherDate(_ date: UnsafeRawBufferPointer) {
@@ -254,6 +252,8 @@ extension SniffEvidence {
         }
     }
 
+    /// Looks at the bytes of a date; `sample` makes the text with its place, for the first
+    /// and the last date.
     mutating func observeDate(_ date: [UInt8], _ sample: () -> Sample) {
         // A time after the date: the date is what comes before it.
         var (end, time): (Int, String?) = (date.count, nil)
