@@ -813,6 +813,20 @@ struct SniffingEvidenceCommandTests {
             open.stderr.contains(
                 "but not whether positive amounts are money in (sign signed) or charges"),
             "\(open.stderr)")
+        // Top-ups and a refund beside two purchases: not the two-to-one of a card's charges
+        // over its payments, so a prepaid card's money as well.
+        let topUps = try workspace.write(
+            "top-ups.csv",
+            "Date,Description,Amount,Balance\n2026-03-01,TOP-UP,100.00,100.00\n"
+                + "2026-03-03,TESCO,-20.00,80.00\n2026-03-08,TOP-UP,50.00,130.00\n"
+                + "2026-03-12,REFUND,15.00,145.00\n2026-03-20,PRET,-5.00,140.00\n")
+        let topUpsOpen = try StatementsRunner.run([
+            "validate", topUps, "--account", "card:visa/9999", "--currency", "EUR",
+        ])
+        #expect(topUpsOpen.status == 1, "\(topUpsOpen.stderr)")
+        #expect(
+            topUpsOpen.stderr.contains("but not whether positive amounts are money in"),
+            "\(topUpsOpen.stderr)")
         #expect(accounts.stdout.contains("EUR"))
         #expect(!output.stderr.contains("assumed USD"))
         let alone = try StatementsRunner.run(["validate", export, "--currency", "EUR"])

@@ -345,7 +345,7 @@ struct SniffingWordsCommandTests {
         #expect(linkedRows.isEmpty)
     }
 
-    @Test func `refuses what the file leaves open: a first row's fee, yearly two-digit dates`()
+    @Test func `refuses what the file leaves open: a first row's fee, two-digit years`()
         throws
     {
         // No balance before the first row checks its fee: every reading holds.
@@ -365,6 +365,32 @@ struct SniffingWordsCommandTests {
             yearly.stderr.contains(
                 #"dates such as "15-03-24" (line 2) read as yy-MM-dd or as dd-MM-yy"#),
             "\(yearly.stderr)")
+        // One date on every row: 25 November 2026, or 26 November 2025. Dotted dates whose
+        // last part ranges as a month's days do: March 2024, or 2001 to 2011.
+        for (rows, example, formats) in [
+            (
+                "25-11-26;Shop 1;-10,00\n25-11-26;Shop 2;-10,00\n", "25-11-26",
+                "yy-MM-dd or as dd-MM-yy"
+            ),
+            (
+                "24.03.01;Shop A;-10,00\n24.03.05;Shop B;-20,00\n24.03.11;Salary;500,00\n",
+                "24.03.01", "yy.MM.dd or as dd.MM.yy"
+            ),
+        ] {
+            let (open, none) = try read(
+                "Date;Description;Amount\n" + rows, ["--account", "name:x", "--currency", "EUR"])
+            #expect(open.status == 1)
+            #expect(
+                open.stderr.contains(#"dates such as "\#(example)" (line 2) read as \#(formats)"#),
+                "\(open.stderr)")
+            #expect(none.isEmpty)
+        }
+        // Dotted dates of one day, or of days a month apart, stay day first.
+        let (dotted, dottedRows) = try read(
+            "Date;Description;Amount\n24.03.25;Shop;-10,00\n24.04.25;Shop;-10,00\n",
+            ["--account", "name:x", "--currency", "EUR"])
+        #expect(dotted.status == 0, "\(dotted.stderr)")
+        #expect(dottedRows == ["2025-03-24,-10.00,EUR", "2025-04-24,-10.00,EUR"], "\(dottedRows)")
         // A currency beside a reference account's IBAN, or a word on the account's line, is
         // not the account's: the IBAN's country says euros.
         for preamble in [

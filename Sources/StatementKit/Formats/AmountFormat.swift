@@ -35,52 +35,39 @@ package struct AmountFormat: Hashable, Sendable {
     /// An optional `+` or `-` comes first; spaces around the number are ignored. When digits
     /// are grouped, the first group has one to three digits and every later group three.
     ///
-    /// - Complexity: O(n) over the bytes; no allocation for amounts up to 64 bytes.
+    /// - Complexity: O(n) over the bytes, read once; no allocation.
     package func money(parsing bytes: UnsafeRawBufferPointer, currency: Currency)
         throws(AmountError)
         -> Money
     {
-        let result = withUnsafeTemporaryAllocation(byteCount: bytes.count, alignment: 1) {
-            buffer -> Result<Int64, AmountError> in
-            Result { () throws(AmountError) in
-                let count = try canonicalize(bytes, into: buffer, currency: currency)
-                return try Money.parseMinorUnits(
-                    UnsafeRawBufferPointer(rebasing: buffer[0..<count]),
-                    scale: currency.minorUnitDigits)
-            }
-        }
-        return Money(minorUnits: try result.get(), currency: currency)
+        Money(
+            minorUnits: try minorUnits(bytes, scale: currency.minorUnitDigits, currency: currency),
+            currency: currency)
     }
 
-    /// Copies the amount into `output` as canonical text (`-1234.56`); returns its length.
-    private func canonicalize(
-        _ bytes: UnsafeRawBufferPointer, into output: UnsafeMutableRawBufferPointer,
-        currency: Currency
-    )
-        throws(AmountError) -> Int
+    /// Reads the amount in one pass: the digits go into the number as they are met, the
+    /// grouping is checked on the way, and the result is what `Money.parseMinorUnits` gives
+    /// for the canonical text (`-1234.56`) of the amount, errors included.
+    private func minorUnits(_ bytes: UnsafeRawBufferPointer, scale: Int, currency: Currency)
+        throws(AmountError) -> Int64
     {
         var start = 0
         var end = bytes.count
         trimSpaces(bytes, &start, &end)
         guard start < end else { throw .empty }
-        let sign = try unwrap(bytes, &start, &end, currency: currency)
-        var count = 0
+        var isNegative = try unwrap(bytes, &start, &end, currency: currency) == UInt8(ascii: "-")
         var index = start
-        if let sign {
-            output[0] = sign
-            count = 1
-        } else if bytes[index] == UInt8(ascii: "-") || bytes[index] == UInt8(ascii: "+") {
-            output[count] = bytes[index]
-            count += 1
+        if bytes[index] == UInt8(ascii: "-") || bytes[index] == UInt8(ascii: "+") {
+            isNegative = bytes[index] == UInt8(ascii: "-")
             index += 1
         }
+        var number = DecimalAccumulator()
         var groupDigits = 0
         var groups = 0
         while index < end {
             let byte = bytes[index]
             if byte &- UInt8(ascii: "0") < 10 {
-                output[count] = byte
-                count += 1
+                number.add(byte)
                 groupDigits += 1
                 index += 1
             } else if let separatorLength = separatorLength(bytes, at: index, end: end) {
@@ -96,18 +83,23 @@ package struct AmountFormat: Hashable, Sendable {
             }
         }
         guard groups == 0 || groupDigits == 3 else { throw .grouping }
+        guard number.digits > 0 else { throw .malformed }
+        var fractionDigits = 0
         if index < end {
             guard bytes[index] == decimalMark else { throw .malformed }
-            output[count] = UInt8(ascii: ".")
-            count += 1
             index += 1
             while index < end {
-                output[count] = bytes[index]
-                count += 1
+                guard bytes[index] &- UInt8(ascii: "0") < 10 else { throw .malformed }
+                number.add(bytes[index])
+                fractionDigits += 1
                 index += 1
             }
+            guard fractionDigits > 0 else { throw .malformed }
         }
-        return count
+        guard fractionDigits <= scale else { throw .tooManyDecimals(allowed: scale) }
+        for _ in fractionDigits..<scale { number.add(UInt8(ascii: "0")) }
+        guard let magnitude = number.value else { throw .overflow }
+        return isNegative ? -magnitude : magnitude
     }
 
     private func trimSpaces(_ bytes: UnsafeRawBufferPointer, _ start: inout Int, _ end: inout Int) {
@@ -171,6 +163,29 @@ package struct AmountFormat: Hashable, Sendable {
         // U+00A0 NO-BREAK SPACE and U+202F NARROW NO-BREAK SPACE, as French banks group.
         return NoBreakSpace.length(in: bytes, at: index, end: end)
     }
+}
+
+/// Digits read into a number one at a time, noting an overflow instead of trapping.
+private struct DecimalAccumulator {
+    private var magnitude: UInt64 = 0
+    private var overflowed = false
+    private(set) var digits = 0
+
+    mutating func add(_ digit: UInt8) {
+        let value = UInt64(digit &- UInt8(ascii: "0"))
+        if digits < 18 {
+            magnitude = magnitude &* 10 &+ value  // below 10^18: cannot overflow
+        } else {
+            let (shifted, o1) = magnitude.multipliedReportingOverflow(by: 10)
+            let (next, o2) = shifted.addingReportingOverflow(value)
+            overflowed = overflowed || o1 || o2
+            magnitude = next
+        }
+        digits += 1
+    }
+
+    /// The number, or `nil` when it does not fit in `Int64`.
+    var value: Int64? { overflowed || magnitude > UInt64(Int64.max) ? nil : Int64(magnitude) }
 }
 
 /// A currency written beside an amount: an ISO 4217 code in either case, or a symbol.

@@ -16,7 +16,19 @@ package struct RunningBalance: Hashable, Sendable {
     package private(set) var isBroken = false
     /// The balance at the end of each day on which a row declares its balance: the balance
     /// after the day's latest row (`add(_:declared:day:line:)`).
-    package private(set) var dayEnds: [Day: DayEnd] = [:]
+    package var dayEnds: [Day: DayEnd] {
+        guard let lastDay, let lastDayEnd else { return earlierDayEnds }
+        var ends = earlierDayEnds
+        ends[lastDay] = lastDayEnd
+        return ends
+    }
+    /// The ends of the days before the last row's, and the end of the last row's day so far:
+    /// a day's rows change only its end, so they write to no dictionary until the day is over.
+    private var earlierDayEnds: [Day: DayEnd] = [:]
+    private var lastDayEnd: DayEnd?
+    /// Whether the last row's day had rows before that are not next to its rows: no row tells
+    /// where such a day ends.
+    private var lastDayIsScattered = false
     /// The day of the last row added, and, newest first, the balance after its day's latest
     /// row when the chain knew it.
     private var lastDay: Day?
@@ -24,10 +36,8 @@ package struct RunningBalance: Hashable, Sendable {
     /// Newest first, the sum of the amounts of the day's rows listed so far (the newer ones),
     /// which a balance declared on a later-listed row of the day needs to reach the day's end.
     private var newerOfDay: Int64 = 0
-    /// The days of the rows added, and those whose rows are not all next to each other: no
-    /// row tells where those end.
+    /// The days of the rows added.
     private var days: Set<Day> = []
-    private var scatteredDays: Set<Day> = []
 
     /// A balance at the end of a day, and the line of the row that declares it (or the last
     /// row of the day declaring one).
@@ -85,32 +95,34 @@ package struct RunningBalance: Hashable, Sendable {
     {
         let afterIfNewestFirst = declared ?? current
         let continuesDay = lastDay == day
-        lastDay = day
-        if !continuesDay && !days.insert(day).inserted {
+        if !continuesDay {
+            if let lastDay, let lastDayEnd { earlierDayEnds[lastDay] = lastDayEnd }
+            lastDayEnd = nil
+            lastDayIsScattered = !days.insert(day).inserted
             // The day's rows are apart: its end is not where any one row stands.
-            dayEnds[day] = nil
-            scatteredDays.insert(day)
+            if lastDayIsScattered { earlierDayEnds[day] = nil }
         }
+        lastDay = day
         if isNewestFirst && !continuesDay { (latestOfDay, newerOfDay) = (afterIfNewestFirst, 0) }
         defer { if isNewestFirst { newerOfDay &+= amount.minorUnits } }
         let mismatch = add(amount, declared: declared)
-        guard mismatch == nil, !isBroken, !scatteredDays.contains(day) else { return mismatch }
+        guard mismatch == nil, !isBroken, !lastDayIsScattered else { return mismatch }
         if isNewestFirst {
-            if let declared, dayEnds[day] == nil {
+            if let declared, lastDayEnd == nil {
                 // The balance after the day's newest row: known when the chain reached the
                 // day anchored, else this row's balance plus the newer rows' amounts.
                 let (end, overflow) = declared.minorUnits.addingReportingOverflow(newerOfDay)
                 if let latest = latestOfDay
                     ?? (overflow ? nil : Money(minorUnits: end, currency: declared.currency))
                 {
-                    dayEnds[day] = DayEnd(balance: latest, line: line)
+                    lastDayEnd = DayEnd(balance: latest, line: line)
                 }
             }
         } else if let current {
             if declared != nil {
-                dayEnds[day] = DayEnd(balance: current, line: line)
-            } else if let end = dayEnds[day] {
-                dayEnds[day] = DayEnd(balance: current, line: end.line)
+                lastDayEnd = DayEnd(balance: current, line: line)
+            } else if let end = lastDayEnd {
+                lastDayEnd = DayEnd(balance: current, line: end.line)
             }
         }
         return nil

@@ -140,7 +140,18 @@ final class FileByteSource: ByteSource {
 
     /// Reads the whole rest of the file into memory.
     func readAll() throws -> [UInt8] {
-        var bytes: [UInt8] = []
+        // The size the file has now, read straight into an array of that size: no array
+        // grown and copied on the way, and no spare capacity kept.
+        let expected = max(0, min(end, try size()) - offset)
+        var bytes = try [UInt8](unsafeUninitializedCapacity: expected) { buffer, filled in
+            while filled < expected {
+                let rest = UnsafeMutableBufferPointer(rebasing: buffer[filled...])
+                let count = try read(into: UnsafeMutableRawBufferPointer(rest))
+                if count == 0 { break }
+                filled += count
+            }
+        }
+        // A file that grows while it is read: the rest in chunks.
         var chunk = [UInt8](repeating: 0, count: 1 << 20)
         while true {
             let count = try chunk.withUnsafeMutableBytes { try read(into: $0) }

@@ -324,6 +324,9 @@ extension [UInt8] {
 extension UnsafeRawBufferPointer {
     /// The bytes without leading and trailing ASCII spaces.
     var trimmingSpaces: UnsafeRawBufferPointer {
+        guard let first, let last, first == UInt8(ascii: " ") || last == UInt8(ascii: " ") else {
+            return self
+        }
         var (start, end) = (0, count)
         while start < end && self[start] == UInt8(ascii: " ") { start += 1 }
         while end > start && self[end - 1] == UInt8(ascii: " ") { end -= 1 }

@@ -56,6 +56,8 @@ struct CSVReader<Source: ByteSource>: ~Copyable {
     /// Whether the current record has a stray quote; later ones in unquoted fields are not
     /// reported again.
     private var hasStrayQuote = false
+    /// Whether a quoted field of the current record has doubled quotes to undo.
+    private var hasEscapes = false
     /// The line on which the current record starts.
     private var recordLine = 1
     /// The buffer offset at which the current record starts.
@@ -113,7 +115,7 @@ struct CSVReader<Source: ByteSource>: ~Copyable {
                 {
                     continue  // an empty line
                 }
-                unescapeQuotedFields()
+                if hasEscapes { unescapeQuotedFields() }
                 return true
             case .end:
                 return false
@@ -188,6 +190,7 @@ struct CSVReader<Source: ByteSource>: ~Copyable {
     private mutating func scanRecord() throws(CSVReadError) -> ScanResult {
         issues.removeAll(keepingCapacity: true)
         hasStrayQuote = false
+        hasEscapes = false
         recordStart = position
         recordLine = nextRecordLine
         var lines = 0
@@ -206,7 +209,7 @@ struct CSVReader<Source: ByteSource>: ~Copyable {
             if p < end && bytes[p] == quote {
                 // A quoted field.
                 p += 1
-                var hasEscapes = false
+                var fieldHasEscapes = false
                 while true {
                     while p < end && classes[Int(bytes[p])] == 0 { p += 1 }
                     if p == end {
@@ -220,7 +223,7 @@ struct CSVReader<Source: ByteSource>: ~Copyable {
                     if byte == quote {
                         if p + 1 == end && !isAtEndOfSource { return .needMore }
                         if p + 1 < end && bytes[p + 1] == quote {
-                            hasEscapes = true
+                            fieldHasEscapes = true
                             p += 2
                             continue
                         }
@@ -242,7 +245,8 @@ struct CSVReader<Source: ByteSource>: ~Copyable {
                 fields.append(
                     CSVRecord.Field(
                         rawStart: fieldStart, start: fieldStart + 1, end: p,
-                        isUnescaped: hasEscapes))
+                        isUnescaped: fieldHasEscapes))
+                hasEscapes = hasEscapes || fieldHasEscapes
                 p += 1  // the closing quote
                 // Only a separator or a line end may follow a closing quote.
                 if p < end && bytes[p] != separator && bytes[p] != UInt8(ascii: "\n")

@@ -90,8 +90,10 @@ extension SniffEvidence {
             isCard && positive * 2 > count
             && !(chargesWrittenNegative && !reading.isOpposite)
         if owes, dialect.sign == .signed, !reading.isOpposite,
-            negativeAmounts * 2 > amountCount
+            negativeAmounts * 3 > amountCount
         {
+            // A card's charges outnumber its payments: amounts that are not two-thirds
+            // positive may as well be a prepaid card's money (top-ups in, spending out).
             return .open
         }
         if dialect.sign == .signed, negativeAmounts == 0, reading.isOpposite, !owes {

@@ -31,16 +31,39 @@ extension SniffEvidence {
     /// (over 31), or it stays the same while the last one ranges over more than two values
     /// in a row, as days do (a day of the month across a year's end spans two years).
     ///
-    /// Dotted dates (`31.12.24`) are day first; so are dates whose first part, read as a
-    /// year, would lie more than a year ahead (`31-12-23`, a year-end row in 2031).
+    /// Dotted dates (`31.12.24`) are day first (or open: `twoDigitYearIsOpen`); so are dates
+    /// whose first part, read as a year, would lie more than a year ahead (`31-12-23`, a
+    /// year-end row in 2031).
     var isYearFirst: Bool {
         guard twoDigitEnds != nil, allPadded, separator != UInt8(ascii: ".") else {
             return false
         }
-        let nextYear = (Calendar(identifier: .gregorian).component(.year, from: Date()) + 1) % 100
         return largestFirst > 31
             || (!firstPartVaries && thirdPartRange.1 - thirdPartRange.0 >= 2
-                && largestSecond <= 12 && largestFirst <= nextYear)
+                && largestSecond <= 12 && largestFirst <= Self.nextYear)
+    }
+
+    /// Whether dates of three two-digit parts that `isYearFirst` does not take year first
+    /// may as well start with the year: the first part stays the same and could be a year up
+    /// to the next one, and either the dates are dashed and the last part hardly changes
+    /// (`25-11-26` on every row: 25 November 2026, or 26 November 2025), or they are dotted
+    /// and the last part ranges as a month's days do (`24.03.01` to `24.03.11`: March 2024,
+    /// or the 24th of March of 2001 to 2011).
+    var twoDigitYearIsOpen: Bool {
+        guard twoDigitEnds != nil, allPadded, !firstPartVaries, largestSecond <= 12,
+            largestFirst <= Self.nextYear
+        else { return false }
+        let span = thirdPartRange.1 - thirdPartRange.0
+        switch separator {
+        case UInt8(ascii: "-"): return span <= 1
+        case UInt8(ascii: "."): return span >= 2
+        default: return false
+        }
+    }
+
+    /// The last two digits of next year: a later year is no year of a booking.
+    private static var nextYear: Int {
+        (Calendar(identifier: .gregorian).component(.year, from: Date()) + 1) % 100
     }
 
     /// The separator of a date of three parts with the year last, if the layout is one.
@@ -79,6 +102,13 @@ extension SniffEvidence {
                     message: .assumedYearFirst(example: quoted(first), chosen: pattern)))
         case .yearLast(let separator, let yearDigits):
             let s = String(UnicodeScalar(separator))
+            if yearDigits == 2, twoDigitYearIsOpen {
+                throw refuse(
+                    first,
+                    .twoDigitYearOpen(
+                        example: quoted(first), yearFirst: "yy\(s)\(m)\(s)\(d)",
+                        yearLast: "\(d)\(s)\(m)\(s)yy"))
+            }
             let year = yearDigits == 4 ? "yyyy" : "yy"
             let dayFirst = "\(d)\(s)\(m)\(s)\(year)"
             let monthFirst = "\(m)\(s)\(d)\(s)\(year)"

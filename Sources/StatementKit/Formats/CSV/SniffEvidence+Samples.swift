@@ -241,109 +241,133 @@ extension SniffEvidence {
     }
 
     /// Keeps `date` as the last date, in the buffer the last one was in.
-    private mutating func keepLastDate(_ date: [UInt8]) {
+    private mutating func keepLastDate(_ date: UnsafeRawBufferPointer) {
         guard lastDate?.count == date.count else {
-            lastDate = date
+            lastDate = Array(date)
             return
         }
         // Dates of one layout are mostly of one length: overwritten where they stand.
-        lastDate!.withUnsafeMutableBytes { last in
-            date.withUnsafeBytes { last.copyMemory(from: $0) }
-        }
+        lastDate!.withUnsafeMutableBytes { $0.copyMemory(from: date) }
     }
 
     /// Looks at the bytes of a date; `sample` makes the text with its place, for the first
     /// and the last date.
-    mutating func observeDate(_ date: [UInt8], _ sample: () -> Sample) {
+    mutating func observeDate(_ date: UnsafeRawBufferPointer, _ sample: () -> Sample) {
         // A time after the date: the date is what comes before it.
         var (end, time): (Int, String?) = (date.count, nil)
-        for index in date.indices
+        for index in 0..<date.count
         where date[index] == UInt8(ascii: " ") || date[index] == UInt8(ascii: "T") {
-            if let layout = Self.timeLayout(date, from: index) {
+            if let layout = Self.timeLayout(Array(date), from: index) {
                 (end, time) = (index, layout)
                 break
             }
         }
         guard dateLayout == nil || time == timeLayout else { return }
-        let bytes = date[..<end]
+        let bytes = UnsafeRawBufferPointer(rebasing: date[..<end])
         let hasLetters = bytes.contains {
             $0 >= 0x80 || (UInt8(ascii: "a")...UInt8(ascii: "z")).contains($0 | 0x20)
         }
-        if hasLetters, let pattern = Self.namedLayout(bytes) {
+        if hasLetters, let pattern = Self.namedLayout(Array(bytes)[...]) {
             if dateLayout == nil {
                 (dateLayout, timeLayout, firstDate) = (.named(pattern: pattern), time, sample())
             }
             if dateLayout == .named(pattern: pattern) { keepLastDate(date) }
             return
         }
-        // The runs of digits (at most three), their values, and the bytes after the first two.
-        var (runs, values, separators) = (SIMD4<Int>(), SIMD4<Int>(), SIMD2<UInt8>())
-        var runCount = 0
-        var index = 0
-        while index < bytes.count {
-            let start = index
-            var value = 0
-            while index < bytes.count, case let digit = bytes[index] &- 48, digit < 10 {
-                // Runs longer than eight digits fit no layout; stop the value growing.
-                if index - start < 9 { value = value * 10 + Int(digit) }
-                index += 1
-            }
-            guard index > start, runCount < 3 else { return }
-            (runs[runCount], values[runCount]) = (index - start, value)
-            runCount += 1
-            if index < bytes.count {
-                guard runCount < 3 else { return }
-                separators[runCount - 1] = bytes[index]
-                index += 1
-            }
-        }
-        let layout: DateLayout
-        if runCount == 1, runs[0] == 8 {
-            layout = .compact
-        } else if runCount == 3, separators[0] == separators[1] {
-            if runs[0] == 4 {
-                layout = .yearFirst(separator: separators[0])
-                allPadded = allPadded && runs[1] == 2 && runs[2] == 2
-            } else if runs[2] == 4 || runs[2] == 2, runs[0] <= 2, runs[1] <= 2 {
-                layout = .yearLast(separator: separators[0], yearDigits: runs[2])
-                allPadded = allPadded && runs[0] == 2 && runs[1] == 2
-            } else {
-                return
-            }
-        } else {
-            return
+        guard let parts = DateParts(bytes), let layout = parts.layout else { return }
+        switch layout {
+        case .yearFirst: allPadded = allPadded && parts.runs.1 == 2 && parts.runs.2 == 2
+        case .yearLast: allPadded = allPadded && parts.runs.0 == 2 && parts.runs.1 == 2
+        default: break
         }
         if dateLayout == nil {
             (dateLayout, timeLayout, firstDate) = (layout, time, sample())
         }
         guard layout == dateLayout else { return }
         keepLastDate(date)
+        let (first, second, third) = parts.values
         guard case .yearLast = layout else {
-            yearFirstOrder.add(
-                runCount == 1 ? values[0] : values[0] * 10_000 + values[1] * 100 + values[2])
+            yearFirstOrder.add(parts.count == 1 ? first : first * 10_000 + second * 100 + third)
             return
         }
-        largestFirst = max(largestFirst, values[0])
-        largestSecond = max(largestSecond, values[1])
-        dayFirstOrder.add(values[2] * 10_000 + values[1] * 100 + values[0])
-        monthFirstOrder.add(values[2] * 10_000 + values[0] * 100 + values[1])
-        if runs[2] == 2 {
+        largestFirst = max(largestFirst, first)
+        largestSecond = max(largestSecond, second)
+        dayFirstOrder.add(third * 10_000 + second * 100 + first)
+        monthFirstOrder.add(third * 10_000 + first * 100 + second)
+        if parts.runs.2 == 2 {
             // Two digits on both sides: the year may be the first part (`26-10-01`).
             if let ends = twoDigitEnds {
-                firstPartVaries = firstPartVaries || values[0] != ends.first
-                thirdPartRange = (
-                    min(thirdPartRange.0, values[2]), max(thirdPartRange.1, values[2])
-                )
+                firstPartVaries = firstPartVaries || first != ends.first
+                thirdPartRange = (min(thirdPartRange.0, third), max(thirdPartRange.1, third))
             } else {
-                twoDigitEnds = (values[0], values[2])
-                thirdPartRange = (values[2], values[2])
+                twoDigitEnds = (first, third)
+                thirdPartRange = (third, third)
             }
+        }
+    }
+
+    /// The runs of digits of a date (at most three), their values, and the bytes after the
+    /// first two.
+    private struct DateParts {
+        private(set) var runs = (0, 0, 0)
+        private(set) var values = (0, 0, 0)
+        private var separators: (UInt8, UInt8) = (0, 0)
+        private(set) var count = 0
+
+        /// `nil` when the bytes are not three runs of digits with one byte between each, or
+        /// a single run.
+        init?(_ bytes: UnsafeRawBufferPointer) {
+            var index = 0
+            while index < bytes.count {
+                let start = index
+                var value = 0
+                while index < bytes.count, case let digit = bytes[index] &- 48, digit < 10 {
+                    // Runs longer than eight digits fit no layout; stop the value growing.
+                    if index - start < 9 { value = value * 10 + Int(digit) }
+                    index += 1
+                }
+                guard index > start else { return nil }
+                switch count {
+                case 0: (runs.0, values.0) = (index - start, value)
+                case 1: (runs.1, values.1) = (index - start, value)
+                case 2: (runs.2, values.2) = (index - start, value)
+                default: return nil
+                }
+                count += 1
+                if index < bytes.count {
+                    switch count {
+                    case 1: separators.0 = bytes[index]
+                    case 2: separators.1 = bytes[index]
+                    default: return nil
+                    }
+                    index += 1
+                }
+            }
+        }
+
+        /// The layout the runs make, if any.
+        var layout: DateLayout? {
+            if count == 1 && runs.0 == 8 { return .compact }
+            guard count == 3, separators.0 == separators.1 else { return nil }
+            if runs.0 == 4 { return .yearFirst(separator: separators.0) }
+            guard runs.2 == 4 || runs.2 == 2, runs.0 <= 2, runs.1 <= 2 else { return nil }
+            return .yearLast(separator: separators.0, yearDigits: runs.2)
         }
     }
 
     /// Looks at the bytes of an amount; `sample` makes the text with its place, for the
     /// first of each kind.
     mutating func observeAmount(_ bytes: UnsafeRawBufferPointer, _ sample: () -> Sample) {
+        if let plain = PlainAmount(bytes) {
+            // Most amounts: what the general walk below finds of them, found at once.
+            guard let mark = plain.mark else { return }
+            if plain.fractionDigits != 3 || groupsWithApostrophe || plain.isSingleZero {
+                voteDecimal(mark, sample)
+            } else if ambiguous == nil {
+                ambiguous = sample()
+            }
+            return
+        }
         var digitsAfterLast = 0
         // The decimal marks and group separators ('.' and ','): how many, the last, and
         // whether both kinds occur.
@@ -398,12 +422,44 @@ extension SniffEvidence {
             if ambiguous == nil { ambiguous = sample() }
             return
         }
+        voteDecimal(decimal, sample)
+    }
+
+    private mutating func voteDecimal(_ decimal: UInt8, _ sample: () -> Sample) {
         if decimal == UInt8(ascii: ",") {
             commaVotes += 1
             if decimalComma == nil { decimalComma = sample() }
         } else {
             pointVotes += 1
             if decimalPoint == nil { decimalPoint = sample() }
+        }
+    }
+
+    /// An amount of the commonest shape: an optional `-`, digits, and optionally one mark
+    /// (`.` or `,`) and digits after it, as in `-1676,22`.
+    private struct PlainAmount {
+        /// The mark, if any.
+        var mark: UInt8?
+        var fractionDigits = 0
+        /// Whether the digits before the mark are a single zero (`0,500`).
+        var isSingleZero = false
+
+        init?(_ bytes: UnsafeRawBufferPointer) {
+            var index = bytes.first == UInt8(ascii: "-") ? 1 : 0
+            let integerStart = index
+            while index < bytes.count, bytes[index] &- UInt8(ascii: "0") < 10 { index += 1 }
+            guard index > integerStart else { return nil }
+            isSingleZero = index == integerStart + 1 && bytes[integerStart] == UInt8(ascii: "0")
+            guard index < bytes.count else { return }
+            guard bytes[index] == UInt8(ascii: ".") || bytes[index] == UInt8(ascii: ",") else {
+                return nil
+            }
+            mark = bytes[index]
+            index += 1
+            let fractionStart = index
+            while index < bytes.count, bytes[index] &- UInt8(ascii: "0") < 10 { index += 1 }
+            fractionDigits = index - fractionStart
+            guard fractionDigits > 0, index == bytes.count else { return nil }
         }
     }
 

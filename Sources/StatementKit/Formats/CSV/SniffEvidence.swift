@@ -14,8 +14,6 @@ struct SniffEvidence {
     var firstDate: Sample?
     /// The bytes of the last date in the first date's layout.
     var lastDate: [UInt8]?
-    /// The bytes of the date being looked at.
-    var dateBytes: [UInt8] = []
     var largestFirst = 0
     /// The first and third parts of the first date whose parts are all of two digits, and
     /// whether later dates change the first and how far the third ranges: the year stays
@@ -269,10 +267,7 @@ struct SniffEvidence {
             labelled = (record.sample(index, text), item, field)
         }
         if observeBalanceRow(labelled) { return }
-        // The date's bytes in a buffer kept from row to row: no array made per row.
-        dateBytes.removeAll(keepingCapacity: true)
-        dateBytes.append(contentsOf: date)
-        observeDate(dateBytes) { record.sample(dateIndex, date) }
+        observeDate(date) { record.sample(dateIndex, date) }
         if let other = record.cell(columns.otherDate) { observeOtherDate(other) }
         let keepsTexts = moneyTexts.count < BalanceChain.limit
         var texts: [Dialect.Field: String] = [:]
