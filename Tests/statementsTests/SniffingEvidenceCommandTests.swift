@@ -839,6 +839,28 @@ struct SniffingEvidenceCommandTests {
         #expect(unknown.stderr.contains("--currency \"EURO\" is not an ISO 4217 currency code"))
     }
 
+    @Test func `keeps a booking dated back out of the balances of the days it passes`() throws {
+        let workspace = try Workspace()
+        // The bank's balance after the 2nd (80.00) left out the booking dated the 1st that it
+        // lists next; in date order the 2nd ends at 70.00. Newest first alike.
+        let rows = [
+            "2026-03-01,A,-10.00,90.00", "2026-03-02,B,-10.00,80.00", "2026-03-01,C,-10.00,70.00",
+            "2026-03-03,D,-10.00,60.00", "2026-03-04,E,-10.00,50.00",
+        ]
+        for (name, ordered) in [("oldest", rows), ("newest", rows.reversed())] {
+            let export = try workspace.write(
+                "\(name).csv", "Date,Description,Amount,Balance\n" + ordered.joined(separator: "\n")
+            )
+            let state = workspace.path + "/state-\(name)"
+            let output = try StatementsRunner.run([
+                "import", export, "--account", "name:x", "--currency", "EUR", "--state", state,
+            ])
+            #expect(output.status == 0, "\(name): \(output.stderr)")
+            let accounts = try StatementsRunner.run(["accounts", "--state", state])
+            #expect(accounts.stdout.contains("50.00"), "\(accounts.stdout)")
+        }
+    }
+
     @Test func `refuses a balance chain that breaks, at the row where it breaks`() throws {
         let workspace = try Workspace()
         let export = try workspace.write(

@@ -170,6 +170,45 @@ struct SniffingWordsCommandTests {
         }
     }
 
+    @Test func `takes an IBAN heading the first column as the account's, the others' elsewhere`()
+        throws
+    {
+        let rows = "2026-10-01,ACME PAYROLL,2500.00\n2026-10-03,COFFEE HOUSE,-12.50\n"
+        let (own, ownRows) = try read(
+            "IBAN,Date,Description,Amount\n"
+                + rows.split(separator: "\n").map { "IE29AIBK93115212345678,\($0)\n" }.joined(),
+            [])
+        #expect(own.status == 0, "\(own.stderr)")
+        #expect(ownRows == ["2026-10-01,2500.00,EUR", "2026-10-03,-12.50,EUR"], "\(ownRows)")
+        // Two IBANs in it: two accounts' rows, or counterparties', refused.
+        let (two, none) = try read(
+            "IBAN,Date,Description,Amount\nIE29AIBK93115212345678,2026-10-01,ACME,2500.00\n"
+                + "DE89370400440532013000,2026-10-03,COFFEE,-12.50\n", [])
+        #expect(two.status == 1)
+        #expect(
+            two.stderr.contains(
+                #"3:1: error: [DIALECT_UNKNOWN] column "IBAN" holds the IBAN "IE29AIBK93115212345678" on its first rows and "DE89370400440532013000" (line 3) later"#
+            ), "\(two.stderr)")
+        #expect(none.isEmpty)
+        // Further right, the same column is the counterparty's: the file names no account.
+        let (other, _) = try read(
+            "Date,Description,Amount,IBAN\n"
+                + rows.split(separator: "\n").map { "\($0),IE29AIBK93115212345678\n" }.joined(),
+            [])
+        #expect(other.status == 1)
+        #expect(other.stderr.contains("the file does not name its account"), "\(other.stderr)")
+        // NatWest's account number column: a sort code and number on every row.
+        let (natwest, natwestRows) = try read(
+            "Date,Type,Description,Value,Balance,Account Name,Account Number\n"
+                + "01 Oct 2026,BAC,'ACME,2500.00,3500.00,'MR J DOE,'600000-12345678\n"
+                + "03 Oct 2026,POS,'COFFEE,-12.50,3487.50,'MR J DOE,'600000-12345678\n", [])
+        #expect(natwest.status == 0, "\(natwest.stderr)")
+        #expect(
+            natwest.stderr.contains(
+                #"assumed it is the account's, sort-code:600000/12345678"#), "\(natwest.stderr)")
+        #expect(natwestRows == ["2026-10-01,2500.00,GBP", "2026-10-03,-12.50,GBP"])
+    }
+
     @Test func `refuses what a file does not say: a settlement IBAN, a column of other currencies`()
         throws
     {
@@ -376,6 +415,12 @@ struct SniffingWordsCommandTests {
                 "24.03.01;Shop A;-10,00\n24.03.05;Shop B;-20,00\n24.03.11;Salary;500,00\n",
                 "24.03.01", "yy.MM.dd or as dd.MM.yy"
             ),
+            (
+                "25/11/26;Shop 1;-10,00\n25/11/26;Shop 2;-10,00\n", "25/11/26",
+                "yy/MM/dd or as dd/MM/yy"
+            ),
+            ("25-1-26;Shop 1;-10,00\n25-1-26;Shop 2;-10,00\n", "25-1-26", "yy-M-d or as d-M-yy"),
+            ("24.3.10;Shop 1;-10,00\n24.3.21;Shop 2;-10,00\n", "24.3.10", "yy.M.d or as d.M.yy"),
         ] {
             let (open, none) = try read(
                 "Date;Description;Amount\n" + rows, ["--account", "name:x", "--currency", "EUR"])

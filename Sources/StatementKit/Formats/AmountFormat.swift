@@ -7,7 +7,7 @@ package struct AmountFormat: Hashable, Sendable {
     /// matches a no-break or narrow no-break space); `nil` when digits are never grouped.
     package let thousandsSeparator: UInt8?
 
-    /// The canonical amounts of SPEC 2.1: `-1234.56`.
+    /// The canonical amounts (<doc:Formats#Canonical-CSV>): `-1234.56`.
     package static let canonical = AmountFormat(
         decimalMark: UInt8(ascii: "."), thousandsSeparator: nil)
 

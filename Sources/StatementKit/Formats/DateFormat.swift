@@ -34,7 +34,7 @@ package struct DateFormat: Hashable, Sendable, CustomStringConvertible {
     package let pattern: String
     let parts: [Part]
 
-    /// The canonical layout of SPEC 2.1.
+    /// The canonical layout (<doc:Formats#Canonical-CSV>).
     package static let iso = DateFormat(validPattern: "yyyy-MM-dd")
 
     /// Reads a layout.

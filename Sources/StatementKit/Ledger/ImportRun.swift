@@ -4,7 +4,7 @@ import Foundation
 /// the run changes it, the identities looked at, the tails written) and the merging of files
 /// into it. `StateController.importFiles` makes one per run, so nothing of a run outlives it.
 ///
-/// Identity follows SPEC 4 (see `TransactionIdentity`). A transaction with the bank's
+/// Identity is `TransactionIdentity`'s (<doc:Architecture>). A transaction with the bank's
 /// transaction id is looked for in its own month and the months beside it, so that a booking
 /// the bank re-dates across a month end is still found; one without is looked for in its own
 /// month. An id found again with another amount is an error, never a silent skip. Either way a

@@ -168,9 +168,19 @@ extension DiagnosticMessage {
                 + ") and do not say which is the statement's: give it with --account ID")
     }
 
-    static func severalIBANsInColumn(column: Int, first: String, other: String) -> Self {
+    /// `column` as the message names it: `column 1` in a file without header, else its name.
+    static func severalIBANsInColumn(column: String, hasHeader: Bool, first: String, other: String)
+        -> Self
+    {
         dialectUnknown(
-            "the file has no header, and column \(column) holds the IBAN \(first) on its first rows and \(other) later: the rows of several accounts, or counterparties, which only a profile can tell (columns.account or columns.beneficiary_iban)"
+            "\(hasHeader ? "" : "the file has no header, and ")\(column) holds the IBAN \(first) on its first rows and \(other) later: the rows of several accounts, or counterparties, which only a profile can tell (columns.account or columns.beneficiary_iban)"
+        )
+    }
+
+    static func assumedSortCodeAccount(column: String, example: String, id: String) -> Self {
+        .init(
+            .dialectAssumed,
+            "column \(Diagnostic.quote(column)) holds one sort code and account number on every row, \(example); assumed it is the account's, \(id)"
         )
     }
 

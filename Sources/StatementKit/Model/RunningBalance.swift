@@ -101,6 +101,13 @@ package struct RunningBalance: Hashable, Sendable {
             lastDayIsScattered = !days.insert(day).inserted
             // The day's rows are apart: its end is not where any one row stands.
             if lastDayIsScattered { earlierDayEnds[day] = nil }
+            if let lastDay, isNewestFirst ? day > lastDay : day < lastDay {
+                // A row out of date order (a booking dated back): the bank's balances from
+                // its day on to the row before did not count it; in date order they do.
+                let newestFirst = isNewestFirst
+                earlierDayEnds = earlierDayEnds.filter { newestFirst ? $0.key > day : $0.key < day }
+                lastDayIsScattered = true
+            }
         }
         lastDay = day
         if isNewestFirst && !continuesDay { (latestOfDay, newerOfDay) = (afterIfNewestFirst, 0) }

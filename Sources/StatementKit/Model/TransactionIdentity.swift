@@ -1,6 +1,6 @@
 /// The identity of a transaction within the ledger, used to import each one exactly once.
 ///
-/// SPEC 4: `(account, transaction id)` when the bank gives a transaction id; otherwise
+/// `(account, transaction id)` when the bank gives a transaction id; otherwise
 /// `(account, date, amount, currency, beneficiary, description, reference, n)`, where `n`
 /// counts identical rows within one file, so that two identical coffees on one day stay two.
 /// A payment reference is content, not identity: two bookings may share one. The identity is kept as

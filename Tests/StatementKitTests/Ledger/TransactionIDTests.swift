@@ -3,7 +3,7 @@ import Testing
 
 @testable import StatementKit
 
-/// Transaction ids and payment references (SPEC 4): nothing a bank shares between bookings
+/// Transaction ids and payment references (the identity of `TransactionIdentity`): nothing a bank shares between bookings
 /// may make the ledger drop one.
 struct TransactionIDTests {
     static let de = StateControllerTests.de

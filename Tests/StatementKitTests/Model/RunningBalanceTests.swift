@@ -22,6 +22,29 @@ struct RunningBalanceTests {
         #expect(chain.dayEnds[try day("2026-10-14")] == nil)
     }
 
+    @Test func `ends no day that a row dated back falls into, in either order`() throws {
+        let day = { (text: String) in try Day(parsing: "2026-03-0\(text)") }
+        // 03-01, 03-02, then a booking dated 03-01, then 03-03: in date order the 1st ends at
+        // 80.00 and the 2nd at 70.00, which no row of the bank's states.
+        for newestFirst in [false, true] {
+            var rows: [(day: String, amount: Int64, balance: Int64)] = [
+                ("1", -1000, 9000), ("2", -1000, 8000), ("1", -1000, 7000), ("3", -1000, 6000),
+            ]
+            var chain = RunningBalance(newestFirst: newestFirst)
+            // Listed newest first, each balance is still the one after its row.
+            if newestFirst { rows.reverse() }
+            for (line, row) in rows.enumerated() {
+                #expect(
+                    chain.add(
+                        Self.eur(row.amount), declared: Self.eur(row.balance),
+                        day: try day(row.day), line: line + 2) == nil)
+            }
+            #expect(chain.dayEnds[try day("1")] == nil, "\(newestFirst)")
+            #expect(chain.dayEnds[try day("2")] == nil, "\(newestFirst)")
+            #expect(chain.dayEnds[try day("3")]?.balance == Self.eur(6000), "\(newestFirst)")
+        }
+    }
+
     @Test func `anchors on the first declared balance and follows the chain`() {
         var chain = RunningBalance()
         #expect(chain.add(Self.eur(-100), declared: Self.eur(900)) == nil)

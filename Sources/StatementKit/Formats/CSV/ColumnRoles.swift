@@ -115,7 +115,7 @@ enum ColumnRoles {
         for start in records.indices.prefix(DialectSniffer.headerSearchLimit) {
             let fields = records[start].fields
             guard fields.count >= 3, otherWord(fields) == nil else { continue }
-            // A header with the canonical names of SPEC 2.1 (`account_iban`) is canonical CSV
+            // A header with the canonical names (`account_iban`, the Formats article) is canonical CSV
             // with a fault, which the canonical reader reports.
             if fields.contains(where: {
                 Dialect.Field(rawValue: $0)?.rawValue.contains("_") == true

@@ -23,7 +23,9 @@ extension ColumnValues {
     func name(_ index: Int) -> String { names.map { $0[index].lowercased() } ?? "" }
 
     func vocabularyField(_ index: Int) -> Dialect.Field? {
-        names.flatMap { HeaderVocabulary.fields[HeaderVocabulary.normalized($0[index]).name] }
+        names.flatMap {
+            HeaderVocabulary.field(named: HeaderVocabulary.normalized($0[index]).name, at: index)
+        }
     }
 
     /// The header that the roles make, with the header words that name the other columns.

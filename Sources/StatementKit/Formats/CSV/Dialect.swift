@@ -1,6 +1,6 @@
-/// How one bank writes its statement CSV (SPEC 2.3): the content of a profile.
+/// How one bank writes its statement CSV (<doc:Profiles>): the content of a profile.
 ///
-/// The canonical CSV of SPEC 2.1 is the dialect `Dialect()`, with the columns found by their
+/// The canonical CSV (<doc:Formats#Canonical-CSV>) is the dialect `Dialect()`, with the columns found by their
 /// canonical names. A profile changes what differs: encoding, separator, quote, number and
 /// date layouts, where the header stands, footer lines, which source columns feed which
 /// canonical field, how the sign of an amount is written, and an account that the file names
@@ -192,7 +192,7 @@ package struct Dialect: Hashable, Sendable {
         text.trimmingCharacters(in: .whitespaces).lowercased()
     }
 
-    /// Whether this is the canonical CSV of SPEC 2.1, read by the streaming fast path.
+    /// Whether this is canonical CSV (<doc:Formats#Canonical-CSV>), read by the streaming fast path.
     package var isCanonical: Bool { self == Dialect() }
 
     /// The dialect that fixes only `id` as the account, the layout being sniffed.

@@ -1,4 +1,4 @@
-/// Works out how a bank export is written (SPEC 2.3): encoding, separator, header line,
+/// Works out how a bank export is written (<doc:Profiles>): encoding, separator, header line,
 /// column mapping, decimal mark, date layout, sign convention, footer and the account.
 ///
 /// It never guesses silently: when the evidence leaves a choice open (all days 12 or less,
@@ -54,17 +54,21 @@ package enum DialectSniffer {
         dialect.columns = header.columns
         var evidence = SniffEvidence(header: header)
         evidence.scan(text)
-        // A column of one IBAN in the first rows of a file without header is taken as the
-        // account's only when no account is given. Another IBAN in it later on is another
-        // account's rows or a counterparty's, which only a profile can tell.
-        if header.line == 0, let index = header.indices[.account], evidence.accountColumnVaries,
+        // A column of one IBAN in the first rows of a file without header, or headed `IBAN`
+        // as the first column, is taken as the account's (without header only when no
+        // account is given). Another IBAN in it later on is another account's rows or a
+        // counterparty's, which only a profile can tell.
+        if header.line == 0 || header.accountIsFirstColumnIBAN,
+            let index = header.indices[.account], evidence.accountColumnVaries,
             let first = evidence.firstAccountCell, let other = evidence.otherAccount
         {
             return .unknown(
                 Diagnostic.Finding(
                     line: other.line, column: other.column,
                     message: .severalIBANsInColumn(
-                        column: index + 1,
+                        column: header.line == 0
+                            ? "column \(index + 1)" : "column \(Diagnostic.quote("IBAN"))",
+                        hasHeader: header.line != 0,
                         first: Diagnostic.quote(String(decoding: first, as: UTF8.self)),
                         other: evidence.quoted(other))))
         } else if header.line == 0, header.indices[.account] != nil, dialect.accountID != nil {
@@ -151,6 +155,15 @@ package enum DialectSniffer {
                         return Dialect.Field(canonicalHeader: name) == field
                     }
                 }
+        }
+
+        /// Whether the account's column is the first one, headed `IBAN`
+        /// (`HeaderVocabulary.field(named:at:)`).
+        var accountIsFirstColumnIBAN: Bool {
+            guard indices[.account] == 0, case .name(let name)? = columns[.account]?.first else {
+                return false
+            }
+            return HeaderVocabulary.normalized(name).name == "iban"
         }
     }
 

@@ -127,6 +127,7 @@ enum HeaderVocabulary {
                 [
                     "account iban", "account", "konto", "rekening", "iban/bban", "iban rekening",
                     "auftragskonto", "rekeningnummer", "nr v/d rekening", "iban auftragskonto",
+                    "iban auftraggeberkonto",
                     "eigene iban", "own account", "compte", "numéro de compte", "cuenta",
                     "konto-nr", "konto-nr.", "kontonr", "rachunek", "numer rachunku",
                 ]
@@ -238,6 +239,14 @@ enum HeaderVocabulary {
     /// A header text in the form the table holds: lower case, single spaces, without
     /// surrounding spaces, a trailing colon, or a currency such as `(EUR)`, `in CHF`, `€` or
     /// `euros` at the end, which is returned apart.
+    /// The field a column's normalized header name (`normalized`) says, at its index.
+    /// `IBAN` heading the first column is the account's own: an export of several accounts
+    /// begins each row with its account (as ING's `Rekening` does); further right, `IBAN` is
+    /// the counterparty's.
+    static func field(named name: String, at index: Int) -> Dialect.Field? {
+        index == 0 && name == "iban" ? .account : fields[name]
+    }
+
     static func normalized(_ text: String) -> (name: String, currency: Currency?) {
         // mBank marks each header text with `#` (`#Data operacji`).
         let text = text.hasPrefix("#") ? text.dropFirst() : text[...]
@@ -275,7 +284,7 @@ enum HeaderVocabulary {
             if typeColumn == nil && typeNames.contains(name) {
                 typeColumn = (index, text.trimmingCharacters(in: .whitespaces))
             }
-            guard let field = fields[name] else { continue }
+            guard let field = field(named: name, at: index) else { continue }
             if let named, field == .amount || field == .debit || field == .credit {
                 currency = named
             }

@@ -1,3 +1,5 @@
+import Foundation
+
 extension SniffEvidence {
     /// Refuses a column of account names or cards (`Account Name`, `Card No.`) that holds
     /// several: their rows are several accounts' rows, which only a profile's `accounts` tells
@@ -50,6 +52,23 @@ extension SniffEvidence {
             return nil
         }
         return Self.ibanCurrencies[country].flatMap { Currency(code: $0) } ?? .eur
+    }
+
+    /// The British account that a column of account numbers names on every row as its sort
+    /// code and number (`600000-12345678`, `60-00-00 12345678`, as NatWest writes it), with
+    /// where it first stands.
+    var sortCodeAccount: (id: AccountID, sample: Sample)? {
+        guard header.accountNumberColumn != nil, accountNumbers.count == 1,
+            let sample = accountNumbers.values.first
+        else { return nil }
+        let groups = sample.text.trimmingCharacters(in: CharacterSet(charactersIn: "' "))
+            .split(whereSeparator: { $0 == "-" || $0 == " " })
+        guard groups.allSatisfy({ $0.allSatisfy { $0.isASCII && $0.isNumber } }),
+            groups.map(\.count) == [6, 8] || groups.map(\.count) == [2, 2, 2, 8],
+            let id = try? AccountID(
+                parsing: "sort-code:\(groups.dropLast().joined())/\(groups.last!)")
+        else { return nil }
+        return (id, sample)
     }
 
     /// The IBANs of the lines above the header, with where each stands and the text before

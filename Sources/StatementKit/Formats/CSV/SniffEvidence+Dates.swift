@@ -43,22 +43,18 @@ extension SniffEvidence {
                 && largestSecond <= 12 && largestFirst <= Self.nextYear)
     }
 
-    /// Whether dates of three two-digit parts that `isYearFirst` does not take year first
-    /// may as well start with the year: the first part stays the same and could be a year up
-    /// to the next one, and either the dates are dashed and the last part hardly changes
-    /// (`25-11-26` on every row: 25 November 2026, or 26 November 2025), or they are dotted
-    /// and the last part ranges as a month's days do (`24.03.01` to `24.03.11`: March 2024,
-    /// or the 24th of March of 2001 to 2011).
+    /// Whether dates with two-digit first and last parts that `isYearFirst` does not take
+    /// year first may as well start with the year: the first part stays the same and could
+    /// be a year up to the next one, and the dates are not dotted (`25-11-26` or `25/11/26`
+    /// on every row: 25 November 2026, or 26 November 2025; `24-3-1` to `24-3-11`), or they
+    /// are dotted and the last part ranges as a month's days do (`24.03.01` to `24.03.11`:
+    /// March 2024, or the 24th of March of 2001 to 2011). Dotted dates of one day or a
+    /// month apart stay day first, as German banks write them.
     var twoDigitYearIsOpen: Bool {
-        guard twoDigitEnds != nil, allPadded, !firstPartVaries, largestSecond <= 12,
+        guard twoDigitEnds != nil, firstPartHasTwoDigits, !firstPartVaries, largestSecond <= 12,
             largestFirst <= Self.nextYear
         else { return false }
-        let span = thirdPartRange.1 - thirdPartRange.0
-        switch separator {
-        case UInt8(ascii: "-"): return span <= 1
-        case UInt8(ascii: "."): return span >= 2
-        default: return false
-        }
+        return separator != UInt8(ascii: ".") || thirdPartRange.1 - thirdPartRange.0 >= 2
     }
 
     /// The last two digits of next year: a later year is no year of a booking.

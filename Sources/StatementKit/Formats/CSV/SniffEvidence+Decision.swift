@@ -417,6 +417,16 @@ extension SniffEvidence {
     private func decideAccount(
         into dialect: inout Dialect, _ assumptions: inout [Diagnostic.Finding]
     ) throws(DialectSniffer.Refusal) {
+        if dialect.accountID == nil, dialect.columns[.account] == nil, preambleIBANs.isEmpty,
+            let (id, sample) = sortCodeAccount, let column = header.accountNumberColumn
+        {
+            dialect.accountID = id
+            assumptions.append(
+                Diagnostic.Finding(
+                    line: sample.line, column: sample.column,
+                    message: .assumedSortCodeAccount(
+                        column: column.text, example: quoted(sample), id: id.text)))
+        }
         try decideCurrency(into: &dialect, &assumptions)
         let found = try preambleIBAN(given: dialect.accountID)
         if dialect.columns[.account] == nil, let found { dialect.preamble[.iban] = found }

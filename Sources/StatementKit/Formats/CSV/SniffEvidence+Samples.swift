@@ -277,7 +277,9 @@ extension SniffEvidence {
         guard let parts = DateParts(bytes), let layout = parts.layout else { return }
         switch layout {
         case .yearFirst: allPadded = allPadded && parts.runs.1 == 2 && parts.runs.2 == 2
-        case .yearLast: allPadded = allPadded && parts.runs.0 == 2 && parts.runs.1 == 2
+        case .yearLast:
+            allPadded = allPadded && parts.runs.0 == 2 && parts.runs.1 == 2
+            firstPartHasTwoDigits = firstPartHasTwoDigits && parts.runs.0 == 2
         default: break
         }
         if dateLayout == nil {

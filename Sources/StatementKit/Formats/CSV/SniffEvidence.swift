@@ -29,6 +29,8 @@ struct SniffEvidence {
     /// The order of dates with the year first, or of eight digits.
     var yearFirstOrder = DateOrder()
     var allPadded = true
+    /// Whether the first part of every date with the year last has two digits, as a year.
+    var firstPartHasTwoDigits = true
 
     var decimalComma: Sample?
     var decimalPoint: Sample?

@@ -1,5 +1,5 @@
-/// Reads statement CSV into validated transactions, streaming: canonical CSV (SPEC 2.1) or a
-/// bank's dialect described by a `Dialect` (SPEC 2.3).
+/// Reads statement CSV into validated transactions, streaming: canonical CSV
+/// (<doc:Formats#Canonical-CSV>) or a bank's dialect described by a `Dialect` (<doc:Profiles>).
 ///
 /// In canonical CSV the header row names the columns in any order and case; `counterparty`
 /// and `counterparty_iban` are accepted for `beneficiary` and `beneficiary_iban`. A dialect

@@ -1,4 +1,4 @@
-/// Reads statement JSON (SPEC 2.2) into validated transactions, streaming.
+/// Reads statement JSON (<doc:Formats#Statement-JSON>) into validated transactions, streaming.
 ///
 /// The document is one statement object or an array of them. Amounts may be strings or
 /// numbers and are read exactly from their text. Every problem becomes a diagnostic at the
