@@ -805,14 +805,6 @@ struct SniffingEvidenceCommandTests {
             "prepaid.csv",
             "Date,Description,Amount,Balance\n2026-10-01,TOP-UP,100.00,100.00\n"
                 + "2026-10-02,COFFEE,-3.50,96.50\n2026-10-03,CINEMA,-12.00,84.50\n")
-        let open = try StatementsRunner.run([
-            "validate", prepaid, "--account", "card:visa/9999", "--currency", "EUR",
-        ])
-        #expect(open.status == 1, "\(open.stderr)")
-        #expect(
-            open.stderr.contains(
-                "but not whether positive amounts are money in (sign signed) or charges"),
-            "\(open.stderr)")
         // Top-ups and a refund beside two purchases: not the two-to-one of a card's charges
         // over its payments, so a prepaid card's money as well.
         let topUps = try workspace.write(
@@ -820,13 +812,16 @@ struct SniffingEvidenceCommandTests {
             "Date,Description,Amount,Balance\n2026-03-01,TOP-UP,100.00,100.00\n"
                 + "2026-03-03,TESCO,-20.00,80.00\n2026-03-08,TOP-UP,50.00,130.00\n"
                 + "2026-03-12,REFUND,15.00,145.00\n2026-03-20,PRET,-5.00,140.00\n")
-        let topUpsOpen = try StatementsRunner.run([
-            "validate", topUps, "--account", "card:visa/9999", "--currency", "EUR",
-        ])
-        #expect(topUpsOpen.status == 1, "\(topUpsOpen.stderr)")
-        #expect(
-            topUpsOpen.stderr.contains("but not whether positive amounts are money in"),
-            "\(topUpsOpen.stderr)")
+        for file in [prepaid, topUps] {
+            let open = try StatementsRunner.run([
+                "validate", file, "--account", "card:visa/9999", "--currency", "EUR",
+            ])
+            #expect(open.status == 1, "\(open.stderr)")
+            #expect(
+                open.stderr.contains(
+                    "but not whether positive amounts are money in (sign signed) or charges"),
+                "\(open.stderr)")
+        }
         #expect(accounts.stdout.contains("EUR"))
         #expect(!output.stderr.contains("assumed USD"))
         let alone = try StatementsRunner.run(["validate", export, "--currency", "EUR"])

@@ -21,21 +21,18 @@ enum Completions: Command {
         """
 
     static func run(_ arguments: [String], console: Console) throws(CommandError) -> Int32 {
-        if ErrorDocument.isRequested(by: arguments) {
-            throw .usage("completions prints a shell script, not JSON: it takes no -f json")
+        try printText(arguments, console: console, what: "a shell script") {
+            options throws(CommandError) in
+            guard options.positionals.count == 1,
+                let shell = CompletionRenderer.Shell(rawValue: options.positionals[0])
+            else {
+                throw .usage("give one shell: bash, zsh or fish")
+            }
+            return CompletionRenderer(program: "statements", commands: Statements.commandHelp)
+                .render(shell)
         }
-        let options = try Arguments(arguments, valueOptions: [], flagOptions: [], console: console)
-        guard options.positionals.count == 1,
-            let shell = CompletionRenderer.Shell(rawValue: options.positionals[0])
-        else {
-            throw .usage("give one shell: bash, zsh or fish")
-        }
-        var standardOutput = console.output
-        standardOutput.write(
-            CompletionRenderer(program: "statements", commands: Statements.commandHelp)
-                .render(shell))
-        return ExitCode.success
     }
+
 }
 
 /// `statements man`: the manual page, generated from the help.
@@ -56,17 +53,30 @@ enum Manual: Command {
         """
 
     static func run(_ arguments: [String], console: Console) throws(CommandError) -> Int32 {
-        if ErrorDocument.isRequested(by: arguments) {
-            throw .usage("man prints a manual page (roff), not JSON: it takes no -f json")
-        }
-        let options = try Arguments(arguments, valueOptions: [], flagOptions: [], console: console)
-        try options.expectNoPaths(name)
-        var standardOutput = console.output
-        standardOutput.write(
-            ManPageRenderer(
+        try printText(arguments, console: console, what: "a manual page (roff)") {
+            options throws(CommandError) in
+            try options.expectNoPaths(name)
+            return ManPageRenderer(
                 program: "statements", version: Statements.version,
                 summary: Statements.tagline, commands: Statements.commandHelp
-            ).render())
+            ).render()
+        }
+    }
+}
+
+extension Command {
+    /// Prints the text `render` makes of the command's arguments (which take no options);
+    /// refuses `-f json`, as the text is `what`, not JSON.
+    static func printText(
+        _ arguments: [String], console: Console, what: String,
+        _ render: (Arguments) throws(CommandError) -> String
+    ) throws(CommandError) -> Int32 {
+        if ErrorDocument.isRequested(by: arguments) {
+            throw .usage("\(name) prints \(what), not JSON: it takes no -f json")
+        }
+        let options = try Arguments(arguments, valueOptions: [], flagOptions: [], console: console)
+        var standardOutput = console.output
+        standardOutput.write(try render(options))
         return ExitCode.success
     }
 }
