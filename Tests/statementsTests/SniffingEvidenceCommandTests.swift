@@ -838,9 +838,11 @@ struct SniffingEvidenceCommandTests {
         let workspace = try Workspace()
         // The bank's balance after the 2nd (80.00) left out the booking dated the 1st that it
         // lists next; in date order the 2nd ends at 70.00. Newest first alike.
+        // A second row dated back after the first (the 2nd after the 1st, both before the 3rd
+        // listed above them) ends no day either.
         let rows = [
-            "2026-03-01,A,-10.00,90.00", "2026-03-02,B,-10.00,80.00", "2026-03-01,C,-10.00,70.00",
-            "2026-03-03,D,-10.00,60.00", "2026-03-04,E,-10.00,50.00",
+            "2026-03-01,A,-10.00,90.00", "2026-03-03,B,-10.00,80.00", "2026-03-01,C,-10.00,70.00",
+            "2026-03-02,D,-10.00,60.00", "2026-03-04,E,-10.00,50.00",
         ]
         for (name, ordered) in [("oldest", rows), ("newest", rows.reversed())] {
             let export = try workspace.write(

@@ -207,6 +207,39 @@ struct SniffingWordsCommandTests {
             natwest.stderr.contains(
                 #"assumed it is the account's, sort-code:600000/12345678"#), "\(natwest.stderr)")
         #expect(natwestRows == ["2026-10-01,2500.00,GBP", "2026-10-03,-12.50,GBP"])
+        // Another GB account given: the sort code column names another account's number.
+        let (otherGB, _) = try read(
+            "Date,Type,Description,Value,Balance,Account Name,Account Number\n"
+                + "01 Oct 2026,BAC,ACME,2500.00,3500.00,MR J DOE,60-00-00 12345678\n",
+            ["--account", "GB33BUKB20201555555555"])
+        #expect(otherGB.status == 1)
+        #expect(otherGB.stderr.contains("the file is another account's"), "\(otherGB.stderr)")
+        // Beside an account given, an IBAN above the header or a column named as the account,
+        // a first column headed IBAN is the counterparty's: the landlord's rent stays on the
+        // given account, the line above the header names the account, and `Auftragskonto` does.
+        let rent = ";02.01.2024;-12,50;Miete\nDE02120300000000202051;03.02.2024;-12,50;Miete\n"
+        let ownAndRent =
+            "DE02120300000000202051;DE89370400440532013000;02.01.2024;-12,50;Miete\n"
+        for (text, arguments) in [
+            (
+                "IBAN;Buchungstag;Betrag;Verwendungszweck\nDE02120300000000202051" + rent,
+                ["--account", "DE89370400440532013000"]
+            ),
+            (
+                "Konto;DE89370400440532013000\n\nIBAN;Buchungstag;Betrag;Verwendungszweck\n"
+                    + "DE02120300000000202051" + rent, []
+            ),
+            ("IBAN;Auftragskonto;Buchungstag;Betrag;Verwendungszweck\n" + ownAndRent, []),
+        ] {
+            let workspace = try Workspace()
+            let export = try workspace.write("export.csv", text)
+            let output = try StatementsRunner.run(
+                ["import", export, "--state", workspace.state] + arguments)
+            #expect(output.status == 0, "\(output.stderr)")
+            let accounts = try StatementsRunner.run(["accounts", "--state", workspace.state])
+            #expect(accounts.stdout.contains("DE89 3704 0044 0532 0130 00"), "\(accounts.stdout)")
+            #expect(!accounts.stdout.contains("DE02 1203"), "\(accounts.stdout)")
+        }
     }
 
     @Test func `refuses what a file does not say: a settlement IBAN, a column of other currencies`()
@@ -430,6 +463,26 @@ struct SniffingWordsCommandTests {
                 "\(open.stderr)")
             #expect(none.isEmpty)
         }
+        // Years of a statement across a year end, read year first: read year last, they would
+        // span 2002 to 2020. Monthly rows over nine years: in order read year last, not first.
+        let (yearEnd, yearEndRows) = try read(
+            "Date;Description;Amount\n25-12-03;A;-1,00\n25-12-15;B;-2,00\n26-01-02;C;-3,00\n"
+                + "26-01-20;D;-4,00\n", ["--account", "name:x", "--currency", "EUR"])
+        #expect(yearEnd.status == 0, "\(yearEnd.stderr)")
+        #expect(
+            yearEndRows == [
+                "2025-12-03,-1.00,EUR", "2025-12-15,-2.00,EUR", "2026-01-02,-3.00,EUR",
+                "2026-01-20,-4.00,EUR",
+            ], "\(yearEndRows)")
+        let monthly = (16...24).flatMap { year in
+            (1...12).map { String(format: "15/%02d/%02d;Plan;-10,00\n", $0, year) }
+        }
+        let (nineYears, none9) = try read(
+            "Date;Description;Amount\n" + monthly.joined(),
+            ["--account", "name:x", "--currency", "EUR"])
+        #expect(nineYears.status == 1)
+        #expect(nineYears.stderr.contains("read as yy/MM/dd or as dd/MM/yy"), "\(nineYears.stderr)")
+        #expect(none9.isEmpty)
         // Dotted dates of one day, or of days a month apart, stay day first.
         let (dotted, dottedRows) = try read(
             "Date;Description;Amount\n24.03.25;Shop;-10,00\n24.04.25;Shop;-10,00\n",

@@ -201,7 +201,7 @@ extension DiagnosticMessage {
     static func assumedYearFirst(example: String, chosen: String) -> Self {
         .init(
             .dialectAssumed,
-            "dates such as \(example) have two digits in each part, and only the last part changes from row to row, as a day does: read as \(chosen), the year first"
+            "dates such as \(example) begin and end with two digits, and read with the year last their years would span seven or more, or list the rows out of date order: read as \(chosen), the year first"
         )
     }
 

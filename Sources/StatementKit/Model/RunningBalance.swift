@@ -36,8 +36,10 @@ package struct RunningBalance: Hashable, Sendable {
     /// Newest first, the sum of the amounts of the day's rows listed so far (the newer ones),
     /// which a balance declared on a later-listed row of the day needs to reach the day's end.
     private var newerOfDay: Int64 = 0
-    /// The days of the rows added.
+    /// The days of the rows added, and the furthest in the rows' order: the latest, or the
+    /// earliest newest first.
     private var days: Set<Day> = []
+    private var furthestDay: Day?
 
     /// A balance at the end of a day, and the line of the row that declares it (or the last
     /// row of the day declaring one).
@@ -101,12 +103,14 @@ package struct RunningBalance: Hashable, Sendable {
             lastDayIsScattered = !days.insert(day).inserted
             // The day's rows are apart: its end is not where any one row stands.
             if lastDayIsScattered { earlierDayEnds[day] = nil }
-            if let lastDay, isNewestFirst ? day > lastDay : day < lastDay {
+            if let furthestDay, isNewestFirst ? day > furthestDay : day < furthestDay {
                 // A row out of date order (a booking dated back): the bank's balances from
                 // its day on to the row before did not count it; in date order they do.
                 let newestFirst = isNewestFirst
                 earlierDayEnds = earlierDayEnds.filter { newestFirst ? $0.key > day : $0.key < day }
                 lastDayIsScattered = true
+            } else {
+                furthestDay = day
             }
         }
         lastDay = day

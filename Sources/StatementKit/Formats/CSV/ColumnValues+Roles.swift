@@ -24,7 +24,8 @@ extension ColumnValues {
 
     func vocabularyField(_ index: Int) -> Dialect.Field? {
         names.flatMap {
-            HeaderVocabulary.field(named: HeaderVocabulary.normalized($0[index]).name, at: index)
+            HeaderVocabulary.field(
+                named: HeaderVocabulary.normalized($0[index]).name, at: index, among: $0)
         }
     }
 

@@ -43,6 +43,15 @@ package enum DialectSniffer {
             if let other = ColumnRoles.notStatement(text) { return .notStatement(other) }
             return ColumnRoles.recognition(text).map(SniffResult.unknown) ?? .noHeader
         }
+        // A first column headed `IBAN` beside an account given or an IBAN above the header
+        // is a counterparty's: the account is already named.
+        if dialect.accountID != nil
+            || header.preamble.contains(where: {
+                $0.fields.contains { HeaderVocabulary.iban(in: $0) != nil }
+            })
+        {
+            header.takeFirstColumnIBANAsCounterparty()
+        }
         if header.indices[.amount] != nil, header.indices[.indicator] == nil,
             header.typeColumn == nil
         {
@@ -158,12 +167,22 @@ package enum DialectSniffer {
         }
 
         /// Whether the account's column is the first one, headed `IBAN`
-        /// (`HeaderVocabulary.field(named:at:)`).
+        /// (`HeaderVocabulary.field(named:at:among:)`).
         var accountIsFirstColumnIBAN: Bool {
             guard indices[.account] == 0, case .name(let name)? = columns[.account]?.first else {
                 return false
             }
             return HeaderVocabulary.normalized(name).name == "iban"
+        }
+
+        /// Takes the first column, headed `IBAN`, as the counterparty's after all.
+        mutating func takeFirstColumnIBANAsCounterparty() {
+            guard accountIsFirstColumnIBAN, let column = columns.removeValue(forKey: .account)
+            else { return }
+            indices[.account] = nil
+            if columns[.beneficiaryIBAN] == nil {
+                (columns[.beneficiaryIBAN], indices[.beneficiaryIBAN]) = (column, 0)
+            }
         }
     }
 

@@ -239,12 +239,16 @@ enum HeaderVocabulary {
     /// A header text in the form the table holds: lower case, single spaces, without
     /// surrounding spaces, a trailing colon, or a currency such as `(EUR)`, `in CHF`, `€` or
     /// `euros` at the end, which is returned apart.
-    /// The field a column's normalized header name (`normalized`) says, at its index.
-    /// `IBAN` heading the first column is the account's own: an export of several accounts
-    /// begins each row with its account (as ING's `Rekening` does); further right, `IBAN` is
-    /// the counterparty's.
-    static func field(named name: String, at index: Int) -> Dialect.Field? {
-        index == 0 && name == "iban" ? .account : fields[name]
+    /// The field a column's normalized header name (`normalized`) says, at its index among
+    /// the header's texts. `IBAN` heading the first column is the account's own where no
+    /// other column is named as the account: an export of several accounts begins each row
+    /// with its account (as ING's `Rekening` does); further right, `IBAN` is the
+    /// counterparty's. (`DialectSniffer` also takes it as the counterparty's where an account
+    /// is given or the preamble names an IBAN.)
+    static func field(named name: String, at index: Int, among texts: [String]) -> Dialect.Field? {
+        guard index == 0, name == "iban" else { return fields[name] }
+        let namedAccount = texts.dropFirst().contains { fields[normalized($0).name] == .account }
+        return namedAccount ? fields[name] : .account
     }
 
     static func normalized(_ text: String) -> (name: String, currency: Currency?) {
@@ -284,7 +288,7 @@ enum HeaderVocabulary {
             if typeColumn == nil && typeNames.contains(name) {
                 typeColumn = (index, text.trimmingCharacters(in: .whitespaces))
             }
-            guard let field = field(named: name, at: index) else { continue }
+            guard let field = field(named: name, at: index, among: texts) else { continue }
             if let named, field == .amount || field == .debit || field == .credit {
                 currency = named
             }

@@ -41,9 +41,11 @@ extension SniffEvidence {
         let order: DateOrder? =
             switch dateLayout {
             case .yearFirst, .compact: yearFirstOrder
-            case .yearLast where !isYearFirst:
-                pattern.hasPrefix("d")
-                    ? dayFirstOrder : pattern.hasPrefix("M") ? monthFirstOrder : nil
+            case .yearLast:
+                pattern.hasPrefix("yy")
+                    ? twoDigitYearFirstOrder
+                    : pattern.hasPrefix("d")
+                        ? dayFirstOrder : pattern.hasPrefix("M") ? monthFirstOrder : nil
             default: nil
             }
         if let mostly = order?.fallsMostly { return mostly }

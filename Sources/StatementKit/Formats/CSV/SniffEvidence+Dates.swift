@@ -27,35 +27,38 @@ extension SniffEvidence {
         return ["\(d)\(s)\(m)\(s)\(year)\(time)", "\(m)\(s)\(d)\(s)\(year)\(time)"]
     }
 
-    /// Whether dates of three two-digit parts start with the year: the first part is no day
-    /// (over 31), or it stays the same while the last one ranges over more than two values
-    /// in a row, as days do (a day of the month across a year's end spans two years).
-    ///
-    /// Dotted dates (`31.12.24`) are day first (or open: `twoDigitYearIsOpen`); so are dates
-    /// whose first part, read as a year, would lie more than a year ahead (`31-12-23`, a
-    /// year-end row in 2031).
-    var isYearFirst: Bool {
-        guard twoDigitEnds != nil, allPadded, separator != UInt8(ascii: ".") else {
-            return false
+    /// How dates whose first and last parts have two digits read: `26-10-01` year first, or
+    /// `01-10-26` year last. A reading is out where its years span seven or more (a statement
+    /// covers about a year; two to six may be yearly rows as well as days) or where the rows
+    /// are in date order read the other way and not this one. Where one reading is left it is
+    /// taken; where both or neither are, the question is open. Dotted dates (`31.12.24`) are
+    /// day first unless that reading is out, and then open, as German banks write them so.
+    /// A first part over 31 is a year; one past next year's is none.
+    var twoDigitYear: TwoDigitYear {
+        guard twoDigitEnds != nil, firstPartHasTwoDigits, largestSecond <= 12 else {
+            return .last
         }
-        return largestFirst > 31
-            || (!firstPartVaries && thirdPartRange.1 - thirdPartRange.0 >= 2
-                && largestSecond <= 12 && largestFirst <= Self.nextYear)
+        if largestFirst > 31 { return .first }
+        guard largestFirst <= Self.nextYear else { return .last }
+        let orderDecides =
+            !accountColumnVaries && header.otherDateColumn == nil
+            && twoDigitYearFirstOrder.isSorted != dayFirstOrder.isSorted
+        let first =
+            firstPartRange.1 - firstPartRange.0 < 7
+            && (!orderDecides || twoDigitYearFirstOrder.isSorted)
+        let last =
+            thirdPartRange.1 - thirdPartRange.0 < 7 && (!orderDecides || dayFirstOrder.isSorted)
+        let isDotted = separator == UInt8(ascii: ".")
+        switch (first, last) {
+        case (true, false): return isDotted ? .open : .first
+        case (false, true): return .last
+        case (true, true):
+            return isDotted && thirdPartRange.1 - thirdPartRange.0 <= 1 ? .last : .open
+        case (false, false): return .open
+        }
     }
 
-    /// Whether dates with two-digit first and last parts that `isYearFirst` does not take
-    /// year first may as well start with the year: the first part stays the same and could
-    /// be a year up to the next one, and the dates are not dotted (`25-11-26` or `25/11/26`
-    /// on every row: 25 November 2026, or 26 November 2025; `24-3-1` to `24-3-11`), or they
-    /// are dotted and the last part ranges as a month's days do (`24.03.01` to `24.03.11`:
-    /// March 2024, or the 24th of March of 2001 to 2011). Dotted dates of one day or a
-    /// month apart stay day first, as German banks write them.
-    var twoDigitYearIsOpen: Bool {
-        guard twoDigitEnds != nil, firstPartHasTwoDigits, !firstPartVaries, largestSecond <= 12,
-            largestFirst <= Self.nextYear
-        else { return false }
-        return separator != UInt8(ascii: ".") || thirdPartRange.1 - thirdPartRange.0 >= 2
-    }
+    enum TwoDigitYear { case first, last, open }
 
     /// The last two digits of next year: a later year is no year of a booking.
     private static var nextYear: Int {
@@ -79,26 +82,16 @@ extension SniffEvidence {
         case .yearFirst(let separator):
             let s = String(UnicodeScalar(separator))
             pattern = "yyyy\(s)\(m)\(s)\(d)"
-        case .yearLast(let separator, 2) where isYearFirst:
-            // `26-10-01`: the first part stays (or is no day) where the last changes. Over a
-            // few values only (`15-03-24`, `15-03-25`, `15-03-26`), the last part may be
-            // years as well as days.
+        case .yearLast(let separator, 2) where twoDigitYear == .first:
             let s = String(UnicodeScalar(separator))
             pattern = "yy\(s)\(m)\(s)\(d)"
-            if largestFirst <= 31, thirdPartRange.1 - thirdPartRange.0 < 7 {
-                throw refuse(
-                    first,
-                    .twoDigitYearOpen(
-                        example: quoted(first), yearFirst: pattern,
-                        yearLast: "\(d)\(s)\(m)\(s)yy"))
-            }
             assumptions.append(
                 Diagnostic.Finding(
                     line: first.line, column: first.column,
                     message: .assumedYearFirst(example: quoted(first), chosen: pattern)))
         case .yearLast(let separator, let yearDigits):
             let s = String(UnicodeScalar(separator))
-            if yearDigits == 2, twoDigitYearIsOpen {
+            if yearDigits == 2, twoDigitYear == .open {
                 throw refuse(
                     first,
                     .twoDigitYearOpen(

@@ -89,12 +89,15 @@ extension SniffEvidence {
                 accountNumbers.values.min { $0.line < $1.line },
                 .severalAccountsNamed(column: column.text, accountNumbers.values.map(\.text)))
         }
-        // One account number on every row that the given account's number (of a bank id that
-        // holds it: a routing, sort or BSB code and the number) does not end with: the file
-        // is another account's.
+        // One account number on every row whose last four digits the given account (of an
+        // id that holds the number: a routing, sort or BSB code and the number, or a British
+        // or Irish IBAN, which holds a sort code and the number) does not hold: the file is
+        // another account's.
         if let column = header.accountNumberColumn, accountNumbers.count == 1,
             let number = accountNumbers.values.first, !Self.isIBANShaped(number.text),
-            let given = dialect.accountID, [.aba, .sortCode, .bsb].contains(given.scheme)
+            let given = dialect.accountID,
+            [.aba, .sortCode, .bsb].contains(given.scheme)
+                || ["GB", "IE"].contains(given.iban?.electronic.prefix(2))
         {
             let digits = { (text: String) in text.filter(\.isASCII).filter(\.isNumber) }
             let last = String(digits(number.text).suffix(4))

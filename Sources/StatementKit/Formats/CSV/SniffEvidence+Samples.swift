@@ -298,13 +298,14 @@ extension SniffEvidence {
         monthFirstOrder.add(third * 10_000 + first * 100 + second)
         if parts.runs.2 == 2 {
             // Two digits on both sides: the year may be the first part (`26-10-01`).
-            if let ends = twoDigitEnds {
-                firstPartVaries = firstPartVaries || first != ends.first
+            if twoDigitEnds != nil {
+                firstPartRange = (min(firstPartRange.0, first), max(firstPartRange.1, first))
                 thirdPartRange = (min(thirdPartRange.0, third), max(thirdPartRange.1, third))
             } else {
                 twoDigitEnds = (first, third)
-                thirdPartRange = (third, third)
+                (firstPartRange, thirdPartRange) = ((first, first), (third, third))
             }
+            twoDigitYearFirstOrder.add(first * 10_000 + second * 100 + third)
         }
     }
 

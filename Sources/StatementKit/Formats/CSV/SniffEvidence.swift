@@ -15,12 +15,13 @@ struct SniffEvidence {
     /// The bytes of the last date in the first date's layout.
     var lastDate: [UInt8]?
     var largestFirst = 0
-    /// The first and third parts of the first date whose parts are all of two digits, and
-    /// whether later dates change the first and how far the third ranges: the year stays
-    /// where the day changes.
+    /// The first and third parts of the first date whose last part has two digits, and how
+    /// far the first and third parts range: the year stays where the day changes.
     var twoDigitEnds: (first: Int, third: Int)?
-    var firstPartVaries = false
+    var firstPartRange = (0, 0)
     var thirdPartRange = (0, 0)
+    /// The order of those dates read with the year first (`26-10-01`).
+    var twoDigitYearFirstOrder = DateOrder()
     var largestSecond = 0
     /// Whether the dates (day and month both 12 or less, of a layout with the year last) are in
     /// order read day first, and read month first.
