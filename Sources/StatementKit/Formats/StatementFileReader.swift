@@ -85,10 +85,10 @@ enum StatementFileReader {
             // camt and OFX saved as UTF-16 are read as the UTF-8 they decode to.
             if reader.readsUTF16, let encoding = StatementFormat.utf16Encoding(of: head) {
                 return parser.parse(
-                    UTF16ByteSource(source, bigEndian: encoding == .utf16BE),
+                    utf16: UTF16ByteSource(source, bigEndian: encoding == .utf16BE),
                     diagnostics: &diagnostics, onRow: onRow)
             }
-            return parser.parse(source, diagnostics: &diagnostics, onRow: onRow)
+            return parser.parse(file: source, diagnostics: &diagnostics, onRow: onRow)
         }
         if !sniffing, let streamed = try streamedDialect(source, profile: dialect) {
             var order = BookingOrder(streamed)

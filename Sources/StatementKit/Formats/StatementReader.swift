@@ -26,11 +26,40 @@ protocol StatementReader: Sendable {
     func parse<Source: ByteSource>(
         _ source: Source, diagnostics: inout DiagnosticCollector, onRow: (ParsedRow) -> Void
     ) -> ParseSummary
+
+    /// `parse(_:diagnostics:onRow:)` of an open file, and of one saved as UTF-16 (below).
+    func parse(
+        file source: FileByteSource, diagnostics: inout DiagnosticCollector,
+        onRow: (ParsedRow) -> Void
+    ) -> ParseSummary
+    func parse(
+        utf16 source: UTF16ByteSource<FileByteSource>, diagnostics: inout DiagnosticCollector,
+        onRow: (ParsedRow) -> Void
+    ) -> ParseSummary
 }
 
 extension StatementReader {
     static var fileSuffixes: [String] { [] }
     static var readsUTF16: Bool { false }
+
+    /// Reads a whole file, as `parse(_:diagnostics:onRow:)` does. The reader is found at run
+    /// time (`StatementFormat`), so a generic call through it would run the reader's code
+    /// unspecialized, with its types looked up at every byte (ten times slower for XML); a
+    /// requirement of the concrete source type is specialized in each conformance.
+    func parse(
+        file source: FileByteSource, diagnostics: inout DiagnosticCollector,
+        onRow: (ParsedRow) -> Void
+    ) -> ParseSummary {
+        parse(source, diagnostics: &diagnostics, onRow: onRow)
+    }
+
+    /// Reads a whole file saved as UTF-16, as the UTF-8 it decodes to (see `parse(file:)`).
+    func parse(
+        utf16 source: UTF16ByteSource<FileByteSource>, diagnostics: inout DiagnosticCollector,
+        onRow: (ParsedRow) -> Void
+    ) -> ParseSummary {
+        parse(source, diagnostics: &diagnostics, onRow: onRow)
+    }
 }
 
 /// A reader that runs one `State` over the whole file, as camt, OFX and MT940 do: the reader
