@@ -856,6 +856,32 @@ struct SniffingEvidenceCommandTests {
             let accounts = try StatementsRunner.run(["accounts", "--state", state])
             #expect(accounts.stdout.contains("50.00"), "\(accounts.stdout)")
         }
+        // A later file whose last row is dated back still states where the days before it
+        // end, counting that row: a gap of 440.00 between the files is found.
+        let gap = workspace.path + "/state-gap"
+        for (name, rows) in [
+            ("first", ["2026-10-01,A,-10.00,90.00", "2026-10-02,B,-10.00,80.00"]),
+            (
+                "later",
+                [
+                    "2026-10-05,D,-10.00,500.00", "2026-10-06,E,-10.00,490.00",
+                    "2026-10-07,F,-10.00,480.00", "2026-10-04,G,-10.00,470.00",
+                ]
+            ),
+        ] {
+            let file = try workspace.write(
+                "\(name).csv", "Date,Description,Amount,Balance\n" + rows.joined(separator: "\n"))
+            let output = try StatementsRunner.run([
+                "import", file, "--account", "name:x", "--currency", "EUR", "--state", gap,
+            ])
+            #expect(output.status == (name == "first" ? 0 : 1), "\(name): \(output.stderr)")
+            if name == "later" {
+                #expect(
+                    output.stderr.contains(
+                        "the bank states 490.00 EUR for name:x at the end of 2026-10-05"),
+                    "\(output.stderr)")
+            }
+        }
     }
 
     @Test func `refuses a balance chain that breaks, at the row where it breaks`() throws {

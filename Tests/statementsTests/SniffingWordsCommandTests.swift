@@ -214,27 +214,44 @@ struct SniffingWordsCommandTests {
             ["--account", "GB33BUKB20201555555555"])
         #expect(otherGB.status == 1)
         #expect(otherGB.stderr.contains("the file is another account's"), "\(otherGB.stderr)")
-        // Beside an account given, an IBAN above the header or a column named as the account,
-        // a first column headed IBAN is the counterparty's: the landlord's rent stays on the
-        // given account, the line above the header names the account, and `Auftragskonto` does.
+        // A sort code given whose number ends as the column's does: another account still.
+        let (sameEnd, _) = try read(
+            "Date,Type,Description,Value,Balance,Account Name,Account Number\n"
+                + "01 Oct 2026,BAC,ACME,2500.00,3500.00,MR J DOE,'600000-12345678\n",
+            ["--account", "sort-code:600000/99995678"])
+        #expect(sameEnd.status == 1)
+        #expect(sameEnd.stderr.contains("the file is another account's"), "\(sameEnd.stderr)")
+        // Beside another account given, the first column's IBAN is the file's own or a
+        // landlord's: refused. Below an IBAN above the header or beside a column named as the
+        // account, it is the counterparty's.
+        let (landlord, noRent) = try read(
+            "IBAN;Buchungstag;Betrag;Verwendungszweck\n"
+                + "DE02120300000000202051;02.01.2024;-12,50;Miete\n",
+            ["--account", "DE89370400440532013000"])
+        #expect(landlord.status == 1)
+        #expect(
+            landlord.stderr.contains(
+                #"the first column, "IBAN", holds "DE02120300000000202051" on every row, and the account given is DE89370400440532013000"#
+            ), "\(landlord.stderr)")
+        #expect(noRent.isEmpty)
+        // Two accounts on the line above the header: neither is the file's alone.
+        let (twoAbove, noneAbove) = try read(
+            "Konten: DE89370400440532013000, DE02120300000000202051\n\n"
+                + "Buchungstag;Verwendungszweck;Betrag\n01.10.2026;Miete;-500,00\n", [])
+        #expect(twoAbove.status == 1)
+        #expect(twoAbove.stderr.contains("the file does not name its account"))
+        #expect(noneAbove.isEmpty)
         let rent = ";02.01.2024;-12,50;Miete\nDE02120300000000202051;03.02.2024;-12,50;Miete\n"
         let ownAndRent =
             "DE02120300000000202051;DE89370400440532013000;02.01.2024;-12,50;Miete\n"
-        for (text, arguments) in [
-            (
-                "IBAN;Buchungstag;Betrag;Verwendungszweck\nDE02120300000000202051" + rent,
-                ["--account", "DE89370400440532013000"]
-            ),
-            (
-                "Konto;DE89370400440532013000\n\nIBAN;Buchungstag;Betrag;Verwendungszweck\n"
-                    + "DE02120300000000202051" + rent, []
-            ),
-            ("IBAN;Auftragskonto;Buchungstag;Betrag;Verwendungszweck\n" + ownAndRent, []),
+        for text in [
+            "Konto;DE89370400440532013000\n\nIBAN;Buchungstag;Betrag;Verwendungszweck\n"
+                + "DE02120300000000202051" + rent,
+            "IBAN;Auftragskonto;Buchungstag;Betrag;Verwendungszweck\n" + ownAndRent,
         ] {
             let workspace = try Workspace()
             let export = try workspace.write("export.csv", text)
-            let output = try StatementsRunner.run(
-                ["import", export, "--state", workspace.state] + arguments)
+            let output = try StatementsRunner.run(["import", export, "--state", workspace.state])
             #expect(output.status == 0, "\(output.stderr)")
             let accounts = try StatementsRunner.run(["accounts", "--state", workspace.state])
             #expect(accounts.stdout.contains("DE89 3704 0044 0532 0130 00"), "\(accounts.stdout)")
@@ -454,6 +471,17 @@ struct SniffingWordsCommandTests {
             ),
             ("25-1-26;Shop 1;-10,00\n25-1-26;Shop 2;-10,00\n", "25-1-26", "yy-M-d or as d-M-yy"),
             ("24.3.10;Shop 1;-10,00\n24.3.21;Shop 2;-10,00\n", "24.3.10", "yy.M.d or as d.M.yy"),
+            // A US file of one year (month first), and a late booking in a day-first one.
+            (
+                "03/02/26;A;-1,00\n03/05/26;B;-1,00\n04/01/26;C;-1,00\n", "03/02/26",
+                "yy/MM/dd or as dd/MM/yy"
+            ),
+            (
+                "01-10-26;A;-1,00\n02-10-26;B;-1,00\n03-09-26;C;-1,00\n04-10-26;D;-1,00\n",
+                "01-10-26", "yy-MM-dd or as dd-MM-yy"
+            ),
+            // A first part over 31 is a year, but 2045 is no booking's.
+            ("45-01-05;A;-1,00\n45-01-09;B;-1,00\n", "45-01-05", "yy-MM-dd or as dd-MM-yy"),
         ] {
             let (open, none) = try read(
                 "Date;Description;Amount\n" + rows, ["--account", "name:x", "--currency", "EUR"])

@@ -82,6 +82,12 @@ extension DiagnosticMessage {
         )
     }
 
+    static func firstColumnIBANNotGiven(_ example: String, given: String) -> Self {
+        dialectUnknown(
+            "the first column, \"IBAN\", holds \(example) on every row, and the account given is \(given): it is the file's own account (the file is another account's) or a counterparty's, which only a profile can tell (columns.account or columns.beneficiary_iban)"
+        )
+    }
+
     static func otherAccountNumber(column: String, _ example: String, given: String) -> Self {
         dialectUnknown(
             "column \(Diagnostic.quote(column)) names account \(example), which the account given, \(given), is not: the file is another account's"

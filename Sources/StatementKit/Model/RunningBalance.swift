@@ -104,10 +104,11 @@ package struct RunningBalance: Hashable, Sendable {
             // The day's rows are apart: its end is not where any one row stands.
             if lastDayIsScattered { earlierDayEnds[day] = nil }
             if let furthestDay, isNewestFirst ? day > furthestDay : day < furthestDay {
-                // A row out of date order (a booking dated back): the bank's balances from
-                // its day on to the row before did not count it; in date order they do.
-                let newestFirst = isNewestFirst
-                earlierDayEnds = earlierDayEnds.filter { newestFirst ? $0.key > day : $0.key < day }
+                // A row out of date order (a booking dated back): the bank's balances at the
+                // ends of the later days did not count it, where in date order they do; its
+                // own day ends where no row tells.
+                earlierDayEnds = Self.counting(
+                    amount, in: earlierDayEnds, after: day, isNewestFirst)
                 lastDayIsScattered = true
             } else {
                 furthestDay = day
@@ -137,6 +138,27 @@ package struct RunningBalance: Hashable, Sendable {
             }
         }
         return nil
+    }
+
+    /// Day ends with a row of `day` out of order counted in: oldest first, the ends of the
+    /// later days gain its amount; newest first, those of the earlier days (listed before it,
+    /// booked after it in the bank's order) lose it. Its own day's end is dropped, and one
+    /// that the amount overflows.
+    private static func counting(
+        _ amount: Money, in ends: [Day: DayEnd], after day: Day, _ isNewestFirst: Bool
+    ) -> [Day: DayEnd] {
+        var counted: [Day: DayEnd] = [:]
+        for (key, end) in ends where key != day {
+            guard isNewestFirst ? key < day : key > day else {
+                counted[key] = end
+                continue
+            }
+            let balance =
+                try? isNewestFirst
+                ? end.balance.subtracting(amount) : end.balance.adding(amount)
+            if let balance { counted[key] = DayEnd(balance: balance, line: end.line) }
+        }
+        return counted
     }
 
     private mutating func addGoingBack(_ amount: Money, declared: Money?) -> ReconciliationError? {

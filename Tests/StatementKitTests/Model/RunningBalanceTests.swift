@@ -22,10 +22,12 @@ struct RunningBalanceTests {
         #expect(chain.dayEnds[try day("2026-10-14")] == nil)
     }
 
-    @Test func `ends no day that a row dated back falls into, in either order`() throws {
+    @Test func `counts a row dated back into the ends of the days it passes`() throws {
         let day = { (text: String) in try Day(parsing: "2026-03-0\(text)") }
         // 03-01, 03-02, then a booking dated 03-01, then 03-03: in date order the 1st ends at
-        // 80.00 and the 2nd at 70.00, which no row of the bank's states.
+        // 80.00, which no row of the bank's states, and the 2nd at 70.00, the bank's 80.00
+        // with the late booking counted (oldest first; newest first the 2nd is the day of the
+        // row out of order, which no row ends).
         for newestFirst in [false, true] {
             var rows: [(day: String, amount: Int64, balance: Int64)] = [
                 ("1", -1000, 9000), ("2", -1000, 8000), ("1", -1000, 7000), ("3", -1000, 6000),
@@ -40,7 +42,9 @@ struct RunningBalanceTests {
                         day: try day(row.day), line: line + 2) == nil)
             }
             #expect(chain.dayEnds[try day("1")] == nil, "\(newestFirst)")
-            #expect(chain.dayEnds[try day("2")] == nil, "\(newestFirst)")
+            #expect(
+                chain.dayEnds[try day("2")]?.balance == (newestFirst ? nil : Self.eur(7000)),
+                "\(newestFirst)")
             #expect(chain.dayEnds[try day("3")]?.balance == Self.eur(6000), "\(newestFirst)")
         }
     }

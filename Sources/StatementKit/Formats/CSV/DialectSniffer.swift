@@ -43,13 +43,11 @@ package enum DialectSniffer {
             if let other = ColumnRoles.notStatement(text) { return .notStatement(other) }
             return ColumnRoles.recognition(text).map(SniffResult.unknown) ?? .noHeader
         }
-        // A first column headed `IBAN` beside an account given or an IBAN above the header
-        // is a counterparty's: the account is already named.
-        if dialect.accountID != nil
-            || header.preamble.contains(where: {
-                $0.fields.contains { HeaderVocabulary.iban(in: $0) != nil }
-            })
-        {
+        // A first column headed `IBAN` below an IBAN above the header is a counterparty's:
+        // the account is already named.
+        if header.preamble.contains(where: {
+            $0.fields.contains { HeaderVocabulary.iban(in: $0) != nil }
+        }) {
             header.takeFirstColumnIBANAsCounterparty()
         }
         if header.indices[.amount] != nil, header.indices[.indicator] == nil,
@@ -80,7 +78,23 @@ package enum DialectSniffer {
                         hasHeader: header.line != 0,
                         first: Diagnostic.quote(String(decoding: first, as: UTF8.self)),
                         other: evidence.quoted(other))))
-        } else if header.line == 0, header.indices[.account] != nil, dialect.accountID != nil {
+        } else if header.accountIsFirstColumnIBAN, let given = dialect.accountID,
+            let first = evidence.firstAccountCell,
+            given.iban != (try? IBAN(parsing: String(decoding: first, as: UTF8.self)))
+        {
+            // The account given is not the one the column names on every row: the column
+            // is the account's (another account's file) or a counterparty's; only a profile
+            // can tell.
+            let sample = evidence.accountTexts.values.min { $0.line < $1.line }
+            return .unknown(
+                Diagnostic.Finding(
+                    line: sample?.line ?? header.line, column: sample?.column ?? 1,
+                    message: .firstColumnIBANNotGiven(
+                        Diagnostic.quote(String(decoding: first, as: UTF8.self)),
+                        given: given.text)))
+        } else if header.line == 0 || header.accountIsFirstColumnIBAN,
+            header.indices[.account] != nil, dialect.accountID != nil
+        {
             evidence.dropAccountColumn()
             header = evidence.header
             dialect.columns = header.columns

@@ -344,16 +344,25 @@ enum HeaderVocabulary {
     }
 
     /// The IBAN a preamble field holds, alone or after a label such as `IBAN:` or
-    /// `Girokonto`, written in electronic form or in groups of four.
+    /// `Girokonto`, written in electronic form or in groups of four; `nil` where it holds two.
     static func iban(in text: String) -> IBAN? {
-        let words = text.split(whereSeparator: { $0 == " " || $0 == ":" }).map(String.init)
-        for start in words.indices {
-            for end in stride(from: words.count, to: start, by: -1) {
-                let candidate = words[start..<end].joined(separator: " ")
-                if let iban = try? IBAN(parsing: candidate) { return iban }
+        let words = text.split(whereSeparator: { " :,;".contains($0) }).map(String.init)
+        var found: IBAN?
+        var start = 0
+        while start < words.count {
+            let end = stride(from: words.count, to: start, by: -1).first { end in
+                (try? IBAN(parsing: words[start..<end].joined(separator: " "))) != nil
             }
+            guard let end else {
+                start += 1
+                continue
+            }
+            let iban = try? IBAN(parsing: words[start..<end].joined(separator: " "))
+            // Two accounts on one line (`Konten: DE89…, DE02…`): neither is the file's alone.
+            if let found, found != iban { return nil }
+            (found, start) = (iban, end)
         }
-        return nil
+        return found
     }
 }
 

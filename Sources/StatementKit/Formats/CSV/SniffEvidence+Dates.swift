@@ -28,32 +28,35 @@ extension SniffEvidence {
     }
 
     /// How dates whose first and last parts have two digits read: `26-10-01` year first, or
-    /// `01-10-26` year last. A reading is out where its years span seven or more (a statement
-    /// covers about a year; two to six may be yearly rows as well as days) or where the rows
-    /// are in date order read the other way and not this one. Where one reading is left it is
-    /// taken; where both or neither are, the question is open. Dotted dates (`31.12.24`) are
-    /// day first unless that reading is out, and then open, as German banks write them so.
-    /// A first part over 31 is a year; one past next year's is none.
+    /// `01-10-26` year last (day or month first). A reading is out where its years would span
+    /// seven or more (a statement covers about a year; two to six may be yearly rows as well
+    /// as days), or where its rows step back in time twice or more and the other reading's
+    /// never do (one late booking proves nothing). The one reading left is taken; one left
+    /// by the order alone only where its years span at most two. Otherwise the question is
+    /// open. Dotted dates (`31.12.24`) are never read year first, and day first where both
+    /// readings stand and the last part takes at most two values, as German banks write them.
     var twoDigitYear: TwoDigitYear {
         guard twoDigitEnds != nil, firstPartHasTwoDigits, largestSecond <= 12 else {
             return .last
         }
-        if largestFirst > 31 { return .first }
-        guard largestFirst <= Self.nextYear else { return .last }
-        let orderDecides =
-            !accountColumnVaries && header.otherDateColumn == nil
-            && twoDigitYearFirstOrder.isSorted != dayFirstOrder.isSorted
-        let first =
-            firstPartRange.1 - firstPartRange.0 < 7
-            && (!orderDecides || twoDigitYearFirstOrder.isSorted)
-        let last =
-            thirdPartRange.1 - thirdPartRange.0 < 7 && (!orderDecides || dayFirstOrder.isSorted)
+        // A first part past next year's is no booking's year; one over 31 is no day either.
+        guard largestFirst <= Self.nextYear else { return largestFirst > 31 ? .open : .last }
+        let (firstSpan, lastSpan) = (
+            firstPartRange.1 - firstPartRange.0, thirdPartRange.1 - thirdPartRange.0
+        )
+        let orderCounts = !accountColumnVaries && header.otherDateColumn == nil
+        let firstFalls = orderCounts ? twoDigitYearFirstOrder.falls : 0
+        // Read year last the rows are day or month first: they step back if both readings do.
+        let lastFalls = orderCounts ? min(dayFirstOrder.falls, monthFirstOrder.falls) : 0
+        let firstByOrder = firstFalls >= 2 && lastFalls == 0
+        let lastByOrder = lastFalls >= 2 && firstFalls == 0
+        let first = firstSpan < 7 && !firstByOrder
+        let last = lastSpan < 7 && !lastByOrder
         let isDotted = separator == UInt8(ascii: ".")
         switch (first, last) {
-        case (true, false): return isDotted ? .open : .first
-        case (false, true): return .last
-        case (true, true):
-            return isDotted && thirdPartRange.1 - thirdPartRange.0 <= 1 ? .last : .open
+        case (true, false): return !isDotted && (lastSpan >= 7 || firstSpan <= 1) ? .first : .open
+        case (false, true): return firstSpan >= 7 || lastSpan <= 1 ? .last : .open
+        case (true, true): return isDotted && lastSpan <= 1 ? .last : .open
         case (false, false): return .open
         }
     }

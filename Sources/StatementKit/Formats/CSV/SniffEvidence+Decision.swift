@@ -89,19 +89,20 @@ extension SniffEvidence {
                 accountNumbers.values.min { $0.line < $1.line },
                 .severalAccountsNamed(column: column.text, accountNumbers.values.map(\.text)))
         }
-        // One account number on every row whose last four digits the given account (of an
-        // id that holds the number: a routing, sort or BSB code and the number, or a British
-        // or Irish IBAN, which holds a sort code and the number) does not hold: the file is
-        // another account's.
+        // One account number on every row whose digits the given account (of an id that
+        // holds the number: a routing, sort or BSB code and the number, or a British or Irish
+        // IBAN, which holds a sort code and the number) does not hold: the file is another
+        // account's.
         if let column = header.accountNumberColumn, accountNumbers.count == 1,
             let number = accountNumbers.values.first, !Self.isIBANShaped(number.text),
             let given = dialect.accountID,
             [.aba, .sortCode, .bsb].contains(given.scheme)
                 || ["GB", "IE"].contains(given.iban?.electronic.prefix(2))
         {
+            // All its digits, in a row: a masked number (`****6789`) leaves its last ones.
             let digits = { (text: String) in text.filter(\.isASCII).filter(\.isNumber) }
-            let last = String(digits(number.text).suffix(4))
-            if last.count == 4, !digits(given.text).contains(last) {
+            let written = digits(number.text)
+            if written.count >= 4, !digits(given.text).contains(written) {
                 throw refuse(
                     number,
                     .otherAccountNumber(

@@ -118,7 +118,8 @@ struct SniffEvidence {
     struct DateOrder {
         private var previous: Int?
         private var rises = 0
-        private var falls = 0
+        /// How many steps from row to row go back in time.
+        private(set) var falls = 0
 
         /// Adds a date, as a number that orders dates (year, month, day).
         mutating func add(_ key: Int) {
