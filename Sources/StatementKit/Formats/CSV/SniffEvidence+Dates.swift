@@ -36,7 +36,7 @@ extension SniffEvidence {
     /// open. Dotted dates (`31.12.24`) are never read year first, and day first where both
     /// readings stand and the last part takes at most two values, as German banks write them.
     var twoDigitYear: TwoDigitYear {
-        guard twoDigitEnds != nil, firstPartHasTwoDigits, largestSecond <= 12 else {
+        guard hasTwoDigitEnds, firstPartHasTwoDigits, largestSecond <= 12 else {
             return .last
         }
         // A first part past next year's is no booking's year; one over 31 is no day either.

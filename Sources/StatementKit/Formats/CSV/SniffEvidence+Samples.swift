@@ -298,63 +298,14 @@ extension SniffEvidence {
         monthFirstOrder.add(third * 10_000 + first * 100 + second)
         if parts.runs.2 == 2 {
             // Two digits on both sides: the year may be the first part (`26-10-01`).
-            if twoDigitEnds != nil {
+            if hasTwoDigitEnds {
                 firstPartRange = (min(firstPartRange.0, first), max(firstPartRange.1, first))
                 thirdPartRange = (min(thirdPartRange.0, third), max(thirdPartRange.1, third))
             } else {
-                twoDigitEnds = (first, third)
+                hasTwoDigitEnds = true
                 (firstPartRange, thirdPartRange) = ((first, first), (third, third))
             }
             twoDigitYearFirstOrder.add(first * 10_000 + second * 100 + third)
-        }
-    }
-
-    /// The runs of digits of a date (at most three), their values, and the bytes after the
-    /// first two.
-    private struct DateParts {
-        private(set) var runs = (0, 0, 0)
-        private(set) var values = (0, 0, 0)
-        private var separators: (UInt8, UInt8) = (0, 0)
-        private(set) var count = 0
-
-        /// `nil` when the bytes are not three runs of digits with one byte between each, or
-        /// a single run.
-        init?(_ bytes: UnsafeRawBufferPointer) {
-            var index = 0
-            while index < bytes.count {
-                let start = index
-                var value = 0
-                while index < bytes.count, case let digit = bytes[index] &- 48, digit < 10 {
-                    // Runs longer than eight digits fit no layout; stop the value growing.
-                    if index - start < 9 { value = value * 10 + Int(digit) }
-                    index += 1
-                }
-                guard index > start else { return nil }
-                switch count {
-                case 0: (runs.0, values.0) = (index - start, value)
-                case 1: (runs.1, values.1) = (index - start, value)
-                case 2: (runs.2, values.2) = (index - start, value)
-                default: return nil
-                }
-                count += 1
-                if index < bytes.count {
-                    switch count {
-                    case 1: separators.0 = bytes[index]
-                    case 2: separators.1 = bytes[index]
-                    default: return nil
-                    }
-                    index += 1
-                }
-            }
-        }
-
-        /// The layout the runs make, if any.
-        var layout: DateLayout? {
-            if count == 1 && runs.0 == 8 { return .compact }
-            guard count == 3, separators.0 == separators.1 else { return nil }
-            if runs.0 == 4 { return .yearFirst(separator: separators.0) }
-            guard runs.2 == 4 || runs.2 == 2, runs.0 <= 2, runs.1 <= 2 else { return nil }
-            return .yearLast(separator: separators.0, yearDigits: runs.2)
         }
     }
 
@@ -435,34 +386,6 @@ extension SniffEvidence {
         } else {
             pointVotes += 1
             if decimalPoint == nil { decimalPoint = sample() }
-        }
-    }
-
-    /// An amount of the commonest shape: an optional `-`, digits, and optionally one mark
-    /// (`.` or `,`) and digits after it, as in `-1676,22`.
-    private struct PlainAmount {
-        /// The mark, if any.
-        var mark: UInt8?
-        var fractionDigits = 0
-        /// Whether the digits before the mark are a single zero (`0,500`).
-        var isSingleZero = false
-
-        init?(_ bytes: UnsafeRawBufferPointer) {
-            var index = bytes.first == UInt8(ascii: "-") ? 1 : 0
-            let integerStart = index
-            while index < bytes.count, bytes[index] &- UInt8(ascii: "0") < 10 { index += 1 }
-            guard index > integerStart else { return nil }
-            isSingleZero = index == integerStart + 1 && bytes[integerStart] == UInt8(ascii: "0")
-            guard index < bytes.count else { return }
-            guard bytes[index] == UInt8(ascii: ".") || bytes[index] == UInt8(ascii: ",") else {
-                return nil
-            }
-            mark = bytes[index]
-            index += 1
-            let fractionStart = index
-            while index < bytes.count, bytes[index] &- UInt8(ascii: "0") < 10 { index += 1 }
-            fractionDigits = index - fractionStart
-            guard fractionDigits > 0, index == bytes.count else { return nil }
         }
     }
 

@@ -15,9 +15,9 @@ struct SniffEvidence {
     /// The bytes of the last date in the first date's layout.
     var lastDate: [UInt8]?
     var largestFirst = 0
-    /// The first and third parts of the first date whose last part has two digits, and how
-    /// far the first and third parts range: the year stays where the day changes.
-    var twoDigitEnds: (first: Int, third: Int)?
+    /// Whether a date's last part has two digits, and how far the first and third parts of
+    /// such dates range: the year stays where the day changes.
+    var hasTwoDigitEnds = false
     var firstPartRange = (0, 0)
     var thirdPartRange = (0, 0)
     /// The order of those dates read with the year first (`26-10-01`).
