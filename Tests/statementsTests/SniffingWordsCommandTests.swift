@@ -180,6 +180,13 @@ struct SniffingWordsCommandTests {
             [])
         #expect(own.status == 0, "\(own.stderr)")
         #expect(ownRows == ["2026-10-01,2500.00,EUR", "2026-10-03,-12.50,EUR"], "\(ownRows)")
+        // One IBAN written in groups on one row and in lower case on another: one account.
+        let (spaced, spacedRows) = try read(
+            "IBAN,Date,Description,Amount\nIE29AIBK93115212345678,2026-10-01,ACME,2500.00\n"
+                + "IE29 AIBK 9311 5212 3456 78,2026-10-03,COFFEE,-12.50\n"
+                + "ie29aibk93115212345678,2026-10-04,SHOP,-1.00\n", [])
+        #expect(spaced.status == 0, "\(spaced.stderr)")
+        #expect(spacedRows.count == 3, "\(spacedRows)")
         // Two IBANs in it: two accounts' rows, or counterparties', refused.
         let (two, none) = try read(
             "IBAN,Date,Description,Amount\nIE29AIBK93115212345678,2026-10-01,ACME,2500.00\n"

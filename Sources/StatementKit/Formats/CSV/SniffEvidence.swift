@@ -396,10 +396,18 @@ struct SniffEvidence {
             firstAccountCell = Array(account)
             return
         }
-        if !accountColumnVaries, !account.hasSameBytes(as: first) {
+        if !accountColumnVaries, !account.hasSameBytes(as: first),
+            !Self.isSameIBAN(String(decoding: account, as: UTF8.self), first)
+        {
             accountColumnVaries = true
             otherAccount = sample()
         }
+    }
+
+    /// Whether two texts are one IBAN, written in groups or not, in either case.
+    private static func isSameIBAN(_ text: String, _ other: [UInt8]) -> Bool {
+        guard let iban = try? IBAN(parsing: text) else { return false }
+        return iban == (try? IBAN(parsing: String(decoding: other, as: UTF8.self)))
     }
 }
 
