@@ -236,9 +236,6 @@ enum HeaderVocabulary {
         "buchungsart", "tipo", "sens", "soort", "mutatiesoort", "umsatzart",
     ]
 
-    /// A header text in the form the table holds: lower case, single spaces, without
-    /// surrounding spaces, a trailing colon, or a currency such as `(EUR)`, `in CHF`, `€` or
-    /// `euros` at the end, which is returned apart.
     /// The field a column's normalized header name (`normalized`) says, at its index among
     /// the header's texts. `IBAN` heading the first column is the account's own where no
     /// other column is named as the account: an export of several accounts begins each row
@@ -251,6 +248,9 @@ enum HeaderVocabulary {
         return namedAccount ? fields[name] : .account
     }
 
+    /// A header text in the form the table holds: lower case, single spaces, without
+    /// surrounding spaces, a trailing colon, or a currency such as `(EUR)`, `in CHF`, `€` or
+    /// `euros` at the end, which is returned apart.
     static func normalized(_ text: String) -> (name: String, currency: Currency?) {
         // mBank marks each header text with `#` (`#Data operacji`).
         let text = text.hasPrefix("#") ? text.dropFirst() : text[...]
