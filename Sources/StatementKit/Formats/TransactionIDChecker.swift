@@ -10,6 +10,10 @@
 /// stable hash of account and id (no per-entry allocation, no seeded hashing). A row's
 /// currency is its account's within a file (another is `CURRENCY_CONFLICT` first), so only
 /// the minor units are kept.
+///
+/// The readers of the banks' formats (camt.053, MT940, OFX) keep one per statement, so that
+/// memory follows the largest statement, not the file; the same id in two statements of a
+/// file is the import's to judge (the ledger finds an id already there with another amount).
 struct TransactionIDChecker: Sendable {
     /// How far apart two listings of one booking may be dated.
     static let sameBookingDays = 31

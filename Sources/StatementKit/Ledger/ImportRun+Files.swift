@@ -175,17 +175,7 @@ extension ImportRun {
             path: name, rowCount: summary.rowCount, notBookedCount: summary.notBookedCount,
             collector: collector)
         guard collector.errorCount == 0 else {
-            for (key, hashes) in progress.added {
-                if isDryRun {
-                    for hash in hashes { knownIdentities[key]?.remove(hash) }
-                } else {
-                    // Read again from the accepted rows when needed.
-                    knownIdentities[key] = nil
-                }
-                tails[key]!.written = tails[key]!.accepted
-            }
-            if !isDryRun && writtenLogs != acceptedLogs { try storage.cutBack(to: acceptedLogs) }
-            writtenLogs = acceptedLogs
+            try undo(progress)
             if summary.needsSniffing {
                 // Windows-1252 text streamed as UTF-8: undone above, read again as such.
                 return try importFile(
@@ -200,6 +190,21 @@ extension ImportRun {
         return FileImport(
             outcome: new == 0 ? .alreadyPresent(present) : .imported(new: new, present: present),
             validation: validation, otherShardRows: otherShardRows)
+    }
+
+    /// Undoes what a rejected file staged: its identities and the bytes appended to the logs.
+    private func undo(_ progress: FileProgress) throws(StorageError) {
+        for (key, hashes) in progress.added {
+            if isDryRun {
+                for hash in hashes { knownIdentities[key]?.remove(hash) }
+            } else {
+                // Read again from the accepted rows when needed.
+                knownIdentities[key] = nil
+            }
+            tails[key]!.written = tails[key]!.accepted
+        }
+        if !isDryRun && writtenLogs != acceptedLogs { try storage.cutBack(to: acceptedLogs) }
+        writtenLogs = acceptedLogs
     }
 
     /// Reads a file into batches of encoded rows, handed to `yield`; the rows of another

@@ -186,6 +186,21 @@ struct CSVReader<Source: ByteSource>: ~Copyable {
         end += count
     }
 
+    /// What one scan of the buffer holds the same throughout, as locals, so that the optimizer
+    /// sees that they do not change while a record is scanned.
+    private struct Scan {
+        let bytes: UnsafeRawBufferPointer
+        let end: Int
+        let isAtEndOfSource: Bool
+        let separator: UInt8
+        let quote: UInt8
+        let classes: UnsafeMutableBufferPointer<UInt8>
+
+        /// Whether the byte after `p` is not buffered yet but may come.
+        @inline(__always)
+        func needsNext(_ p: Int) -> Bool { p + 1 == end && !isAtEndOfSource }
+    }
+
     /// Scans one record from `position`; on `.needMore` nothing is consumed.
     private mutating func scanRecord() throws(CSVReadError) -> ScanResult {
         issues.removeAll(keepingCapacity: true)
@@ -195,84 +210,31 @@ struct CSVReader<Source: ByteSource>: ~Copyable {
         recordLine = nextRecordLine
         var lines = 0
         var p = position
-        // Locals, so that the optimizer sees that they stay the same through the loop.
-        let end = self.end
-        let isAtEndOfSource = self.isAtEndOfSource
-        let separator = self.separator
-        let quote = self.quote
-        let classes = self.classes
-        let bytes = UnsafeRawBufferPointer(buffer)
-        if p == end { return isAtEndOfSource ? .end : .needMore }
+        let scan = Scan(
+            bytes: UnsafeRawBufferPointer(buffer), end: end, isAtEndOfSource: isAtEndOfSource,
+            separator: separator, quote: quote, classes: classes)
+        let (bytes, end, separator) = (scan.bytes, scan.end, scan.separator)
+        if p == end { return scan.isAtEndOfSource ? .end : .needMore }
         fields.removeAll(keepingCapacity: true)
         while true {
             let fieldStart = p
-            if p < end && bytes[p] == quote {
-                // A quoted field.
-                p += 1
-                var fieldHasEscapes = false
-                while true {
-                    while p < end && classes[Int(bytes[p])] == 0 { p += 1 }
-                    if p == end {
-                        if isAtEndOfSource {
-                            let (line, column) = withRecord { $0.location(ofOffset: fieldStart) }
-                            throw .unterminatedQuote(line: line, column: column)
-                        }
-                        return .needMore
-                    }
-                    let byte = bytes[p]
-                    if byte == quote {
-                        if p + 1 == end && !isAtEndOfSource { return .needMore }
-                        if p + 1 < end && bytes[p + 1] == quote {
-                            fieldHasEscapes = true
-                            p += 2
-                            continue
-                        }
-                        break
-                    } else if byte == UInt8(ascii: "\n") {
-                        lines += 1
-                        p += 1
-                    } else if byte == UInt8(ascii: "\r") {
-                        if p + 1 == end && !isAtEndOfSource { return .needMore }
-                        if p + 1 == end || bytes[p + 1] != UInt8(ascii: "\n") { lines += 1 }
-                        p += 1
-                    } else if byte == separator {
-                        p += 1
-                    } else {
-                        guard let step = checkSpecial(at: p) else { return .needMore }
-                        p += step
-                    }
+            if p < end && bytes[p] == scan.quote {
+                guard let closing = try scanQuotedField(from: p + 1, scan, &lines) else {
+                    return .needMore
                 }
-                fields.append(
-                    CSVRecord.Field(
-                        rawStart: fieldStart, start: fieldStart + 1, end: p,
-                        isUnescaped: fieldHasEscapes))
-                hasEscapes = hasEscapes || fieldHasEscapes
-                p += 1  // the closing quote
+                p = closing + 1
                 // Only a separator or a line end may follow a closing quote.
                 if p < end && bytes[p] != separator && bytes[p] != UInt8(ascii: "\n")
                     && bytes[p] != UInt8(ascii: "\r")
                 {
                     issues.append(CSVIssue(kind: .strayQuote, offset: p - 1))
                     hasStrayQuote = true
-                    while p < end && classes[Int(bytes[p])] != 1 { p += 1 }
-                    if p == end && !isAtEndOfSource { return .needMore }
+                    while p < end && scan.classes[Int(bytes[p])] != 1 { p += 1 }
+                    if p == end && !scan.isAtEndOfSource { return .needMore }
                 }
             } else {
-                while true {
-                    while p < end && classes[Int(bytes[p])] == 0 { p += 1 }
-                    if p == end && !isAtEndOfSource { return .needMore }
-                    if p == end || classes[Int(bytes[p])] == 1 { break }
-                    if bytes[p] == quote {
-                        if !hasStrayQuote {
-                            hasStrayQuote = true
-                            issues.append(CSVIssue(kind: .strayQuote, offset: p))
-                        }
-                        p += 1
-                    } else {
-                        guard let step = checkSpecial(at: p) else { return .needMore }
-                        p += step
-                    }
-                }
+                guard let fieldEnd = scanPlainField(from: p, scan) else { return .needMore }
+                p = fieldEnd
                 fields.append(
                     CSVRecord.Field(
                         rawStart: fieldStart, start: fieldStart, end: p, isUnescaped: false))
@@ -284,9 +246,8 @@ struct CSVReader<Source: ByteSource>: ~Copyable {
             }
             recordEndOffset = p
             if p == end { break }
-            let byte = bytes[p]
-            if byte == UInt8(ascii: "\r") {
-                if p + 1 == end && !isAtEndOfSource { return .needMore }
+            if bytes[p] == UInt8(ascii: "\r") {
+                if scan.needsNext(p) { return .needMore }
                 p += (p + 1 < end && bytes[p + 1] == UInt8(ascii: "\n")) ? 2 : 1
             } else {
                 p += 1
@@ -297,6 +258,78 @@ struct CSVReader<Source: ByteSource>: ~Copyable {
         position = p
         nextRecordLine = recordLine + lines
         return .record
+    }
+
+    /// Scans a quoted field whose text starts at `start`, counting its line breaks into
+    /// `lines` and appending it to the record's fields; returns the offset of its closing
+    /// quote, or `nil` when the buffer ends first.
+    @inline(__always)
+    private mutating func scanQuotedField(from start: Int, _ scan: Scan, _ lines: inout Int)
+        throws(CSVReadError) -> Int?
+    {
+        let bytes = scan.bytes
+        var p = start
+        var fieldHasEscapes = false
+        while true {
+            while p < scan.end && scan.classes[Int(bytes[p])] == 0 { p += 1 }
+            if p == scan.end {
+                if scan.isAtEndOfSource {
+                    let (line, column) = withRecord { $0.location(ofOffset: start - 1) }
+                    throw .unterminatedQuote(line: line, column: column)
+                }
+                return nil
+            }
+            let byte = bytes[p]
+            if byte == scan.quote {
+                if scan.needsNext(p) { return nil }
+                if p + 1 < scan.end && bytes[p + 1] == scan.quote {
+                    fieldHasEscapes = true
+                    p += 2
+                    continue
+                }
+                break
+            } else if byte == UInt8(ascii: "\n") {
+                lines += 1
+                p += 1
+            } else if byte == UInt8(ascii: "\r") {
+                if scan.needsNext(p) { return nil }
+                if p + 1 == scan.end || bytes[p + 1] != UInt8(ascii: "\n") { lines += 1 }
+                p += 1
+            } else if byte == scan.separator {
+                p += 1
+            } else {
+                guard let step = checkSpecial(at: p) else { return nil }
+                p += step
+            }
+        }
+        fields.append(
+            CSVRecord.Field(
+                rawStart: start - 1, start: start, end: p, isUnescaped: fieldHasEscapes))
+        hasEscapes = hasEscapes || fieldHasEscapes
+        return p
+    }
+
+    /// Scans a field without quotes from `start`; returns where it ends (a separator, a line
+    /// end or the end of the input), or `nil` when the buffer ends first.
+    @inline(__always)
+    private mutating func scanPlainField(from start: Int, _ scan: Scan) -> Int? {
+        let bytes = scan.bytes
+        var p = start
+        while true {
+            while p < scan.end && scan.classes[Int(bytes[p])] == 0 { p += 1 }
+            if p == scan.end && !scan.isAtEndOfSource { return nil }
+            if p == scan.end || scan.classes[Int(bytes[p])] == 1 { return p }
+            if bytes[p] == scan.quote {
+                if !hasStrayQuote {
+                    hasStrayQuote = true
+                    issues.append(CSVIssue(kind: .strayQuote, offset: p))
+                }
+                p += 1
+            } else {
+                guard let step = checkSpecial(at: p) else { return nil }
+                p += step
+            }
+        }
     }
 
     /// Checks a NUL or non-ASCII byte; returns how many bytes to step over, or `nil` when the

@@ -61,51 +61,8 @@ package enum DialectSniffer {
         dialect.columns = header.columns
         var evidence = SniffEvidence(header: header)
         evidence.scan(text)
-        // A column of one IBAN in the first rows of a file without header, or headed `IBAN`
-        // as the first column, is taken as the account's (without header only when no
-        // account is given). Another IBAN in it later on is another account's rows or a
-        // counterparty's, which only a profile can tell.
-        if header.line == 0 || header.accountIsFirstColumnIBAN,
-            let index = header.indices[.account], evidence.accountColumnVaries,
-            let first = evidence.firstAccountCell, let other = evidence.otherAccount
-        {
-            return .unknown(
-                Diagnostic.Finding(
-                    line: other.line, column: other.column,
-                    message: .severalIBANsInColumn(
-                        column: header.line == 0
-                            ? "column \(index + 1)" : "column \(Diagnostic.quote("IBAN"))",
-                        hasHeader: header.line != 0,
-                        first: Diagnostic.quote(String(decoding: first, as: UTF8.self)),
-                        other: evidence.quoted(other))))
-        } else if header.accountIsFirstColumnIBAN, let given = dialect.accountID,
-            let first = evidence.firstAccountCell,
-            given.iban != (try? IBAN(parsing: String(decoding: first, as: UTF8.self)))
-        {
-            // The account given is not the one the column names on every row: the column
-            // is the account's (another account's file) or a counterparty's; only a profile
-            // can tell.
-            let sample = evidence.accountTexts.values.min { $0.line < $1.line }
-            return .unknown(
-                Diagnostic.Finding(
-                    line: sample?.line ?? header.line, column: sample?.column ?? 1,
-                    message: .firstColumnIBANNotGiven(
-                        Diagnostic.quote(String(decoding: first, as: UTF8.self)),
-                        given: given.text)))
-        } else if header.line == 0 || header.accountIsFirstColumnIBAN,
-            header.indices[.account] != nil, dialect.accountID != nil
-        {
-            evidence.dropAccountColumn()
-            header = evidence.header
-            dialect.columns = header.columns
-        } else if header.line == 0, let index = header.indices[.account],
-            let example = evidence.accountTexts.values.min(by: { $0.line < $1.line })
-        {
-            assumptions.append(
-                Diagnostic.Finding(
-                    line: example.line, column: example.column,
-                    message: .assumedAccountColumn(
-                        column: index + 1, example: evidence.quoted(example))))
+        if let refusal = settleAccountColumn(&header, &evidence, &dialect, &assumptions) {
+            return .unknown(refusal)
         }
         var open = header.openQuestions
         if let formats = evidence.openDateOrder() {
@@ -132,6 +89,60 @@ package enum DialectSniffer {
             return .open(dialect, open, finding)
         }
         return .dialect(dialect, assumptions: assumptions)
+    }
+
+    /// Settles whose IBANs an account column holds where the header alone cannot say: in a
+    /// file without header, or in a first column headed `IBAN`. Returns the reason to refuse
+    /// the file, if any; drops the column where the account is given.
+    private static func settleAccountColumn(
+        _ header: inout Header, _ evidence: inout SniffEvidence, _ dialect: inout Dialect,
+        _ assumptions: inout [Diagnostic.Finding]
+    ) -> Diagnostic.Finding? {
+        // A column of one IBAN in the first rows of a file without header, or headed `IBAN`
+        // as the first column, is taken as the account's (without header only when no
+        // account is given). Another IBAN in it later on is another account's rows or a
+        // counterparty's, which only a profile can tell.
+        if header.line == 0 || header.accountIsFirstColumnIBAN,
+            let index = header.indices[.account], evidence.accountColumnVaries,
+            let first = evidence.firstAccountCell, let other = evidence.otherAccount
+        {
+            return Diagnostic.Finding(
+                line: other.line, column: other.column,
+                message: .severalIBANsInColumn(
+                    column: header.line == 0
+                        ? "column \(index + 1)" : "column \(Diagnostic.quote("IBAN"))",
+                    hasHeader: header.line != 0,
+                    first: Diagnostic.quote(String(decoding: first, as: UTF8.self)),
+                    other: evidence.quoted(other)))
+        } else if header.accountIsFirstColumnIBAN, let given = dialect.accountID,
+            let first = evidence.firstAccountCell,
+            given.iban != (try? IBAN(parsing: String(decoding: first, as: UTF8.self)))
+        {
+            // The account given is not the one the column names on every row: the column
+            // is the account's (another account's file) or a counterparty's; only a profile
+            // can tell.
+            let sample = evidence.accountTexts.values.min { $0.line < $1.line }
+            return Diagnostic.Finding(
+                line: sample?.line ?? header.line, column: sample?.column ?? 1,
+                message: .firstColumnIBANNotGiven(
+                    Diagnostic.quote(String(decoding: first, as: UTF8.self)),
+                    given: given.text))
+        } else if header.line == 0 || header.accountIsFirstColumnIBAN,
+            header.indices[.account] != nil, dialect.accountID != nil
+        {
+            evidence.dropAccountColumn()
+            header = evidence.header
+            dialect.columns = header.columns
+        } else if header.line == 0, let index = header.indices[.account],
+            let example = evidence.accountTexts.values.min(by: { $0.line < $1.line })
+        {
+            assumptions.append(
+                Diagnostic.Finding(
+                    line: example.line, column: example.column,
+                    message: .assumedAccountColumn(
+                        column: index + 1, example: evidence.quoted(example))))
+        }
+        return nil
     }
 
     /// A header row and what its columns map to.

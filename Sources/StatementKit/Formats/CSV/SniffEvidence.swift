@@ -273,6 +273,31 @@ struct SniffEvidence {
         if observeBalanceRow(labelled) { return }
         observeDate(date) { record.sample(dateIndex, date) }
         if let other = record.cell(columns.otherDate) { observeOtherDate(other) }
+        observeMoney(record, columns, money, dateIndex: dateIndex)
+        collect(columns.currency, .currency, into: &currencies)
+        collect(columns.indicator, .indicator, into: &indicators)
+        collect(columns.type, .type, into: &typeValues)
+        collect(columns.accountName, .accountName, into: &accountNames)
+        if record.cell(columns.beneficiary) != nil { beneficiaryFilled += 1 }
+        collect(columns.card, .card, into: &cardTexts)
+        collect(columns.accountNumber, .accountNumber, into: &accountNumbers)
+        if let account = record.cell(columns.account) {
+            observeAccount(account) { record.sample(columns.account!, account) }
+            if !accountColumnHoldsIBANs {
+                accountColumnHoldsIBANs = Self.isIBANShaped(
+                    String(decoding: account, as: UTF8.self))
+                collect(columns.account, .account, into: &accountTexts)
+            }
+        }
+    }
+
+    /// Looks at a dated row's amounts, fee and balance: their layouts and signs, and their
+    /// texts for the balance chain (the first `BalanceChain.limit` rows).
+    @inline(__always)
+    private mutating func observeMoney(
+        _ record: CSVRecord, _ columns: Columns, _ money: [(field: Dialect.Field, index: Int?)],
+        dateIndex: Int
+    ) {
         let keepsTexts = moneyTexts.count < BalanceChain.limit
         var texts: [Dialect.Field: String] = [:]
         for (key, index) in money {
@@ -301,21 +326,6 @@ struct SniffEvidence {
             }
         }
         if keepsTexts { moneyTexts.append((record.location(ofField: dateIndex).line, texts)) }
-        collect(columns.currency, .currency, into: &currencies)
-        collect(columns.indicator, .indicator, into: &indicators)
-        collect(columns.type, .type, into: &typeValues)
-        collect(columns.accountName, .accountName, into: &accountNames)
-        if record.cell(columns.beneficiary) != nil { beneficiaryFilled += 1 }
-        collect(columns.card, .card, into: &cardTexts)
-        collect(columns.accountNumber, .accountNumber, into: &accountNumbers)
-        if let account = record.cell(columns.account) {
-            observeAccount(account) { record.sample(columns.account!, account) }
-            if !accountColumnHoldsIBANs {
-                accountColumnHoldsIBANs = Self.isIBANShaped(
-                    String(decoding: account, as: UTF8.self))
-                collect(columns.account, .account, into: &accountTexts)
-            }
-        }
     }
 
     /// Looks at a record without a date: a row without its date, or a footer line.

@@ -16,22 +16,22 @@ package struct StatementCSVParser: Sendable {
     /// How the file is written.
     let dialect: Dialect
     /// The indicator texts of a debit and of a credit, trimmed and in upper case.
-    private let debitIndicators: [[UInt8]]
-    private let creditIndicators: [[UInt8]]
+    let debitIndicators: [[UInt8]]
+    let creditIndicators: [[UInt8]]
     /// The status texts of rows not booked yet, trimmed and in upper case.
-    private let notBooked: [[UInt8]]
+    let notBooked: [[UInt8]]
     /// The dialect's date and amount layouts; `nil` for the canonical ones, which are read by
     /// the model's own fast parsers.
-    private let dateFormat: DateFormat?
-    private let amountFormat: AmountFormat?
-    private let accountsByName: [String: AccountID]?
+    let dateFormat: DateFormat?
+    let amountFormat: AmountFormat?
+    let accountsByName: [String: AccountID]?
     /// The dialect's `joinsTexts`, kept for the row loop.
-    private let joinsTexts: Bool
+    let joinsTexts: Bool
     /// Whether the file may declare statement balances (a preamble, a footer or rows of their
     /// own), which need each account's sum of rows.
-    private let tracksTotals: Bool
+    let tracksTotals: Bool
     /// The currencies of an account of several, each kept in a pocket; `nil` for one.
-    private let pockets: [Currency]?
+    let pockets: [Currency]?
 
     /// Creates a parser.
     ///
@@ -230,225 +230,5 @@ package struct StatementCSVParser: Sendable {
             }
         }
         return record.issues.isEmpty
-    }
-
-    /// Reads one record: returns its row, or lends it to `lending` and returns `nil`.
-    func readRow(
-        _ record: CSVRecord, _ columns: Columns, _ state: inout RowState,
-        _ diagnostics: inout DiagnosticCollector, lending: ((LentRow) -> Void)? = nil
-    ) -> ParsedRow? {
-        guard reportIssues(record, &diagnostics) else {
-            if let field = columns[.account], field < record.fields.count,
-                let accountID = record.withField(
-                    field,
-                    {
-                        try? AccountID(parsing: String(decoding: $0, as: UTF8.self))
-                    })
-            {
-                state.skipUnreadableRow(of: accountID)
-            }
-            return nil
-        }
-        let line = record.line
-        // Empty fields after the last column are a trailing separator on data rows only.
-        guard
-            record.fields.count == columns.count
-                || (record.fields.count > columns.count
-                    && (columns.count..<record.fields.count).allSatisfy { field in
-                        record.withField(field) { $0.allSatisfy { $0 == UInt8(ascii: " ") } }
-                    })
-        else {
-            let (errorLine, column) = record.location(
-                ofField: min(record.fields.count, columns.count))
-            diagnostics.report(
-                .fieldCount(record.fields.count, header: columns.count), line: errorLine,
-                column: column)
-            return nil
-        }
-        if let field = columns[.status],
-            record.withField(
-                field, { notBooked.contains(where: $0.trimmingSpaces.equalsUppercased) })
-        {
-            state.notBookedCount += 1
-            return nil
-        }
-        if joinsTexts, let balance = columns[.balance], let item = balanceRow(record, columns) {
-            // A row that only states a balance: reconciled as the preamble's would be.
-            let (balanceLine, column) = record.location(ofField: balance)
-            state.declaredBalances[item] = RowState.DeclaredBalance(
-                text: record.trimmedText(balance), line: balanceLine, column: column)
-            return nil
-        }
-        // Move the collector in and out, so that reporting never copies its storage.
-        // Texts lent as the file's bytes are never made strings.
-        var fields = CSVFieldReader(
-            record: record, diagnostics: DiagnosticCollector(file: ""),
-            buildsText: buildsRows && (lending == nil || joinsTexts),
-            amountFormat: amountFormat, accountsByName: accountsByName)
-        swap(&fields.diagnostics, &diagnostics)
-        defer { swap(&fields.diagnostics, &diagnostics) }
-
-        let date = fields.day(columns[.date]!, Dialect.Field.date.rawValue, format: dateFormat)
-        // A blank currency cell takes the profile's default; canonical CSV's is EUR.
-        let fallback = state.fixedCurrency ?? (dialect.columns.isEmpty ? .eur : nil)
-        let currency: Currency? =
-            if let field = columns[.currency] {
-                fields.currency(field, Dialect.Field.currency.rawValue, default: fallback)
-            } else {
-                state.fixedCurrency ?? .eur
-            }
-        var accountID: AccountID? =
-            if let field = columns[.account] {
-                fields.accountID(field, &state)
-            } else {
-                state.fixedAccount
-            }
-        if let pockets, let id = accountID, let currency {
-            // An account of several currencies: the row goes to its currency's pocket.
-            if pockets.contains(currency) {
-                accountID = AccountID(id, pocket: currency)
-                if accountID == nil {
-                    fields.report(
-                        .accountID(
-                            Dialect.Field.account.rawValue, Diagnostic.quote(id.text),
-                            .accountID(.pocket)), at: columns[.account] ?? columns.amountField)
-                }
-            } else {
-                fields.report(
-                    .notAccountCurrency(currency, of: pockets),
-                    at: columns[.currency] ?? columns.amountField)
-            }
-        }
-        // Without its currency an amount cannot be checked: the currency alone is reported.
-        var amount: Money?
-        if let currency {
-            amount =
-                switch dialect.sign {
-                case .signed:
-                    fields.money(
-                        columns[.amount]!, Dialect.Field.amount.rawValue, currency: currency)
-                case .chargesPositive:
-                    fields.money(
-                        columns[.amount]!, Dialect.Field.amount.rawValue, currency: currency
-                    )?.negated
-                case .debitCredit, .inOut:
-                    fields.debitCredit(
-                        columns.debit!, columns.credit!, currency: currency,
-                        bothFilled: dialect.sign == .inOut)
-                case .indicator:
-                    fields.indicated(
-                        columns[.amount]!, columns.indicator!, currency: currency,
-                        debit: debitIndicators, credit: creditIndicators)
-                }
-            if let fee = columns[.fee], let net = amount {
-                amount = fields.withFee(net, fee, sign: dialect.feeSign)
-            }
-        }
-        let beneficiary =
-            !joinsTexts
-            ? fields.requiredText(columns[.beneficiary]!, Dialect.Field.beneficiary.rawValue)
-            : fields.joinedText(
-                columns.beneficiaryFields, else: columns.descriptionFields,
-                Dialect.Field.beneficiary.rawValue)
-        let beneficiaryIBAN = columns[.beneficiaryIBAN].flatMap {
-            fields.optionalIBAN($0, Dialect.Field.beneficiaryIBAN.rawValue, &state)
-        }
-        var declaredBalance = columns[.balance].flatMap { field in
-            currency.flatMap {
-                fields.optionalMoney(field, Dialect.Field.balance.rawValue, currency: $0)
-            }
-        }
-        if dialect.sign == .chargesPositive { declaredBalance = declaredBalance?.negated }
-        let kind =
-            columns[.accountKind].flatMap {
-                fields.accountKind($0, Dialect.Field.accountKind.rawValue)
-            }
-            ?? dialect.accountKind
-        guard fields.isValid, let date, let currency, let amount, let beneficiary, let accountID
-        else {
-            if let accountID { state.skipUnreadableRow(of: accountID) }
-            return nil
-        }
-
-        let slot: Int
-        let cached = state.lastSlot.flatMap { $0.accountID == accountID ? $0.slot : nil }
-        if let known = cached ?? state.accountSlots[accountID] {
-            slot = known
-            guard state.accounts[slot].account.currency == currency else {
-                let account = state.accounts[slot]
-                let field = columns[.currency] ?? columns.amountField
-                state.accounts[slot].hasCurrencyConflicts = true
-                fields.report(
-                    .rowCurrency(
-                        currency, account: accountID, accountCurrency: account.account.currency,
-                        line: account.firstLine), at: field)
-                return nil
-            }
-        } else {
-            let name = columns[.accountName].flatMap { fields.optionalText($0) } ?? state.fixedName
-            slot = state.accounts.count
-            state.accountSlots.insert(accountID, slot)
-            state.accounts.append(
-                RowState.AccountState(
-                    account: Account(
-                        id: accountID, name: name,
-                        kind: kind ?? (accountID.scheme == .card ? .creditCard : .checking),
-                        currency: currency),
-                    firstLine: line, balance: RunningBalance(newestFirst: dialect.isNewestFirst),
-                    start: state.skippedBeforeFirstRow.contains(accountID)
-                        ? .unreadableRow : .row(amount: amount, declared: declaredBalance)))
-        }
-        state.lastSlot = (accountID, slot)
-        // Only statement balances need the sum; canonical CSV declares none.
-        if tracksTotals, let total = state.accounts[slot].total {
-            let (sum, overflow) = total.addingReportingOverflow(amount.minorUnits)
-            state.accounts[slot].total = overflow ? nil : sum
-        }
-        // Only a file with running balances has days that end with one.
-        let mismatch =
-            columns[.balance] == nil
-            ? state.accounts[slot].balance.add(amount, declared: declaredBalance)
-            : state.accounts[slot].balance.add(
-                amount, declared: declaredBalance, day: date, line: line)
-        if let mismatch {
-            fields.report(
-                .balance("balance", mismatch), at: columns[.balance] ?? columns.amountField)
-        }
-        let transactionID = columns[.transactionID].flatMap { fields.identifier($0) }
-        if let transactionID,
-            let conflict = state.transactionIDs.check(
-                id: transactionID, amount: amount, date: date, account: accountID, line: line)
-        {
-            fields.report(conflict, at: columns[.transactionID]!)
-        }
-        guard buildsRows else { return nil }
-        if let lending, !joinsTexts {
-            // The very bytes the strings of a built transaction would hold.
-            lending(
-                LentRow(
-                    account: state.accounts[slot].account,
-                    fields: TransactionFields(
-                        date: date, amount: amount,
-                        beneficiary: record.field(columns[.beneficiary]!),
-                        beneficiaryIBAN: beneficiaryIBAN,
-                        description: columns[.description].flatMap { fields.optionalBytes($0) },
-                        reference: columns[.reference].flatMap { fields.optionalBytes($0) },
-                        transactionID: columns[.transactionID].flatMap {
-                            fields.identifierBytes($0)
-                        }), line: line))
-            return nil
-        }
-        let transaction = Transaction(
-            date: date, amount: amount, beneficiary: beneficiary, beneficiaryIBAN: beneficiaryIBAN,
-            description: !joinsTexts
-                ? columns[.description].flatMap { fields.optionalText($0) }
-                : fields.joinedText(columns.descriptionFields),
-            reference: columns[.reference].flatMap { fields.optionalText($0) },
-            transactionID: transactionID)
-        let row = ParsedRow(
-            account: state.accounts[slot].account, transaction: transaction, line: line)
-        guard let lending else { return row }
-        row.withLent(lending)
-        return nil
     }
 }

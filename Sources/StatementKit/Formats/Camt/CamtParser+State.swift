@@ -31,10 +31,7 @@ extension CamtParser {
         var entry: Entry?
         var details: Details?
         var balance: Balance?
-        /// The ids of the statement being read, to find one given to two of its bookings.
-        /// Per statement, so that memory follows the largest statement, not the file; the
-        /// same id in two statements of a file is the import's to judge (the ledger finds an
-        /// id already there with another amount).
+        /// The ids of the statement being read (a checker per statement).
         var transactionIDs = TransactionIDChecker()
 
         let buildsRows: Bool

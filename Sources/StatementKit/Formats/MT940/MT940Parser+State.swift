@@ -14,10 +14,7 @@ extension MT940Parser {
         var informationText = FieldText()
         var sawStatement = false
         var lineCount = 0
-        /// The ids of the statement being read, to find one given to two of its bookings.
-        /// Per statement, so that memory follows the largest statement, not the file; the
-        /// same id in two statements of a file is the import's to judge (the ledger finds an
-        /// id already there with another amount).
+        /// The ids of the statement being read (a checker per statement).
         var transactionIDs = TransactionIDChecker()
         /// The closing balance of each account's last statement, for the next one's opening.
         var lastClosing: [AccountID: Money] = [:]
