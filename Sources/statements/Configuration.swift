@@ -81,12 +81,9 @@ struct Configuration {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw .environment("cannot read the configuration file '\(path)'")
         }
-        let parsed = data.withUnsafeBytes { bytes in
-            Result { () throws(ConfigurationFile.Problem) in try ConfigurationFile(parsing: bytes) }
-        }
         let file: ConfigurationFile
         do throws(ConfigurationFile.Problem) {
-            file = try parsed.get()
+            file = try ConfigurationFile(parsing: [UInt8](data))
         } catch {
             throw .configuration(
                 "\(Diagnostic.sanitized(path)):\(error.line):\(error.column): \(error.message)")

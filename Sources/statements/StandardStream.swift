@@ -47,8 +47,7 @@ struct StandardStream: TextOutputStream {
             return
         }
         guard failure.code == nil else { return }
-        var string = string
-        failure.code = string.withUTF8 { POSIXIO.writeAll(descriptor, UnsafeRawBufferPointer($0)) }
+        failure.code = POSIXIO.writeAll(descriptor, string)
     }
 }
 

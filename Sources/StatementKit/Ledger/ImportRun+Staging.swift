@@ -158,10 +158,12 @@ extension ImportRun {
         let start = writtenLogs
         // Buffers kept from one write to the next, so that their pages are not taken and
         // cleared again every time.
+        // Taken out before they are emptied: emptied while the run still held them, they were
+        // copied, and a 1M-row import peaked with two 50 MB data logs.
         var (dataLog, idLog) = (logBuffers.data, logBuffers.ids)
+        logBuffers = ([], [])
         dataLog.removeAll(keepingCapacity: true)
         idLog.removeAll(keepingCapacity: true)
-        logBuffers = ([], [])
         defer { logBuffers = (dataLog, idLog) }
         for key in progress.staged.keys.sorted() {
             try writeStagedMonth(

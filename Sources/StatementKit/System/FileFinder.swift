@@ -251,9 +251,7 @@ package struct StatementFiles {
                 failure.isUnreadable = true
                 throw failure
             }
-            let dialect = try bytes.withUnsafeBytes { buffer in
-                Result { () throws(ProfileError) in try Dialect(profile: buffer, path: path) }
-            }.get()
+            let dialect = try Dialect(profile: bytes, path: path)
             loaded[path] = (dialect, .of(bytes))
             return dialect
         }

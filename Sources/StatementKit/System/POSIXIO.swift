@@ -20,6 +20,12 @@ package enum POSIXIO {
         bytes.withUnsafeBytes { writeAll(descriptor, $0) }
     }
 
+    /// Writes a text's UTF-8 to a descriptor at its current offset (see above).
+    package static func writeAll(_ descriptor: Int32, _ text: String) -> Int32? {
+        var text = text
+        return text.withUTF8 { writeAll(descriptor, UnsafeRawBufferPointer($0)) }
+    }
+
     /// Writes every byte of an array at a file offset (see below).
     package static func writeAll(_ descriptor: Int32, _ bytes: [UInt8], at offset: Int) -> Int32? {
         bytes.withUnsafeBytes { writeAll(descriptor, $0, at: offset) }

@@ -93,26 +93,12 @@ extension ValidationController {
         for index in 1..<count {
             let share = rowsStart + (size - rowsStart) * index / count
             guard share > starts.last!,
-                let lineStart = try firstLineStart(path: path, atOrAfter: share), lineStart < size
+                let lineStart = try LineBreakCounter.lineStart(inFile: path, atOrAfter: share),
+                lineStart < size
             else { continue }
             if lineStart > starts.last! { starts.append(lineStart) }
         }
         return starts
-    }
-
-    /// The offset just past the first LF at or after `offset - 1`, so at a line start.
-    private static func firstLineStart(path: String, atOrAfter offset: Int) throws -> Int? {
-        let source = try FileByteSource(path: path, from: offset - 1)
-        var buffer = [UInt8](repeating: 0, count: 64 << 10)
-        var position = offset - 1
-        while true {
-            let count = try buffer.withUnsafeMutableBytes { try source.read(into: $0) }
-            guard count > 0 else { return nil }
-            if let index = buffer[0..<count].firstIndex(of: UInt8(ascii: "\n")) {
-                return position + index + 1
-            }
-            position += count
-        }
     }
 
     /// The line on which each part starts, counting the line breaks before it at once.
@@ -122,23 +108,11 @@ extension ValidationController {
         let counts = ConcurrentResults<Result<Int, any Error>>(count: starts.count - 1)
         DispatchQueue.concurrentPerform(iterations: starts.count - 1) { index in
             counts[index] = Result {
-                try lineBreaks(path: path, from: starts[index], to: starts[index + 1])
+                try LineBreakCounter.count(inFile: path, from: starts[index], to: starts[index + 1])
             }
         }
         var lines = [rowsStart.line]
         for count in counts.values { lines.append(lines.last! + (try count!.get())) }
         return lines
-    }
-
-    private static func lineBreaks(path: String, from start: Int, to end: Int) throws -> Int {
-        let source = try FileByteSource(path: path, from: start, to: end)
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 16)
-        defer { buffer.deallocate() }
-        var counter = LineBreakCounter()
-        while true {
-            let count = try source.read(into: buffer)
-            if count == 0 { return counter.count }
-            counter.add(UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
-        }
     }
 }

@@ -148,9 +148,7 @@ package final class ValidationController {
     package static func check(profile json: String, path: String) throws(ProfileError)
         -> FileValidation
     {
-        let dialect = try Array(json.utf8).withUnsafeBytes { buffer in
-            Result { () throws(ProfileError) in try Dialect(profile: buffer, path: "profile") }
-        }.get()
+        let dialect = try Dialect(profile: Array(json.utf8), path: "profile")
         var diagnostics = DiagnosticCollector(file: path)
         var rows = 0
         _ = StatementFileReader.read(path: path, dialect: dialect, diagnostics: &diagnostics) {

@@ -93,7 +93,7 @@ struct BankExportCorpusTests {
             return nil
         }
         let json = ProfileRenderer().render(dialect)
-        return try? Array(json.utf8).withUnsafeBytes { try Dialect(profile: $0, path: "p.json") }
+        return try? Dialect(profile: Array(json.utf8), path: "p.json")
     }
 
     @Test func `reports how many files each reading gets exactly, and reads none wrong`() {
@@ -171,9 +171,7 @@ struct BankExportCorpusTests {
                 bytes, account: expected.outcome == .none ? nil : Self.accountOnly(expected))
             if case .dialect(let dialect, _) = sniffed {
                 let json = ProfileRenderer().render(dialect)
-                let profile = try? Array(json.utf8).withUnsafeBytes {
-                    try Dialect(profile: $0, path: "p.json")
-                }
+                let profile = try? Dialect(profile: Array(json.utf8), path: "p.json")
                 #expect(profile == dialect, "\(json)")
                 let again = Self.read(expected.file, dialect: profile)
                 #expect(again.errors.isEmpty && again.total == reading.total, "\(json)")

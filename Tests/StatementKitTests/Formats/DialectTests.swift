@@ -159,9 +159,7 @@ struct DialectTests {
     }
 
     func dialect(_ json: String) throws -> Dialect {
-        try Array(json.utf8).withUnsafeBytes { buffer in
-            Result { () throws(ProfileError) in try Dialect(profile: buffer, path: "p.json") }
-        }.get()
+        try Dialect(profile: Array(json.utf8), path: "p.json")
     }
 
     @Test func `writes a profile that reads back as the same dialect`() throws {
@@ -403,9 +401,7 @@ struct DialectTests {
 /// What #17 lets profiles read: currency marks, card signs, trailing separators, named accounts.
 struct BankExportTests {
     static func profile(_ json: String) throws -> Dialect {
-        try Array(json.utf8).withUnsafeBytes { buffer in
-            Result { () throws(ProfileError) in try Dialect(profile: buffer, path: "p.json") }
-        }.get()
+        try Dialect(profile: Array(json.utf8), path: "p.json")
     }
 
     static let usd = #"{"dateFormat": "MM/dd/yyyy", "thousandsSeparator": ",", "#

@@ -126,9 +126,7 @@ struct FuzzTests {
             let url = root.appendingPathComponent(folder)
             let profile = Array(
                 try Data(contentsOf: url.appendingPathComponent("statements-profile.json")))
-            let dialect = try profile.withUnsafeBytes { buffer in
-                Result { () throws(ProfileError) in try Dialect(profile: buffer, path: folder) }
-            }.get()
+            let dialect = try Dialect(profile: profile, path: folder)
             for name in try FileManager.default.contentsOfDirectory(atPath: url.path).sorted()
             where name.hasSuffix(".csv") {
                 exports.append(

@@ -109,9 +109,7 @@ struct LinearTimeTests {
     @Test(arguments: Content.allCases, Shape.allCases)
     func `reads dialect CSV in linear time`(content: Content, shape: Shape) throws {
         let profile = #"{"separator": ";", "decimalMark": ",", "dateFormat": "dd.MM.yyyy"}"#
-        let dialect = try Array(profile.utf8).withUnsafeBytes {
-            try Dialect(profile: $0, path: "p.json")
-        }
+        let dialect = try Dialect(profile: Array(profile.utf8), path: "p.json")
         Self.expectLinear(
             { Self.dialectCSV(rows: $0, content: content, shape: shape) }, json: false,
             dialect: dialect, content: content)
