@@ -402,7 +402,11 @@ struct ManifestReader {
         if let last = lastAccount, bytes[last.range].elementsEqual(bytes[range]) {
             return last.id
         }
-        guard let id = try? AccountID(parsing: text(range)) else { return nil }
+        guard
+            let id = bytes.withUnsafeBytes({
+                try? AccountID(parsing: UnsafeRawBufferPointer(rebasing: $0[range]))
+            })
+        else { return nil }
         lastAccount = (range, id)
         return id
     }

@@ -203,6 +203,18 @@ extension AccountID {
         } catch { throw .accountID(error) }
     }
 
+    /// Reads and validates an account id from its UTF-8 (see `init(parsing:)`): an IBAN
+    /// without making a string, as a ledger's account records hold 100,000 of them.
+    package init(parsing bytes: UnsafeRawBufferPointer) throws(AccountIDParseError) {
+        guard !bytes.contains(UInt8(ascii: ":")), !bytes.contains(UInt8(ascii: "@")) else {
+            try self.init(parsing: String(decoding: bytes, as: UTF8.self))
+            return
+        }
+        do throws(IBANError) {
+            self.init(try IBAN(parsing: bytes))
+        } catch { throw .iban(error) }
+    }
+
     private static func canonicalValue(_ value: String, _ scheme: Scheme) throws(AccountIDError)
         -> String
     {

@@ -1,17 +1,23 @@
 extension Int {
     /// The number with `,` between groups of three digits, such as `41,200`.
     package var groupedText: String {
-        let digits = String(magnitude)
-        var result = ""
-        for (index, digit) in digits.enumerated() {
-            if index > 0 && (digits.count - index) % 3 == 0 { result.append(",") }
-            result.append(digit)
-        }
-        return self < 0 ? "-" + result : result
+        var text: [UInt8] = self < 0 ? [UInt8(ascii: "-")] : []
+        DecimalDigits.with(UInt64(magnitude)) { text.appendGrouped($0) }
+        return String(decoding: text, as: UTF8.self)
     }
 
     /// "1 error", "2 errors": the number and a noun, plural when it is not one.
     package func counted(_ noun: String) -> String {
         "\(groupedText) \(noun)\(self == 1 ? "" : "s")"
+    }
+}
+
+extension [UInt8] {
+    /// Appends ASCII digits with `,` between groups of three, such as `41,200`.
+    mutating func appendGrouped(_ digits: UnsafeRawBufferPointer) {
+        for (index, digit) in digits.enumerated() {
+            if index > 0 && (digits.count - index) % 3 == 0 { append(UInt8(ascii: ",")) }
+            append(digit)
+        }
     }
 }

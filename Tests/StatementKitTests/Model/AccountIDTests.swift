@@ -12,11 +12,14 @@ struct AccountIDTests {
         ("card:visa x4242", "card:visa/4242"),
         ("name:PayPal EUR", "name:paypal-eur"),
         ("de89 3704 0044 0532 0130 00", "DE89370400440532013000"),
+        ("CH93 0076 2011 6238 5295 7@eur", "CH9300762011623852957@EUR"),
     ])
     func `reads each scheme into its canonical text`(input: String, canonical: String) throws {
         let id = try AccountID(parsing: input)
         #expect(id.text == canonical)
         #expect(try AccountID(parsing: id.text) == id)
+        // From bytes (a ledger's records), the same id.
+        #expect(try Array(input.utf8).withUnsafeBytes { try AccountID(parsing: $0) } == id)
     }
 
     @Test(arguments: [
@@ -32,6 +35,9 @@ struct AccountIDTests {
     ])
     func `refuses what a scheme does not allow`(input: String, error: AccountIDParseError) {
         #expect(throws: error) { try AccountID(parsing: input) }
+        #expect(throws: error) {
+            try Array(input.utf8).withUnsafeBytes { try AccountID(parsing: $0) }
+        }
     }
 
     @Test func `keeps an IBAN's bytes, so that ledgers and identities do not change`() throws {

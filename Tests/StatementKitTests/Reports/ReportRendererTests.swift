@@ -125,6 +125,19 @@ struct FormattingTests {
         #expect(try IBAN(parsing: "NO9386011117947").grouped == "NO93 8601 1117 947")
     }
 
+    @Test func `groups an amount's thousands at its currency's decimals, with its sign and code`() {
+        let cases: [(Int64, Currency, String)] = [
+            (0, .eur, "0.00 EUR"), (-5, .eur, "-0.05 EUR"), (123_456_789, .eur, "1,234,567.89 EUR"),
+            (-100_000, .eur, "-1,000.00 EUR"), (1_234_567, Currency(code: "JPY")!, "1,234,567 JPY"),
+            (-1_234_567, Currency(code: "BHD")!, "-1,234.567 BHD"),
+            (.min, .eur, "-92,233,720,368,547,758.08 EUR"),
+            (.max, Currency(code: "JPY")!, "9,223,372,036,854,775,807 JPY"),
+        ]
+        for (minorUnits, currency, text) in cases {
+            #expect(Money(minorUnits: minorUnits, currency: currency).groupedText == text)
+        }
+    }
+
     @Test func `measures display width of wide, emoji and combining text`() {
         #expect("abc".displayWidth == 3)
         #expect("東京".displayWidth == 4)

@@ -151,5 +151,9 @@ struct ValidationReportRendererTests {
             [0, 999, 1000, 41_200, 1_000_000].map(\.groupedText) == [
                 "0", "999", "1,000", "41,200", "1,000,000",
             ])
+        #expect(
+            [-1, -1000, Int.min].map(\.groupedText) == [
+                "-1", "-1,000", "-9,223,372,036,854,775,808",
+            ])
     }
 }

@@ -1,11 +1,14 @@
 extension IBAN {
     /// The print form: groups of four characters, such as `DE89 3704 0044 0532 0130 00`.
     package var grouped: String {
-        var out = ""
-        for (index, character) in electronic.enumerated() {
-            if index > 0 && index % 4 == 0 { out.append(" ") }
-            out.append(character)
+        withBytes { bytes in
+            var text: [UInt8] = []
+            text.reserveCapacity(bytes.count + bytes.count / 4)
+            for (index, byte) in bytes.enumerated() {
+                if index > 0 && index % 4 == 0 { text.append(UInt8(ascii: " ")) }
+                text.append(byte)
+            }
+            return String(decoding: text, as: UTF8.self)
         }
-        return out
     }
 }

@@ -8,13 +8,19 @@ extension Money {
 
     /// The amount with `,` between thousands and the currency code, such as `-1,234.56 EUR`.
     package var groupedText: String {
-        let plain = decimalText
-        let negative = plain.hasPrefix("-")
-        let unsigned = negative ? plain.dropFirst() : plain[...]
-        let integer = unsigned.prefix { $0 != "." }
-        let fraction = unsigned.dropFirst(integer.count)
-        let grouped = (Int(integer) ?? 0).groupedText
-        return (negative ? "-" : "") + grouped + fraction + " " + currency.code
+        let digits = currency.minorUnitDigits
+        var text: [UInt8] = minorUnits < 0 ? [UInt8(ascii: "-")] : []
+        DecimalDigits.with(minorUnits.magnitude, minimumCount: digits + 1) { number in
+            let integerCount = number.count - digits
+            text.appendGrouped(UnsafeRawBufferPointer(rebasing: number[..<integerCount]))
+            if digits > 0 {
+                text.append(UInt8(ascii: "."))
+                text.append(contentsOf: number[integerCount...])
+            }
+        }
+        text.append(UInt8(ascii: " "))
+        text.append(contentsOf: currency.code.utf8)
+        return String(decoding: text, as: UTF8.self)
     }
 }
 
