@@ -102,7 +102,8 @@ package final class LedgerGroup {
     package func accountSummaries() throws(StorageError) -> [AccountSummary] {
         var summaries: [[AccountSummary]] = []
         for ledger in ledgers { summaries.append(try ledger.state.accountSummaries()) }
-        if ledgers.count > 1 { _ = try owners(of: summaries.map { $0.map(\.account.id) }) }
+        guard ledgers.count > 1 else { return summaries.first ?? [] }  // already by id
+        _ = try owners(of: summaries.map { $0.map(\.account.id) })
         return summaries.joined().sorted { $0.account.id < $1.account.id }
     }
 

@@ -232,23 +232,35 @@ struct ManifestReader {
 
     /// `COUNT:SUM:FIRST:LAST:ASSERTIONS`.
     private func totals(_ range: Range<Int>) -> AccountTotals? {
-        let parts = bytes[range].split(
-            separator: UInt8(ascii: ":"), omittingEmptySubsequences: false)
-        guard parts.count == 5,
-            let count = integer(parts[0].startIndex..<parts[0].endIndex), count >= 0,
-            let sum = integer(parts[1].startIndex..<parts[1].endIndex),
-            let assertions = integer(parts[4].startIndex..<parts[4].endIndex), assertions >= 0
+        guard let parts = parts(range, count: 5),
+            let count = integer(parts[0]), count >= 0, let sum = integer(parts[1]),
+            let assertions = integer(parts[4]), assertions >= 0
         else { return nil }
         var totals = AccountTotals(count: count, sum: Int64(sum), assertions: assertions)
-        let first = String(decoding: parts[2], as: UTF8.self)
-        let last = String(decoding: parts[3], as: UTF8.self)
-        if first != "-" || last != "-" {
-            guard let from = try? Day(parsing: first), let to = try? Day(parsing: last),
-                from <= to
-            else { return nil }
+        if !isText(parts[2], "-") || !isText(parts[3], "-") {
+            guard let from = day(parts[2]), let to = day(parts[3]), from <= to else { return nil }
             totals.days = from...to
         }
         return totals
+    }
+
+    /// The `:`-separated parts of a field, when there are exactly `count` of them.
+    private func parts(_ range: Range<Int>, count: Int) -> [Range<Int>]? {
+        var parts: [Range<Int>] = []
+        parts.reserveCapacity(count)
+        var start = range.lowerBound
+        for index in range where bytes[index] == UInt8(ascii: ":") {
+            guard parts.count < count - 1 else { return nil }
+            parts.append(start..<index)
+            start = index + 1
+        }
+        parts.append(start..<range.upperBound)
+        return parts.count == count ? parts : nil
+    }
+
+    /// The day of a `YYYY-MM-DD` field; `nil` when it is not one.
+    private func day(_ range: Range<Int>) -> Day? {
+        bytes.withUnsafeBytes { try? Day(parsing: UnsafeRawBufferPointer(rebasing: $0[range])) }
     }
 
     /// Reads a `file` record: an imported file's stamp, content and counts.
@@ -349,12 +361,8 @@ struct ManifestReader {
     private func section(_ range: Range<Int>, in log: LedgerManifest.MonthsLog)
         -> LedgerManifest.Section?
     {
-        let parts = bytes[range].split(
-            separator: UInt8(ascii: ":"), omittingEmptySubsequences: false)
-        guard parts.count == 3,
-            let offset = integer(parts[0].startIndex..<parts[0].endIndex),
-            let count = integer(parts[1].startIndex..<parts[1].endIndex),
-            let checksum = hex(parts[2].startIndex..<parts[2].endIndex),
+        guard let parts = parts(range, count: 3), let offset = integer(parts[0]),
+            let count = integer(parts[1]), let checksum = hex(parts[2]),
             offset >= 0, count > 0, count <= log.bytes - offset
         else { return nil }
         return LedgerManifest.Section(

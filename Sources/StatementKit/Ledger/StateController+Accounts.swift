@@ -1,8 +1,8 @@
 /// The figures of `statements accounts`, from the month records' summaries.
 extension StateController {
-    /// Every account of the ledger with its figures: its count, balance and first and last
-    /// days from its months' summaries (a month of a ledger not yet upgraded to format 6, which
-    /// has none, from its transactions).
+    /// Every account of the ledger, in the order of their ids, with its figures: its count,
+    /// balance and first and last days from its months' summaries (a month of a ledger not
+    /// yet upgraded to format 6, which has none, from its transactions).
     ///
     /// The transaction log is checked to be there and as long as committed, not read: `report`
     /// and `check` compare its bytes with their checksums.

@@ -31,18 +31,26 @@ package struct AccountsRenderer: Sendable {
             accounts.allSatisfy { $0.account.id.iban != nil } ? "IBAN" : "ACCOUNT", "NAME", "KIND",
             "CUR", "TRANSACTIONS", "BALANCE", "FROM", "TO", "LAST IMPORT",
         ]
-        let rows = accounts.map { summary in
-            [
-                summary.account.id.grouped, summary.account.label.neutralized,
+        // The cells one after another, a row of `header.count` each, and their widths,
+        // worked out once: 100,000 accounts make 900,000 cells.
+        var cells: [String] = []
+        cells.reserveCapacity(accounts.count * header.count)
+        for summary in accounts {
+            // The id grouped once, for its cell and as the label of an account without name.
+            let id = summary.account.id.grouped
+            cells += [
+                id, (summary.account.name ?? id).neutralized,
                 summary.account.kind.rawValue, summary.account.currency.code,
-                summary.transactionCount.groupedText,
-                String(summary.balance.groupedText.dropLast(4)), summary.firstDate?.isoText ?? "-",
-                summary.lastDate?.isoText ?? "-", summary.lastImport ?? "-",
+                summary.transactionCount.groupedText, summary.balance.groupedNumber,
+                summary.firstDate?.isoText ?? "-", summary.lastDate?.isoText ?? "-",
+                summary.lastImport ?? "-",
             ]
         }
+        let cellWidths = cells.map(\.displayWidth)
         let (name, rightAligned) = (1, [4, 5] as Set)
-        var widths = header.indices.map { column in
-            ([header] + rows).map { $0[column].displayWidth }.max()!
+        var widths = header.map(\.displayWidth)
+        for (index, width) in cellWidths.enumerated() {
+            widths[index % header.count] = max(widths[index % header.count], width)
         }
         var shown = Array(header.indices)
         let limit = self.width
@@ -53,13 +61,31 @@ package struct AccountsRenderer: Sendable {
             shown.removeAll { $0 == optional }
         }
         widths[name] = max(4, min(widths[name], limit - width(nameWidth: 0)))
-        return ([header] + rows).map { row in
-            shown.map { column in
-                let cell =
-                    column == name ? row[column].truncated(toWidth: widths[name]) : row[column]
-                return cell.padded(toWidth: widths[column], right: rightAligned.contains(column))
-            }.joined(separator: "  ").trimmingTrailingSpaces
-        }.joined(separator: "\n") + "\n" + bankBalances(accounts)
+        // Written as UTF-8 into one buffer, each line without its trailing spaces.
+        var text: [UInt8] = []
+        func write(_ row: ArraySlice<String>, _ rowWidths: ArraySlice<Int>) {
+            for (position, column) in shown.enumerated() {
+                if position > 0 { text.append(contentsOf: [UInt8(ascii: " "), UInt8(ascii: " ")]) }
+                var cell = row[row.startIndex + column]
+                var cellWidth = rowWidths[rowWidths.startIndex + column]
+                if column == name && cellWidth > widths[name] {
+                    cell = cell.truncated(toWidth: widths[name])
+                    cellWidth = cell.displayWidth
+                }
+                let padding = repeatElement(
+                    UInt8(ascii: " "), count: max(0, widths[column] - cellWidth))
+                if rightAligned.contains(column) { text.append(contentsOf: padding) }
+                text.append(contentsOf: cell.utf8)
+                if !rightAligned.contains(column) { text.append(contentsOf: padding) }
+            }
+            while text.last == UInt8(ascii: " ") { text.removeLast() }
+            text.append(UInt8(ascii: "\n"))
+        }
+        write(header[...], header.map(\.displayWidth)[...])
+        for start in stride(from: 0, to: cells.count, by: header.count) {
+            write(cells[start..<start + header.count], cellWidths[start..<start + header.count])
+        }
+        return String(decoding: text, as: UTF8.self) + bankBalances(accounts)
     }
 
     /// A line per account with balances its bank stated: the latest, the day it holds at
@@ -119,12 +145,5 @@ extension Money {
     /// `12.00 EUR less`.
     package var moreOrLessText: String {
         minorUnits < 0 ? "\(negated.groupedText) less" : "\(groupedText) more"
-    }
-}
-
-extension String {
-    /// The text without spaces at its end.
-    fileprivate var trimmingTrailingSpaces: String {
-        String(self[..<(lastIndex { $0 != " " }.map(index(after:)) ?? startIndex)])
     }
 }

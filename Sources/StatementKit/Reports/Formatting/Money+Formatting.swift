@@ -7,7 +7,10 @@ extension Money {
     }
 
     /// The amount with `,` between thousands and the currency code, such as `-1,234.56 EUR`.
-    package var groupedText: String {
+    package var groupedText: String { groupedNumber + " " + currency.code }
+
+    /// The amount with `,` between thousands, without its currency: `-1,234.56`.
+    package var groupedNumber: String {
         let digits = currency.minorUnitDigits
         var text: [UInt8] = minorUnits < 0 ? [UInt8(ascii: "-")] : []
         DecimalDigits.with(minorUnits.magnitude, minimumCount: digits + 1) { number in
@@ -18,8 +21,6 @@ extension Money {
                 text.append(contentsOf: number[integerCount...])
             }
         }
-        text.append(UInt8(ascii: " "))
-        text.append(contentsOf: currency.code.utf8)
         return String(decoding: text, as: UTF8.self)
     }
 }
