@@ -162,10 +162,9 @@ extension ImportRun {
         throws(StorageError)
     {
         let start = writtenLogs
-        // Buffers kept from one write to the next, so that their pages are not taken and
-        // cleared again every time.
-        // Taken out before they are emptied: emptied while the run still held them, they were
-        // copied, and a 1M-row import peaked with two 50 MB data logs.
+        // Buffers kept from one flush to the next, so that their pages are not taken and
+        // cleared again every time; taken out of the run before they are emptied, as emptying
+        // a shared buffer copies it (a 1M-row import peaked with two 50 MB data logs).
         var (dataLog, idLog) = (logBuffers.data, logBuffers.ids)
         logBuffers = ([], [])
         dataLog.removeAll(keepingCapacity: true)
