@@ -70,6 +70,18 @@ struct LedgerGroupTests {
                     "account BH67BMAG00001299123456 is in the ledger at '\(a)' too; ledgers read as one must not share an account"
                 ), "\(run.stderr)")
         }
+        // A shared account is said before a damaged ledger's own error, in either order.
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: b + "/transactions"))
+        try handle.truncate(atOffset: try handle.seekToEnd() - 10)
+        try handle.close()
+        for order in [[a, b], [b, a]] {
+            let run = try StatementsRunner.run(["accounts", "-s", order[0], "-s", order[1]])
+            #expect(run.status == 3)
+            #expect(
+                run.stderr.contains(
+                    "is in the ledger at '\(order[0])' too; ledgers read as one must not share an account"
+                ), "\(run.stderr)")
+        }
         let missing = try StatementsRunner.run(["report", "-s", a, "-s", workspace.path + "/none"])
         #expect(missing.status == 3)
         #expect(missing.stderr.contains("no ledger at '\(workspace.path)/none'"))

@@ -16,18 +16,9 @@ package final class LedgerGroup {
     ///   shared one by id, so that the message is the same every run): read as one, its
     ///   transactions would count twice.
     private func owners() throws(StorageError) -> [AccountID: Int] {
-        var ids: [Set<AccountID>] = []
-        for ledger in ledgers { ids.append(try ledger.state.accountIDs()) }
-        return try owners(of: ids)
-    }
-
-    /// Which ledger holds each account, given each ledger's accounts (see above).
-    private func owners(of ids: [some Collection<AccountID>]) throws(StorageError)
-        -> [AccountID: Int]
-    {
         var owners: [AccountID: Int] = [:]
         for (index, ledger) in ledgers.enumerated() {
-            for accountID in ids[index].sorted() {
+            for accountID in try ledger.state.accountIDs().sorted() {
                 if let other = owners[accountID] {
                     throw .unreadable(
                         folder: ledger.folder,
@@ -97,14 +88,15 @@ package final class LedgerGroup {
     }
 
     /// Every account of every ledger with its figures, by account.
-    /// The ledgers' accounts are checked not to overlap from the summaries, so that each
-    /// ledger's account records are read once (at a bank's scale, 100,000 of them).
+    ///
+    /// A single ledger has no other to share an account with, so its account records are
+    /// read once (at a bank's scale, 100,000 of them), and its figures come in id order.
     package func accountSummaries() throws(StorageError) -> [AccountSummary] {
-        var summaries: [[AccountSummary]] = []
-        for ledger in ledgers { summaries.append(try ledger.state.accountSummaries()) }
-        guard ledgers.count > 1 else { return summaries.first ?? [] }  // already by id
-        _ = try owners(of: summaries.map { $0.map(\.account.id) })
-        return summaries.joined().sorted { $0.account.id < $1.account.id }
+        if ledgers.count == 1, let only = ledgers.first { return try only.state.accountSummaries() }
+        _ = try owners()
+        var summaries: [AccountSummary] = []
+        for ledger in ledgers { summaries += try ledger.state.accountSummaries() }
+        return summaries.sorted { $0.account.id < $1.account.id }
     }
 
     /// Each ledger's months of the given accounts (all when `nil`) and months (all when
