@@ -237,7 +237,7 @@ private struct ManifestWriter {
     var bytes: [UInt8] = []
 
     mutating func text(_ text: String) {
-        bytes += text.utf8
+        bytes.append(utf8: text)
     }
 
     mutating func tab() { bytes.append(9) }
@@ -245,13 +245,8 @@ private struct ManifestWriter {
 
     mutating func number<T: BinaryInteger>(_ value: T) {
         if value < 0 { bytes.append(UInt8(ascii: "-")) }
-        var magnitude = UInt64(value.magnitude)
-        let start = bytes.count
-        repeat {
-            bytes.append(UInt8(ascii: "0") + UInt8(magnitude % 10))
-            magnitude /= 10
-        } while magnitude > 0
-        bytes[start...].reverse()
+        // The digits in one copy: a night's touched accounts write millions of numbers.
+        DecimalDigits.with(UInt64(value.magnitude)) { bytes.append(bytes: $0) }
     }
 
     /// `COUNT:SUM:FIRST:LAST:ASSERTIONS` (days `-` without transactions), or `-` unknown.
