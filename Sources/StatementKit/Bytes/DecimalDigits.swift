@@ -18,4 +18,19 @@ enum DecimalDigits {
             return body(UnsafeRawBufferPointer(rebasing: bytes[first...]))
         }
     }
+
+    /// Appends the digits of `value` with `,` between groups of three in its integer part
+    /// and `.` before its last `fractionDigits` digits, such as `41,200` or `1,234.56`.
+    static func appendGrouped(_ value: UInt64, fractionDigits: Int = 0, to out: inout [UInt8]) {
+        with(value, minimumCount: fractionDigits + 1) { number in
+            let integerCount = number.count - fractionDigits
+            for index in 0..<integerCount {
+                if index > 0 && (integerCount - index) % 3 == 0 { out.append(UInt8(ascii: ",")) }
+                out.append(number[index])
+            }
+            guard fractionDigits > 0 else { return }
+            out.append(UInt8(ascii: "."))
+            out.append(bytes: UnsafeRawBufferPointer(rebasing: number[integerCount...]))
+        }
+    }
 }

@@ -11,16 +11,9 @@ extension Money {
 
     /// The amount with `,` between thousands, without its currency: `-1,234.56`.
     package var groupedNumber: String {
-        let digits = currency.minorUnitDigits
         var text: [UInt8] = minorUnits < 0 ? [UInt8(ascii: "-")] : []
-        DecimalDigits.with(minorUnits.magnitude, minimumCount: digits + 1) { number in
-            let integerCount = number.count - digits
-            text.appendGrouped(UnsafeRawBufferPointer(rebasing: number[..<integerCount]))
-            if digits > 0 {
-                text.append(UInt8(ascii: "."))
-                text.append(contentsOf: number[integerCount...])
-            }
-        }
+        DecimalDigits.appendGrouped(
+            minorUnits.magnitude, fractionDigits: currency.minorUnitDigits, to: &text)
         return String(decoding: text, as: UTF8.self)
     }
 }
