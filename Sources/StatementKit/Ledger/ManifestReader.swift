@@ -48,7 +48,7 @@ struct ManifestReader {
         for (offset, line) in lines().enumerated() {
             split(line)
             if (fields.count == 5 || fields.count == 6) && isText(fields[0], "balance") {
-                guard let day = try? Day(parsing: text(fields[1])),
+                guard let day = self.day(fields[1]),
                     let units = integer(fields[2]), let line = integer(fields[3]), line >= 0
                 else { throw .malformed(line: offset + 1, "bad balance record") }
                 var sum: Int64?

@@ -166,8 +166,7 @@ extension StatementCSVParser {
     /// account field can be read.
     private func forgetBalance(of record: CSVRecord, _ columns: Columns, _ state: inout RowState) {
         if let field = columns[.account], field < record.fields.count,
-            let accountID = record.withField(
-                field, { try? AccountID(parsing: String(decoding: $0, as: UTF8.self)) })
+            let accountID = record.withField(field, { try? AccountID(parsing: $0) })
         {
             state.skipUnreadableRow(of: accountID)
         }
@@ -238,15 +237,16 @@ extension StatementCSVParser {
         _ fields: inout CSVFieldReader, _ columns: Columns, _ state: inout RowState, line: Int
     ) -> Int? {
         let cached = state.lastSlot.flatMap { $0.accountID == accountID ? $0.slot : nil }
-        guard let slot = cached ?? state.accountSlots[accountID] else {
-            let slot = addAccount(
+        let slot: Int
+        if let known = cached ?? state.accountSlots[accountID] {
+            guard state.accounts[known].account.currency == currency else {
+                reportCurrency(currency, of: known, &fields, columns, &state)
+                return nil
+            }
+            slot = known
+        } else {
+            slot = addAccount(
                 accountID, currency, kind: kind, first: first, &fields, columns, &state, line)
-            state.lastSlot = (accountID, slot)
-            return slot
-        }
-        guard state.accounts[slot].account.currency == currency else {
-            reportCurrency(currency, of: slot, &fields, columns, &state)
-            return nil
         }
         state.lastSlot = (accountID, slot)
         return slot
