@@ -71,11 +71,11 @@ extension ImportRun {
     /// - Complexity: the months of an account from the earliest the run added rows to, and
     ///   the totals of the months before it; an assertion checked before keeps the sum of the
     ///   bookings up to its day unless the run added bookings on or before it.
-    func checkBalances(grown: [MonthTail]) throws(StorageError) -> BalanceOutcome {
+    func checkBalances(grown: [AccountMonth]) throws(StorageError) -> BalanceOutcome {
         var earliest: [AccountID: Day] = [:]
-        for tail in grown {
-            let first = try! Day(year: tail.month.year, month: tail.month.month, day: 1)
-            earliest[tail.accountID] = min(earliest[tail.accountID] ?? first, first)
+        for key in grown {
+            let first = try! Day(year: key.month.year, month: key.month.month, day: 1)
+            earliest[key.accountID] = min(earliest[key.accountID] ?? first, first)
         }
         var outcome = BalanceOutcome()
         // Failures are said at most `--max-diagnostics` times per file, as its own are.

@@ -309,16 +309,13 @@ extension ImportRun {
         let data =
             newRanges.count == month.rows.count
             ? month.bytes : newRanges.reduce(into: []) { $0 += month.bytes[$1] }
-        var tail =
-            tails[key]
-            ?? MonthTail(
-                accountID: key.accountID, month: key.month,
-                committed: committed.accounts[key.accountID]?.months[key.month])
-        tail.written.advance(
+        if tails[key] == nil {
+            tails[key] = MonthTail(committed: committed.accounts[key.accountID]?.months[key.month])
+        }
+        tails[key]!.written.advance(
             data: data, ids: ids, at: writtenLogs, total: newTotal,
             days: month.days(of: newRanges))
         writtenLogs.advance(data: data.count, ids: ids.count)
-        tails[key] = tail
         if !isDryRun {
             dataLog += data
             idLog += ids

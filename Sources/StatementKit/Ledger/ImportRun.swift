@@ -124,12 +124,13 @@ final class ImportRun {
         now = clock()
         let files = try importFiles(statementFiles, tally: tally, touched: &touched)
         forgetFilesGone(below: statementFiles.roots)
-        let grown = tails.values.filter(\.hasAcceptedRows)
-            .sorted { ($0.accountID, $0.month) < ($1.accountID, $1.month) }
+        // The account-months, not their tails, sorted: a first import at a bank's scale grows
+        // millions of them.
+        let grown = tails.compactMap { $0.value.hasAcceptedRows ? $0.key : nil }.sorted()
         var balances = BalanceOutcome()
         if !isDryRun {
-            for tail in grown {
-                manifest.accounts[tail.accountID]!.months[tail.month] = tail.accepted
+            for key in grown {
+                manifest.accounts[key.accountID]!.months[key.month] = tails[key]!.accepted
             }
             do throws(StorageError) { balances = try checkBalances(grown: grown) } catch {
                 try? storage.rollBack()
@@ -184,7 +185,13 @@ final class ImportRun {
                         try importUnlessUnchanged(
                             found, dialect: dialect, reading: fingerprint, tally: tally,
                             touched: &touched))
-                    fileTouches[found.name, default: []].formUnion(lastFileTouches)
+                    // Shared, not copied, where the name is new (a run at a bank's scale
+                    // touches 100,000 accounts).
+                    if fileTouches[found.name] == nil {
+                        fileTouches[found.name] = lastFileTouches
+                    } else {
+                        fileTouches[found.name]!.formUnion(lastFileTouches)
+                    }
                 case .problem(let path, let code, let reason):
                     files.append(
                         FileImport(
@@ -212,12 +219,12 @@ final class ImportRun {
     /// The months whose statements change: the grown months, every later month of the same
     /// accounts, the month before a new earliest one, and the months of accounts whose
     /// balances changed; with the earliest grown month of each account.
-    private func changedMonths(grown: [MonthTail], balances: BalanceOutcome) -> (
+    private func changedMonths(grown: [AccountMonth], balances: BalanceOutcome) -> (
         changed: Set<Month>, earliest: [AccountID: Month]
     ) {
         var earliest: [AccountID: Month] = [:]
-        for tail in grown {
-            earliest[tail.accountID] = min(earliest[tail.accountID] ?? tail.month, tail.month)
+        for key in grown {
+            earliest[key.accountID] = min(earliest[key.accountID] ?? key.month, key.month)
         }
         // An account whose opening balance or balance state changed: every month.
         var balanceOnlyMonths: Set<Month> = []
@@ -254,7 +261,7 @@ final class ImportRun {
     /// Commits the run's accepted rows and balances, after checking the months it changes
     /// against their checksums; or, with no transaction changed, what it learnt of its files.
     private func commit(
-        grown: [MonthTail], balances: BalanceOutcome, changed: Set<Month>,
+        grown: [AccountMonth], balances: BalanceOutcome, changed: Set<Month>,
         earliest: [AccountID: Month], touched: Set<AccountID>, clock: () -> String
     ) throws(StorageError) {
         if !isDryRun && !(grown.isEmpty && balances.changed.isEmpty) {

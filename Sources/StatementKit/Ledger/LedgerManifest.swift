@@ -153,22 +153,77 @@ package struct LedgerManifest: Hashable, Sendable {
     }
 
     /// The committed sizes, checksums and places of one account-month's bytes.
+    ///
+    /// Its optional values are kept as plain numbers with a bit each saying whether they are
+    /// there, so that a record takes 56 bytes, not 96: a first import at a bank's scale holds
+    /// millions of them, twice (the manifest's and the run's).
     package struct MonthLength: Hashable, Sendable {
         /// Bytes of the transaction lines.
         package var dataBytes: Int
         /// Bytes of the identity index: 16 per transaction (8 in format 1).
         package var idBytes: Int
-        /// The checksums of the committed bytes; `nil` in a format 1 manifest.
-        package var dataChecksum: Checksum?
-        package var idChecksum: Checksum?
         /// Where the bytes lie in the logs, in the order appended; `nil` in formats 1 to 3,
         /// which kept them in the month's own files.
         package var extents: [Extent]?
+        /// The values of the optional properties below, 0 where one is `nil`, so that equal
+        /// records have equal bits.
+        private var dataChecksumValue: UInt64 = 0
+        private var idChecksumValue: UInt64 = 0
+        private var totalValue: Int64 = 0
+        private var firstDay: UInt8 = 0
+        private var lastDay: UInt8 = 0
+        /// Which of the optional properties are there (`Present`).
+        private var present: UInt8 = 0
+
+        private enum Present {
+            static let dataChecksum: UInt8 = 1
+            static let idChecksum: UInt8 = 2
+            static let total: UInt8 = 4
+            static let days: UInt8 = 8
+        }
+
+        private mutating func mark(_ flag: UInt8, _ isPresent: Bool) {
+            present = isPresent ? present | flag : present & ~flag
+        }
+
+        /// The checksums of the committed bytes; `nil` in a format 1 manifest.
+        package var dataChecksum: Checksum? {
+            get { present & Present.dataChecksum != 0 ? Checksum(value: dataChecksumValue) : nil }
+            set {
+                dataChecksumValue = newValue?.value ?? 0
+                mark(Present.dataChecksum, newValue != nil)
+            }
+        }
+
+        package var idChecksum: Checksum? {
+            get { present & Present.idChecksum != 0 ? Checksum(value: idChecksumValue) : nil }
+            set {
+                idChecksumValue = newValue?.value ?? 0
+                mark(Present.idChecksum, newValue != nil)
+            }
+        }
+
         /// The sum of the month's amounts in minor units; `nil` when not recorded (format 4).
-        package var total: Int64?
+        package var total: Int64? {
+            get { present & Present.total != 0 ? totalValue : nil }
+            set {
+                totalValue = newValue ?? 0
+                mark(Present.total, newValue != nil)
+            }
+        }
+
         /// The first and last day of the month with a transaction; `nil` when not recorded
         /// (formats 1 to 5) or for a month without any.
-        package var days: ClosedRange<Int>? = nil
+        package var days: ClosedRange<Int>? {
+            get { present & Present.days != 0 ? Int(firstDay)...Int(lastDay) : nil }
+            set {
+                // Days of a month: the manifest's reader refuses any other.
+                (firstDay, lastDay) = (
+                    UInt8(newValue?.lowerBound ?? 0), UInt8(newValue?.upperBound ?? 0)
+                )
+                mark(Present.days, newValue != nil)
+            }
+        }
 
         /// How many transactions the month holds: one identity entry each (16 bytes; 8 in
         /// format 1).
@@ -207,7 +262,9 @@ package struct LedgerManifest: Hashable, Sendable {
                         }
                     }
             }
+            // Taken out while it changes, so that it is not copied.
             var all = extents ?? []
+            extents = nil
             if let last = all.last, last.dataOffset + last.dataBytes == logs.dataBytes,
                 last.idOffset + last.idBytes == logs.idBytes
             {
@@ -230,12 +287,12 @@ package struct LedgerManifest: Hashable, Sendable {
             dataBytes: Int, idBytes: Int, dataChecksum: Checksum? = nil,
             idChecksum: Checksum? = nil, extents: [Extent]? = nil, total: Int64? = nil
         ) {
-            self.total = total
             self.dataBytes = dataBytes
             self.idBytes = idBytes
+            self.extents = extents
+            self.total = total
             self.dataChecksum = dataChecksum
             self.idChecksum = idChecksum
-            self.extents = extents
         }
     }
 

@@ -375,8 +375,8 @@ extension StateController {
             storage: storage, committed: committed, stagingLimit: 1 << 24, isDryRun: true,
             reading: reading)
         run.manifest = manifest
-        var grown: [MonthTail] = changed.filter { accounts.contains($0.accountID) }.map {
-            MonthTail(accountID: $0.accountID, month: $0.month, committed: nil)
+        var grown = changed.filter { accounts.contains($0.accountID) }.map {
+            ImportRun.AccountMonth(accountID: $0.accountID, month: $0.month)
         }
         // An account that lost balances only: its assertions are checked from its first.
         for accountID in accounts where !grown.contains(where: { $0.accountID == accountID }) {
@@ -385,7 +385,7 @@ extension StateController {
                 let first = entry.months.keys.min()
                     ?? entry.assertions.first.map({ Month($0.day) })
             else { continue }
-            grown.append(MonthTail(accountID: accountID, month: first, committed: nil))
+            grown.append(ImportRun.AccountMonth(accountID: accountID, month: first))
         }
         let outcome = try run.checkBalances(grown: grown)
         manifest = run.manifest

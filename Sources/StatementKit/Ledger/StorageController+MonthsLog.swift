@@ -73,8 +73,8 @@ extension StorageController {
     func writeSections(_ manifest: inout LedgerManifest, changed: Set<AccountID>)
         throws(StorageError)
     {
-        var sections: [UInt8] = []
-        let start = manifest.monthsLog.bytes
+        var out = MonthsLogWrite(
+            path: monthsPath(manifest.monthsLog), start: manifest.monthsLog.bytes)
         // Before format 7 every account is read: their sections are the live bytes.
         var live =
             manifest.liveBytes
@@ -86,27 +86,55 @@ extension StorageController {
             let bytes = LedgerManifest.section(of: entry.months, assertions: entry.assertions)
             live += bytes.count - (entry.section?.bytes ?? 0)
             manifest.accounts[accountID]!.section = LedgerManifest.Section(
-                offset: start + sections.count, bytes: bytes.count, checksum: .of(bytes))
-            sections += bytes
+                offset: out.offset, bytes: bytes.count, checksum: .of(bytes))
+            out.pending += bytes
+            try writeOut(&out, whenOver: monthsLogChunk)
         }
-        live += appendPages(&manifest, to: &sections, at: start)
+        live += try appendPages(&manifest, to: &out)
+        try writeOut(&out)
         manifest.liveBytes = live
-        guard !sections.isEmpty else { return }
-        let path = monthsPath(manifest.monthsLog)
-        try openMonthsLog(path, committed: start, truncating: false)
-        try faultInjection?(.append)
-        try write(sections, to: monthsWriter!.descriptor, at: start, path)
-        manifest.monthsLog.bytes += sections.count
+        guard out.written > 0 else { return }
+        manifest.monthsLog.bytes += out.written
         guard manifest.monthsLog.bytes > 2 * live + monthsLogSlack else { return }
         try compact(&manifest)
     }
 
-    /// Appends to `out` (which goes to the months log at `start`) each page whose accounts
-    /// are all read and whose records changed, and forgets pages left without accounts;
-    /// returns how much the live bytes grew.
-    private func appendPages(
-        _ manifest: inout LedgerManifest, to out: inout [UInt8], at start: Int
-    ) -> Int {
+    /// Bytes bound for a months log from `start`, written out `monthsLogChunk` bytes at a
+    /// time: a commit that writes the sections of 100,000 accounts holds a few megabytes of
+    /// them, not all.
+    private struct MonthsLogWrite {
+        let path: String
+        let start: Int
+        /// Whether the log is made anew from `start` (a compaction) rather than appended to.
+        var isNew = false
+        /// How many bytes are written out.
+        var written = 0
+        var pending: [UInt8] = []
+
+        /// Where the next byte appended goes in the log.
+        var offset: Int { start + written + pending.count }
+    }
+
+    /// Writes the pending bytes out when there are more than `threshold`, opening the log
+    /// (and journaling the run) before the first.
+    private func writeOut(_ out: inout MonthsLogWrite, whenOver threshold: Int = 0)
+        throws(StorageError)
+    {
+        guard !out.pending.isEmpty, out.pending.count > threshold else { return }
+        if out.written == 0 {
+            try openMonthsLog(out.path, committed: out.start, truncating: out.isNew)
+            if !out.isNew { try faultInjection?(.append) }
+        }
+        try write(out.pending, to: monthsWriter!.descriptor, at: out.start + out.written, out.path)
+        out.written += out.pending.count
+        out.pending.removeAll(keepingCapacity: true)
+    }
+
+    /// Appends to `out` each page whose accounts are all read and whose records changed, and
+    /// forgets pages left without accounts; returns how much the live bytes grew.
+    private func appendPages(_ manifest: inout LedgerManifest, to out: inout MonthsLogWrite)
+        throws(StorageError) -> Int
+    {
         var grown = 0
         let byPage = manifest.loadedAccountsByPage()
         for page in 0..<LedgerManifest.pageCount where !manifest.unloadedPages.contains(page) {
@@ -121,8 +149,9 @@ extension StorageController {
             if let old, old.bytes == bytes.count, old.checksum == checksum { continue }
             grown += bytes.count - (old?.bytes ?? 0)
             manifest.pages[page] = LedgerManifest.Section(
-                offset: start + out.count, bytes: bytes.count, checksum: checksum)
-            out += bytes
+                offset: out.offset, bytes: bytes.count, checksum: checksum)
+            out.pending += bytes
+            try writeOut(&out, whenOver: monthsLogChunk)
         }
         return grown
     }
@@ -136,24 +165,24 @@ extension StorageController {
         for page in manifest.unloadedPages.sorted() {
             try loadPage(page, in: &manifest, log: log)
         }
-        var compacted: [UInt8] = []
-        compacted.reserveCapacity(manifest.liveBytes ?? 0)
-        for accountID in manifest.accounts.keys.sorted() {
-            guard let section = manifest.accounts[accountID]!.section else { continue }
-            manifest.accounts[accountID]!.section!.offset = compacted.count
-            compacted += log[section.offset..<section.offset + section.bytes]
-        }
-        manifest.pages = Array(repeating: nil, count: LedgerManifest.pageCount)
-        _ = appendPages(&manifest, to: &compacted, at: 0)
-        manifest.liveBytes = compacted.count
         var name = "months.\(manifest.generation)"
         while name == manifest.monthsLog.name { name += "c" }
-        manifest.monthsLog = LedgerManifest.MonthsLog(name: name, bytes: compacted.count)
-        let newPath = monthsPath(manifest.monthsLog)
         close(monthsWriter!.descriptor)
         monthsWriter = nil
-        try openMonthsLog(newPath, committed: 0, truncating: true)
-        try write(compacted, to: monthsWriter!.descriptor, at: 0, newPath)
+        var out = MonthsLogWrite(
+            path: monthsPath(LedgerManifest.MonthsLog(name: name, bytes: 0)), start: 0, isNew: true)
+        for accountID in manifest.accounts.keys.sorted() {
+            guard let section = manifest.accounts[accountID]!.section else { continue }
+            manifest.accounts[accountID]!.section!.offset = out.offset
+            out.pending += log[section.offset..<section.offset + section.bytes]
+            try writeOut(&out, whenOver: monthsLogChunk)
+        }
+        manifest.pages = Array(repeating: nil, count: LedgerManifest.pageCount)
+        _ = try appendPages(&manifest, to: &out)
+        try writeOut(&out)
+        if out.written == 0 { try openMonthsLog(out.path, committed: 0, truncating: true) }
+        manifest.liveBytes = out.written
+        manifest.monthsLog = LedgerManifest.MonthsLog(name: name, bytes: out.written)
     }
 
     /// Opens the months log for appending at its committed length, after journaling the run

@@ -39,26 +39,25 @@ enum CommitStep: Hashable, Sendable, CaseIterable {
     case journal, append, syncData, writeManifest, renameManifest
 }
 
-/// How far a run has written one account-month past its committed bytes.
+/// How far a run has written one account-month past its committed bytes; the run keeps one
+/// per account-month it appended to (`ImportRun.tails`), which names it.
 struct MonthTail: Sendable {
-    let accountID: AccountID
-    let month: Month
-    /// The lengths in the manifest when the run started; `nil` for a month new to the ledger.
-    let committed: LedgerManifest.MonthLength?
+    /// The bytes of transaction lines the month held when the run started (0 for a month new
+    /// to the ledger): the logs only grow, so the month has accepted rows when its accepted
+    /// bytes are more.
+    let committedDataBytes: Int
     /// The month with the rows of the files accepted so far: what the commit makes visible.
     var accepted: LedgerManifest.MonthLength
     /// The month with everything written, including rows of the file being read.
     var written: LedgerManifest.MonthLength
 
     /// Whether accepted files added rows to the month.
-    var hasAcceptedRows: Bool {
-        accepted != committed ?? .empty
-    }
+    var hasAcceptedRows: Bool { accepted.dataBytes != committedDataBytes }
 
-    init(accountID: AccountID, month: Month, committed: LedgerManifest.MonthLength?) {
-        self.accountID = accountID
-        self.month = month
-        self.committed = committed
+    /// The tail of a month with these lengths in the manifest when the run started; `nil` for
+    /// a month new to the ledger.
+    init(committed: LedgerManifest.MonthLength?) {
+        committedDataBytes = committed?.dataBytes ?? 0
         accepted = committed ?? .empty
         written = accepted
     }
@@ -101,6 +100,9 @@ package final class StorageController {
     /// How many bytes of superseded sections a months log may hold beyond as many as its live
     /// ones before a commit copies the live ones into a new months log (a test makes it 0).
     var monthsLogSlack = 1 << 20
+    /// How many bytes of sections and pages a commit gathers before it writes them to the
+    /// months log (a test makes it a few).
+    var monthsLogChunk = 1 << 22
     /// Called between reading the manifest and reading its months log; a test commits
     /// there, as another process could.
     var beforeReadingMonths: (() -> Void)?

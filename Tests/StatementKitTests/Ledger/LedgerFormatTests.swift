@@ -160,6 +160,30 @@ struct LedgerManifestTests {
         #expect(month.dataChecksum == .of([1, 2, 3, 4]))
     }
 
+    @Test func `keeps a month's missing values apart from zero, and equal months equal`() {
+        let bare = LedgerManifest.MonthLength(dataBytes: 0, idBytes: 0)
+        #expect(bare.dataChecksum == nil && bare.idChecksum == nil)
+        #expect(bare.total == nil && bare.days == nil && bare.extents == nil)
+        var zeros = bare
+        zeros.dataChecksum = Checksum(value: 0)
+        zeros.idChecksum = Checksum(value: 0)
+        zeros.total = 0
+        zeros.days = 1...31
+        #expect(zeros.dataChecksum == Checksum(value: 0) && zeros.idChecksum == Checksum(value: 0))
+        #expect(zeros.total == 0 && zeros.days == 1...31)
+        #expect(zeros != bare)
+        // Each value taken away again: the month is the bare one, bit for bit.
+        zeros.dataChecksum = nil
+        #expect(zeros.dataChecksum == nil && zeros.idChecksum == Checksum(value: 0))
+        zeros.idChecksum = nil
+        zeros.total = nil
+        #expect(zeros != bare)
+        zeros.days = nil
+        #expect(zeros == bare && zeros.hashValue == bare.hashValue)
+        // What a first import at a bank's scale holds millions of (it was 96 bytes).
+        #expect(MemoryLayout<LedgerManifest.MonthLength>.stride == 56)
+    }
+
     @Test func `refuses extents outside the logs or not adding up to their month`() throws {
         func section(_ extents: String, data: Int = 10) -> [UInt8] {
             Array(

@@ -46,8 +46,9 @@ struct LedgerLogsPropertyTests {
             paths.append(try runs.files.write("f\(index).csv", text))
         }
         // The files in runs of one to three, each written out in steps of 60 to 600 bytes,
-        // the months log copied whenever a section is superseded, and the identities of
-        // months not touched lately let go of (read again from the logs) after every step.
+        // the months log written in pieces of 1 to 300 bytes and copied whenever a section is
+        // superseded, and the identities of months not touched lately let go of (read again
+        // from the logs) after every step.
         var next = 0
         while next < paths.count {
             let batch = Array(
@@ -55,6 +56,7 @@ struct LedgerLogsPropertyTests {
             next += batch.count
             let storage = StorageController(folder: runs.state)
             storage.monthsLogSlack = 0
+            storage.monthsLogChunk = Int.random(in: 1...300, using: &generator)
             let controller = runs.controller(
                 storage, stagingLimit: Int.random(in: 60...600, using: &generator))
             controller.identityLimit = Int.random(in: 0...2, using: &generator)
