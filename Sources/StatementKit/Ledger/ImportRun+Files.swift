@@ -194,14 +194,13 @@ extension ImportRun {
 
     /// Undoes what a rejected file staged: its identities and the bytes appended to the logs.
     private func undo(_ progress: FileProgress) throws(StorageError) {
-        for (key, hashes) in progress.added {
-            if isDryRun {
-                for hash in hashes { knownIdentities[key]?.remove(hash) }
-            } else {
-                // Read again from the accepted rows when needed.
-                knownIdentities[key] = nil
-            }
+        for key in progress.addedMonths {
+            // Read again from the accepted rows when needed.
+            if !isDryRun { knownIdentities[key] = nil }
             tails[key]!.written = tails[key]!.accepted
+        }
+        for (key, hashes) in progress.addedHashes {
+            for hash in hashes { knownIdentities[key]?.remove(hash) }
         }
         if !isDryRun && writtenLogs != acceptedLogs { try storage.cutBack(to: acceptedLogs) }
         writtenLogs = acceptedLogs
@@ -345,7 +344,7 @@ extension ImportRun {
             manifest.accounts[accountID]!.turnover =
                 (manifest.accounts[accountID]!.turnover ?? 0) + added
         }
-        for key in progress.added.keys {
+        for key in progress.addedMonths {
             tails[key]!.accepted = tails[key]!.written
             touched.insert(key.accountID)
             lastFileTouches.insert(key.accountID)

@@ -138,10 +138,13 @@ extension ImportRun {
         var stagedBytes = 0
         /// Per account-month, the counts of content hashes of rows without transaction id.
         var occurrences: [AccountMonth: [UInt64: Int]] = [:]
-        /// The account-months the file added rows to, with (in a dry run) the identities
-        /// added, to forget if it is rejected. A run that writes reads a rejected file's
-        /// account-months again instead, so it keeps no hashes (8 MB for 1M rows).
-        var added: [AccountMonth: [UInt64]] = [:]
+        /// The account-months the file added rows to, in the order it first did: a list,
+        /// not a dictionary, as a first import at a bank's scale adds to millions.
+        var addedMonths: [AccountMonth] = []
+        /// In a dry run, the identities the file added, to forget if it is rejected. A run
+        /// that writes reads a rejected file's account-months again instead, so it keeps no
+        /// hashes (8 MB for 1M rows).
+        var addedHashes: [AccountMonth: [UInt64]] = [:]
         /// Per account, the magnitudes of the new rows' amounts, added up.
         var turnover: [AccountID: Int64] = [:]
         /// Rows that cannot join the ledger: a transaction id already there with another
@@ -217,15 +220,14 @@ extension ImportRun {
         // Taken out of the dictionaries while they grow, so that they are not copied.
         var known = try identities(of: key)
         knownIdentities[key] = nil
-        let addedBefore = progress.added.removeValue(forKey: key)
-        var (added, addsRows) = (addedBefore ?? [], addedBefore != nil)
+        var added = isDryRun ? progress.addedHashes.removeValue(forKey: key) ?? [] : []
         var turnover =
             (manifest.accounts[key.accountID]?.turnover ?? 0)
             + (progress.turnover[key.accountID] ?? 0)
         defer {
             known.lastFlush = flushes
             knownIdentities[key] = known
-            if addsRows { progress.added[key] = added }
+            if !added.isEmpty { progress.addedHashes[key] = added }
             let base = manifest.accounts[key.accountID]?.turnover ?? 0
             progress.turnover[key.accountID] = turnover - base
         }
@@ -271,7 +273,6 @@ extension ImportRun {
             }
             turnover = sum
             known.insert(hash, amountCheck: check)
-            addsRows = true
             if isDryRun { added.append(hash) }
             newRanges.append(start..<end)
             newTotal &+= row.amount
@@ -311,6 +312,10 @@ extension ImportRun {
             ? month.bytes : newRanges.reduce(into: []) { $0 += month.bytes[$1] }
         if tails[key] == nil {
             tails[key] = MonthTail(committed: committed.accounts[key.accountID]?.months[key.month])
+        }
+        // Written as far as accepted: the file's first rows in the month.
+        if tails[key]!.written.dataBytes == tails[key]!.accepted.dataBytes {
+            progress.addedMonths.append(key)
         }
         tails[key]!.written.advance(
             data: data, ids: ids, at: writtenLogs, total: newTotal,
