@@ -304,3 +304,27 @@ final class ImportRun {
         }
     }
 }
+
+/// How far a run has written one account-month past its committed bytes; the run keeps one
+/// per account-month it appended to (`ImportRun.tails`), which names it.
+struct MonthTail: Sendable {
+    /// The bytes of transaction lines the month held when the run started (0 for a month new
+    /// to the ledger): the logs only grow, so the month has accepted rows when its accepted
+    /// bytes are more.
+    let committedDataBytes: Int
+    /// The month with the rows of the files accepted so far: what the commit makes visible.
+    var accepted: LedgerManifest.MonthLength
+    /// The month with everything written, including rows of the file being read.
+    var written: LedgerManifest.MonthLength
+
+    /// Whether accepted files added rows to the month.
+    var hasAcceptedRows: Bool { accepted.dataBytes != committedDataBytes }
+
+    /// The tail of a month with these lengths in the manifest when the run started; `nil` for
+    /// a month new to the ledger.
+    init(committed: LedgerManifest.MonthLength?) {
+        committedDataBytes = committed?.dataBytes ?? 0
+        accepted = committed ?? .empty
+        written = accepted
+    }
+}
