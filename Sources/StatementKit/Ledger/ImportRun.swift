@@ -127,17 +127,11 @@ final class ImportRun {
         // The account-months, not their tails, sorted: a first import at a bank's scale grows
         // millions of them.
         let grown = tails.compactMap { $0.value.hasAcceptedRows ? $0.key : nil }.sorted()
-        let wroteRows = !tails.isEmpty
+        var balances = BalanceOutcome()
         if !isDryRun {
             for key in grown {
                 manifest.accounts[key.accountID]!.months[key.month] = tails[key]!.accepted
             }
-        }
-        // What the tails hold is in the manifest now (a dry run's is not needed): let go of
-        // them before the commit's own memory (1.5 GB at 3.3M account-months).
-        tails = [:]
-        var balances = BalanceOutcome()
-        if !isDryRun {
             do throws(StorageError) { balances = try checkBalances(grown: grown) } catch {
                 try? storage.rollBack()
                 throw error
@@ -150,7 +144,7 @@ final class ImportRun {
         let (changed, earliest) = changedMonths(grown: grown, balances: balances)
         try commit(
             grown: grown, balances: balances, changed: changed, earliest: earliest,
-            touched: touched, wroteRows: wroteRows, clock: clock)
+            touched: touched, clock: clock)
         rejected.forget(below: statementFiles.roots, except: foundPaths)
         if !isDryRun, storage.isLocked, rejected != rejectedBefore {
             // A memory that saves work: losing it costs a read, never the run.
@@ -268,8 +262,7 @@ final class ImportRun {
     /// against their checksums; or, with no transaction changed, what it learnt of its files.
     private func commit(
         grown: [AccountMonth], balances: BalanceOutcome, changed: Set<Month>,
-        earliest: [AccountID: Month], touched: Set<AccountID>, wroteRows: Bool,
-        clock: () -> String
+        earliest: [AccountID: Month], touched: Set<AccountID>, clock: () -> String
     ) throws(StorageError) {
         if !isDryRun && !(grown.isEmpty && balances.changed.isEmpty) {
             // The months whose statements change are read back against their checksums
@@ -297,7 +290,7 @@ final class ImportRun {
                 &manifest, changed: Set(grown.map(\.accountID)).union(balances.changed),
                 keepingForUndo: committed.version == LedgerManifest.formatVersion ? committed : nil)
         } else if !isDryRun {
-            if wroteRows { try storage.rollBack() }  // only rejected files were written
+            if !tails.isEmpty { try storage.rollBack() }  // only rejected files were written
             // What the run learnt of its files, without a new generation: no transaction
             // changed, so no report needs writing again.
             if manifest.files != committed.files { try storage.commit(&manifest) }
