@@ -310,16 +310,21 @@ extension ImportRun {
         let data =
             newRanges.count == month.rows.count
             ? month.bytes : newRanges.reduce(into: []) { $0 += month.bytes[$1] }
-        if tails[key] == nil {
-            tails[key] = MonthTail(committed: committed.accounts[key.accountID]?.months[key.month])
+        // The tail changed in place, found once.
+        func advance(_ tail: inout MonthTail) {
+            // Written as far as accepted: the file's first rows in the month.
+            if tail.written.dataBytes == tail.accepted.dataBytes {
+                progress.addedMonths.append(key)
+            }
+            tail.written.advance(
+                data: data, ids: ids, at: writtenLogs, total: newTotal,
+                days: month.days(of: newRanges))
         }
-        // Written as far as accepted: the file's first rows in the month.
-        if tails[key]!.written.dataBytes == tails[key]!.accepted.dataBytes {
-            progress.addedMonths.append(key)
-        }
-        tails[key]!.written.advance(
-            data: data, ids: ids, at: writtenLogs, total: newTotal,
-            days: month.days(of: newRanges))
+        advance(
+            &tails[
+                key,
+                default: MonthTail(committed: committed.accounts[key.accountID]?.months[key.month])]
+        )
         writtenLogs.advance(data: data.count, ids: ids.count)
         if !isDryRun {
             dataLog += data
