@@ -16,7 +16,7 @@ extension [UInt8] {
 
     /// Appends a string's UTF-8 bytes in one copy.
     mutating func append(utf8 text: String) {
-        text.withUTF8Bytes { append(contentsOf: $0) }
+        text.withUTF8Bytes { append($0) }
     }
 
     /// Appends an integer's 8 bytes, least significant first.
@@ -37,3 +37,11 @@ extension [UInt8] {
 
 /// A line of spaces that `appendSpaces` copies from.
 private let spaceLine = [UInt8](repeating: UInt8(ascii: " "), count: 128)
+
+extension [UInt8] {
+    /// Appends the bytes of a span in one copy.
+    @inline(__always)
+    mutating func append(_ bytes: Span<UInt8>) {
+        bytes.withUnsafeBytes { append(bytes: $0) }
+    }
+}

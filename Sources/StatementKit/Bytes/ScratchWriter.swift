@@ -67,6 +67,25 @@ extension [UInt8] {
     }
 }
 
+extension ScratchWriter {
+    /// Calls `read` with what `write` writes, at most `capacity` bytes, lent as a span: how a
+    /// reader rewrites a field (a decimal comma as a point) for a model parser to read.
+    @inline(__always)
+    static func lending<R, E: Error>(
+        atMost capacity: Int, _ write: (inout ScratchWriter) throws(E) -> Void,
+        _ read: (Span<UInt8>) throws(E) -> R
+    ) throws(E) -> R {
+        let result = withUnsafeTemporaryAllocation(byteCount: capacity, alignment: 1) { buffer in
+            var writer = ScratchWriter(buffer)
+            return Result { () throws(E) in
+                try write(&writer)
+                return try writer.written.withSpan(read)
+            }
+        }
+        return try result.get()
+    }
+}
+
 /// Short byte strings (a format's signs and separators) kept in one allocation that is never
 /// written after it is made, and lent as `Text`s: plain values, so that using one touches no
 /// reference count (two cores formatting with one format would contend for it). A `Text` is

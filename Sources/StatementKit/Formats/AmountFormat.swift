@@ -226,7 +226,7 @@ enum CurrencyMarker {
             if code.allSatisfy(isLetter),
                 outside < index || outside >= end || !isLetter(bytes[outside])
             {
-                if let named = Currency(codeBytes: code) {
+                if let named = code.withSpan(Currency.init(codeBytes:)) {
                     guard named == currency else { throw .currencyMismatch(named.code) }
                     return 3
                 }

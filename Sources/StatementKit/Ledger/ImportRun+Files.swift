@@ -142,17 +142,16 @@ extension ImportRun {
                 try note(batch.accounts, in: &fileAccounts, conflicts: &conflicts)
             } catch { writeError = writeError ?? error }
             // The batch's bytes are borrowed once, not retained and released for every row.
-            batch.bytes.withUnsafeBytes { batchBytes in
-                for row in batch.rows {
-                    guard writeError == nil else { return }
-                    let key = AccountMonth(accountID: row.accountID, month: row.month)
-                    progress.stagedBytes += progress.staged[key, default: StagedMonth()].append(
-                        row, of: batchBytes)
-                    if progress.stagedBytes >= stagingLimit {
-                        do throws(StorageError) {
-                            try writeStaged(&progress, accounts: fileAccounts)
-                        } catch { writeError = error }
-                    }
+            let batchBytes = batch.bytes.span
+            for row in batch.rows {
+                guard writeError == nil else { break }
+                let key = AccountMonth(accountID: row.accountID, month: row.month)
+                progress.stagedBytes += progress.staged[key, default: StagedMonth()].append(
+                    row, of: batchBytes)
+                if progress.stagedBytes >= stagingLimit {
+                    do throws(StorageError) {
+                        try writeStaged(&progress, accounts: fileAccounts)
+                    } catch { writeError = error }
                 }
             }
         }

@@ -9,27 +9,21 @@ extension ImportRun {
 
         /// Stages a row encoded in `batchBytes` (an `EncodedRows`' bytes); returns how many
         /// bytes its encoding takes.
-        mutating func append(_ row: EncodedRows.Row, of batchBytes: UnsafeRawBufferPointer)
-            -> Int
-        {
-            let encoded = UnsafeRawBufferPointer(rebasing: batchBytes[row.start..<row.staged.end])
-            bytes.append(bytes: encoded)
+        mutating func append(_ row: EncodedRows.Row, of batchBytes: Span<UInt8>) -> Int {
+            bytes.append(batchBytes.extracting(row.start..<row.staged.end))
             rows.append(row.staged.ending(at: bytes.count))
-            return encoded.count
+            return row.staged.end - row.start
         }
 
         /// The first and last day of the month of the rows at `ranges` of `bytes`.
         func days(of ranges: [Range<Int>]) -> ClosedRange<Int>? {
-            bytes.withUnsafeBytes { buffer in
-                var days: ClosedRange<Int>?
-                for range in ranges {
-                    guard let day = LedgerRecord.dayOfMonth(line: buffer, at: range.lowerBound)
-                    else { continue }
-                    days =
-                        days.map { min($0.lowerBound, day)...max($0.upperBound, day) } ?? day...day
-                }
-                return days
+            var days: ClosedRange<Int>?
+            for range in ranges {
+                guard let day = LedgerRecord.dayOfMonth(line: bytes.span, at: range.lowerBound)
+                else { continue }
+                days = days.map { min($0.lowerBound, day)...max($0.upperBound, day) } ?? day...day
             }
+            return days
         }
 
         /// The identities of the rows in order. Rows without transaction id are numbered by
@@ -90,7 +84,9 @@ extension ImportRun {
             LedgerRecord.encode(fields, into: &bytes)
             let hash =
                 if let id = fields.transactionID {
-                    TransactionIdentity(account: row.account.id, transactionID: id).hash
+                    id.withSpan {
+                        TransactionIdentity(account: row.account.id, transactionID: $0).hash
+                    }
                 } else {
                     TransactionIdentity.contentHash(fields)
                 }

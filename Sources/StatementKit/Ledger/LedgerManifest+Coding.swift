@@ -33,7 +33,7 @@ extension LedgerManifest {
         }
         for accountID in currentOutOfBalanceIDs.sorted() {
             out.text("unbalanced\t")
-            accountID.withBytes { out.bytes.append(bytes: $0) }
+            accountID.withBytes { out.bytes.append($0) }
             out.newline()
         }
         for path in files.keys.sorted() {
@@ -86,7 +86,7 @@ extension LedgerManifest {
         for accountID in accountIDs.sorted() {
             let entry = accounts[accountID]!
             out.text("account\t")
-            accountID.withBytes { out.bytes.append(bytes: $0) }
+            accountID.withBytes { out.bytes.append($0) }
             out.tab()
             out.text(entry.account.currency.code)
             out.tab()
@@ -215,7 +215,7 @@ extension LedgerManifest {
     package static func sealed(_ body: [UInt8], version: Int = formatVersion) -> [UInt8] {
         let hash =
             version >= 4
-            ? body.withUnsafeBytes { ContentHash.of($0).description } : Checksum.of(body).hexText
+            ? ContentHash.of(body).description : Checksum.of(body).hexText
         return body + Array("end\t\(hash)\n".utf8)
     }
 

@@ -31,7 +31,7 @@ package enum LedgerRecord {
         bytes.append(9)
         escape(fields.beneficiary, into: &bytes)
         bytes.append(9)
-        if let iban = fields.beneficiaryIBAN { iban.withBytes { bytes.append(bytes: $0) } }
+        if let iban = fields.beneficiaryIBAN { iban.withBytes { bytes.append($0) } }
         bytes.append(9)
         if let description = fields.description { escape(description, into: &bytes) }
         bytes.append(9)
@@ -99,16 +99,30 @@ package enum LedgerRecord {
     }
 
     /// Text written by `escape(_:into:)`; `nil` for an empty field.
-    static func unescape(_ field: UnsafeRawBufferPointer) -> String? {
+    static func unescape(_ field: ArraySlice<UInt8>) -> String? {
+        unescape(field.span)
+    }
+
+    /// Text written by `escape(_:into:)`; `nil` for an empty field.
+    private static func unescape(_ field: UnsafeRawBufferPointer) -> String? {
+        field.withSpan(unescape)
+    }
+
+    /// Text written by `escape(_:into:)`; `nil` for an empty field.
+    static func unescape(_ field: Span<UInt8>) -> String? {
         guard field.count > 0 else { return nil }
-        guard field.contains(92) else { return String(decoding: field, as: UTF8.self) }
+        guard field.contains(92) else { return field.text }
         var out: [UInt8] = []
-        var iterator = field.makeIterator()
-        while let byte = iterator.next() {
-            guard byte == 92, let next = iterator.next() else {
+        var index = 0
+        while index < field.count {
+            let byte = field[index]
+            index += 1
+            guard byte == 92, index < field.count else {
                 out.append(byte)
                 continue
             }
+            let next = field[index]
+            index += 1
             switch next {
             case UInt8(ascii: "t"): out.append(9)
             case UInt8(ascii: "n"): out.append(10)
@@ -137,7 +151,7 @@ package enum LedgerRecord {
                 throw fail("has \(fields.count) fields, not 7")
             }
             let day: Day
-            do throws(DayError) { day = try Day(parsing: fields[0]) } catch {
+            do throws(DayError) { day = try fields[0].withSpan(Day.init(parsing:)) } catch {
                 throw fail("bad date")
             }
             guard let minorUnits = integer(fields[1]), let beneficiary = unescape(fields[2]) else {
@@ -151,7 +165,9 @@ package enum LedgerRecord {
                 if let known = knownIBANs[slot], known.withBytes({ $0.elementsEqual(fields[3]) }) {
                     beneficiaryIBAN = known
                 } else {
-                    do throws(IBANError) { beneficiaryIBAN = try IBAN(parsing: fields[3]) } catch {
+                    do throws(IBANError) {
+                        beneficiaryIBAN = try fields[3].withSpan(IBAN.init(parsing:))
+                    } catch {
                         throw fail("bad beneficiary IBAN")
                     }
                     knownIBANs[slot] = beneficiaryIBAN
@@ -184,7 +200,7 @@ package enum LedgerRecord {
             guard fields.count == 6 || fields.count == 7, let minorUnits = integer(fields[1]) else {
                 throw DecodingError(description: "record \(index + 1): bad amount")
             }
-            guard let day = dayOfMonth(fields[0]) else {
+            guard let day = fields[0].withSpan(dayOfMonth) else {
                 throw DecodingError(description: "record \(index + 1): bad date")
             }
             days = days.map { min($0.lowerBound, day)...max($0.upperBound, day) } ?? day...day
@@ -198,7 +214,7 @@ package enum LedgerRecord {
     }
 
     /// The day of the month of a line's date field, `YYYY-MM-DD`: its last two digits.
-    static func dayOfMonth(_ date: UnsafeRawBufferPointer) -> Int? {
+    static func dayOfMonth(_ date: Span<UInt8>) -> Int? {
         guard date.count >= 10 else { return nil }
         let tens = date[date.count - 2] &- UInt8(ascii: "0")
         let ones = date[date.count - 1] &- UInt8(ascii: "0")
@@ -208,12 +224,11 @@ package enum LedgerRecord {
     }
 
     /// The day of the month of the line that starts at `start` in `bytes` (an encoded row).
-    static func dayOfMonth(line bytes: UnsafeRawBufferPointer, at start: Int) -> Int? {
-        guard let base = bytes.baseAddress, start < bytes.count,
-            let tab = memchr(base + start, 9, bytes.count - start)
-        else { return nil }
-        let end = base.distance(to: UnsafeRawPointer(tab))
-        return dayOfMonth(UnsafeRawBufferPointer(rebasing: bytes[start..<end]))
+    static func dayOfMonth(line bytes: Span<UInt8>, at start: Int) -> Int? {
+        guard start < bytes.count else { return nil }
+        let line = bytes.extracting(start...)
+        guard let end = line.firstIndex(of: 9) else { return nil }
+        return dayOfMonth(line.extracting(..<end))
     }
 
     /// Calls `body` with each line's 0-based index and its tab-separated fields, as byte views.

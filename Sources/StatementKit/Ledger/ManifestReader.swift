@@ -117,7 +117,7 @@ struct ManifestReader {
                         line: lines.count,
                         "it has no end line: it was cut short or changed by hand")
                 }
-                matches = body.withUnsafeBytes { ContentHash.of($0) } == hash
+                matches = ContentHash.of(body) == hash
             } else {
                 guard let checksum = Checksum(hexText: hashText) else {
                     throw .malformed(
@@ -260,7 +260,7 @@ struct ManifestReader {
 
     /// The day of a `YYYY-MM-DD` field; `nil` when it is not one.
     private func day(_ range: Range<Int>) -> Day? {
-        bytes.withUnsafeBytes { try? Day(parsing: UnsafeRawBufferPointer(rebasing: $0[range])) }
+        try? Day(parsing: bytes.span.extracting(range))
     }
 
     /// Reads a `file` record: an imported file's stamp, content and counts.
@@ -411,9 +411,7 @@ struct ManifestReader {
             return last.id
         }
         guard
-            let id = bytes.withUnsafeBytes({
-                try? AccountID(parsing: UnsafeRawBufferPointer(rebasing: $0[range]))
-            })
+            let id = try? AccountID(parsing: bytes.span.extracting(range))
         else { return nil }
         lastAccount = (range, id)
         return id
@@ -429,9 +427,7 @@ struct ManifestReader {
     }
 
     private func unescaped(_ range: Range<Int>) -> String {
-        bytes.withUnsafeBytes {
-            LedgerRecord.unescape(UnsafeRawBufferPointer(rebasing: $0[range]))
-        } ?? ""
+        LedgerRecord.unescape(bytes.span.extracting(range)) ?? ""
     }
 
     /// A decimal integer, with an optional leading `-`, that fits in an `Int`.

@@ -46,8 +46,8 @@ struct RejectedFiles: Equatable {
                 let code = DiagnosticCode(rawValue: String(decoding: fields[4], as: UTF8.self)),
                 let lineNumber = Int(String(decoding: fields[5], as: UTF8.self)),
                 let column = Int(String(decoding: fields[6], as: UTF8.self)),
-                let message = Array(fields[7]).withUnsafeBytes(LedgerRecord.unescape),
-                let path = Array(fields[8]).withUnsafeBytes(LedgerRecord.unescape)
+                let message = LedgerRecord.unescape(fields[7]),
+                let path = LedgerRecord.unescape(fields[8])
             else { continue }
             result.entries[path] = Entry(
                 content: content, reading: Checksum(value: reading),

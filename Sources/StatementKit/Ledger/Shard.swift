@@ -29,8 +29,7 @@ package struct Shard: Hashable, Sendable, CustomStringConvertible {
     /// Whether a statement file belongs to this part of a check split by file (`validate
     /// --shard`), by its name as found.
     package func contains(file name: String) -> Bool {
-        var name = name
-        return name.withUTF8 { Self.number(of: UnsafeRawBufferPointer($0), count: count) } == number
+        Self.number(of: name.utf8.span, count: count) == number
     }
 
     /// The part of `count` an account belongs to.
@@ -38,7 +37,7 @@ package struct Shard: Hashable, Sendable, CustomStringConvertible {
         accountID.withBytes { number(of: $0, count: count) }
     }
 
-    private static func number(of bytes: UnsafeRawBufferPointer, count: Int) -> Int {
+    private static func number(of bytes: Span<UInt8>, count: Int) -> Int {
         var hasher = StableHasher()
         hasher.combine(bytes)
         return Int(hasher.value % UInt64(count)) + 1

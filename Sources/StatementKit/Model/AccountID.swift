@@ -28,13 +28,13 @@ package struct AccountID: Sendable {
     private let bytes: InlineBytes
 
     /// Wraps a canonical text already validated.
-    private init(canonical bytes: UnsafeRawBufferPointer) {
+    private init(canonical bytes: Span<UInt8>) {
         self.bytes = InlineBytes(bytes)
     }
 
     /// Wraps bytes that may be a canonical text (at most 40 bytes) without validating them,
     /// to look them up among ids validated before.
-    init?(knownBytes bytes: UnsafeRawBufferPointer) {
+    init?(knownBytes bytes: Span<UInt8>) {
         guard !bytes.isEmpty, bytes.count <= AccountID.maximumLength else { return nil }
         self.init(canonical: bytes)
     }
@@ -45,12 +45,12 @@ package struct AccountID: Sendable {
     }
 
     /// Calls `body` with the bytes of the canonical text.
-    package func withBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+    package func withBytes<R, E: Error>(_ body: (Span<UInt8>) throws(E) -> R) throws(E) -> R {
         try bytes.withBytes(body)
     }
 
     /// The canonical text, such as `DE89370400440532013000` or `aba:021000021/123456789`.
-    package var text: String { withBytes { String(decoding: $0, as: UTF8.self) } }
+    package var text: String { withBytes { $0.text } }
 
     /// The IBAN, when the account (or the account a pocket belongs to) is known by one.
     package var iban: IBAN? {
@@ -64,7 +64,7 @@ package struct AccountID: Sendable {
     package init?(_ base: AccountID, pocket currency: Currency) {
         let text = Array((base.base.text + "@" + currency.code).utf8)
         guard text.count <= Self.maximumLength else { return nil }
-        self = text.withUnsafeBytes { AccountID(canonical: $0) }
+        self = AccountID(canonical: text.span)
     }
 
     /// The currency of a pocket of an account of several currencies; `nil` for an account.
@@ -77,7 +77,7 @@ package struct AccountID: Sendable {
     package var base: AccountID {
         withBytes { bytes in
             guard let at = bytes.lastIndex(of: UInt8(ascii: "@")) else { return self }
-            return AccountID(canonical: UnsafeRawBufferPointer(rebasing: bytes[..<at]))
+            return AccountID(canonical: bytes.extracting(..<at))
         }
     }
 
@@ -199,15 +199,15 @@ extension AccountID {
         let value = text[text.index(after: colon)...].trimmingCharacters(in: .whitespaces)
         do throws(AccountIDError) {
             let canonical = "\(scheme.rawValue):" + (try Self.canonicalValue(value, scheme))
-            self = Array(canonical.utf8).withUnsafeBytes { AccountID(canonical: $0) }
+            self = AccountID(canonical: Array(canonical.utf8).span)
         } catch { throw .accountID(error) }
     }
 
     /// Reads and validates an account id from its UTF-8 (see `init(parsing:)`): an IBAN
     /// without making a string, as a ledger's account records hold 100,000 of them.
-    package init(parsing bytes: UnsafeRawBufferPointer) throws(AccountIDParseError) {
+    package init(parsing bytes: Span<UInt8>) throws(AccountIDParseError) {
         guard !bytes.contains(UInt8(ascii: ":")), !bytes.contains(UInt8(ascii: "@")) else {
-            try self.init(parsing: String(decoding: bytes, as: UTF8.self))
+            try self.init(parsing: bytes.text)
             return
         }
         do throws(IBANError) {

@@ -23,14 +23,12 @@ package struct Currency: Hashable, Sendable {
     ///
     /// - Returns: `nil` when the code is not an active ISO 4217 code (lower case is not accepted).
     package init?(code: String) {
-        var text = code
-        let found = text.withUTF8 { Currency(codeBytes: UnsafeRawBufferPointer($0)) }
-        guard let found else { return nil }
+        guard let found = Currency(codeBytes: code.utf8.span) else { return nil }
         self = found
     }
 
     /// Looks up an active ISO 4217 code from its three ASCII bytes, in either case (`usd`).
-    init?(codeBytes bytes: UnsafeRawBufferPointer) {
+    init?(codeBytes bytes: Span<UInt8>) {
         guard bytes.count == 3 else { return nil }
         let upper = { (byte: UInt8) in byte &- UInt8(ascii: "a") < 26 ? byte - 32 : byte }
         let (a, b, c) = (upper(bytes[0]), upper(bytes[1]), upper(bytes[2]))

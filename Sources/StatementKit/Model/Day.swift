@@ -74,24 +74,26 @@ extension Day {
     /// Reads an ISO 8601 calendar date `YYYY-MM-DD` from ASCII bytes.
     ///
     /// - Complexity: O(1), no allocation.
-    package init(parsing bytes: UnsafeRawBufferPointer) throws(DayError) {
+    package init(parsing bytes: Span<UInt8>) throws(DayError) {
         guard bytes.count == 10, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-")
         else { throw .malformed }
-        func number(_ range: Range<Int>) throws(DayError) -> Int {
-            var value = 0
-            for index in range {
-                let digit = bytes[index] &- UInt8(ascii: "0")
-                guard digit < 10 else { throw .malformed }
-                value = value * 10 + Int(digit)
-            }
-            return value
+        // The digits at fixed places of ten bytes, each checked as it is read.
+        var notDigit = false
+        func digit(_ index: Int) -> Int {
+            let value = bytes[index] &- UInt8(ascii: "0")
+            notDigit = notDigit || value >= 10
+            return Int(value)
         }
-        try self.init(year: number(0..<4), month: number(5..<7), day: number(8..<10))
+        let year = digit(0) * 1000 + digit(1) * 100 + digit(2) * 10 + digit(3)
+        let month = digit(5) * 10 + digit(6)
+        let day = digit(8) * 10 + digit(9)
+        guard !notDigit else { throw .malformed }
+        try self.init(year: year, month: month, day: day)
     }
 
     /// Reads an ISO 8601 calendar date `YYYY-MM-DD` from text.
     package init(parsing text: String) throws(DayError) {
-        self = try text.parsingUTF8 { (bytes) throws(DayError) in try Day(parsing: bytes) }
+        self = try Day(parsing: text.utf8.span)
     }
 
     /// The day as `YYYY-MM-DD`.

@@ -188,9 +188,9 @@ extension Diagnostic {
     }
 
     /// Quotes raw input bytes, replacing invalid UTF-8 with U+FFFD; see `quote(_:)`.
-    package static func quote(bytes: UnsafeRawBufferPointer) -> String {
-        let prefix = UnsafeRawBufferPointer(rebasing: bytes.prefix(quotedLimit * 4 + 4))
-        let text = String(decoding: prefix, as: UTF8.self)
+    package static func quote(bytes: Span<UInt8>) -> String {
+        let prefix = bytes.extracting(first: quotedLimit * 4 + 4)
+        let text = prefix.text
         return prefix.count < bytes.count && text.unicodeScalars.count <= quotedLimit
             ? String(quote(text).dropLast()) + "…\"" : quote(text)
     }

@@ -7,7 +7,7 @@ extension IBAN {
     /// always pass.
     package var nationalCheckDigitsAreValid: Bool {
         withBytes { iban in
-            let bban = UnsafeRawBufferPointer(rebasing: iban[4...])
+            let bban = iban.extracting(droppingFirst: 4)
             switch (iban[0], iban[1]) {
             case (UInt8(ascii: "B"), UInt8(ascii: "E")): return NationalCheck.belgium(bban)
             case (UInt8(ascii: "F"), UInt8(ascii: "R")), (UInt8(ascii: "M"), UInt8(ascii: "C")):
@@ -36,38 +36,46 @@ extension IBAN {
 
 /// The national check digit algorithms, each over a BBAN whose structure is already valid.
 private enum NationalCheck {
-    static func digit(_ bban: UnsafeRawBufferPointer, _ index: Int) -> Int {
+    static func digit(_ bban: Span<UInt8>, _ index: Int) -> Int {
         Int(bban[index] &- UInt8(ascii: "0"))
     }
 
-    static func number(_ bban: UnsafeRawBufferPointer, _ range: Range<Int>) -> Int {
-        range.reduce(0) { $0 * 10 + digit(bban, $1) }
+    static func number(_ bban: Span<UInt8>, _ range: Range<Int>) -> Int {
+        var value = 0
+        for index in range { value = value * 10 + digit(bban, index) }
+        return value
     }
 
-    static func weightedSum(_ bban: UnsafeRawBufferPointer, _ range: Range<Int>, _ weights: [Int])
+    static func weightedSum(_ bban: Span<UInt8>, _ range: Range<Int>, _ weights: [Int])
         -> Int
     {
-        zip(range, weights).reduce(0) { $0 + digit(bban, $1.0) * $1.1 }
+        var sum = 0
+        for (index, weight) in zip(range, weights) { sum += digit(bban, index) * weight }
+        return sum
     }
 
     /// ISO 7064 mod 97-10 of the BBAN, letters counting 10–35 as in the IBAN itself.
-    static func mod97(_ bban: UnsafeRawBufferPointer) -> Int {
-        bban.reduce(0) { remainder, byte in
-            byte <= UInt8(ascii: "9")
+    static func mod97(_ bban: Span<UInt8>) -> Int {
+        var remainder = 0
+        for index in bban.indices {
+            let byte = bban[index]
+            remainder =
+                byte <= UInt8(ascii: "9")
                 ? (remainder * 10 + Int(byte &- UInt8(ascii: "0"))) % 97
                 : (remainder * 100 + Int(byte &- UInt8(ascii: "A")) + 10) % 97
         }
+        return remainder
     }
 
     /// Belgium: the first ten digits modulo 97 (97 for 0) are the last two.
-    static func belgium(_ bban: UnsafeRawBufferPointer) -> Bool {
+    static func belgium(_ bban: Span<UInt8>) -> Bool {
         let remainder = number(bban, 0..<10) % 97
         return (remainder == 0 ? 97 : remainder) == number(bban, 10..<12)
     }
 
     /// France and Monaco: the RIB key, 97 − (89·bank + 15·branch + 3·account) mod 97,
     /// letters of the account number replaced by the digits 1–9 as the RIB defines.
-    static func france(_ bban: UnsafeRawBufferPointer) -> Bool {
+    static func france(_ bban: Span<UInt8>) -> Bool {
         var account = 0
         for index in 10..<21 {
             let byte = bban[index]
@@ -90,7 +98,7 @@ private enum NationalCheck {
     ]
 
     /// Italy and San Marino: the CIN letter over ABI, CAB and account number.
-    static func italy(_ bban: UnsafeRawBufferPointer) -> Bool {
+    static func italy(_ bban: Span<UInt8>) -> Bool {
         var sum = 0
         for index in 1..<23 {
             let byte = bban[index]
@@ -103,7 +111,7 @@ private enum NationalCheck {
     }
 
     /// Spain: two mod-11 digits, over bank + branch and over the account number.
-    static func spain(_ bban: UnsafeRawBufferPointer) -> Bool {
+    static func spain(_ bban: Span<UInt8>) -> Bool {
         let weights = [1, 2, 4, 8, 5, 10, 9, 7, 3, 6]
         func control(_ sum: Int) -> Int {
             let value = 11 - sum % 11
@@ -114,13 +122,13 @@ private enum NationalCheck {
     }
 
     /// Norway: mod 11 with weights 5, 4, 3, 2, 7, 6, 5, 4, 3, 2; a remainder of 1 is invalid.
-    static func norway(_ bban: UnsafeRawBufferPointer) -> Bool {
+    static func norway(_ bban: Span<UInt8>) -> Bool {
         let value = 11 - weightedSum(bban, 0..<10, [5, 4, 3, 2, 7, 6, 5, 4, 3, 2]) % 11
         return value != 10 && value % 11 == digit(bban, 10)
     }
 
     /// Finland: a Luhn check over all fourteen digits.
-    static func finland(_ bban: UnsafeRawBufferPointer) -> Bool {
+    static func finland(_ bban: Span<UInt8>) -> Bool {
         var sum = 0
         for (position, index) in (0..<14).reversed().enumerated() {
             let value = digit(bban, index) * (position % 2 == 1 ? 2 : 1)
@@ -130,13 +138,13 @@ private enum NationalCheck {
     }
 
     /// Poland: the eighth digit of the bank sort code, weights 3, 9, 7, 1, 3, 9, 7.
-    static func poland(_ bban: UnsafeRawBufferPointer) -> Bool {
+    static func poland(_ bban: Span<UInt8>) -> Bool {
         let sum = weightedSum(bban, 0..<7, [3, 9, 7, 1, 3, 9, 7]) % 10
         return (sum == 0 ? 0 : 10 - sum) == digit(bban, 7)
     }
 
     /// Estonia: weights 7, 3, 1 from the right over branch and account number.
-    static func estonia(_ bban: UnsafeRawBufferPointer) -> Bool {
+    static func estonia(_ bban: Span<UInt8>) -> Bool {
         let weights = [7, 3, 1]
         var sum = 0
         for (position, index) in (2..<15).reversed().enumerated() {
@@ -147,7 +155,7 @@ private enum NationalCheck {
     }
 
     /// Czechia and Slovakia: prefix and account number each weigh to 0 modulo 11.
-    static func czechia(_ bban: UnsafeRawBufferPointer) -> Bool {
+    static func czechia(_ bban: Span<UInt8>) -> Bool {
         weightedSum(bban, 4..<10, [10, 5, 8, 4, 2, 1]) % 11 == 0
             && weightedSum(bban, 10..<20, [6, 3, 7, 9, 10, 5, 8, 4, 2, 1]) % 11 == 0
     }

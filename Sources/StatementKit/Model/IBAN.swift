@@ -11,13 +11,17 @@ package struct IBAN: Sendable {
     package var count: Int { bytes.count }
 
     /// Creates an IBAN from an electronic form that already passed validation.
-    init(validatedBytes bytes: UnsafeRawBufferPointer) {
+    init(validatedBytes bytes: Span<UInt8>) {
         self.bytes = InlineBytes(bytes)
+    }
+
+    private init(validated bytes: InlineBytes) {
+        self.bytes = bytes
     }
 
     /// Wraps bytes that look like an electronic form (up to 34 upper-case letters and digits)
     /// without validating them, to look them up among IBANs validated before.
-    init?(electronicBytes bytes: UnsafeRawBufferPointer) {
+    init?(electronicBytes bytes: Span<UInt8>) {
         guard bytes.count >= 4, bytes.count <= IBAN.maximumLength,
             bytes.allSatisfy({ $0 &- UInt8(ascii: "0") < 10 || $0 &- UInt8(ascii: "A") < 26 })
         else { return nil }
@@ -25,13 +29,13 @@ package struct IBAN: Sendable {
     }
 
     /// Calls `body` with the ASCII bytes of the electronic form.
-    package func withBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+    package func withBytes<R, E: Error>(_ body: (Span<UInt8>) throws(E) -> R) throws(E) -> R {
         try bytes.withBytes(body)
     }
 
     /// The electronic form: upper case, no spaces, such as `DE89370400440532013000`.
     package var electronic: String {
-        withBytes { String(decoding: $0, as: UTF8.self) }
+        withBytes { $0.text }
     }
 
     /// The ISO 3166 country code, such as `DE`.
@@ -93,52 +97,44 @@ extension IBAN {
     /// digits. National check digits are not checked here: see `nationalCheckDigitsAreValid`.
     ///
     /// - Complexity: O(n), no allocation unless it throws.
-    package init(parsing bytes: UnsafeRawBufferPointer) throws(IBANError) {
-        var compact = (UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0))
+    package init(parsing bytes: Span<UInt8>) throws(IBANError) {
+        var compact = InlineBytes()
         var count = 0
         var index = 0
         var position = 0
-        try withUnsafeMutableBytes(of: &compact) { (out) throws(IBANError) in
-            while index < bytes.count {
-                let byte = bytes[index]
-                position += 1
-                switch byte {
-                case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "A")...UInt8(ascii: "Z"):
-                    if count < IBAN.maximumLength { out[count] = byte }
-                    count += 1
-                    index += 1
-                case UInt8(ascii: "a")...UInt8(ascii: "z"):
-                    if count < IBAN.maximumLength { out[count] = byte - 32 }
-                    count += 1
-                    index += 1
-                case UInt8(ascii: " "):
-                    index += 1
-                case _ where NoBreakSpace.length(in: bytes, at: index) != nil:
-                    index += NoBreakSpace.length(in: bytes, at: index)!
-                default:
-                    throw .illegalCharacter(
-                        IBAN.describeCharacter(in: bytes, at: index), position: position)
-                }
+        while index < bytes.count {
+            let byte = bytes[index]
+            position += 1
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "A")...UInt8(ascii: "Z"):
+                if count < IBAN.maximumLength { compact.append(byte) }
+                count += 1
+                index += 1
+            case UInt8(ascii: "a")...UInt8(ascii: "z"):
+                if count < IBAN.maximumLength { compact.append(byte - 32) }
+                count += 1
+                index += 1
+            case UInt8(ascii: " "):
+                index += 1
+            case _ where NoBreakSpace.length(in: bytes, at: index) != nil:
+                index += NoBreakSpace.length(in: bytes, at: index)!
+            default:
+                throw .illegalCharacter(
+                    IBAN.describeCharacter(in: bytes, at: index), position: position)
             }
         }
-        let form = compact
-        self = try withUnsafeBytes(of: form) { (raw) throws(IBANError) in
-            let iban = UnsafeRawBufferPointer(rebasing: raw[0..<min(count, IBAN.maximumLength)])
-            try IBAN.validate(iban, count: count)
-            return IBAN(validatedBytes: iban)
-        }
+        try compact.withBytes { (iban) throws(IBANError) in try IBAN.validate(iban, count: count) }
+        self.init(validated: compact)
     }
 
     /// Reads and validates an IBAN from text; see `init(parsing:)` for the bytes.
     package init(parsing text: String) throws(IBANError) {
-        self = try text.parsingUTF8 { (bytes) throws(IBANError) in try IBAN(parsing: bytes) }
+        try self.init(parsing: text.utf8.span)
     }
 
-    private static func validate(_ iban: UnsafeRawBufferPointer, count: Int) throws(IBANError) {
+    private static func validate(_ iban: Span<UInt8>, count: Int) throws(IBANError) {
         guard count >= 2, let format = IBANFormat.lookup(iban[0], iban[1]) else {
-            let prefix = String(
-                decoding: UnsafeRawBufferPointer(rebasing: iban.prefix(2)), as: UTF8.self)
-            throw .unknownCountry(prefix)
+            throw .unknownCountry(iban.extracting(first: 2).text)
         }
         guard count == format.length else {
             throw .wrongLength(country: format.country, expected: format.length, actual: count)
@@ -156,14 +152,14 @@ extension IBAN {
         }
         guard IBAN.mod97(iban, checkDigits: nil) != 1 else { return }
         let expected = 98 - IBAN.mod97(iban, checkDigits: (UInt8(ascii: "0"), UInt8(ascii: "0")))
-        let actual = String(decoding: UnsafeRawBufferPointer(rebasing: iban[2..<4]), as: UTF8.self)
+        let actual = iban.extracting(2..<4).text
         throw .checksumMismatch(
             actual: actual, expected: expected < 10 ? "0\(expected)" : "\(expected)")
     }
 
     /// The ISO 7064 mod-97-10 remainder of the IBAN moved to BBAN + country + check digits,
     /// optionally with the check digits replaced.
-    static func mod97(_ iban: UnsafeRawBufferPointer, checkDigits: (UInt8, UInt8)?) -> Int {
+    static func mod97(_ iban: Span<UInt8>, checkDigits: (UInt8, UInt8)?) -> Int {
         var remainder = 0
         func feed(_ byte: UInt8) {
             if byte <= UInt8(ascii: "9") {
@@ -180,12 +176,11 @@ extension IBAN {
         return remainder
     }
 
-    private static func describeCharacter(in bytes: UnsafeRawBufferPointer, at index: Int) -> String
-    {
-        let rest = UnsafeRawBufferPointer(rebasing: bytes[index..<min(bytes.count, index + 4)])
+    private static func describeCharacter(in bytes: Span<UInt8>, at index: Int) -> String {
+        let rest = bytes.extracting(index..<min(bytes.count, index + 4))
         guard
-            let scalar = String(validating: rest, as: UTF8.self)?.unicodeScalars.first
-                ?? String(decoding: rest, as: UTF8.self).unicodeScalars.first
+            let scalar = rest.validText?.unicodeScalars.first
+                ?? rest.text.unicodeScalars.first
         else { return "?" }
         let hex = String(scalar.value, radix: 16, uppercase: true)
         let code = "U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex

@@ -18,20 +18,17 @@ extension Money {
     /// bare `.5` or `5.` are malformed. The magnitude must stay within `Int64.max`.
     ///
     /// - Complexity: O(n) over the bytes, no allocation.
-    package init(parsing bytes: UnsafeRawBufferPointer, currency: Currency) throws(AmountError) {
+    package init(parsing bytes: Span<UInt8>, currency: Currency) throws(AmountError) {
         let minorUnits = try Money.parseMinorUnits(bytes, scale: currency.minorUnitDigits)
         self.init(minorUnits: minorUnits, currency: currency)
     }
 
     /// Reads an exact decimal amount from text; see `init(parsing:currency:)` for the bytes.
     package init(parsing text: String, currency: Currency) throws(AmountError) {
-        let minorUnits = try text.parsingUTF8 { (bytes) throws(AmountError) in
-            try Money.parseMinorUnits(bytes, scale: currency.minorUnitDigits)
-        }
-        self.init(minorUnits: minorUnits, currency: currency)
+        try self.init(parsing: text.utf8.span, currency: currency)
     }
 
-    static func parseMinorUnits(_ bytes: UnsafeRawBufferPointer, scale: Int) throws(AmountError)
+    static func parseMinorUnits(_ bytes: Span<UInt8>, scale: Int) throws(AmountError)
         -> Int64
     {
         var index = 0

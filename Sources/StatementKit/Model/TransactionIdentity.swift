@@ -33,14 +33,11 @@ package struct TransactionIdentity: Hashable, Sendable {
 
     /// The identity of a transaction with the bank's transaction id.
     init(account: AccountID, transactionID: String) {
-        var transactionID = transactionID
-        self = transactionID.withUTF8 {
-            TransactionIdentity(account: account, transactionID: UnsafeRawBufferPointer($0))
-        }
+        self.init(account: account, transactionID: transactionID.utf8.span)
     }
 
     /// The identity of a transaction with the bank's transaction id, given as its UTF-8.
-    init(account: AccountID, transactionID: UnsafeRawBufferPointer) {
+    init(account: AccountID, transactionID: Span<UInt8>) {
         self.init(prefix: Self.transactionIDPrefix(account), transactionID: transactionID)
     }
 
@@ -55,7 +52,7 @@ package struct TransactionIdentity: Hashable, Sendable {
 
     /// The identity of a transaction id given as its UTF-8, after its account's
     /// `transactionIDPrefix`.
-    init(prefix: StableHasher, transactionID: UnsafeRawBufferPointer) {
+    init(prefix: StableHasher, transactionID: Span<UInt8>) {
         var hasher = prefix
         hasher.combine(transactionID)
         self.init(hash: hasher.value, isTransactionID: true)
@@ -97,10 +94,10 @@ package struct TransactionIdentity: Hashable, Sendable {
         hasher.combine(UInt64(date.year * 10_000 + date.month * 100 + date.day))
         hasher.combine(UInt64(bitPattern: fields.amount.minorUnits))
         hasher.combine(fields.beneficiary)
-        hasher.combine(fields.description ?? UnsafeRawBufferPointer(start: nil, count: 0))
+        hasher.combine(fields.description)
         hasher.combine(fields.description == nil ? 0 : 1)
         hasher.combine(UInt64(fields.amount.currency.packedCode))
-        hasher.combine(fields.reference ?? UnsafeRawBufferPointer(start: nil, count: 0))
+        hasher.combine(fields.reference)
         hasher.combine(fields.reference == nil ? 0 : 1)
         return hasher.value
     }
@@ -145,92 +142,5 @@ package struct TransactionIdentity: Hashable, Sendable {
         hasher.combine(UInt64(bitPattern: amount.minorUnits))
         hasher.combine(UInt64(amount.currency.packedCode))
         return hasher.value | 1
-    }
-}
-
-/// 64-bit FNV-1a, with every field length-prefixed so that `("ab", "c")` and `("a", "bc")` differ.
-struct StableHasher {
-    private(set) var value: UInt64 = 0xCBF2_9CE4_8422_2325
-
-    private mutating func byte(_ byte: UInt8) {
-        value = (value ^ UInt64(byte)) &* 0x0000_0100_0000_01B3
-    }
-
-    /// Feeds the number's eight bytes, least significant first.
-    mutating func combine(_ number: UInt64) {
-        // A zero byte only multiplies by the prime (`x ^ 0 == x`), so the zero bytes above the
-        // highest set one (most of them: lengths, flags, dates) are one multiplication by a
-        // power of the prime: the same value, fewer steps.
-        var rest = number
-        var fed = 0
-        while rest != 0 {
-            byte(UInt8(truncatingIfNeeded: rest))
-            rest >>= 8
-            fed += 1
-        }
-        value = value &* Self.primePowers[8 - fed]
-    }
-
-    /// The FNV prime to the powers 0 through 8, modulo 2⁶⁴.
-    private static let primePowers: [UInt64] = (0...8).map { power in
-        (0..<power).reduce(1) { product, _ in product &* 0x0000_0100_0000_01B3 }
-    }
-
-    mutating func combine(_ bytes: UnsafeRawBufferPointer) {
-        combine(UInt64(bytes.count))
-        for value in bytes { byte(value) }
-    }
-}
-
-/// A running 64-bit FNV-1a checksum of a byte stream, continued as the stream grows: the
-/// checksum of a file's committed bytes after an append is the old checksum fed the new bytes.
-package struct Checksum: Hashable, Sendable {
-    /// The checksum of no bytes.
-    package static let empty = Checksum(value: 0xCBF2_9CE4_8422_2325)
-
-    package private(set) var value: UInt64
-
-    package init(value: UInt64) {
-        self.value = value
-    }
-
-    /// Continues the checksum over more bytes.
-    package mutating func feed(_ bytes: UnsafeRawBufferPointer) {
-        var value = self.value
-        for byte in bytes { value = (value ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
-        self.value = value
-    }
-
-    /// Continues the checksum over more bytes.
-    package mutating func feed(_ bytes: [UInt8]) {
-        bytes.withUnsafeBytes { feed($0) }
-    }
-
-    /// The checksum of some bytes.
-    package static func of(_ bytes: [UInt8]) -> Checksum {
-        var checksum = Checksum.empty
-        checksum.feed(bytes)
-        return checksum
-    }
-
-    /// The checksum of a text's UTF-8.
-    package static func of(_ text: Substring.UTF8View) -> Checksum {
-        var checksum = Checksum.empty
-        for byte in text {
-            checksum.value = (checksum.value ^ UInt64(byte)) &* 0x0000_0100_0000_01B3
-        }
-        return checksum
-    }
-
-    /// The checksum as 16 hexadecimal digits.
-    package var hexText: String {
-        let digits = String(value, radix: 16)
-        return String(repeating: "0", count: 16 - digits.count) + digits
-    }
-
-    /// Reads 16 hexadecimal digits.
-    package init?(hexText: some StringProtocol) {
-        guard hexText.utf8.count == 16, let value = UInt64(hexText, radix: 16) else { return nil }
-        self.value = value
     }
 }

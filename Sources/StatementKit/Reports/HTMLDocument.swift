@@ -106,7 +106,7 @@ enum HTMLDocument {
     }
 
     /// Whether `escape` leaves UTF-8 text as it is.
-    private static func isPlain(utf8: some Collection<UInt8>) -> Bool {
+    private static func isPlain(utf8: Span<UInt8>) -> Bool {
         String.isNeutral(utf8: utf8, avoiding: isSpecial)
     }
 
@@ -142,8 +142,8 @@ enum HTMLDocument {
         let start = out.count
         format.append(money, to: &out)
         // Amounts hold nothing to escape, unless a locale's signs do. (Looked at through a
-        // pointer: a slice of `out` kept alive would make the next append copy all of it.)
-        if !isPlain && !out.withUnsafeBufferPointer({ Self.isPlain(utf8: $0[start...]) }) {
+        // span: a slice of `out` kept alive would make the next append copy all of it.)
+        if !isPlain && !Self.isPlain(utf8: out.span.extracting(start...)) {
             let text = String(decoding: out[start...], as: UTF8.self)
             out.removeSubrange(start...)
             out.append(utf8: escape(text))

@@ -33,35 +33,30 @@ package struct ReportFileRecord: Sendable {
         guard let data = FileManager.default.contents(atPath: path) else { return nil }
         // Read as bytes: a nightly run reads a line per report file (20,000 for a large
         // ledger), which `String` splitting would make the bulk of its time.
-        let parsed = data.withUnsafeBytes { bytes -> [String: Entry]? in
-            let lines = bytes.split(separator: 0x0A)
-            guard let first = lines.first, Array(first) == Array(Self.header.utf8) else {
-                return nil
-            }
-            var entries: [String: Entry] = [:]
-            entries.reserveCapacity(lines.count)
-            for line in lines.dropFirst() {
-                let fields = line.split(separator: 0x09, omittingEmptySubsequences: false)
-                guard fields.count == 5, let size = Self.number(fields[1], radix: 10),
-                    let modified = Self.number(fields[2], radix: 10),
-                    let inode = Self.number(fields[3], radix: 10),
-                    let hash = Self.number(fields[4], radix: 16)
-                else { return nil }
-                let stamp = FileStamp(
-                    size: Int64(bitPattern: size), modified: Int64(bitPattern: modified),
-                    changed: 0, inode: inode, device: 0)
-                entries[String(decoding: fields[0], as: UTF8.self)] = Entry(
-                    stamp: stamp, hash: hash)
-            }
-            return entries
+        let bytes = [UInt8](data)
+        let lines = bytes.split(separator: 0x0A)
+        guard let first = lines.first, Array(first) == Array(Self.header.utf8) else {
+            return nil
         }
-        guard let parsed else { return nil }
-        entries = parsed
+        entries.reserveCapacity(lines.count)
+        for line in lines.dropFirst() {
+            let fields = line.split(separator: 0x09, omittingEmptySubsequences: false)
+            guard fields.count == 5, let size = Self.number(fields[1], radix: 10),
+                let modified = Self.number(fields[2], radix: 10),
+                let inode = Self.number(fields[3], radix: 10),
+                let hash = Self.number(fields[4], radix: 16)
+            else { return nil }
+            let stamp = FileStamp(
+                size: Int64(bitPattern: size), modified: Int64(bitPattern: modified),
+                changed: 0, inode: inode, device: 0)
+            entries[String(decoding: fields[0], as: UTF8.self)] = Entry(
+                stamp: stamp, hash: hash)
+        }
     }
 
     /// A whole number written in ASCII digits (and, for radix 16, `a` to `f`), with an
     /// optional `-`, as its bit pattern; `nil` for anything else.
-    private static func number(_ bytes: Slice<UnsafeRawBufferPointer>, radix: UInt64) -> UInt64? {
+    private static func number(_ bytes: ArraySlice<UInt8>, radix: UInt64) -> UInt64? {
         var digits = bytes[...]
         let isNegative = digits.first == UInt8(ascii: "-")
         if isNegative { digits = digits.dropFirst() }

@@ -20,8 +20,10 @@ struct LentRowTests {
             LedgerRecord.encode(row.fields, into: &bytes)
             record = bytes
             hash =
-                row.fields.transactionID.map {
-                    TransactionIdentity(account: row.account.id, transactionID: $0).hash
+                row.fields.transactionID.map { id in
+                    id.withSpan {
+                        TransactionIdentity(account: row.account.id, transactionID: $0).hash
+                    }
                 } ?? TransactionIdentity.contentHash(row.fields)
         }
 

@@ -441,7 +441,7 @@ struct ContentHashTests {
         var generator = SeededGenerator(seed: 11)
         for length in [0, 1, 7, 8, 9, 63, 64, 65, 1000] {
             let bytes = (0..<length).map { _ in UInt8.random(in: 0...255, using: &generator) }
-            let whole = bytes.withUnsafeBytes { ContentHash.of($0) }
+            let whole = ContentHash.of(bytes)
             var pieces = ContentHasher()
             var start = 0
             while start < length {
@@ -461,7 +461,7 @@ struct ContentHashTests {
             (0..<(3_600_000 / 36)).map { "2026-10-\($0 % 28 + 1),line \($0)\n" }.joined())
         let file = try folder.write("s.csv", text)
         let whole = try FileByteSource(path: file).contentHash()
-        #expect(whole == Array(text.utf8).withUnsafeBytes { ContentHash.of($0) })
+        #expect(whole == ContentHash.of(Array(text.utf8)))
         var chunk = [UInt8](repeating: 0, count: 1 << 20)
         for (reads, skips) in [(0, false), (2, false), (5, false), (2, true)] {
             let source = try FileByteSource(path: file, hashing: true)
@@ -475,17 +475,17 @@ struct ContentHashTests {
 
     @Test func `tells apart bytes that differ in one bit, in length or in order`() {
         let base = Array("date,account_iban,amount\n2026-10-03,DE89,-1.50\n".utf8)
-        var hashes: Set<ContentHash> = [base.withUnsafeBytes { ContentHash.of($0) }]
+        var hashes: Set<ContentHash> = [ContentHash.of(base)]
         for index in base.indices {
             for bit in 0..<8 {
                 var changed = base
                 changed[index] ^= 1 << bit
-                hashes.insert(changed.withUnsafeBytes { ContentHash.of($0) })
+                hashes.insert(ContentHash.of(changed))
             }
         }
-        hashes.insert((base + [0]).withUnsafeBytes { ContentHash.of($0) })
-        hashes.insert(Array(base.dropLast()).withUnsafeBytes { ContentHash.of($0) })
-        hashes.insert(Array(base.reversed()).withUnsafeBytes { ContentHash.of($0) })
+        hashes.insert(ContentHash.of(base + [0]))
+        hashes.insert(ContentHash.of(Array(base.dropLast())))
+        hashes.insert(ContentHash.of(Array(base.reversed())))
         #expect(hashes.count == 1 + base.count * 8 + 3)
         #expect(ContentHash(hexText: "0123456789abcdef0123456789abcdeg") == nil)
         #expect(ContentHash(hexText: "+123456789abcdef0123456789abcdef") == nil)

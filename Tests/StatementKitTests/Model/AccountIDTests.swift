@@ -19,7 +19,7 @@ struct AccountIDTests {
         #expect(id.text == canonical)
         #expect(try AccountID(parsing: id.text) == id)
         // From bytes (a ledger's records), the same id.
-        #expect(try Array(input.utf8).withUnsafeBytes { try AccountID(parsing: $0) } == id)
+        #expect(try AccountID(parsing: Array(input.utf8).span) == id)
     }
 
     @Test(arguments: [
@@ -36,7 +36,7 @@ struct AccountIDTests {
     func `refuses what a scheme does not allow`(input: String, error: AccountIDParseError) {
         #expect(throws: error) { try AccountID(parsing: input) }
         #expect(throws: error) {
-            try Array(input.utf8).withUnsafeBytes { try AccountID(parsing: $0) }
+            try AccountID(parsing: Array(input.utf8).span)
         }
     }
 

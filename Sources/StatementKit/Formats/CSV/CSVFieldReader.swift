@@ -31,7 +31,7 @@ struct CSVFieldReader {
 
     /// The field's text, quoted for a message.
     private func quoted(_ field: Int) -> String {
-        record.withField(field) { Diagnostic.quote(bytes: $0) }
+        record.withField(field) { $0.withSpan { Diagnostic.quote(bytes: $0) } }
     }
 
     /// Runs a byte parser over a field, keeping its typed error.
@@ -50,7 +50,9 @@ struct CSVFieldReader {
     /// Reads a date in a dialect's layout, or the canonical one when `format` is `nil`.
     mutating func day(_ field: Int, _ name: String, format dateFormat: DateFormat?) -> Day? {
         let result = parse(field) { (bytes) throws(DayError) in
-            guard let format = dateFormat else { return try Day(parsing: bytes) }
+            guard let format = dateFormat else {
+                return try bytes.withSpan { (bytes) throws(DayError) in try Day(parsing: bytes) }
+            }
             return try format.day(parsing: bytes.trimmingSpaces)
         }
         switch result {
@@ -75,7 +77,9 @@ struct CSVFieldReader {
             }
             return fallback
         }
-        if let currency = record.withField(field, { Currency(codeBytes: $0) }) { return currency }
+        if let currency = record.withField(field, { $0.withSpan { Currency(codeBytes: $0) } }) {
+            return currency
+        }
         report(.currency(name, quoted(field)), at: field)
         return nil
     }
@@ -85,7 +89,9 @@ struct CSVFieldReader {
         let amountFormat = amountFormat
         let result = parse(field) { (bytes) throws(AmountError) in
             guard let format = amountFormat else {
-                return try Money(parsing: bytes, currency: currency)
+                return try bytes.withSpan { (bytes) throws(AmountError) in
+                    try Money(parsing: bytes, currency: currency)
+                }
             }
             return try format.money(parsing: bytes, currency: currency)
         }
@@ -185,7 +191,7 @@ struct CSVFieldReader {
             return nil
         }
         // The hot path: an id already validated in this file, written canonically.
-        if let known = record.withField(field, { AccountID(knownBytes: $0) }),
+        if let known = record.withField(field, { $0.withSpan { AccountID(knownBytes: $0) } }),
             state.validAccounts.contains(known)
         {
             return known
@@ -217,7 +223,7 @@ struct CSVFieldReader {
     private mutating func knownOrValidatedIBAN(
         _ field: Int, _ name: String, required: Bool, _ state: inout StatementCSVParser.RowState
     ) -> IBAN? {
-        if let known = record.withField(field, { IBAN(electronicBytes: $0) }),
+        if let known = record.withField(field, { $0.withSpan { IBAN(electronicBytes: $0) } }),
             state.validAccounts.contains(AccountID(known))
         {
             return known
@@ -236,7 +242,9 @@ struct CSVFieldReader {
             report(.required(name), at: field)
             return nil
         }
-        let result = parse(field) { (bytes) throws(IBANError) in try IBAN(parsing: bytes) }
+        let result = parse(field) { (bytes) throws(IBANError) in
+            try bytes.withSpan { (bytes) throws(IBANError) in try IBAN(parsing: bytes) }
+        }
         switch result {
         case .success(let iban):
             return iban

@@ -166,7 +166,7 @@ extension StatementCSVParser {
     /// account field can be read.
     private func forgetBalance(of record: CSVRecord, _ columns: Columns, _ state: inout RowState) {
         if let field = columns[.account], field < record.fields.count,
-            let accountID = record.withField(field, { try? AccountID(parsing: $0) })
+            let accountID = record.withField(field, { try? $0.withSpan(AccountID.init(parsing:)) })
         {
             state.skipUnreadableRow(of: accountID)
         }

@@ -70,8 +70,8 @@ extension CamtParser.State {
                 at: amount)
             return nil
         }
-        let result = amount.text.parsingUTF8 { bytes in
-            Result { () throws(AmountError) in try Money(parsing: bytes, currency: currency) }
+        let result = Result { () throws(AmountError) in
+            try Money(parsing: amount.text, currency: currency)
         }
         switch result {
         case .success(let money) where money.minorUnits >= 0:
@@ -118,9 +118,7 @@ extension CamtParser.State {
             } else if opening == nil || type == "OPBD" {
                 opening = money
             }
-            let day = balance.date.flatMap { date in
-                try? date.parsingUTF8 { (bytes) throws(DayError) in try Day(parsing: bytes) }
-            }
+            let day = balance.date.flatMap { try? Day(parsing: $0) }
             // `OPBD` before `PRCD`, as for the opening balance above.
             if type == "OPBD" { stated.removeAll { $0.point == .opening } }
             if type == "CLBD" || !stated.contains(where: { $0.point == .opening }) {

@@ -26,9 +26,7 @@ extension CamtParser.State {
             return
         }
         // `DtTm` is the day as written, before its time.
-        let day = try? String(date.text.prefix(10)).parsingUTF8 {
-            (bytes) throws(DayError) in try Day(parsing: bytes)
-        }
+        let day = try? Day(parsing: String(date.text.prefix(10)))
         guard let day, date.text.count == 10 || date.text.dropFirst(10).first == "T" else {
             report(
                 .date("BookgDt", Diagnostic.quote(date.text), .malformed, format: nil), at: date

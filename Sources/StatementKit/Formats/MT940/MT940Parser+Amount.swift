@@ -29,20 +29,17 @@ extension MT940Parser.State {
             report(.malformed)
             return nil
         }
-        let result = bytes.withUnsafeBytes { text in
-            withUnsafeTemporaryAllocation(byteCount: text.count, alignment: 1) { dotted in
-                var count = text.count
-                if text.last == UInt8(ascii: ",") { count -= 1 }
-                for index in 0..<count {
-                    dotted[index] =
-                        text[index] == UInt8(ascii: ",") ? UInt8(ascii: ".") : text[index]
-                }
-                return Result { () throws(AmountError) in
-                    try Money(
-                        parsing: UnsafeRawBufferPointer(rebasing: dotted[..<count]),
-                        currency: currency)
-                }
-            }
+        // `12,` is `12`; the comma of `1000,00` is the point `Money(parsing:)` reads.
+        let digits = bytes.last == UInt8(ascii: ",") ? bytes.dropLast() : bytes
+        let result = Result { () throws(AmountError) in
+            try ScratchWriter.lending(
+                atMost: digits.count,
+                { (dotted: inout ScratchWriter) throws(AmountError) in
+                    for byte in digits {
+                        dotted.put(byte == UInt8(ascii: ",") ? UInt8(ascii: ".") : byte)
+                    }
+                },
+                { (dotted) throws(AmountError) in try Money(parsing: dotted, currency: currency) })
         }
         switch result {
         case .success where bytes.count > Self.maximumAmountLength:

@@ -123,9 +123,7 @@ extension MT940Parser.State {
         // The key of the bank's reference, hashed from its bytes: most rows never need
         // it as a string.
         let key = entry.bankReference.map { range in
-            line[range].withUnsafeBytes {
-                TransactionIdentity(prefix: statement!.idPrefix!, transactionID: $0).hash
-            }
+            TransactionIdentity(prefix: statement!.idPrefix!, transactionID: line[range].span).hash
         }
         guard buildsRows else {
             // Checked, not built: only a transaction id given to two bookings can be wrong.

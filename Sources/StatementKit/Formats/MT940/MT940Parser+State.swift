@@ -103,7 +103,7 @@ extension MT940Parser {
 
         /// Input bytes quoted for a message.
         static func quoted(_ bytes: some Collection<UInt8>) -> String {
-            Array(bytes).withUnsafeBytes { Diagnostic.quote(bytes: $0) }
+            Diagnostic.quote(bytes: Array(bytes).span)
         }
 
         /// The tag of a field line `:61:…` and where its value starts.

@@ -13,16 +13,15 @@
 /// - `ORIGCURRENCY`: the amounts are already in `CURDEF`; the original currency and rate are
 ///   for information, and the amount is taken as it stands.
 extension OFXParser {
-    /// Copies an OFX amount into `plain` as `Money(parsing:)` reads it: `,` as the decimal
+    /// Writes an OFX amount into `plain` as `Money(parsing:)` reads it: `,` as the decimal
     /// mark becomes `.`, and spaces (also no-break and narrow no-break ones) that group the
     /// digits before it in threes are left out (`+1 006,60` is `+1006.60`).
     ///
-    /// - Returns: how many bytes of `plain` the amount takes.
     /// - Throws: `.grouping` when spaces do not group the digits in threes.
-    static func plainAmount(
-        _ text: UnsafeRawBufferPointer, into plain: UnsafeMutableRawBufferPointer
-    ) throws(AmountError) -> Int {
-        var (count, index) = (0, 0)
+    static func plainAmount(_ text: Span<UInt8>, into plain: inout ScratchWriter)
+        throws(AmountError)
+    {
+        var index = 0
         // Digits since the start or the last space, and how many spaces grouped them.
         var (group, groups) = (0, 0)
         var sawMark = false
@@ -53,17 +52,14 @@ extension OFXParser {
             } else if byte == UInt8(ascii: ".") || byte == UInt8(ascii: ",") {
                 guard groups == 0 || sawMark || group == 3 else { throw .grouping }
                 sawMark = true
-                plain[count] = UInt8(ascii: ".")
-                count += 1
+                plain.put(UInt8(ascii: "."))
                 index += 1
                 continue
             }
-            plain[count] = byte
-            count += 1
+            plain.put(byte)
             index += 1
         }
         guard groups == 0 || sawMark || group == 3 else { throw .grouping }
-        return count
     }
 
     /// A positive decimal such as `1.0834` (or `1,0834`): its digits as one number, and how

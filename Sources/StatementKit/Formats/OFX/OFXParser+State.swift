@@ -252,15 +252,14 @@ extension OFXParser {
         mutating func money(
             _ bytes: ArraySlice<UInt8>, line: Int, column: Int, _ name: String, currency: Currency
         ) -> Money? {
-            let result = bytes.withUnsafeBytes { text in
-                withUnsafeTemporaryAllocation(byteCount: text.count, alignment: 1) { plain in
-                    Result { () throws(AmountError) in
-                        let count = try OFXParser.plainAmount(text, into: plain)
-                        return try Money(
-                            parsing: UnsafeRawBufferPointer(rebasing: plain[..<count]),
-                            currency: currency)
-                    }
-                }
+            let result = Result { () throws(AmountError) in
+                try ScratchWriter.lending(
+                    atMost: bytes.count,
+                    { (plain) throws(AmountError) in
+                        try OFXParser.plainAmount(bytes.span, into: &plain)
+                    },
+                    { (plain) throws(AmountError) in try Money(parsing: plain, currency: currency) }
+                )
             }
             switch result {
             case .success(let money): return money
@@ -330,9 +329,9 @@ extension OFXParser {
             let key = transaction[.fitid].flatMap { fitid in
                 fitid.range.isEmpty
                     ? nil
-                    : transaction.bytes(fitid).withUnsafeBytes {
-                        TransactionIdentity(prefix: statement!.idPrefix!, transactionID: $0).hash
-                    }
+                    : TransactionIdentity(
+                        prefix: statement!.idPrefix!, transactionID: transaction.bytes(fitid).span
+                    ).hash
             }
             let fitid = { [transaction] in transaction.string(.fitid)! }
             guard buildsRows else {

@@ -179,7 +179,7 @@ package struct LedgerExportRenderer: Sendable {
         if let id = transaction.transactionID { appendMetadata("transaction_id", id, to: &out) }
         if let iban = transaction.beneficiaryIBAN {
             appendMetadata(
-                "counterparty", iban.withBytes { String(decoding: $0, as: UTF8.self) }, to: &out)
+                "counterparty", iban.electronic, to: &out)
         }
         out.append("\n")
         let amount = transaction.amount

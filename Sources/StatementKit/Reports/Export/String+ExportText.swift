@@ -41,7 +41,8 @@ extension String {
     private func isPlainExportLine(avoiding replacements: [UInt8: String]) -> Bool {
         withUTF8Bytes { bytes in
             var previous: UInt8 = UInt8(ascii: " ")
-            for byte in bytes {
+            for index in bytes.indices {
+                let byte = bytes[index]
                 guard byte >= 0x20, byte < 0x7F, !(byte == 0x20 && previous == 0x20) else {
                     return false
                 }

@@ -4,9 +4,9 @@ extension IBAN {
         withBytes { bytes in
             var text: [UInt8] = []
             text.reserveCapacity(bytes.count + bytes.count / 4)
-            for (index, byte) in bytes.enumerated() {
+            for index in bytes.indices {
                 if index > 0 && index % 4 == 0 { text.append(UInt8(ascii: " ")) }
-                text.append(byte)
+                text.append(bytes[index])
             }
             return String(decoding: text, as: UTF8.self)
         }

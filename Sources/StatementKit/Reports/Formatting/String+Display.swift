@@ -45,19 +45,18 @@ extension String {
 
     /// Calls `body` with the text's UTF-8: a native string's own bytes, without a copy of
     /// the string (and its retain).
-    func withUTF8Bytes<R>(_ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
-        if let result = utf8.withContiguousStorageIfAvailable(body) { return result }
-        var text = self
-        return text.withUTF8(body)
+    func withUTF8Bytes<R>(_ body: (Span<UInt8>) -> R) -> R {
+        body(utf8.span)
     }
 
     /// Whether UTF-8 text is neutral (see `isNeutral`) and holds no byte that is `special`:
     /// one pass.
     static func isNeutral(
-        utf8: some Sequence<UInt8>, avoiding special: (UInt8) -> Bool = { _ in false }
+        utf8: Span<UInt8>, avoiding special: (UInt8) -> Bool = { _ in false }
     ) -> Bool {
         var previous: (UInt8, UInt8) = (0, 0)
-        for byte in utf8 {
+        for index in utf8.indices {
+            let byte = utf8[index]
             if special(byte) { return false }
             switch byte {
             case 0..<0x20, 0x7F: return false
@@ -79,11 +78,14 @@ extension String {
 
     /// Whether every byte is printable ASCII (space to `~`) and none is `special`: one pass.
     func isPrintableASCII(avoiding special: (UInt8) -> Bool) -> Bool {
-        func check(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        func check(_ bytes: Span<UInt8>) -> Bool {
             var outside: UInt8 = 0
             // Each byte's distance from the space, 0x5F or more when outside the range; no
             // early exit, so that the loop is a plain vectorisable reduction.
-            for byte in bytes { outside |= (byte &- 0x20) >= 0x5F || special(byte) ? 1 : 0 }
+            for index in bytes.indices {
+                let byte = bytes[index]
+                outside |= (byte &- 0x20) >= 0x5F || special(byte) ? 1 : 0
+            }
             return outside == 0
         }
         return withUTF8Bytes(check)
@@ -127,15 +129,15 @@ extension String {
     /// Appends printable ASCII cut to `width` columns, ending in `…`: what `truncated` makes
     /// of such a text wider than `width` (a column a character).
     static func appendCutASCII(
-        _ utf8: UnsafeBufferPointer<UInt8>, toWidth width: Int, to out: inout [UInt8]
+        _ utf8: Span<UInt8>, toWidth width: Int, to out: inout [UInt8]
     ) {
-        out.append(contentsOf: utf8.prefix(Swift.max(0, width - 1)))
+        out.append(utf8.extracting(first: Swift.max(0, width - 1)))
         out.append("…")
     }
 
     /// The count of Unicode scalars in UTF-8 text when every one is `isPlainNarrow` (its
     /// display width), else `nil`: decoded from the bytes, which a string holds valid.
-    static func plainNarrowWidth(_ utf8: UnsafeBufferPointer<UInt8>) -> Int? {
+    static func plainNarrowWidth(_ utf8: Span<UInt8>) -> Int? {
         var count = 0
         var index = 0
         while index < utf8.count {

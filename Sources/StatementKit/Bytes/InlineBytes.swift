@@ -7,20 +7,34 @@ struct InlineBytes: Sendable {
 
     private var storage: (UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0)
     /// The number of bytes.
-    let count: Int
+    private(set) var count = 0
+
+    /// No bytes yet.
+    init() {}
 
     /// Copies `bytes`, at most `capacity` of them.
     @inline(__always)
-    init(_ bytes: UnsafeRawBufferPointer) {
+    init(_ bytes: Span<UInt8>) {
+        precondition(bytes.count <= Self.capacity)
         count = bytes.count
-        withUnsafeMutableBytes(of: &storage) { $0.copyMemory(from: bytes) }
+        bytes.withUnsafeBytes { source in
+            withUnsafeMutableBytes(of: &storage) { $0.copyMemory(from: source) }
+        }
+    }
+
+    /// Adds a byte after the others; there must be room for it.
+    @inline(__always)
+    mutating func append(_ byte: UInt8) {
+        precondition(count < Self.capacity)
+        withUnsafeMutableBytes(of: &storage) { $0[count] = byte }
+        count += 1
     }
 
     /// Calls `body` with the bytes.
     @inline(__always)
-    func withBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
-        try withUnsafeBytes(of: storage) {
-            try body(UnsafeRawBufferPointer(rebasing: $0[0..<count]))
+    func withBytes<R, E: Error>(_ body: (Span<UInt8>) throws(E) -> R) throws(E) -> R {
+        try withUnsafeBytes(of: storage) { (raw) throws(E) in
+            try raw[0..<count].withSpan(body)
         }
     }
 
