@@ -16,7 +16,7 @@ enum NoBreakSpace {
     }
 
     /// `length(in:at:end:)` over a span.
-    static func length(in bytes: Span<UInt8>, at index: Int) -> Int? {
-        bytes.withUnsafeBufferPointer { length(in: $0, at: index) }
+    static func length(in bytes: Span<UInt8>, at index: Int, end: Int? = nil) -> Int? {
+        bytes.withUnsafeBufferPointer { length(in: $0, at: index, end: end) }
     }
 }

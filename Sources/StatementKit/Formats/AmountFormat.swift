@@ -36,7 +36,7 @@ package struct AmountFormat: Hashable, Sendable {
     /// are grouped, the first group has one to three digits and every later group three.
     ///
     /// - Complexity: O(n) over the bytes, read once; no allocation.
-    package func money(parsing bytes: UnsafeRawBufferPointer, currency: Currency)
+    package func money(parsing bytes: Span<UInt8>, currency: Currency)
         throws(AmountError)
         -> Money
     {
@@ -48,7 +48,7 @@ package struct AmountFormat: Hashable, Sendable {
     /// Reads the amount in one pass: the digits go into the number as they are met, the
     /// grouping is checked on the way, and the result is what `Money.parseMinorUnits` gives
     /// for the canonical text (`-1234.56`) of the amount, errors included.
-    private func minorUnits(_ bytes: UnsafeRawBufferPointer, scale: Int, currency: Currency)
+    private func minorUnits(_ bytes: Span<UInt8>, scale: Int, currency: Currency)
         throws(AmountError) -> Int64
     {
         var start = 0
@@ -102,7 +102,7 @@ package struct AmountFormat: Hashable, Sendable {
         return isNegative ? -magnitude : magnitude
     }
 
-    private func trimSpaces(_ bytes: UnsafeRawBufferPointer, _ start: inout Int, _ end: inout Int) {
+    private func trimSpaces(_ bytes: Span<UInt8>, _ start: inout Int, _ end: inout Int) {
         while start < end && bytes[start] == UInt8(ascii: " ") { start += 1 }
         while end > start && bytes[end - 1] == UInt8(ascii: " ") { end -= 1 }
     }
@@ -112,7 +112,7 @@ package struct AmountFormat: Hashable, Sendable {
     /// `EUR 12.00`, `12.00 usd`), which must name `currency`. Returns the sign that stood
     /// outside what was stripped, if any; the number left must then carry none of its own.
     private func unwrap(
-        _ bytes: UnsafeRawBufferPointer, _ start: inout Int, _ end: inout Int,
+        _ bytes: Span<UInt8>, _ start: inout Int, _ end: inout Int,
         currency: Currency
     ) throws(AmountError) -> UInt8? {
         // Most amounts begin with a digit or a sign and a digit, and end with a digit.
@@ -156,7 +156,7 @@ package struct AmountFormat: Hashable, Sendable {
     }
 
     /// The length of the thousands separator at `index`, or `nil` when there is none.
-    private func separatorLength(_ bytes: UnsafeRawBufferPointer, at index: Int, end: Int) -> Int? {
+    private func separatorLength(_ bytes: Span<UInt8>, at index: Int, end: Int) -> Int? {
         guard let separator = thousandsSeparator else { return nil }
         if bytes[index] == separator { return 1 }
         guard separator == UInt8(ascii: " ") else { return nil }
@@ -214,19 +214,19 @@ enum CurrencyMarker {
     /// The length of a marker that starts at `index` (`leading`) or ends at `end`; `nil`
     /// when there is none. Throws when the marker names another currency than `currency`.
     static func length(
-        in bytes: UnsafeRawBufferPointer, at index: Int, end: Int, leading: Bool,
+        in bytes: Span<UInt8>, at index: Int, end: Int, leading: Bool,
         currency: Currency
     ) throws(AmountError) -> Int? {
         let isLetter = { (byte: UInt8) in (byte | 0x20) &- UInt8(ascii: "a") < 26 }
         // An ISO code: three letters, not part of a longer word.
         if end - index >= 3 {
             let first = leading ? index : end - 3
-            let code = UnsafeRawBufferPointer(rebasing: bytes[first..<first + 3])
+            let code = bytes.extracting(first..<first + 3)
             let outside = leading ? first + 3 : first - 1
             if code.allSatisfy(isLetter),
                 outside < index || outside >= end || !isLetter(bytes[outside])
             {
-                if let named = code.withSpan(Currency.init(codeBytes:)) {
+                if let named = Currency(codeBytes: code) {
                     guard named == currency else { throw .currencyMismatch(named.code) }
                     return 3
                 }
@@ -234,7 +234,9 @@ enum CurrencyMarker {
         }
         for (symbol, codes) in symbols where end - index >= symbol.count {
             let first = leading ? index : end - symbol.count
-            guard bytes[first..<first + symbol.count].elementsEqual(symbol) else { continue }
+            guard bytes.extracting(first..<first + symbol.count).elementsEqual(symbol) else {
+                continue
+            }
             guard codes.contains(currency.code) else {
                 throw .currencyMismatch(String(decoding: symbol, as: UTF8.self))
             }

@@ -29,6 +29,13 @@ package struct MemoryByteSource: ByteSource {
 }
 
 extension ByteSource {
+    /// The bytes of one read of at most `count` bytes; none when it fails.
+    mutating func readOnce(atMost count: Int) -> [UInt8] {
+        var bytes = [UInt8](repeating: 0, count: count)
+        let read = bytes.withUnsafeMutableBytes { (try? self.read(into: $0)) ?? 0 }
+        return Array(bytes.prefix(read))
+    }
+
     /// Drops the first `consumed` bytes of `buffer` and appends the source's next bytes, read
     /// through `chunk` (kept by the caller, so that no read allocates): the refill of the
     /// line and tag readers.

@@ -104,34 +104,17 @@ package struct DateFormat: Hashable, Sendable, CustomStringConvertible {
     /// Reads a day laid out this way from UTF-8 bytes.
     ///
     /// - Complexity: O(n), no allocation.
-    package func day(parsing bytes: UnsafeRawBufferPointer) throws(DayError) -> Day {
+    package func day(parsing bytes: Span<UInt8>) throws(DayError) -> Day {
         var index = 0
         var (year, month, day) = (0, 0, 0)
-        /// Reads `minimum` to `maximum` digits.
-        func number(_ minimum: Int, _ maximum: Int) throws(DayError) -> Int {
-            var value = 0
-            var count = 0
-            while count < maximum, index < bytes.count,
-                case let digit = bytes[index] &- UInt8(ascii: "0"), digit < 10
-            {
-                value = value * 10 + Int(digit)
-                count += 1
-                index += 1
-            }
-            guard count >= minimum else { throw .malformed }
-            return value
-        }
-        func skip(_ byte: UInt8) -> Bool {
-            guard index < bytes.count, bytes[index] == byte else { return false }
-            index += 1
-            return true
-        }
+        // The readers take the bytes and the index as arguments: local functions that
+        // captured them were called through a context checked for exclusive access.
         var timeIsValid = true
         for (position, part) in parts.enumerated() {
             switch part {
             case .year(let digits):
-                year = try number(digits, digits) + (digits == 2 ? 2000 : 0)
-            case .month(let padded): month = try number(padded ? 2 : 1, 2)
+                year = try Self.number(bytes, &index, digits, digits) + (digits == 2 ? 2000 : 0)
+            case .month(let padded): month = try Self.number(bytes, &index, padded ? 2 : 1, 2)
             case .monthName:
                 let (found, length) = MonthNames.month(at: index, in: bytes)
                 guard let found else { throw .malformed }
@@ -140,13 +123,13 @@ package struct DateFormat: Hashable, Sendable, CustomStringConvertible {
                 // An abbreviation's full stop, unless the layout writes one next.
                 if position + 1 == parts.count || parts[position + 1] != .literal(UInt8(ascii: "."))
                 {
-                    _ = skip(UInt8(ascii: "."))
+                    _ = Self.skip(UInt8(ascii: "."), bytes, &index)
                 }
-            case .day(let padded): day = try number(padded ? 2 : 1, 2)
+            case .day(let padded): day = try Self.number(bytes, &index, padded ? 2 : 1, 2)
             case .time(let padded, let range):
-                let value = try number(padded ? 2 : 1, 2)
+                let value = try Self.number(bytes, &index, padded ? 2 : 1, 2)
                 timeIsValid = timeIsValid && range.contains(value)
-            case .fraction: _ = try number(1, .max)
+            case .fraction: _ = try Self.number(bytes, &index, 1, .max)
             case .amPm:
                 let letter = index < bytes.count ? bytes[index] | 0x20 : 0
                 guard letter == UInt8(ascii: "a") || letter == UInt8(ascii: "p") else {
@@ -158,17 +141,20 @@ package struct DateFormat: Hashable, Sendable, CustomStringConvertible {
                 }
                 index += 1
             case .zone:
-                if skip(UInt8(ascii: "Z")) { continue }
-                guard skip(UInt8(ascii: "+")) || skip(UInt8(ascii: "-")) else { throw .malformed }
-                let hours = try number(2, 2)
+                if Self.skip(UInt8(ascii: "Z"), bytes, &index) { continue }
+                guard
+                    Self.skip(UInt8(ascii: "+"), bytes, &index)
+                        || Self.skip(UInt8(ascii: "-"), bytes, &index)
+                else { throw .malformed }
+                let hours = try Self.number(bytes, &index, 2, 2)
                 timeIsValid = timeIsValid && hours <= 14
-                let colon = skip(UInt8(ascii: ":"))
+                let colon = Self.skip(UInt8(ascii: ":"), bytes, &index)
                 if colon || (index < bytes.count && bytes[index] &- UInt8(ascii: "0") < 10) {
-                    let minutes = try number(2, 2)
+                    let minutes = try Self.number(bytes, &index, 2, 2)
                     timeIsValid = timeIsValid && minutes <= 59
                 }
             case .literal(let byte):
-                guard skip(byte) else { throw .malformed }
+                guard Self.skip(byte, bytes, &index) else { throw .malformed }
             case .rest:
                 index = bytes.count
             }
@@ -177,6 +163,34 @@ package struct DateFormat: Hashable, Sendable, CustomStringConvertible {
         let result = try Day(year: year, month: month, day: day)
         guard timeIsValid else { throw .invalid }
         return result
+    }
+}
+
+extension DateFormat {
+    /// Reads `minimum` to `maximum` digits at `index`, moving it past them.
+    @inline(__always)
+    fileprivate static func number(
+        _ bytes: Span<UInt8>, _ index: inout Int, _ minimum: Int, _ maximum: Int
+    ) throws(DayError) -> Int {
+        var value = 0
+        var count = 0
+        while count < maximum, index < bytes.count,
+            case let digit = bytes[index] &- UInt8(ascii: "0"), digit < 10
+        {
+            value = value * 10 + Int(digit)
+            count += 1
+            index += 1
+        }
+        guard count >= minimum else { throw .malformed }
+        return value
+    }
+
+    /// Whether `byte` stands at `index`, moving it past the byte when it does.
+    @inline(__always)
+    fileprivate static func skip(_ byte: UInt8, _ bytes: Span<UInt8>, _ index: inout Int) -> Bool {
+        guard index < bytes.count, bytes[index] == byte else { return false }
+        index += 1
+        return true
     }
 }
 
@@ -230,7 +244,7 @@ enum MonthNames {
 
     /// The month whose name starts at `index`, ignoring the case of ASCII letters, and the
     /// name's length in bytes; `nil` when no name starts there.
-    static func month(at index: Int, in bytes: UnsafeRawBufferPointer) -> (Int?, Int) {
+    static func month(at index: Int, in bytes: Span<UInt8>) -> (Int?, Int) {
         let available = bytes.count - index
         for (name, month) in table where name.count <= available {
             var matches = true

@@ -58,9 +58,8 @@ struct UnsupportedFormatReader: StatementReader {
         _ source: Source, diagnostics: inout DiagnosticCollector, onRow: (ParsedRow) -> Void
     ) -> ParseSummary {
         var source = source
-        var head = [UInt8](repeating: 0, count: StatementFormat.headLength)
-        let count = head.withUnsafeMutableBytes { (try? source.read(into: $0)) ?? 0 }
-        let format = UnsupportedFormat(head: Array(head.prefix(count))) ?? .zip
+        let format =
+            UnsupportedFormat(head: source.readOnce(atMost: StatementFormat.headLength)) ?? .zip
         diagnostics.report(.formatUnsupported(format), line: 1, column: 1)
         return ParseSummary()
     }

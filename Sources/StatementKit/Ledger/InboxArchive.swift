@@ -279,7 +279,7 @@ package enum InboxArchive {
         let temporary = "\(folder)/.statements-\(getpid()).tmp"
         let descriptor = try createTemporary(temporary)
         defer { unlink(temporary) }
-        let failure = copyBytes(from: source, to: descriptor)
+        let failure = POSIXIO.copyAll(from: source, to: descriptor)
         close(descriptor)
         if let failure {
             throw .io(path: temporary, operation: "write", reason: failure.description)
@@ -303,63 +303,14 @@ package enum InboxArchive {
         return try sameContent(temporary, candidate) ? .placed : .taken
     }
 
-    /// Copies every byte from one descriptor to another and syncs the copy; the error of the
-    /// first failure, if any.
-    private static func copyBytes(from source: Int32, to target: Int32) -> POSIXErrno? {
-        let size = 1 << 20
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: size, alignment: 16)
-        defer { buffer.deallocate() }
-        while true {
-            let count = read(source, buffer.baseAddress, size)
-            if count < 0 && errno == EINTR { continue }
-            guard count >= 0 else { return POSIXErrno(code: errno) }
-            if count == 0 { break }
-            if let code = POSIXIO.writeAll(
-                target, UnsafeRawBufferPointer(rebasing: buffer[..<count]))
-            {
-                return POSIXErrno(code: code)
-            }
-        }
-        return fsync(target) == 0 ? nil : POSIXErrno(code: errno)
-    }
-
     /// Whether two files hold the same bytes, compared a piece at a time.
     private static func sameContent(_ first: String, _ second: String) throws(StorageError) -> Bool
     {
-        let size = 1 << 16
-        let buffers = UnsafeMutableRawBufferPointer.allocate(byteCount: 2 * size, alignment: 16)
-        defer { buffers.deallocate() }
-        let (left, right) = (
-            UnsafeMutableRawBufferPointer(rebasing: buffers[..<size]),
-            UnsafeMutableRawBufferPointer(rebasing: buffers[size...])
-        )
         do {
-            let (a, b) = (try FileByteSource(path: first), try FileByteSource(path: second))
-            guard try a.size() == b.size() else { return false }
-            while true {
-                let count = try fill(left, from: a)
-                guard try fill(right, from: b) == count,
-                    memcmp(left.baseAddress!, right.baseAddress!, count) == 0
-                else { return false }
-                if count < size { return true }
-            }
+            return try FileByteSource(path: first).hasSameBytes(as: FileByteSource(path: second))
         } catch {
             throw .io(path: first, operation: "compare", reason: "\(error)")
         }
-    }
-
-    /// Reads until the buffer is full or the file ends; how many bytes it holds.
-    private static func fill(_ buffer: UnsafeMutableRawBufferPointer, from source: FileByteSource)
-        throws -> Int
-    {
-        var count = 0
-        while count < buffer.count {
-            let read = try source.read(
-                into: UnsafeMutableRawBufferPointer(rebasing: buffer[count...]))
-            if read == 0 { break }
-            count += read
-        }
-        return count
     }
 
     static func sync(_ folder: String) throws(StorageError) {

@@ -153,13 +153,7 @@ extension StorageController {
         var bytes = [UInt8](repeating: 0, count: ranges.reduce(0) { $0 + $1.1 })
         var start = 0
         for (offset, count) in ranges {
-            let result = bytes.withUnsafeMutableBytes {
-                POSIXIO.readFully(
-                    descriptor,
-                    into: UnsafeMutableRawBufferPointer(rebasing: $0[start..<start + count]),
-                    at: offset)
-            }
-            switch result {
+            switch POSIXIO.readFully(descriptor, into: &bytes, start..<start + count, at: offset) {
             case .success(let read) where read < count:
                 throw .damaged(
                     folder: folder, path: path,
@@ -235,10 +229,7 @@ extension StorageController {
                 reason: "is shorter (\(info.st_size) bytes) than its committed length (\(size))")
         }
         var bytes = [UInt8](repeating: 0, count: size)
-        let result = bytes.withUnsafeMutableBytes {
-            POSIXIO.readFully(descriptor, into: $0, at: 0)
-        }
-        switch result {
+        switch POSIXIO.readFully(descriptor, into: &bytes, 0..<size, at: 0) {
         case .success(let count) where count < size:
             throw .damaged(folder: folder, path: path, reason: "ended early")
         case .success: bytesRead += size

@@ -123,8 +123,7 @@ final class FileByteSource: ByteSource {
     /// Reads up to `count` bytes from the start of the file, leaving the read position as it is.
     func readHead(_ count: Int) throws -> [UInt8] {
         var bytes = [UInt8](repeating: 0, count: count)
-        let result = bytes.withUnsafeMutableBytes { POSIXIO.readFully(descriptor, into: $0, at: 0) }
-        switch result {
+        switch POSIXIO.readFully(descriptor, into: &bytes, 0..<count, at: 0) {
         case .success(let total): return Array(bytes[0..<total])
         case .failure(let error): throw FileReadError(errno: error.code)
         }
@@ -158,5 +157,38 @@ final class FileByteSource: ByteSource {
             if count == 0 { return bytes }
             bytes += chunk[0..<count]
         }
+    }
+}
+
+extension FileByteSource {
+    /// Whether this file holds the same bytes as `other`, compared a piece at a time from
+    /// their read positions.
+    func hasSameBytes(as other: FileByteSource) throws -> Bool {
+        let size = 1 << 16
+        let buffers = UnsafeMutableRawBufferPointer.allocate(byteCount: 2 * size, alignment: 16)
+        defer { buffers.deallocate() }
+        let (left, right) = (
+            UnsafeMutableRawBufferPointer(rebasing: buffers[..<size]),
+            UnsafeMutableRawBufferPointer(rebasing: buffers[size...])
+        )
+        guard try self.size() == other.size() else { return false }
+        while true {
+            let count = try fill(left)
+            guard try other.fill(right) == count,
+                memcmp(left.baseAddress!, right.baseAddress!, count) == 0
+            else { return false }
+            if count < size { return true }
+        }
+    }
+
+    /// Reads until the buffer is full or the file ends; how many bytes it holds.
+    private func fill(_ buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+        var count = 0
+        while count < buffer.count {
+            let read = try read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[count...]))
+            if read == 0 { break }
+            count += read
+        }
+        return count
     }
 }

@@ -88,6 +88,36 @@ package enum POSIXIO {
         }
         return .success(total)
     }
+
+    /// Fills `bytes[range]` from a file offset, as `readFully(_:into:at:)` does.
+    package static func readFully(
+        _ descriptor: Int32, into bytes: inout [UInt8], _ range: Range<Int>, at offset: Int
+    ) -> Result<Int, POSIXErrno> {
+        bytes.withUnsafeMutableBytes {
+            readFully(
+                descriptor, into: UnsafeMutableRawBufferPointer(rebasing: $0[range]), at: offset)
+        }
+    }
+
+    /// Copies every byte of one file to another descriptor, a megabyte at a time, and syncs
+    /// the copy: `nil`, or the `errno` of the first failure.
+    static func copyAll(from source: Int32, to target: Int32) -> POSIXErrno? {
+        let size = 1 << 20
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: size, alignment: 16)
+        defer { buffer.deallocate() }
+        var offset = 0
+        while true {
+            switch read(source, into: buffer, at: offset) {
+            case .failure(let error): return error
+            case .success(0): return fsync(target) == 0 ? nil : POSIXErrno(code: errno)
+            case .success(let count):
+                if let code = writeAll(target, UnsafeRawBufferPointer(rebasing: buffer[..<count])) {
+                    return POSIXErrno(code: code)
+                }
+                offset += count
+            }
+        }
+    }
 }
 
 extension POSIXIO {

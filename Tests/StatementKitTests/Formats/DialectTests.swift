@@ -7,7 +7,7 @@ import Testing
 struct DialectTests {
     func day(_ text: String, _ pattern: String) throws -> Day {
         let format = try DateFormat(pattern)
-        return try text.parsingUTF8 { (bytes) throws(DayError) in try format.day(parsing: bytes) }
+        return try format.day(parsing: text.utf8.span)
     }
 
     @Test func `reads dates in the layouts banks use`() throws {
@@ -107,9 +107,7 @@ struct DialectTests {
     {
         let format = AmountFormat(
             decimalMark: decimal.asciiValue!, thousandsSeparator: thousands?.asciiValue)
-        return try text.parsingUTF8 { (bytes) throws(AmountError) in
-            try format.money(parsing: bytes, currency: currency).minorUnits
-        }
+        return try format.money(parsing: text.utf8.span, currency: currency).minorUnits
     }
 
     @Test func `reads amounts with decimal commas and grouped thousands exactly`() throws {

@@ -78,9 +78,7 @@ struct LinearTimeTests {
         let parser = StatementCSVParser(dialect: dialect ?? Dialect())
         var rows = 0
         if json {
-            _ = bytes.withUnsafeBytes {
-                StatementJSONParser().parse($0, diagnostics: &collector) { _ in rows += 1 }
-            }
+            _ = StatementJSONParser().parse(bytes, diagnostics: &collector) { _ in rows += 1 }
         } else {
             _ = parser.parse(MemoryByteSource(bytes), diagnostics: &collector) { _ in rows += 1 }
         }

@@ -137,8 +137,7 @@ struct StatementJSONParserTests {
 
 struct JSONParserTests {
     static func parse(_ text: String) throws -> JSONValue {
-        var text = text
-        return try text.withUTF8 { try JSONReader.parse(UnsafeRawBufferPointer($0)).value }
+        try JSONReader.parse(Array(text.utf8)).value
     }
 
     @Test func `keeps numbers as text`() throws {

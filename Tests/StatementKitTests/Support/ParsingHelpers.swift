@@ -46,8 +46,8 @@ func parseJSON(_ text: String) -> ParseResult {
 func parseJSON(_ bytes: [UInt8]) -> ParseResult {
     var result = ParseResult()
     var collector = DiagnosticCollector(file: "t.json")
-    result.summary = bytes.withUnsafeBytes {
-        StatementJSONParser().parse($0, diagnostics: &collector) { result.rows.append($0) }
+    result.summary = StatementJSONParser().parse(bytes, diagnostics: &collector) {
+        result.rows.append($0)
     }
     result.diagnostics = collector.diagnostics
     result.errorCount = collector.errorCount

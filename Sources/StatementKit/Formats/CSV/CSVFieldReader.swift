@@ -53,7 +53,9 @@ struct CSVFieldReader {
             guard let format = dateFormat else {
                 return try bytes.withSpan { (bytes) throws(DayError) in try Day(parsing: bytes) }
             }
-            return try format.day(parsing: bytes.trimmingSpaces)
+            return try bytes.trimmingSpaces.withSpan { (bytes) throws(DayError) in
+                try format.day(parsing: bytes)
+            }
         }
         switch result {
         case .success(let day): return day
@@ -88,12 +90,12 @@ struct CSVFieldReader {
         // A local, so that the closure does not capture (and copy) the whole record.
         let amountFormat = amountFormat
         let result = parse(field) { (bytes) throws(AmountError) in
-            guard let format = amountFormat else {
-                return try bytes.withSpan { (bytes) throws(AmountError) in
-                    try Money(parsing: bytes, currency: currency)
+            try bytes.withSpan { (bytes) throws(AmountError) in
+                guard let format = amountFormat else {
+                    return try Money(parsing: bytes, currency: currency)
                 }
+                return try format.money(parsing: bytes, currency: currency)
             }
-            return try format.money(parsing: bytes, currency: currency)
         }
         switch result {
         case .success(let money): return money

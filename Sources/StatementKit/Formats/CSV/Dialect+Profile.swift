@@ -29,14 +29,7 @@ extension Dialect {
     /// - Throws: `ProfileError` for invalid JSON, an unknown key, a value of the wrong type
     ///   or range, or a mapping that cannot describe a statement (no date, no amount, no
     ///   account), at the line and column of the key or value concerned.
-    package init(profile json: [UInt8], path: String) throws(ProfileError) {
-        self = try json.withUnsafeBytes { buffer in
-            Result { () throws(ProfileError) in try Dialect(profile: buffer, path: path) }
-        }.get()
-    }
-
-    /// Reads a profile from bytes lent for the call (see above).
-    package init(profile bytes: UnsafeRawBufferPointer, path: String) throws(ProfileError) {
+    package init(profile bytes: [UInt8], path: String) throws(ProfileError) {
         let root: JSONNode
         do {
             root = try JSONReader.parse(bytes)

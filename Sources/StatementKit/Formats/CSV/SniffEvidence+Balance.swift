@@ -50,9 +50,9 @@ extension SniffEvidence {
             }
         if let mostly = order?.fallsMostly { return mostly }
         let format = dialect.dateFormat
-        let day = { (sample: Sample) in sample.text.parsingUTF8 { try? format.day(parsing: $0) } }
+        let day = { (sample: Sample) in try? format.day(parsing: sample.text.utf8.span) }
         guard let firstDate, let lastDate, let first = day(firstDate),
-            let last = lastDate.withUnsafeBytes({ try? format.day(parsing: $0) }),
+            let last = try? format.day(parsing: lastDate.span),
             first != last
         else { return nil }
         return first > last

@@ -109,7 +109,7 @@ extension SniffEvidence {
     /// Whether UTF-8 bytes start with a digit or a month's name, as a date does.
     static func startsLikeDate(_ bytes: UnsafeRawBufferPointer) -> Bool {
         guard let first = bytes.first else { return false }
-        return first &- 48 < 10 || MonthNames.month(at: 0, in: bytes).0 != nil
+        return first &- 48 < 10 || bytes.withSpan { MonthNames.month(at: 0, in: $0).0 != nil }
     }
 
     /// The layout of a time that starts at `start` with a space or a `T`, such as
@@ -192,7 +192,7 @@ extension SniffEvidence {
                     index += 1
                 }
                 let word = Array(bytes[start..<index])
-                let (month, length) = word.withUnsafeBytes { MonthNames.month(at: 0, in: $0) }
+                let (month, length) = MonthNames.month(at: 0, in: word.span)
                 guard month != nil, length == word.count else { return nil }
                 namePosition = numbers.count
                 pattern += "MMM"

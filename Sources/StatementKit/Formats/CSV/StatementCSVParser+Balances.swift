@@ -14,10 +14,8 @@ extension StatementCSVParser {
             guard let balance = declared[item] else { return nil }
             let name = "preamble \(item.rawValue)"
             let format = dialect.amountFormat
-            let result = balance.text.parsingUTF8 { bytes in
-                Result { () throws(AmountError) in
-                    try format.money(parsing: bytes, currency: currency)
-                }
+            let result = Result { () throws(AmountError) in
+                try format.money(parsing: balance.text.utf8.span, currency: currency)
             }
             switch result {
             case .success(let money):

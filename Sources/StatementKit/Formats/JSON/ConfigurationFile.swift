@@ -32,14 +32,7 @@ package struct ConfigurationFile: Sendable {
     ///
     /// - Throws: `Problem` for invalid JSON, a top level that is not an object, a key given
     ///   twice, or a value that is an object, null, or a list of anything but strings.
-    package init(parsing json: [UInt8]) throws(Problem) {
-        self = try json.withUnsafeBytes { bytes in
-            Result { () throws(Problem) in try ConfigurationFile(parsing: bytes) }
-        }.get()
-    }
-
-    /// Reads the JSON of a configuration file from bytes lent for the call (see above).
-    package init(parsing bytes: UnsafeRawBufferPointer) throws(Problem) {
+    package init(parsing bytes: [UInt8]) throws(Problem) {
         guard bytes.contains(where: { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }) else {
             entries = []
             return

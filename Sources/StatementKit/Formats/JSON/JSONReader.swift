@@ -445,7 +445,7 @@ struct JSONReader<Source: ByteSource>: ~Copyable {
 
 extension JSONReader where Source == MemoryByteSource {
     /// Parses a complete JSON document held in memory into a tree.
-    static func parse(_ bytes: UnsafeRawBufferPointer) throws(JSONSyntaxError) -> JSONNode {
+    static func parse(_ bytes: [UInt8]) throws(JSONSyntaxError) -> JSONNode {
         var reader = JSONReader(source: MemoryByteSource(bytes))
         _ = try reader.peekValue()
         let node = try reader.readValue()

@@ -15,7 +15,7 @@ package struct StatementJSONParser: Sendable {
 
     /// Reads a whole JSON document held in memory; see `parse(_:diagnostics:onRow:)`.
     package func parse(
-        _ bytes: UnsafeRawBufferPointer, diagnostics: inout DiagnosticCollector,
+        _ bytes: [UInt8], diagnostics: inout DiagnosticCollector,
         onRow: (ParsedRow) -> Void
     ) -> ParseSummary {
         parse(MemoryByteSource(bytes), diagnostics: &diagnostics, onRow: onRow)

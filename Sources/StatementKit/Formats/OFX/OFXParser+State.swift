@@ -122,9 +122,7 @@ extension OFXParser {
                 case (.bankacctfrom, .accttype): once(\.accountType, value().text)
                 case (.ledgerbal, .balamt): once(\.ledgerBalance, value())
                 case (.ledgerbal, .dtasof):
-                    statement!.ledgerDay = Array(reader.value.utf8).withUnsafeBufferPointer {
-                        Self.day($0)
-                    }
+                    statement!.ledgerDay = Self.day(reader.value.utf8.span)
                 default: break
                 }
             } else if path.last == .fi && tag == .org {
@@ -274,17 +272,26 @@ extension OFXParser {
         }
 
         /// `YYYYMMDD`, then optionally `HHMMSS`, `.XXX` and a zone `[-5:EST]`.
-        static func day(_ bytes: UnsafeBufferPointer<UInt8>) -> Day? {
-            guard bytes.count >= 8, bytes[0..<8].allSatisfy({ $0 &- 48 < 10 }) else { return nil }
-            let rest = bytes[8...]
-            let time = rest.prefix { $0 != UInt8(ascii: "[") }
-            guard time.allSatisfy({ $0 &- 48 < 10 || $0 == UInt8(ascii: ".") }),
-                time.count == rest.count || rest.last == UInt8(ascii: "]")
-            else { return nil }
-            func number(_ range: Range<Int>) -> Int {
-                bytes[range].reduce(0) { $0 * 10 + Int($1 - 48) }
+        static func day(_ bytes: Span<UInt8>) -> Day? {
+            guard bytes.count >= 8 else { return nil }
+            var date = 0
+            for index in 0..<8 {
+                let digit = bytes[index] &- 48
+                guard digit < 10 else { return nil }
+                date = date * 10 + Int(digit)
             }
-            return try? Day(year: number(0..<4), month: number(4..<6), day: number(6..<8))
+            // The time: digits and points, up to a zone in brackets that ends the text.
+            var index = 8
+            while index < bytes.count, bytes[index] != UInt8(ascii: "[") {
+                guard bytes[index] &- 48 < 10 || bytes[index] == UInt8(ascii: ".") else {
+                    return nil
+                }
+                index += 1
+            }
+            guard index == bytes.count || bytes[bytes.count - 1] == UInt8(ascii: "]") else {
+                return nil
+            }
+            return try? Day(year: date / 10_000, month: date / 100 % 100, day: date % 100)
         }
 
         mutating func endTransaction(_ onRow: (ParsedRow) -> Void) {
@@ -296,7 +303,7 @@ extension OFXParser {
                 report(.elementMissing("<DTPOSTED>", in: "<STMTTRN>"), line: line, column: 1)
                 return
             }
-            guard let date = transaction.bytes(posted).withUnsafeBufferPointer(Self.day) else {
+            guard let date = Self.day(transaction.bytes(posted).span) else {
                 report(
                     .date(
                         "DTPOSTED", Diagnostic.quote(transaction.string(.dtposted)!), .malformed,
