@@ -103,7 +103,8 @@ extension SniffEvidence {
 
     /// Whether a text starts with a digit or a month's name, as a date does.
     static func startsLikeDate(_ text: String) -> Bool {
-        text.parsingUTF8(startsLikeDate)
+        var text = text
+        return text.withUTF8 { startsLikeDate(UnsafeRawBufferPointer($0)) }
     }
 
     /// Whether UTF-8 bytes start with a digit or a month's name, as a date does.
