@@ -165,29 +165,6 @@ package struct AmountFormat: Hashable, Sendable {
     }
 }
 
-/// Digits read into a number one at a time, noting an overflow instead of trapping.
-private struct DecimalAccumulator {
-    private var magnitude: UInt64 = 0
-    private var overflowed = false
-    private(set) var digits = 0
-
-    mutating func add(_ digit: UInt8) {
-        let value = UInt64(digit &- UInt8(ascii: "0"))
-        if digits < 18 {
-            magnitude = magnitude &* 10 &+ value  // below 10^18: cannot overflow
-        } else {
-            let (shifted, o1) = magnitude.multipliedReportingOverflow(by: 10)
-            let (next, o2) = shifted.addingReportingOverflow(value)
-            overflowed = overflowed || o1 || o2
-            magnitude = next
-        }
-        digits += 1
-    }
-
-    /// The number, or `nil` when it does not fit in `Int64`.
-    var value: Int64? { overflowed || magnitude > UInt64(Int64.max) ? nil : Int64(magnitude) }
-}
-
 /// A currency written beside an amount: an ISO 4217 code in either case, or a symbol.
 enum CurrencyMarker {
     /// The symbols and the currencies each may stand for.

@@ -31,44 +31,35 @@ extension Money {
     static func parseMinorUnits(_ bytes: Span<UInt8>, scale: Int) throws(AmountError)
         -> Int64
     {
-        var index = 0
         let count = bytes.count
         guard count > 0 else { throw .empty }
+        var index = 0
         var negative = false
         if bytes[0] == UInt8(ascii: "-") || bytes[0] == UInt8(ascii: "+") {
             negative = bytes[0] == UInt8(ascii: "-")
             index = 1
         }
-        var magnitude: UInt64 = 0
-        var overflowed = false
-        /// Reads a run of digits into `magnitude`; returns how many there were.
-        func digits() -> Int {
-            let start = index
-            while index < count, case let digit = bytes[index] &- UInt8(ascii: "0"), digit < 10 {
-                let (shifted, o1) = magnitude.multipliedReportingOverflow(by: 10)
-                let (next, o2) = shifted.addingReportingOverflow(UInt64(digit))
-                overflowed = overflowed || o1 || o2
-                magnitude = next
-                index += 1
-            }
-            return index - start
+        var number = DecimalAccumulator()
+        while index < count, bytes[index] &- UInt8(ascii: "0") < 10 {
+            number.add(bytes[index])
+            index += 1
         }
-        guard digits() > 0 else { throw .malformed }
+        guard number.digits > 0 else { throw .malformed }
         var fractionDigits = 0
         if index < count {
             guard bytes[index] == UInt8(ascii: ".") else { throw .malformed }
             index += 1
-            fractionDigits = digits()
+            while index < count, bytes[index] &- UInt8(ascii: "0") < 10 {
+                number.add(bytes[index])
+                fractionDigits += 1
+                index += 1
+            }
             guard fractionDigits > 0, index == count else { throw .malformed }
         }
         guard fractionDigits <= scale else { throw .tooManyDecimals(allowed: scale) }
-        for _ in fractionDigits..<scale {
-            let (shifted, o) = magnitude.multipliedReportingOverflow(by: 10)
-            overflowed = overflowed || o
-            magnitude = shifted
-        }
-        guard !overflowed, magnitude <= UInt64(Int64.max) else { throw .overflow }
-        return negative ? -Int64(magnitude) : Int64(magnitude)
+        for _ in fractionDigits..<scale { number.add(UInt8(ascii: "0")) }
+        guard let magnitude = number.value else { throw .overflow }
+        return negative ? -magnitude : magnitude
     }
 }
 
@@ -96,4 +87,29 @@ extension Money {
             }
         }
     }
+}
+
+/// Digits read into a number one at a time, noting an overflow instead of trapping: how
+/// `Money.parseMinorUnits` and `AmountFormat` read an amount's digits.
+struct DecimalAccumulator {
+    private var magnitude: UInt64 = 0
+    private var overflowed = false
+    private(set) var digits = 0
+
+    @inline(__always)
+    mutating func add(_ digit: UInt8) {
+        let value = UInt64(digit &- UInt8(ascii: "0"))
+        if digits < 18 {
+            magnitude = magnitude &* 10 &+ value  // below 10^18: cannot overflow
+        } else {
+            let (shifted, o1) = magnitude.multipliedReportingOverflow(by: 10)
+            let (next, o2) = shifted.addingReportingOverflow(value)
+            overflowed = overflowed || o1 || o2
+            magnitude = next
+        }
+        digits += 1
+    }
+
+    /// The number, or `nil` when it does not fit in `Int64`.
+    var value: Int64? { overflowed || magnitude > UInt64(Int64.max) ? nil : Int64(magnitude) }
 }

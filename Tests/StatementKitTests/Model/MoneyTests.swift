@@ -31,6 +31,20 @@ struct MoneyParsingTests {
         }
     }
 
+    @Test func `reads the largest amounts and long runs of leading zeros exactly`() throws {
+        #expect(try Money(parsing: "92233720368547758.07", currency: .eur).minorUnits == .max)
+        #expect(try Money(parsing: "-92233720368547758.07", currency: .eur).minorUnits == -.max)
+        // Past the 18 digits that cannot overflow, leading zeros change nothing.
+        let zeros = String(repeating: "0", count: 30)
+        #expect(try Money(parsing: zeros + "1.50", currency: .eur).minorUnits == 150)
+        #expect(
+            try Money(parsing: zeros + "92233720368547758.07", currency: .eur).minorUnits == .max)
+        // 2^64 cents would wrap to 0 in 64 bits.
+        #expect(throws: AmountError.overflow) {
+            try Money(parsing: "184467440737095516.16", currency: .eur)
+        }
+    }
+
     @Test func `reads yen without decimals and rejects a fraction`() throws {
         #expect(try Money(parsing: "1235", currency: Self.jpy).minorUnits == 1235)
         #expect(throws: AmountError.tooManyDecimals(allowed: 0)) {
