@@ -23,17 +23,7 @@ struct LineReader<Source: ByteSource> {
     mutating func next(_ body: (UnsafeRawBufferPointer, Int, Bool) -> Void) throws -> Bool {
         wasCut = false
         while true {
-            let searched = start
-            let found = buffer.withUnsafeBufferPointer { bytes -> Int? in
-                var index = searched
-                while index < bytes.count {
-                    let byte = bytes[index]
-                    if byte <= 0x0D && (byte == 0x0A || byte == 0x0D) { return index }
-                    index += 1
-                }
-                return nil
-            }
-            if let end = found {
+            if let end = buffer.firstLineBreak(from: start) {
                 // A CR at the buffer's end may be the first half of a CRLF.
                 if buffer[end] == 0x0D && end + 1 == buffer.count && !isAtEnd {
                     try fill()
