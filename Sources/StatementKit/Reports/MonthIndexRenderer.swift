@@ -70,12 +70,16 @@ package struct MonthIndexRenderer: Sendable {
                 rows[line.account, default: (line.name, [:])].balances[month.month] = line.balance
             }
         }
+        // Names are folded (case, accents) once, then compared with their numbers as numbers:
+        // with `.caseInsensitive` in the comparison itself, the POSIX locale ordered names
+        // inconsistently (a < b < c but c < a), which made the order change from run to run.
+        let folded = rows.mapValues {
+            $0.name?.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: locale)
+        }
         let accounts = rows.keys.sorted { a, b in
-            switch (rows[a]!.name, rows[b]!.name) {
+            switch (folded[a]!, folded[b]!) {
             case (let x?, let y?):
-                let order = x.compare(
-                    y, options: [.caseInsensitive, .diacriticInsensitive, .numeric], range: nil,
-                    locale: locale)
+                let order = x.compare(y, options: [.numeric], range: nil, locale: locale)
                 return order == .orderedSame ? a < b : order == .orderedAscending
             case (.some, nil): return true
             case (nil, .some): return false

@@ -74,6 +74,42 @@ struct MonthIndexRendererTests {
         #expect(aba.lowerBound < sortCode.lowerBound)
     }
 
+    /// The POSIX locale, with names in both cases: its case-insensitive comparison was not
+    /// transitive (`Holiday savings` < `comdirect Girokonto` < `Compte Lyon` < `Holiday
+    /// savings`), so the rows came out in another order from run to run.
+    @Test(arguments: ["en_US_POSIX", "en_US", "de_DE", "tr_TR"])
+    func `sorts names of either case in one order whatever order they come in`(locale: String)
+        throws
+    {
+        let names = [
+            "Holiday savings", "comdirect Girokonto", "Compte Lyon", "Manama project (Max)",
+            "Girokonto", "Épargne", "Account 10", "account 2", "Zürich", "Amex Gold",
+        ]
+        var generator = SeededGenerator(seed: 47)
+        let accounts = try names.indices.map { try AccountID(parsing: "name:account-\($0)") }
+        var orders: Set<[String]> = []
+        for _ in 0..<20 {
+            let statements = try names.indices.shuffled(using: &generator).map {
+                try Self.statement(accounts[$0].text, name: names[$0], month: 10, cents: 100)
+            }
+            var html = ""
+            MonthIndexRenderer(locale: Locale(identifier: locale)).renderAllMonths(
+                [ClosingBalances(month: Month(year: 2026, month: 10)!, statements: statements)],
+                into: &html)
+            orders.insert(
+                html.components(separatedBy: "scope=\"row\">").dropFirst().map {
+                    String($0.prefix(while: { $0 != "<" }))
+                })
+        }
+        #expect(
+            orders == [
+                [
+                    "account 2", "Account 10", "Amex Gold", "comdirect Girokonto", "Compte Lyon",
+                    "Épargne", "Girokonto", "Holiday savings", "Manama project (Max)", "Zürich",
+                ]
+            ])
+    }
+
     @Test func `calls an account without a name by its id in a name's style`() throws {
         let html = try Self.allMonths()
         #expect(
