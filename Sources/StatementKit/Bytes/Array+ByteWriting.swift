@@ -8,6 +8,12 @@ extension [UInt8] {
         bytes.withMemoryRebound(to: UInt8.self) { append(contentsOf: $0) }
     }
 
+    /// Appends the bytes of a span in one copy.
+    @inline(__always)
+    mutating func append(_ bytes: Span<UInt8>) {
+        bytes.withUnsafeBytes { append(bytes: $0) }
+    }
+
     /// Appends a literal's UTF-8 bytes in one copy (`+=` with a string's `utf8` goes through
     /// the generic path of a sequence).
     mutating func append(_ literal: StaticString) {
@@ -37,11 +43,3 @@ extension [UInt8] {
 
 /// A line of spaces that `appendSpaces` copies from.
 private let spaceLine = [UInt8](repeating: UInt8(ascii: " "), count: 128)
-
-extension [UInt8] {
-    /// Appends the bytes of a span in one copy.
-    @inline(__always)
-    mutating func append(_ bytes: Span<UInt8>) {
-        bytes.withUnsafeBytes { append(bytes: $0) }
-    }
-}
