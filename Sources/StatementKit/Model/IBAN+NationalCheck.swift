@@ -57,13 +57,7 @@ private enum NationalCheck {
     /// ISO 7064 mod 97-10 of the BBAN, letters counting 10–35 as in the IBAN itself.
     static func mod97(_ bban: Span<UInt8>) -> Int {
         var remainder = 0
-        for index in bban.indices {
-            let byte = bban[index]
-            remainder =
-                byte <= UInt8(ascii: "9")
-                ? (remainder * 10 + Int(byte &- UInt8(ascii: "0"))) % 97
-                : (remainder * 100 + Int(byte &- UInt8(ascii: "A")) + 10) % 97
-        }
+        for index in bban.indices { remainder = IBAN.mod97(remainder, bban[index]) }
         return remainder
     }
 

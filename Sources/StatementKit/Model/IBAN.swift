@@ -161,19 +161,21 @@ extension IBAN {
     /// optionally with the check digits replaced.
     static func mod97(_ iban: Span<UInt8>, checkDigits: (UInt8, UInt8)?) -> Int {
         var remainder = 0
-        func feed(_ byte: UInt8) {
-            if byte <= UInt8(ascii: "9") {
-                remainder = (remainder * 10 + Int(byte &- UInt8(ascii: "0"))) % 97
-            } else {
-                remainder = (remainder * 100 + Int(byte &- UInt8(ascii: "A")) + 10) % 97
-            }
-        }
+        func feed(_ byte: UInt8) { remainder = mod97(remainder, byte) }
         for index in 4..<iban.count { feed(iban[index]) }
         feed(iban[0])
         feed(iban[1])
         feed(checkDigits?.0 ?? iban[2])
         feed(checkDigits?.1 ?? iban[3])
         return remainder
+    }
+
+    /// The ISO 7064 mod-97-10 remainder once `byte` follows `remainder`: a digit, or a
+    /// letter counting 10–35.
+    static func mod97(_ remainder: Int, _ byte: UInt8) -> Int {
+        byte <= UInt8(ascii: "9")
+            ? (remainder * 10 + Int(byte &- UInt8(ascii: "0"))) % 97
+            : (remainder * 100 + Int(byte &- UInt8(ascii: "A")) + 10) % 97
     }
 
     private static func describeCharacter(in bytes: Span<UInt8>, at index: Int) -> String {
