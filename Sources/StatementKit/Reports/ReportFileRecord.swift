@@ -30,10 +30,9 @@ package struct ReportFileRecord: Sendable {
     /// Reads the record at `path`; `nil` when there is none, or it cannot be read (the run
     /// then writes every month, as for an output folder it never wrote).
     package init?(contentsOf path: String) {
-        guard let data = FileManager.default.contents(atPath: path) else { return nil }
         // Read as bytes: a nightly run reads a line per report file (20,000 for a large
         // ledger), which `String` splitting would make the bulk of its time.
-        let bytes = [UInt8](data)
+        guard let bytes = try? FileByteSource(path: path).readAll() else { return nil }
         let lines = bytes.split(separator: 0x0A)
         guard let first = lines.first, Array(first) == Array(Self.header.utf8) else {
             return nil
