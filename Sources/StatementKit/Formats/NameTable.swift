@@ -123,13 +123,15 @@ struct NameTable {
 
 /// The names a parser looks for, numbered first in its reader's `NameTable` in the order of
 /// `all` (each type keeps `allCases` in it, so that a lookup allocates nothing).
-protocol KnownNames: RawRepresentable<String>, CaseIterable {
+protocol KnownNames: CaseIterable {
     static var all: [Self] { get }
+    /// The name as the format spells it.
+    var spelling: String { get }
 }
 
 extension KnownNames {
     /// The names to number first.
-    static var names: [String] { all.map(\.rawValue) }
+    static var names: [String] { all.map(\.spelling) }
 
     /// The name of a number in the reader's name table; `nil` for one not looked for.
     static func numbered(_ number: Int) -> Self? {

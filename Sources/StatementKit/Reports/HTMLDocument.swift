@@ -80,18 +80,16 @@ enum HTMLDocument {
     /// Text made safe for HTML content and attribute values, with controls neutralised.
     static func escape(_ text: String) -> String {
         if isPlain(text) { return text }
-        var out = ""
-        for character in text.neutralized {
-            switch character {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&#39;"
-            default: out.append(character)
+        return text.neutralized.replacingScalars { scalar in
+            switch scalar {
+            case "&": "&amp;"
+            case "<": "&lt;"
+            case ">": "&gt;"
+            case "\"": "&quot;"
+            case "'": "&#39;"
+            default: nil
             }
         }
-        return out
     }
 
     /// Appends `escape(text)`: most texts as they are, without making another string.

@@ -151,25 +151,23 @@ package struct ValidationReportRenderer: Sendable {
 
 /// Returns text as a JSON string literal, escaping quotes, backslashes and control characters.
 package func jsonString(_ text: String) -> String {
-    var out = "\""
-    for scalar in text.unicodeScalars {
+    let body = text.replacingScalars { scalar in
         switch scalar {
-        case "\"": out += "\\\""
-        case "\\": out += "\\\\"
-        case "\n": out += "\\n"
-        case "\r": out += "\\r"
-        case "\t": out += "\\t"
-        case _ where scalar.value < 0x20 || scalar.value == 0x7F:
-            appendJSONEscape(UInt16(scalar.value), to: &out)
+        case "\"": "\\\""
+        case "\\": "\\\\"
+        case "\n": "\\n"
+        case "\r": "\\r"
+        case "\t": "\\t"
+        case _ where scalar.value < 0x20 || scalar.value == 0x7F: jsonEscape(UInt16(scalar.value))
         case _ where scalar.value >= 0x80 && isInvisible(scalar):
             // C1 controls (U+0085, U+009B), bidi and other format controls (U+202E, U+2066),
             // line and paragraph separators: escaped, so no reader's terminal or script acts
             // on them.
-            for unit in String(scalar).utf16 { appendJSONEscape(unit, to: &out) }
-        default: out.unicodeScalars.append(scalar)
+            String(scalar).utf16.map(jsonEscape).joined()
+        default: nil
         }
     }
-    return out + "\""
+    return "\"" + body + "\""
 }
 
 private func isInvisible(_ scalar: Unicode.Scalar) -> Bool {
@@ -179,9 +177,9 @@ private func isInvisible(_ scalar: Unicode.Scalar) -> Bool {
     }
 }
 
-private func appendJSONEscape(_ unit: UInt16, to out: inout String) {
+private func jsonEscape(_ unit: UInt16) -> String {
     let hex = String(unit, radix: 16)
-    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+    return "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
 }
 
 extension Diagnostic {

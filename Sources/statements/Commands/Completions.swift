@@ -14,10 +14,7 @@ enum Completions: Command {
           statements completions zsh > ~/.zfunc/_statements      # a folder on $fpath
           statements completions fish > ~/.config/fish/completions/statements.fish
 
-        OPTIONS:
-          -h, --help  show this help
-
-        EXIT STATUS: 0 success, 2 usage error.
+        \(helpOnly)
         """
 
     static func run(_ arguments: [String], console: Console) throws(CommandError) -> Int32 {
@@ -35,6 +32,15 @@ enum Completions: Command {
 
 }
 
+/// The options and exit status of a command that prints what it generates and takes no
+/// option but `--help`.
+private let helpOnly = """
+    OPTIONS:
+      -h, --help  show this help
+
+    EXIT STATUS: 0 success, 2 usage error.
+    """
+
 /// `statements man`: the manual page, generated from the help.
 enum Manual: Command {
     static let name = "man"
@@ -46,10 +52,7 @@ enum Manual: Command {
         Prints the manual page, generated from the commands' help, as roff on stdout:
         statements man > statements.1 && man -l statements.1. Scripts/install installs it.
 
-        OPTIONS:
-          -h, --help  show this help
-
-        EXIT STATUS: 0 success, 2 usage error.
+        \(helpOnly)
         """
 
     static func run(_ arguments: [String], console: Console) throws(CommandError) -> Int32 {

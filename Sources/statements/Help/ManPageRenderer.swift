@@ -50,15 +50,14 @@ package struct ManPageRenderer: Sendable {
     /// `\[uXXXX]`, and a line that would start with a request character (`.` or `'`)
     /// guarded with `\&`.
     static func escaped(_ text: String) -> String {
-        var body = ""
-        for scalar in text.unicodeScalars {
+        let body = text.replacingScalars { scalar in
             switch scalar {
-            case "\\": body += "\\e"
-            case "-": body += "\\-"
+            case "\\": return "\\e"
+            case "-": return "\\-"
             case _ where scalar.value > 0x7E:
                 let hex = String(scalar.value, radix: 16, uppercase: true)
-                body += "\\[u" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex + "]"
-            default: body.unicodeScalars.append(scalar)
+                return "\\[u" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex + "]"
+            default: return nil
             }
         }
         return body.hasPrefix(".") || body.hasPrefix("'") ? "\\&" + body : body

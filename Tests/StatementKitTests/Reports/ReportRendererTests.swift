@@ -270,6 +270,14 @@ struct HTMLStatementRendererTests {
         #expect(!html.unicodeScalars.contains("\u{1B}"))
     }
 
+    @Test func `escapes a quote or bracket that a combining mark follows`() {
+        // `"\u{301}` is one character, not `"`: the escaper reads scalars.
+        let escaped = HTMLDocument.escape("x\"\u{301} onmouseover=alert(1) <\u{301}b>")
+        #expect(escaped == "x&quot;\u{301} onmouseover=alert(1) &lt;\u{301}b&gt;")
+        #expect(!escaped.unicodeScalars.contains("\""))
+        #expect(jsonString("a\"\u{301}\\") == "\"a\\\"\u{301}\\\\\"")
+    }
+
     @Test func `draws an accessible chart with a zero line`() {
         let html = Self.render()
         #expect(html.contains("<svg"))

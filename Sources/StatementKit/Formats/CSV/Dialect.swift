@@ -120,11 +120,6 @@ package struct Dialect: Hashable, Sendable {
     package struct PreamblePosition: Hashable, Sendable {
         package var line: Int
         package var field: Int
-
-        package init(line: Int, field: Int) {
-            self.line = line
-            self.field = field
-        }
     }
 
     /// What a preamble may tell about the account: its IBAN, name and currency, and the

@@ -2,11 +2,8 @@
 struct SniffEvidence {
     private(set) var header: DialectSniffer.Header
 
-    struct Sample {
-        let text: String
-        let line: Int
-        let column: Int
-    }
+    /// A cell's text where it stands: what a message about the evidence quotes.
+    typealias Sample = PlacedText
 
     var dateLayout: DateLayout?
     /// The layout of a time after the date, such as `'T'HH:mm:ssX`, as the first date has it.

@@ -3,49 +3,18 @@ import Foundation
 /// The elements a camt parse looks for, and what it gathers of entries, balances, statements.
 extension CamtParser {
     /// The elements the reader looks for, numbered first in the reader's name table.
-    enum Element: String, KnownNames {
-        case bkToCstmrStmt = "BkToCstmrStmt"
-        case bkToCstmrAcctRpt = "BkToCstmrAcctRpt"
-        case bkToCstmrDbtCdtNtfctn = "BkToCstmrDbtCdtNtfctn"
-        case stmt = "Stmt"
-        case rpt = "Rpt"
-        case ntfctn = "Ntfctn"
-        case bal = "Bal"
-        case ntry = "Ntry"
-        case txDtls = "TxDtls"
-        case amt = "Amt"
-        case acct = "Acct"
-        case id = "Id"
-        case othr = "Othr"
-        case iban = "IBAN"
-        case ccy = "Ccy"
-        case cd = "Cd"
-        case tp = "Tp"
-        case cdOrPrtry = "CdOrPrtry"
-        case cdtDbtInd = "CdtDbtInd"
-        case sts = "Sts"
-        case dt = "Dt"
-        case dtTm = "DtTm"
-        case bookgDt = "BookgDt"
-        case acctSvcrRef = "AcctSvcrRef"
-        case addtlNtryInf = "AddtlNtryInf"
-        case txAmt = "TxAmt"
-        case nm = "Nm"
-        case dbtr = "Dbtr"
-        case cdtr = "Cdtr"
-        case pty = "Pty"
-        case dbtrAcct = "DbtrAcct"
-        case cdtrAcct = "CdtrAcct"
-        case ustrd = "Ustrd"
-        case rmtInf = "RmtInf"
-        case ref = "Ref"
-        case cdtrRefInf = "CdtrRefInf"
-        case endToEndId = "EndToEndId"
-        case refs = "Refs"
-        case addtlTxInf = "AddtlTxInf"
-        case ntryDtls = "NtryDtls"
-        case amtDtls = "AmtDtls"
-        case rltdPties = "RltdPties"
+    enum Element: KnownNames {
+        case bkToCstmrStmt, bkToCstmrAcctRpt, bkToCstmrDbtCdtNtfctn, stmt, rpt, ntfctn, bal, ntry
+        case txDtls, amt, acct, id, othr, iban, ccy, cd, tp, cdOrPrtry, cdtDbtInd, sts, dt, dtTm
+        case bookgDt, acctSvcrRef, addtlNtryInf, txAmt, nm, dbtr, cdtr, pty, dbtrAcct, cdtrAcct
+        case ustrd, rmtInf, ref, cdtrRefInf, endToEndId, refs, addtlTxInf, ntryDtls, amtDtls
+        case rltdPties
+
+        /// The element as camt spells it: the case's name with a capital first letter, and
+        /// `IBAN` in capitals.
+        var spelling: String {
+            self == .iban ? "IBAN" : "\(self)".prefix(1).uppercased() + "\(self)".dropFirst()
+        }
 
         static let all = allCases
 

@@ -64,7 +64,7 @@ extension CamtParser {
                             : slot == .iban ? Element.choiceBits.iban : Element.choiceBits.dt
                         if path[path.count - 1].seen & bit != 0 {
                             report(
-                                .elementDuplicate(element.rawValue, in: parent.rawValue),
+                                .elementDuplicate(element.spelling, in: parent.spelling),
                                 line: startLine, column: startColumn)
                         }
                         path[path.count - 1].seen |= bit
@@ -165,7 +165,7 @@ extension CamtParser {
         mutating func misplaced(_ element: Element, line: Int, column: Int) {
             ignoredDepth = path.count
             let parent =
-                path.last.map { $0.element.map { "<\($0.rawValue)>" } ?? "an element not read" }
+                path.last.map { $0.element.map { "<\($0.spelling)>" } ?? "an element not read" }
                 ?? "no element"
             let allowed =
                 switch element {
@@ -175,7 +175,7 @@ extension CamtParser {
                 default: "<Stmt>, <Rpt> or <Ntfctn>"
                 }
             report(
-                .elementMisplaced(element.rawValue, in: parent, allowed: allowed), line: line,
+                .elementMisplaced(element.spelling, in: parent, allowed: allowed), line: line,
                 column: column)
         }
 

@@ -108,7 +108,7 @@ extension OFXParser {
                     guard statement![keyPath: field] == nil else {
                         report(
                             .elementDuplicate(
-                                tag.rawValue, in: (path.last ?? nil)?.rawValue ?? "STMTRS"),
+                                tag.spelling, in: (path.last ?? nil)?.spelling ?? "STMTRS"),
                             line: line, column: column)
                         return
                     }
@@ -159,15 +159,15 @@ extension OFXParser {
             if reader.valueLength > OFXParser.maximumKeptText {
                 report(
                     .textTooLong(
-                        tag.rawValue, length: reader.valueLength,
+                        tag.spelling, length: reader.valueLength,
                         limit: OFXParser.maximumKeptText),
                     line: line, column: column)
                 return
             }
             if !transaction.keep(index, from: reader, line: line, column: column) {
                 let parent =
-                    index < 8 ? "STMTTRN" : (transaction.currencyKind ?? .currency).rawValue
-                report(.elementDuplicate(tag.rawValue, in: parent), line: line, column: column)
+                    index < 8 ? "STMTTRN" : (transaction.currencyKind ?? .currency).spelling
+                report(.elementDuplicate(tag.spelling, in: parent), line: line, column: column)
             }
         }
 
@@ -175,7 +175,7 @@ extension OFXParser {
         mutating func noteCurrencyKind(_ tag: Tag, line: Int, column: Int) {
             guard transaction.currencyKind == nil else {
                 report(
-                    .elementDuplicate(tag.rawValue, in: "STMTTRN"), line: line, column: column)
+                    .elementDuplicate(tag.spelling, in: "STMTTRN"), line: line, column: column)
                 return
             }
             transaction.currencyKind = tag
@@ -187,7 +187,7 @@ extension OFXParser {
         ) {
             ignoredDepth = path.count - 1
             report(
-                .elementMisplaced(tag.rawValue, in: container, allowed: allowed), line: line,
+                .elementMisplaced(tag.spelling, in: container, allowed: allowed), line: line,
                 column: column)
         }
 

@@ -47,34 +47,13 @@ extension OFXParser.State {
 
 extension OFXParser {
     /// The tags the reader looks for, numbered first in the reader's name table.
-    enum Tag: String, KnownNames {
-        case stmtrs = "STMTRS"
-        case ccstmtrs = "CCSTMTRS"
-        case stmttrn = "STMTTRN"
-        case payee = "PAYEE"
-        case curdef = "CURDEF"
-        case bankacctfrom = "BANKACCTFROM"
-        case ccacctfrom = "CCACCTFROM"
-        case bankid = "BANKID"
-        case acctid = "ACCTID"
-        case accttype = "ACCTTYPE"
-        case ledgerbal = "LEDGERBAL"
-        case balamt = "BALAMT"
-        case dtasof = "DTASOF"
-        case fi = "FI"
-        case org = "ORG"
-        case dtposted = "DTPOSTED"
-        case trnamt = "TRNAMT"
-        case fitid = "FITID"
-        case name = "NAME"
-        case memo = "MEMO"
-        case checknum = "CHECKNUM"
-        case refnum = "REFNUM"
-        case trntype = "TRNTYPE"
-        case currency = "CURRENCY"
-        case origcurrency = "ORIGCURRENCY"
-        case currate = "CURRATE"
-        case cursym = "CURSYM"
+    enum Tag: KnownNames {
+        case stmtrs, ccstmtrs, stmttrn, payee, curdef, bankacctfrom, ccacctfrom, bankid, acctid
+        case accttype, ledgerbal, balamt, dtasof, fi, org, dtposted, trnamt, fitid, name, memo
+        case checknum, refnum, trntype, currency, origcurrency, currate, cursym
+
+        /// The tag as OFX spells it: the case's name in capitals.
+        var spelling: String { "\(self)".uppercased() }
 
         static let all = allCases
 

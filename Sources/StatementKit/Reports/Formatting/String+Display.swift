@@ -1,4 +1,20 @@
 extension String {
+    /// The text with each Unicode scalar that `replacement` gives a text for replaced by it,
+    /// the others kept: the one loop of the HTML, JSON and roff escapers. Scalar by scalar,
+    /// not character by character, so that a quote that a combining mark follows (`"\u{301}`,
+    /// one character) is still found.
+    package func replacingScalars(_ replacement: (Unicode.Scalar) -> String?) -> String {
+        var out = ""
+        for scalar in unicodeScalars {
+            if let text = replacement(scalar) {
+                out += text
+            } else {
+                out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
+    }
+
     /// The most characters of one text a report shows; the ledger keeps the whole text.
     package static let reportFieldLimit = 1_000
 
