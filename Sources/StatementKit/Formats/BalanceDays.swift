@@ -4,8 +4,8 @@ struct BalanceDays {
     private struct Run {
         /// The account's slot.
         let slot: Int
-        let firstLine: Int
-        var lastLine: Int
+        /// The lines of its first and last row.
+        var lines: ClosedRange<Int>
         let day: Day
         /// The sum of the run's amounts, in minor units.
         var sum: Int64
@@ -42,11 +42,12 @@ struct BalanceDays {
         }
         let index = lastRuns[slot]
         if index >= 0 && runs[index].day == day {
-            runs[index].lastLine = max(runs[index].lastLine, line)
+            runs[index].lines =
+                runs[index].lines.lowerBound...max(runs[index].lines.upperBound, line)
             runs[index].sum &+= amount
         } else {
             lastRuns[slot] = runs.count
-            runs.append(Run(slot: slot, firstLine: line, lastLine: line, day: day, sum: amount))
+            runs.append(Run(slot: slot, lines: line...line, day: day, sum: amount))
         }
     }
 
@@ -63,12 +64,16 @@ struct BalanceDays {
         var (low, high) = (0, runs.count)
         while low < high {
             let middle = (low + high) / 2
-            if runs[middle].firstLine < lines.lowerBound { low = middle + 1 } else { high = middle }
+            if runs[middle].lines.lowerBound < lines.lowerBound {
+                low = middle + 1
+            } else {
+                high = middle
+            }
         }
-        if low > 0 && runs[low - 1].lastLine >= lines.lowerBound { low -= 1 }
+        if low > 0 && runs[low - 1].lines.upperBound >= lines.lowerBound { low -= 1 }
         var found: (Day, Day)?
         var index = low
-        while index < runs.count && runs[index].firstLine < lines.upperBound {
+        while index < runs.count && runs[index].lines.lowerBound < lines.upperBound {
             let day = runs[index].day
             found = found.map { (min($0.0, day), max($0.1, day)) } ?? (day, day)
             index += 1
@@ -194,7 +199,7 @@ struct BalanceDays {
             self.latest = latest
             self.earliest = earliest.reversed()
             var reach = [Int.min]
-            for run in runs { reach.append(max(reach.last!, run.lastLine)) }
+            for run in runs { reach.append(max(reach.last!, run.lines.upperBound)) }
             self.reach = reach
         }
 
@@ -203,7 +208,7 @@ struct BalanceDays {
             var (low, high) = (0, runs.count)
             while low < high {
                 let middle = (low + high) / 2
-                if runs[middle].firstLine <= line { low = middle + 1 } else { high = middle }
+                if runs[middle].lines.lowerBound <= line { low = middle + 1 } else { high = middle }
             }
             return low
         }
@@ -238,10 +243,10 @@ struct BalanceDays {
             var (low, high) = (0, runs.count)
             while low < high {
                 let middle = (low + high) / 2
-                if runs[middle].firstLine < line { low = middle + 1 } else { high = middle }
+                if runs[middle].lines.lowerBound < line { low = middle + 1 } else { high = middle }
             }
             // A day's rows on both sides of the line.
-            if low > 0 && runs[low - 1].lastLine >= line { return false }
+            if low > 0 && runs[low - 1].lines.upperBound >= line { return false }
             return latest[low] <= day.ordinal && earliest[low] > day.ordinal
         }
     }

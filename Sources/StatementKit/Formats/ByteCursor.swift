@@ -194,6 +194,12 @@ struct ByteCursor<Source: ByteSource> {
     }
 }
 
+/// A 1-based line and column (in Unicode scalars) in a source file.
+struct SourcePosition: Hashable, Sendable {
+    let line: Int
+    let column: Int
+}
+
 /// Text read from a file, and the line and column where it stands.
 struct PlacedText {
     let text: String

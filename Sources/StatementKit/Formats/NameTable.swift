@@ -125,14 +125,13 @@ struct NameTable {
 /// `all` (each type keeps `allCases` in it, so that a lookup allocates nothing).
 protocol KnownNames: CaseIterable {
     static var all: [Self] { get }
+    /// The spellings of `all`, made once (`all.map(\.spelling)`).
+    static var names: [String] { get }
     /// The name as the format spells it.
     var spelling: String { get }
 }
 
 extension KnownNames {
-    /// The names to number first.
-    static var names: [String] { all.map(\.spelling) }
-
     /// The name of a number in the reader's name table; `nil` for one not looked for.
     static func numbered(_ number: Int) -> Self? {
         number < all.count ? all[number] : nil

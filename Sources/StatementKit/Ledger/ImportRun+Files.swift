@@ -145,8 +145,7 @@ extension ImportRun {
             let batchBytes = batch.bytes.span
             for row in batch.rows {
                 guard writeError == nil else { break }
-                let key = AccountMonth(accountID: row.accountID, month: row.month)
-                progress.stagedBytes += progress.staged[key, default: StagedMonth()].append(
+                progress.stagedBytes += progress.staged[row.key, default: StagedMonth()].append(
                     row, of: batchBytes)
                 if progress.stagedBytes >= stagingLimit {
                     do throws(StorageError) {

@@ -50,8 +50,7 @@ extension ImportRun {
     /// on one core is freed on the other.
     struct EncodedRows: Sendable {
         struct Row: Sendable {
-            let accountID: AccountID
-            let month: Month
+            let key: AccountMonth
             /// Where the row's bytes start in `bytes`; `staged.end` is where they end.
             let start: Int
             let staged: StagedRow
@@ -92,7 +91,8 @@ extension ImportRun {
                 }
             rows.append(
                 Row(
-                    accountID: row.account.id, month: Month(fields.date), start: start,
+                    key: AccountMonth(accountID: row.account.id, month: Month(fields.date)),
+                    start: start,
                     staged: StagedRow(
                         hash: hash, hasTransactionID: fields.transactionID != nil,
                         end: bytes.count, amount: fields.amount.minorUnits, line: row.line)

@@ -17,6 +17,12 @@ final class ImportRun {
     /// tails, so that memory does not grow with the file.
     let stagingLimit: Int
     let reading: ReadSettings
+    let isDryRun: Bool
+    /// When the run started, in nanoseconds: a file stamp younger than that is not trusted.
+    let startTime = POSIXIO.nanosecondsNow()
+    /// Files an earlier attempt of the run rejected for their balances, by name, with what
+    /// to say: they are not read again.
+    private let rejectedFiles: [String: [(line: Int, message: DiagnosticMessage)]]
     /// The manifest as committed on disk when the run started (with the months of the
     /// accounts the run has needed so far).
     var committed: LedgerManifest
@@ -57,9 +63,6 @@ final class ImportRun {
     /// everything written, including rows of the file being read.
     var acceptedLogs: LedgerManifest.LogLengths
     var writtenLogs: LedgerManifest.LogLengths
-    let isDryRun: Bool
-    /// When the run started, in nanoseconds: a file stamp younger than that is not trusted.
-    let startTime = POSIXIO.nanosecondsNow()
     /// The absolute paths of the files the run found.
     var foundPaths: Set<String> = []
     /// Per account, the balances the accepted files stated.
@@ -68,9 +71,6 @@ final class ImportRun {
     var fileTouches: [String: Set<AccountID>] = [:]
     /// The accounts the file being read added rows or balances to.
     var lastFileTouches: Set<AccountID> = []
-    /// Files an earlier attempt of the run rejected for their balances, by name, with what
-    /// to say: they are not read again.
-    private let rejectedFiles: [String: [(line: Int, message: DiagnosticMessage)]]
     /// The files rejected before (`RejectedFiles`), as the run updates them, and the time
     /// of the run for those it rejects now.
     var rejected = RejectedFiles()

@@ -70,15 +70,8 @@ package enum InboxQuarantine {
         let target = path + diagnosticsSuffix
         let folder = path.lastIndex(of: "/").map { String(path[..<$0]) } ?? "."
         let temporary = "\(folder)/.statements-\(getpid()).diagnostics.tmp"
-        let descriptor = try InboxArchive.createTemporary(temporary)
-        let failure = POSIXIO.writeAll(descriptor, Array(text.utf8))
-        let synced = fsync(descriptor) == 0
-        close(descriptor)
-        guard failure == nil, synced, rename(temporary, target) == 0 else {
-            _ = unlink(temporary)
-            throw .io(
-                path: target, operation: "write",
-                reason: POSIXErrno(code: failure ?? errno).description)
+        if let failure = POSIXIO.replaceSynced(target, with: Array(text.utf8), through: temporary) {
+            throw .io(path: target, failure)
         }
         try InboxArchive.sync(folder)
     }

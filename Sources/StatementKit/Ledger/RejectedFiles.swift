@@ -81,19 +81,8 @@ struct RejectedFiles: Equatable {
             LedgerRecord.escape(path, into: &bytes)
             bytes.append(10)
         }
-        let temporary = path + ".tmp"
-        let descriptor = open(
-            temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0o644)
-        guard descriptor >= 0 else {
-            throw .io(
-                path: temporary, operation: "create", reason: POSIXErrno(code: errno).description)
-        }
-        let failure = POSIXIO.writeAll(descriptor, bytes)
-        let synced = fsync(descriptor) == 0
-        close(descriptor)
-        guard failure == nil, synced, rename(temporary, path) == 0 else {
-            _ = unlink(temporary)
-            throw .io(path: path, operation: "write", reason: "cannot replace it")
+        if let failure = POSIXIO.replaceSynced(path, with: bytes, through: path + ".tmp") {
+            throw .io(path: path, failure)
         }
     }
 

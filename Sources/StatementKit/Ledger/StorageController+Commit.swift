@@ -166,11 +166,7 @@ extension StorageController {
 
     /// Writes a whole new file and makes it durable, replacing one of the same name.
     private func writeNewFile(_ path: String, _ bytes: [UInt8]) throws(StorageError) {
-        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0o644)
-        guard descriptor >= 0 else { throw error("create", path) }
-        defer { close(descriptor) }
-        try writeAll(descriptor, bytes, path)
-        guard fsync(descriptor) == 0 else { throw error("sync", path) }
+        if let failure = POSIXIO.writeSynced(bytes, to: path) { throw .io(path: path, failure) }
     }
 
     func writeAll(_ descriptor: Int32, _ bytes: [UInt8], _ path: String)

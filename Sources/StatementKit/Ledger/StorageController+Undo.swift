@@ -94,13 +94,9 @@ extension StorageController {
     }
 
     private func writeDurably(_ bytes: [UInt8], to path: String) throws(StorageError) {
-        let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o644)
-        guard descriptor >= 0 else { throw ioError("create", path) }
-        defer { close(descriptor) }
-        if let code = POSIXIO.writeAll(descriptor, bytes) {
-            throw .io(path: path, operation: "write", reason: POSIXErrno(code: code).description)
+        if let failure = POSIXIO.writeSynced(bytes, to: path, exclusive: true) {
+            throw .io(path: path, failure)
         }
-        guard fsync(descriptor) == 0 else { throw ioError("sync", path) }
     }
 
     private func ioError(_ operation: String, _ path: String) -> StorageError {

@@ -14,6 +14,11 @@ package enum StorageError: Error, Hashable, Sendable, CustomStringConvertible {
     case stillInUse(folder: String, pid: Int?, seconds: Double)
     /// A system call failed on a path.
     case io(path: String, operation: String, reason: String)
+
+    /// A write of `path` that failed.
+    static func io(path: String, _ failure: WriteFailure) -> StorageError {
+        .io(path: path, operation: failure.operation, reason: failure.error.description)
+    }
     /// The state is not one this build can read.
     case unreadable(folder: String, reason: String)
     /// A file of the ledger is missing, cut short or changed: its checksum or length does not

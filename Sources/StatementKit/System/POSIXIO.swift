@@ -120,7 +120,49 @@ package enum POSIXIO {
     }
 }
 
+/// The step of a file write that failed (`create`, `write`, `sync`, `replace`), and why.
+package struct WriteFailure: Error, Hashable, Sendable {
+    package let operation: String
+    package let error: POSIXErrno
+}
+
 extension POSIXIO {
+    /// Creates a file at `path` (replacing one there, unless `exclusive`: then one there is
+    /// a failure), writes `bytes` into it and syncs it: `nil`, or the step that failed.
+    static func writeSynced(_ bytes: [UInt8], to path: String, exclusive: Bool = false)
+        -> WriteFailure?
+    {
+        let flags = O_WRONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW | (exclusive ? O_EXCL : O_TRUNC)
+        let descriptor = open(path, flags, 0o644)
+        guard descriptor >= 0 else {
+            return WriteFailure(operation: "create", error: POSIXErrno(code: errno))
+        }
+        defer { close(descriptor) }
+        if let code = writeAll(descriptor, bytes) {
+            return WriteFailure(operation: "write", error: POSIXErrno(code: code))
+        }
+        guard fsync(descriptor) == 0 else {
+            return WriteFailure(operation: "sync", error: POSIXErrno(code: errno))
+        }
+        return nil
+    }
+
+    /// Replaces the file at `path` whole or not at all: `bytes` are written and synced into
+    /// `temporary` (a file left there by a killed run is removed first), which is then
+    /// renamed over `path`; on a failure the temporary is removed. The caller syncs the
+    /// folder when the rename is to last.
+    static func replaceSynced(_ path: String, with bytes: [UInt8], through temporary: String)
+        -> WriteFailure?
+    {
+        _ = unlink(temporary)
+        var failure = writeSynced(bytes, to: temporary, exclusive: true)
+        if failure == nil, rename(temporary, path) != 0 {
+            failure = WriteFailure(operation: "replace", error: POSIXErrno(code: errno))
+        }
+        if failure != nil { _ = unlink(temporary) }
+        return failure
+    }
+
     /// Creates a folder and any missing folders above it, as `mkdir -p` does: `nil`, or the
     /// `errno` of the failure (such as "Not a directory" when a file stands in the way).
     package static func makeFolders(_ path: String) -> POSIXErrno? {

@@ -7,7 +7,7 @@ extension CamtParser.State {
         guard let statement, !statement.accountChecked else { return statement?.account }
         self.statement!.accountChecked = true
         var currency: Currency?
-        if let code = statement.currency {
+        if let code = statement.stated.currency {
             currency = Currency(code: code.text)
             guard currency != nil else {
                 report(.currency("Acct/Ccy", Diagnostic.quote(code.text)), at: code)
@@ -16,17 +16,17 @@ extension CamtParser.State {
         }
         // Without Acct/Ccy, the currency of the first amount.
         currency =
-            currency ?? entry?.currency.flatMap { Currency(code: $0) }
-            ?? statement.balances.first?.currency.flatMap { Currency(code: $0) }
+            currency ?? entry?.amount.currency.flatMap { Currency(code: $0) }
+            ?? statement.balances.first?.amount.currency.flatMap { Currency(code: $0) }
         let id: AccountID
-        if let iban = statement.iban {
+        if let iban = statement.stated.iban {
             do throws(IBANError) {
                 id = AccountID(try IBAN(parsing: iban.text))
             } catch {
                 report(.iban("Acct/Id/IBAN", Diagnostic.quote(iban.text), error), at: iban)
                 return nil
             }
-        } else if let other = statement.otherID {
+        } else if let other = statement.stated.otherID {
             do throws(AccountIDParseError) {
                 id = try AccountID(accountNumber: other.text)
             } catch {
@@ -37,12 +37,14 @@ extension CamtParser.State {
             }
         } else {
             report(
-                .elementMissing("<Acct><Id>"), line: statement.line, column: statement.column)
+                .elementMissing("<Acct><Id>"), line: statement.start.line,
+                column: statement.start.column)
             return nil
         }
         guard let currency else {
             report(
-                .elementMissing("<Acct><Ccy>"), line: statement.line, column: statement.column)
+                .elementMissing("<Acct><Ccy>"), line: statement.start.line,
+                column: statement.start.column)
             return nil
         }
         self.statement!.account = Account(
@@ -52,10 +54,10 @@ extension CamtParser.State {
 
     /// An amount in a currency, with its sign from a `CRDT`/`DBIT` indicator.
     mutating func money(
-        _ amount: PlacedText?, currency code: String?, indicator: String?, account: Account,
-        element: String, at fallback: Int
+        _ stated: CamtParser.StatedAmount, account: Account, element: String, at fallback: Int
     ) -> Money? {
-        guard let amount else {
+        let (code, indicator) = (stated.currency, stated.indicator)
+        guard let amount = stated.text else {
             report(.elementMissing("<\(element)>", in: "the entry"), line: fallback, column: 1)
             return nil
         }
@@ -99,7 +101,7 @@ extension CamtParser.State {
     mutating func endStatement() {
         defer { statement = nil }
         guard statement != nil else { return }
-        summary.statementLines.append(statement!.line)
+        summary.statementLines.append(statement!.start.line)
         guard let account = account(), statement!.isValid else { return }
         var opening: Money?
         var closing: (Money, Int)?
@@ -110,8 +112,7 @@ extension CamtParser.State {
             }
             guard
                 let money = money(
-                    balance.amount, currency: balance.currency, indicator: balance.indicator,
-                    account: account, element: "Bal/Amt", at: balance.line)
+                    balance.amount, account: account, element: "Bal/Amt", at: balance.line)
             else { return }
             if type == "CLBD" {
                 closing = (money, balance.line)
@@ -125,7 +126,7 @@ extension CamtParser.State {
                 stated.append(
                     StatedBalance(
                         account: account, point: type == "CLBD" ? .closing : .opening,
-                        balance: money, line: balance.line, statementLine: statement!.line,
+                        balance: money, line: balance.line, statementLine: statement!.start.line,
                         statedDay: day))
             }
         }

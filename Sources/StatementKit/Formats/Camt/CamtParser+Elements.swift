@@ -17,6 +17,7 @@ extension CamtParser {
         }
 
         static let all = allCases
+        static let names = all.map(\.spelling)
 
         static let statements: Set<Element> = [
             .bkToCstmrStmt, .bkToCstmrAcctRpt, .bkToCstmrDbtCdtNtfctn,
@@ -73,13 +74,19 @@ extension CamtParser {
     /// 500), and a ledger keeps no megabytes of text from one booking.
     static let maximumKeptText = 8192
 
-    /// One `TxDtls` of an entry.
-    struct Details {
-        var amount: PlacedText?
-        /// How many bytes the `Ustrd` lines hold together.
-        var unstructuredLength = 0
+    /// An amount as camt states it: `Amt`, its `Ccy` attribute, and the `CdtDbtInd` beside
+    /// it that gives its sign (an entry's, a balance's, a `TxDtls`'s).
+    struct StatedAmount {
+        var text: PlacedText?
         var currency: String?
         var indicator: String?
+    }
+
+    /// One `TxDtls` of an entry.
+    struct Details {
+        var amount = StatedAmount()
+        /// How many bytes the `Ustrd` lines hold together.
+        var unstructuredLength = 0
         var debtorName: String?
         var creditorName: String?
         var debtorIBAN: PlacedText?
@@ -96,9 +103,7 @@ extension CamtParser {
         /// The errors of the file before the entry: one reported in it (an element given
         /// twice or misplaced, a text too long) keeps it from being a row.
         var errorsBefore = 0
-        var amount: PlacedText?
-        var currency: String?
-        var indicator: PlacedText?
+        var amount = StatedAmount()
         var status: String?
         var bookingDate: PlacedText?
         var serviceReference: String?
@@ -108,25 +113,28 @@ extension CamtParser {
 
     struct Balance {
         var type: String?
-        var amount: PlacedText?
-        var currency: String?
-        var indicator: String?
+        var amount = StatedAmount()
         /// `Dt/Dt`, or the day of `Dt/DtTm`.
         var date: String?
         let line: Int
     }
 
     struct Statement {
-        let line: Int
-        let column: Int
+        /// Where its element starts.
+        let start: SourcePosition
         let isInterim: Bool
-        var iban: PlacedText?
-        var otherID: PlacedText?
-        var currency: PlacedText?
+        var stated = StatedAccount()
         var account: Account?
         var accountChecked = false
         var balances: [Balance] = []
         var total: Int64 = 0
         var isValid = true
+    }
+
+    /// `Acct` as the statement gives it: `Id/IBAN` or `Id/Othr/Id`, and `Ccy`.
+    struct StatedAccount {
+        var iban: PlacedText?
+        var otherID: PlacedText?
+        var currency: PlacedText?
     }
 }

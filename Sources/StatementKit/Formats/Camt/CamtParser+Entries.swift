@@ -12,7 +12,7 @@ extension CamtParser.State {
             return
         }
         // An entry left out as not booked still has the amount the schema requires.
-        guard entry.amount != nil else {
+        guard entry.amount.text != nil else {
             report(.elementMissing("<Amt>", in: "the entry"), line: entry.line, column: 1)
             return
         }
@@ -34,9 +34,7 @@ extension CamtParser.State {
             return
         }
         guard
-            let total = money(
-                entry.amount, currency: entry.currency, indicator: entry.indicator?.text,
-                account: account, element: "Amt", at: entry.line)
+            let total = money(entry.amount, account: account, element: "Amt", at: entry.line)
         else { return }
         guard let parts = parts(of: entry, total: total, account: account) else { return }
         for (index, (part, amount)) in parts.enumerated() {
@@ -54,14 +52,14 @@ extension CamtParser.State {
         of entry: CamtParser.Entry, total: Money, account: Account
     ) -> [(CamtParser.Details, Money)]? {
         // A batch: one transaction per TxDtls with an amount, summing to the entry's.
-        if entry.details.count > 1, entry.details.allSatisfy({ $0.amount != nil }) {
+        if entry.details.count > 1, entry.details.allSatisfy({ $0.amount.text != nil }) {
             var list: [(CamtParser.Details, Money)] = []
             for part in entry.details {
+                var stated = part.amount
+                stated.indicator = stated.indicator ?? entry.amount.indicator
                 guard
                     let amount = money(
-                        part.amount, currency: part.currency,
-                        indicator: part.indicator ?? entry.indicator?.text, account: account,
-                        element: "TxDtls/Amt", at: entry.line)
+                        stated, account: account, element: "TxDtls/Amt", at: entry.line)
                 else { return nil }
                 list.append((part, amount))
             }

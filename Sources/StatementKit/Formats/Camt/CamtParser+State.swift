@@ -131,7 +131,8 @@ extension CamtParser {
                 guard let parent = path.last?.element, Element.statements.contains(parent)
                 else { break }
                 sawStatement = true
-                statement = Statement(line: line, column: column, isInterim: isReport)
+                statement = Statement(
+                    start: SourcePosition(line: line, column: column), isInterim: isReport)
                 transactionIDs = TransactionIDChecker()
             case .bal, .ntry:
                 // Directly in a statement, and nowhere else: a booking inside another, or
@@ -232,9 +233,9 @@ extension CamtParser {
 
         mutating func endInStatement(_ element: Element, _ value: () -> PlacedText) {
             switch element {
-            case .iban where within(.acct, .id, .iban): statement!.iban = value()
-            case .id where within(.acct, .id, .othr, .id): statement!.otherID = value()
-            case .ccy where within(.acct, .ccy): statement!.currency = value()
+            case .iban where within(.acct, .id, .iban): statement!.stated.iban = value()
+            case .id where within(.acct, .id, .othr, .id): statement!.stated.otherID = value()
+            case .ccy where within(.acct, .ccy): statement!.stated.currency = value()
             default: break
             }
         }
@@ -243,9 +244,9 @@ extension CamtParser {
             switch element {
             case .cd where within(.tp, .cdOrPrtry, .cd): balance!.type = value().text
             case .amt where within(.bal, .amt):
-                balance!.amount = value()
-                balance!.currency = attributeCurrency
-            case .cdtDbtInd where within(.bal, .cdtDbtInd): balance!.indicator = value().text
+                balance!.amount.text = value()
+                balance!.amount.currency = attributeCurrency
+            case .cdtDbtInd where within(.bal, .cdtDbtInd): balance!.amount.indicator = value().text
             case .dt where within(.bal, .dt, .dt), .dtTm where within(.bal, .dt, .dtTm):
                 balance!.date = String(value().text.prefix(10))
             case .bal:
@@ -264,10 +265,10 @@ extension CamtParser {
         ) {
             switch element {
             case .amt where within(.ntry, .amt):
-                entry!.amount = Self.value(&reader, start: start)
-                entry!.currency = attributeCurrency
+                entry!.amount.text = Self.value(&reader, start: start)
+                entry!.amount.currency = attributeCurrency
             case .cdtDbtInd where within(.ntry, .cdtDbtInd):
-                entry!.indicator = Self.value(&reader, start: start)
+                entry!.amount.indicator = Self.value(&reader, start: start).text
             case .sts where within(.ntry, .sts):
                 let status = Self.value(&reader, start: start).text
                 if !status.isEmpty { entry!.status = status }
@@ -294,18 +295,18 @@ extension CamtParser {
             case .amt where within(.txDtls, .amt) || within(.amtDtls, .txAmt, .amt):
                 let amount = Self.value(&reader, start: start)
                 // `TxDtls/Amt` and `AmtDtls/TxAmt/Amt` may both be given, as one amount.
-                if let first = details!.amount {
-                    if first.text != amount.text || details!.currency != attributeCurrency {
+                if let first = details!.amount.text {
+                    if first.text != amount.text || details!.amount.currency != attributeCurrency {
                         report(
                             .elementsDisagree("TxDtls/Amt", "TxDtls/AmtDtls/TxAmt/Amt"),
                             at: amount)
                     }
                     return
                 }
-                details!.amount = amount
-                details!.currency = attributeCurrency
+                details!.amount.text = amount
+                details!.amount.currency = attributeCurrency
             case .cdtDbtInd where within(.txDtls, .cdtDbtInd):
-                details!.indicator = Self.value(&reader, start: start).text
+                details!.amount.indicator = Self.value(&reader, start: start).text
             case .nm where within(.dbtr, .nm) || within(.dbtr, .pty, .nm):
                 details!.debtorName = kept(&reader, start, "Dbtr/Nm")
             case .nm where within(.cdtr, .nm) || within(.cdtr, .pty, .nm):

@@ -24,12 +24,6 @@ enum JSONValue: Hashable, Sendable {
     }
 }
 
-/// A 1-based line and column (in Unicode scalars) in a source file.
-struct SourcePosition: Hashable, Sendable {
-    let line: Int
-    let column: Int
-}
-
 /// A JSON value and the position where it starts.
 struct JSONNode: Hashable, Sendable {
     let value: JSONValue

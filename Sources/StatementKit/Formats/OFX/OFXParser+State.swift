@@ -57,12 +57,13 @@ extension OFXParser {
                 // A statement inside a statement would give its bookings to the outer one.
                 if let outer = statement {
                     misplaced(
-                        tag!, in: "the <STMTRS> or <CCSTMTRS> of line \(outer.line)",
+                        tag!, in: "the <STMTRS> or <CCSTMTRS> of line \(outer.start.line)",
                         allowed: "its own <STMTTRNRS>", line: line, column: column)
                     break
                 }
                 sawStatement = true
-                statement = Statement(line: line, column: column, isCard: tag == .ccstmtrs)
+                statement = Statement(
+                    start: SourcePosition(line: line, column: column), isCard: tag == .ccstmtrs)
                 transactionIDs = TransactionIDChecker()
             case .stmttrn where statement != nil:
                 // An unclosed transaction with another after it would lose its values.
@@ -116,10 +117,10 @@ extension OFXParser {
                 }
                 switch (path.last, tag) {
                 case (_, .curdef): once(\.currency, value())
-                case (.bankacctfrom, .bankid): once(\.bankID, value().text)
+                case (.bankacctfrom, .bankid): once(\.from.bankID, value().text)
                 case (.bankacctfrom, .acctid), (.ccacctfrom, .acctid):
-                    once(\.accountID, value())
-                case (.bankacctfrom, .accttype): once(\.accountType, value().text)
+                    once(\.from.accountID, value())
+                case (.bankacctfrom, .accttype): once(\.from.accountType, value().text)
                 case (.ledgerbal, .balamt): once(\.ledgerBalance, value())
                 case (.ledgerbal, .dtasof):
                     statement!.ledgerDay = Self.day(reader.value.utf8.span)
@@ -195,7 +196,9 @@ extension OFXParser {
             guard let statement, !statement.accountChecked else { return statement?.account }
             self.statement!.accountChecked = true
             guard let code = statement.currency else {
-                report(.elementMissing("<CURDEF>"), line: statement.line, column: statement.column)
+                report(
+                    .elementMissing("<CURDEF>"), line: statement.start.line,
+                    column: statement.start.column)
                 return nil
             }
             guard let currency = Currency(code: code.text) else {
@@ -204,8 +207,10 @@ extension OFXParser {
                     column: code.column)
                 return nil
             }
-            guard let number = statement.accountID else {
-                report(.elementMissing("<ACCTID>"), line: statement.line, column: statement.column)
+            guard let number = statement.from.accountID else {
+                report(
+                    .elementMissing("<ACCTID>"), line: statement.start.line,
+                    column: statement.start.column)
                 return nil
             }
             var id: AccountID?
@@ -222,14 +227,16 @@ extension OFXParser {
                 kind = .creditCard
             } else {
                 // A routing number names a US account, kept in dollars.
-                if let bank = statement.bankID, currency.code == "USD" {
+                if let bank = statement.from.bankID, currency.code == "USD" {
                     id = try? AccountID(parsing: "aba:\(bank)/\(number.text)")
                 }
                 id =
                     id
                     ?? (try? AccountID(
-                        accountNumber: (statement.bankID.map { $0 + "-" } ?? "") + number.text))
-                if statement.accountType == "SAVINGS" || statement.accountType == "MONEYMRKT" {
+                        accountNumber: (statement.from.bankID.map { $0 + "-" } ?? "") + number.text))
+                if statement.from.accountType == "SAVINGS"
+                    || statement.from.accountType == "MONEYMRKT"
+                {
                     kind = .savings
                 }
             }
@@ -369,7 +376,7 @@ extension OFXParser {
         }
 
         mutating func endStatement() {
-            summary.statementLines.append(statement!.line)
+            summary.statementLines.append(statement!.start.line)
             guard let account = account(), statement!.isValid,
                 let balance = statement!.ledgerBalance,
                 let closing = money(
@@ -379,7 +386,7 @@ extension OFXParser {
             summary.statedBalances.append(
                 StatedBalance(
                     account: account, point: .closing, balance: closing, line: balance.line,
-                    statementLine: statement!.line, statedDay: statement!.ledgerDay))
+                    statementLine: statement!.start.line, statedDay: statement!.ledgerDay))
             // The balance after the statement tells the balance before it.
             if summary.openingBalances[account.id] == nil {
                 summary.openingBalances[account.id] = Money(

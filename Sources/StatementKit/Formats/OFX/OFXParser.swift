@@ -56,6 +56,7 @@ extension OFXParser {
         var spelling: String { "\(self)".uppercased() }
 
         static let all = allCases
+        static let names = all.map(\.spelling)
 
         /// Where a transaction keeps the tag's value, if it is one of a transaction's.
         var valueIndex: Int? {
@@ -80,13 +81,11 @@ extension OFXParser {
     static let maximumKeptText = 8192
 
     struct Statement {
-        let line: Int
-        let column: Int
+        /// Where its aggregate starts.
+        let start: SourcePosition
         let isCard: Bool
         var currency: PlacedText?
-        var bankID: String?
-        var accountID: PlacedText?
-        var accountType: String?
+        var from = AccountFrom()
         var account: Account? {
             didSet { idPrefix = account.map { TransactionIdentity.transactionIDPrefix($0.id) } }
         }
@@ -98,6 +97,13 @@ extension OFXParser {
         var ledgerDay: Day?
         var total: Int64 = 0
         var isValid = true
+    }
+
+    /// `BANKACCTFROM` or `CCACCTFROM` as the statement gives it.
+    struct AccountFrom {
+        var bankID: String?
+        var accountID: PlacedText?
+        var accountType: String?
     }
 
     /// Where a transaction's value stands in its `text`, and in the file.
