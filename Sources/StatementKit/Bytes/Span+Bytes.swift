@@ -59,6 +59,29 @@ extension Span<UInt8> {
         withUnsafeBufferPointer { $0.elementsEqual(other) }
     }
 
+    /// The first byte, if any.
+    @inline(__always)
+    var first: UInt8? { isEmpty ? nil : self[0] }
+
+    /// Whether the bytes from `offset` on start with `prefix`.
+    @inline(__always)
+    func starts(with prefix: some Sequence<UInt8>, at offset: Int = 0) -> Bool {
+        withUnsafeBufferPointer { offset <= $0.count && $0[offset...].starts(with: prefix) }
+    }
+
+    /// Whether every byte is ASCII.
+    @inline(__always)
+    var isASCII: Bool {
+        withUnsafeBufferPointer { bytes in
+            var high: UInt8 = 0
+            for byte in bytes { high |= byte }
+            return high < 0x80
+        }
+    }
+
+    /// A copy of the bytes.
+    var array: [UInt8] { withUnsafeBufferPointer { Array($0) } }
+
     /// Whether these bytes sort before `other`'s, byte by byte.
     @inline(__always)
     func lexicographicallyPrecedes(_ other: Span<UInt8>) -> Bool {

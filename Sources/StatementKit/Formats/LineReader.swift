@@ -20,7 +20,7 @@ struct LineReader<Source: ByteSource> {
 
     /// Calls `body` with the next line (without its line break), its number and whether it
     /// was cut at `maximumLength`; `false` at the end.
-    mutating func next(_ body: (UnsafeRawBufferPointer, Int, Bool) -> Void) throws -> Bool {
+    mutating func next(_ body: (Span<UInt8>, Int, Bool) -> Void) throws -> Bool {
         wasCut = false
         while true {
             if let end = buffer.firstLineBreak(from: start) {
@@ -31,9 +31,7 @@ struct LineReader<Source: ByteSource> {
                 }
                 lineNumber += 1
                 let number = lineNumber
-                buffer.withUnsafeBytes {
-                    body(UnsafeRawBufferPointer(rebasing: $0[start..<end]), number, wasCut)
-                }
+                body(buffer.span.extracting(start..<end), number, wasCut)
                 start = end + 1
                 if buffer[end] == 0x0D && start < buffer.count && buffer[start] == 0x0A {
                     start += 1
@@ -44,9 +42,7 @@ struct LineReader<Source: ByteSource> {
                 guard start < buffer.count else { return false }
                 lineNumber += 1
                 let number = lineNumber
-                buffer.withUnsafeBytes {
-                    body(UnsafeRawBufferPointer(rebasing: $0[start...]), number, wasCut)
-                }
+                body(buffer.span.extracting(start...), number, wasCut)
                 start = buffer.count
                 return true
             }

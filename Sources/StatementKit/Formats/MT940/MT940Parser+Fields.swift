@@ -7,12 +7,11 @@ extension MT940Parser {
     struct Tag: Hashable, CustomStringConvertible {
         private let packed: UInt32
 
-        init(_ bytes: some Collection<UInt8>) {
+        /// The tag of the bytes (at most four are read).
+        init(_ bytes: Span<UInt8>) {
             var packed: UInt32 = 0
-            var shift: UInt32 = 0
-            for byte in bytes.prefix(4) {
-                packed |= UInt32(byte) << shift
-                shift += 8
+            for index in 0..<min(bytes.count, 4) {
+                packed |= UInt32(bytes[index]) << UInt32(8 * index)
             }
             self.packed = packed
         }
@@ -62,8 +61,8 @@ extension MT940Parser {
             lineEnds.removeAll(keepingCapacity: true)
         }
 
-        mutating func append(_ line: UnsafeRawBufferPointer) {
-            bytes.append(contentsOf: line)
+        mutating func append(_ line: Span<UInt8>) {
+            bytes.append(line)
             lineEnds.append(bytes.count)
         }
 

@@ -27,42 +27,35 @@ extension MT940Parser {
 
         /// Reads a line: as it is when it is ASCII, else as UTF-8, or as Windows-1252 when it
         /// is not valid UTF-8.
-        mutating func read(
-            line raw: UnsafeRawBufferPointer, number: Int, _ onRow: (ParsedRow) -> Void
-        ) {
+        mutating func read(line raw: Span<UInt8>, number: Int, _ onRow: (ParsedRow) -> Void) {
             lineCount += 1
-            var high: UInt8 = 0
-            for byte in raw { high |= byte }
-            if high < 0x80 || String(validating: raw, as: UTF8.self) != nil {
+            if raw.isASCII || raw.validText != nil {
                 read(text: raw, number: number, onRow)
             } else {
-                TextEncoding.windows1252.utf8(from: Array(raw)).withUnsafeBytes {
-                    read(text: $0, number: number, onRow)
-                }
+                let converted = TextEncoding.windows1252.utf8(from: raw.array)
+                read(text: converted.span, number: number, onRow)
             }
         }
 
         /// Reads a line of UTF-8 text.
-        mutating func read(
-            text: UnsafeRawBufferPointer, number: Int, _ onRow: (ParsedRow) -> Void
-        ) {
-            var line = text[...]
-            if number == 1, line.starts(with: [0xEF, 0xBB, 0xBF]) { line = line.dropFirst(3) }
+        mutating func read(text: Span<UInt8>, number: Int, _ onRow: (ParsedRow) -> Void) {
+            var line = text
+            if number == 1, line.starts(with: [0xEF, 0xBB, 0xBF]) {
+                line = line.extracting(droppingFirst: 3)
+            }
             // The envelope: `{1:…}{2:…}{4:` before the fields, `-}` after them.
             if line.first == UInt8(ascii: "{") {
                 guard
-                    let block4 = line.indices.first(where: {
-                        line[$0...].starts(with: "{4:".utf8)
+                    let block4 = (0..<line.count).first(where: {
+                        line.starts(with: "{4:".utf8, at: $0)
                     })
                 else { return }
-                line = line[(block4 + 3)...]
+                line = line.extracting(droppingFirst: block4 + 3)
                 if line.isEmpty { return }
             }
-            let start = line.startIndex
             // `-` ends a statement; `-}` ends the envelope, a trailer `{5:…}` may follow.
             if line.first == UInt8(ascii: "-"),
-                line.count == 1 || line[start + 1] == UInt8(ascii: "}")
-                    || line[start + 1] == UInt8(ascii: " ")
+                line.count == 1 || line[1] == UInt8(ascii: "}") || line[1] == UInt8(ascii: " ")
             {
                 flushField(onRow)
                 endStatement(onRow)
@@ -73,7 +66,8 @@ extension MT940Parser {
                     flushField(onRow)
                     diagnostics.report(
                         .mt940Syntax(
-                            "\(Self.quoted(line.prefix(8))) is not a field tag such as :61:"),
+                            "\(Diagnostic.quote(bytes: line.extracting(first: 8))) is not a field tag such as :61:"
+                        ),
                         line: number, column: 1)
                     if statement != nil { statement!.isValid = false }
                     return
@@ -81,7 +75,7 @@ extension MT940Parser {
                 flushField(onRow)
                 field = Field(tag: tag, line: number)
                 fieldText.removeAll()
-                fieldText.append(UnsafeRawBufferPointer(rebasing: line[valueStart...]))
+                fieldText.append(line.extracting(droppingFirst: valueStart))
                 return
             }
             // A line of the field before (the supplementary details of a :61:, :86: text),
@@ -97,7 +91,7 @@ extension MT940Parser {
                 if statement != nil { statement!.isValid = false }
             }
             if fieldText.lineCount < Self.maximumFieldLines {
-                fieldText.append(UnsafeRawBufferPointer(rebasing: line))
+                fieldText.append(line)
             }
         }
 
@@ -107,18 +101,17 @@ extension MT940Parser {
         }
 
         /// The tag of a field line `:61:…` and where its value starts.
-        static func tag(_ line: Slice<UnsafeRawBufferPointer>) -> (Tag, Int)? {
-            let start = line.startIndex
-            var index = start + 1
-            while index < line.endIndex, index <= start + 4,
+        static func tag(_ line: Span<UInt8>) -> (Tag, Int)? {
+            var index = 1
+            while index < line.count, index <= 4,
                 line[index] &- 48 < 10 || (line[index] >= 0x41 && line[index] <= 0x5A)
             {
                 index += 1
             }
-            guard index >= start + 3, index < line.endIndex, line[index] == UInt8(ascii: ":"),
-                line[start + 1] &- 48 < 10, line[start + 2] &- 48 < 10
+            guard index >= 3, index < line.count, line[index] == UInt8(ascii: ":"),
+                line[1] &- 48 < 10, line[2] &- 48 < 10
             else { return nil }
-            return (Tag(line[(start + 1)..<index]), index + 1)
+            return (Tag(line.extracting(1..<index)), index + 1)
         }
 
         mutating func flushField(_ onRow: (ParsedRow) -> Void) {
