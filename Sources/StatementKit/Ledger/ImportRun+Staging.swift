@@ -29,7 +29,9 @@ extension ImportRun {
         /// The identities of the rows in order. Rows without transaction id are numbered by
         /// `occurrences`, the counts of content hashes seen earlier in the file: identical rows
         /// share a date, so they share a month.
-        func identities(of account: AccountID, occurrences: inout [UInt64: Int])
+        func identities(
+            of account: AccountID, occurrences: inout TransactionIdentity.OccurrenceCounter
+        )
             -> [TransactionIdentity]
         {
             let prefix = TransactionIdentity.contentPrefix(account)
@@ -37,10 +39,8 @@ extension ImportRun {
                 if row.hasTransactionID {
                     return TransactionIdentity(hash: row.hash, isTransactionID: true)
                 }
-                let occurrence = occurrences[row.hash, default: 0] + 1
-                occurrences[row.hash] = occurrence
                 return TransactionIdentity(
-                    prefix: prefix, contentHash: row.hash, occurrence: occurrence)
+                    prefix: prefix, contentHash: row.hash, occurrence: occurrences.next(row.hash))
             }
         }
     }
@@ -133,7 +133,7 @@ extension ImportRun {
         var staged: [AccountMonth: StagedMonth] = [:]
         var stagedBytes = 0
         /// Per account-month, the counts of content hashes of rows without transaction id.
-        var occurrences: [AccountMonth: [UInt64: Int]] = [:]
+        var occurrences: [AccountMonth: TransactionIdentity.OccurrenceCounter] = [:]
         /// The account-months the file added rows to, in the order it first did: a list,
         /// not a dictionary, as a first import at a bank's scale adds to millions.
         var addedMonths: [AccountMonth] = []
@@ -210,7 +210,7 @@ extension ImportRun {
         let month = progress.staged.removeValue(forKey: key)!
         let currency = accounts[key.accountID]!.currency
         let rowIdentities = month.identities(
-            of: key.accountID, occurrences: &progress.occurrences[key, default: [:]])
+            of: key.accountID, occurrences: &progress.occurrences[key, default: .init()])
         // A row with a transaction id is looked for in the months beside its own too.
         let neighbours = try neighbourIdentities(of: key, month)
         // Taken out of the dictionaries while they grow, so that they are not copied.

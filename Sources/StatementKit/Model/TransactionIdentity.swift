@@ -102,6 +102,23 @@ package struct TransactionIdentity: Hashable, Sendable {
         return hasher.value
     }
 
+    /// Numbers identical rows without transaction id in the order they come: 1 for the
+    /// first of a content hash, 2 for the next, and so on. Most rows are unique, so it keeps
+    /// the set of hashes seen (8 bytes a row, where a count for each took 16) and counts only
+    /// those seen again.
+    struct OccurrenceCounter {
+        private var seen: Set<UInt64> = []
+        private var repeats: [UInt64: Int] = [:]
+
+        /// The occurrence of a row with this content hash: one more than the rows before it.
+        mutating func next(_ content: UInt64) -> Int {
+            if seen.insert(content).inserted { return 1 }
+            let occurrence = repeats[content, default: 1] + 1
+            repeats[content] = occurrence
+            return occurrence
+        }
+    }
+
     /// Appends one entry of an identity index (`.idx`): the identity hash and the amount
     /// check, 8 bytes each, little-endian.
     static func appendEntry(hash: UInt64, amountCheck: UInt64, to bytes: inout [UInt8]) {
@@ -115,13 +132,11 @@ package struct TransactionIdentity: Hashable, Sendable {
     static func entries(of transactions: [Transaction], account: AccountID)
         -> [(hash: UInt64, amountCheck: UInt64)]
     {
-        var occurrences: [UInt64: Int] = [:]
+        var occurrences = OccurrenceCounter()
         return transactions.map { transaction in
             let occurrence: Int
             if transaction.transactionID == nil {
-                let content = TransactionIdentity.contentHash(transaction)
-                occurrence = occurrences[content, default: 0] + 1
-                occurrences[content] = occurrence
+                occurrence = occurrences.next(TransactionIdentity.contentHash(transaction))
             } else {
                 occurrence = 1
             }

@@ -268,6 +268,12 @@ struct LedgerManifestTests {
 struct TransactionIdentityTests {
     static let iban = AccountID(try! IBAN(parsing: "DE89370400440532013000"))
 
+    @Test func `numbers identical rows in the order they come, each content on its own`() {
+        var counter = TransactionIdentity.OccurrenceCounter()
+        let contents: [UInt64] = [7, 9, 7, 7, 0, 9, 7, .max, 0]
+        #expect(contents.map { counter.next($0) } == [1, 1, 2, 3, 1, 2, 4, 1, 2])
+    }
+
     static func transaction(
         reference: String? = nil, transactionID: String? = nil, description: String? = nil,
         day: String = "2026-10-03", minorUnits: Int64 = -320
