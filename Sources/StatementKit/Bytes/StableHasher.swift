@@ -65,6 +65,11 @@ package struct Checksum: Hashable, Sendable {
         bytes.withUnsafeBytes { feed($0) }
     }
 
+    /// Continues the checksum over more bytes.
+    package mutating func feed(_ bytes: Span<UInt8>) {
+        bytes.withUnsafeBytes { feed($0) }
+    }
+
     /// The checksum of some bytes.
     package static func of(_ bytes: [UInt8]) -> Checksum {
         var checksum = Checksum.empty

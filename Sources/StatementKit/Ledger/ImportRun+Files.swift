@@ -143,11 +143,13 @@ extension ImportRun {
             } catch { writeError = writeError ?? error }
             // The batch's bytes are borrowed once, not retained and released for every row.
             let batchBytes = batch.bytes.span
+            // Room for a flush's rows, made once the file has rows: the staging limit and a
+            // batch more.
+            progress.staged.reserve(stagingLimit + batch.bytes.count)
             for row in batch.rows {
                 guard writeError == nil else { break }
-                progress.stagedBytes += progress.staged[row.key, default: StagedMonth()].append(
-                    row, of: batchBytes)
-                if progress.stagedBytes >= stagingLimit {
+                progress.staged.append(row, of: batchBytes)
+                if progress.staged.bytes.count >= stagingLimit {
                     do throws(StorageError) {
                         try writeStaged(&progress, accounts: fileAccounts)
                     } catch { writeError = error }

@@ -2,46 +2,57 @@ import Foundation
 
 /// Rows staged in memory, sorted into present and new, and appended to the logs.
 extension ImportRun {
-    /// The rows of one file in one account-month, encoded for storage.
-    struct StagedMonth {
-        var bytes: [UInt8] = []
-        var rows: [StagedRow] = []
+    /// The rows of one file staged in memory: their encoded bytes one after another in the
+    /// order read (one buffer, not one per account-month, so that staging 16 MB takes 16 MB),
+    /// and each account-month's rows, placed in it.
+    struct StagedRows {
+        private(set) var bytes: [UInt8] = []
+        private(set) var months: [AccountMonth: [StagedRow]] = [:]
 
-        /// Stages a row encoded in `batchBytes` (an `EncodedRows`' bytes); returns how many
-        /// bytes its encoding takes.
-        mutating func append(_ row: EncodedRows.Row, of batchBytes: Span<UInt8>) -> Int {
-            bytes.append(batchBytes.extracting(row.start..<row.staged.end))
-            rows.append(row.staged.ending(at: bytes.count))
-            return row.staged.end - row.start
+        /// Makes room for `count` bytes at once, so that the buffer does not grow by doubling
+        /// (and copying) on the way to the staging limit.
+        mutating func reserve(_ count: Int) {
+            if bytes.capacity < count { bytes.reserveCapacity(count) }
         }
 
-        /// The first and last day of the month of the rows at `ranges` of `bytes`.
-        func days(of ranges: [Range<Int>]) -> ClosedRange<Int>? {
-            var days: ClosedRange<Int>?
-            for range in ranges {
-                guard let day = LedgerRecord.dayOfMonth(line: bytes.span, at: range.lowerBound)
-                else { continue }
-                days = days.map { min($0.lowerBound, day)...max($0.upperBound, day) } ?? day...day
-            }
-            return days
+        /// Stages a row encoded in `batchBytes` (an `EncodedRows`' bytes).
+        mutating func append(_ row: EncodedRows.Row, of batchBytes: Span<UInt8>) {
+            let start = bytes.count
+            bytes.append(batchBytes.extracting(row.staged.start..<row.staged.end))
+            months[row.key, default: []].append(row.staged.moved(to: start))
         }
 
-        /// The identities of the rows in order. Rows without transaction id are numbered by
-        /// `occurrences`, the counts of content hashes seen earlier in the file: identical rows
-        /// share a date, so they share a month.
-        func identities(
-            of account: AccountID, occurrences: inout TransactionIdentity.OccurrenceCounter
-        )
-            -> [TransactionIdentity]
-        {
-            let prefix = TransactionIdentity.contentPrefix(account)
-            return rows.map { row in
-                if row.hasTransactionID {
-                    return TransactionIdentity(hash: row.hash, isTransactionID: true)
-                }
-                return TransactionIdentity(
-                    prefix: prefix, contentHash: row.hash, occurrence: occurrences.next(row.hash))
+        /// Takes the rows of an account-month out.
+        mutating func removeRows(of key: AccountMonth) -> [StagedRow] {
+            months.removeValue(forKey: key) ?? []
+        }
+
+        /// Lets go of every row, keeping the buffer's memory for the next ones.
+        mutating func removeAll() {
+            bytes.removeAll(keepingCapacity: true)
+            months.removeAll()
+        }
+
+        /// The day of the month of a row.
+        func dayOfMonth(_ row: StagedRow) -> Int? {
+            LedgerRecord.dayOfMonth(line: bytes.span, at: row.start)
+        }
+    }
+
+    /// The identities of an account-month's staged rows in order. Rows without transaction
+    /// id are numbered by `occurrences`, the counts of content hashes seen earlier in the
+    /// file: identical rows share a date, so they share a month.
+    static func identities(
+        of rows: [StagedRow], account: AccountID,
+        occurrences: inout TransactionIdentity.OccurrenceCounter
+    ) -> [TransactionIdentity] {
+        let prefix = TransactionIdentity.contentPrefix(account)
+        return rows.map { row in
+            if row.hasTransactionID {
+                return TransactionIdentity(hash: row.hash, isTransactionID: true)
             }
+            return TransactionIdentity(
+                prefix: prefix, contentHash: row.hash, occurrence: occurrences.next(row.hash))
         }
     }
 
@@ -51,8 +62,7 @@ extension ImportRun {
     struct EncodedRows: Sendable {
         struct Row: Sendable {
             let key: AccountMonth
-            /// Where the row's bytes start in `bytes`; `staged.end` is where they end.
-            let start: Int
+            /// The row, its bytes at `staged.start..<staged.end` of `bytes`.
             let staged: StagedRow
         }
 
@@ -92,26 +102,30 @@ extension ImportRun {
             rows.append(
                 Row(
                     key: AccountMonth(accountID: row.account.id, month: Month(fields.date)),
-                    start: start,
                     staged: StagedRow(
                         hash: hash, hasTransactionID: fields.transactionID != nil,
-                        end: bytes.count, amount: fields.amount.minorUnits, line: row.line)
+                        start: start, end: bytes.count, amount: fields.amount.minorUnits,
+                        line: row.line)
                 ))
         }
     }
 
-    /// A staged row in 32 bytes, as a large import holds hundreds of thousands of them: its
-    /// identity hash when it has a transaction id, else its content hash; the end of its
-    /// encoded bytes; its amount; and its line, for the messages of conflicts.
+    /// A staged row in 40 bytes, as a large import holds hundreds of thousands of them: its
+    /// identity hash when it has a transaction id, else its content hash; where its encoded
+    /// bytes lie; its amount; and its line, for the messages of conflicts.
     struct StagedRow: Sendable {
         let hash: UInt64
+        let start: Int
         /// The end offset, with whether the row has a transaction id in the top bit.
         private let packedEnd: UInt64
         let amount: Int64
         let line: Int
 
-        init(hash: UInt64, hasTransactionID: Bool, end: Int, amount: Int64, line: Int) {
+        init(
+            hash: UInt64, hasTransactionID: Bool, start: Int, end: Int, amount: Int64, line: Int
+        ) {
             self.hash = hash
+            self.start = start
             packedEnd = UInt64(end) | (hasTransactionID ? 1 << 63 : 0)
             self.amount = amount
             self.line = line
@@ -120,18 +134,17 @@ extension ImportRun {
         var end: Int { Int(packedEnd & ~(1 << 63)) }
         var hasTransactionID: Bool { packedEnd >> 63 == 1 }
 
-        /// The same row with its bytes ending at `end`.
-        func ending(at end: Int) -> StagedRow {
+        /// The same row with its bytes moved to start at `start`.
+        func moved(to start: Int) -> StagedRow {
             StagedRow(
-                hash: hash, hasTransactionID: hasTransactionID, end: end, amount: amount,
-                line: line)
+                hash: hash, hasTransactionID: hasTransactionID, start: start,
+                end: start + end - self.start, amount: amount, line: line)
         }
     }
 
     /// What reading one file has done so far: rows staged in memory, rows written out.
     struct FileProgress {
-        var staged: [AccountMonth: StagedMonth] = [:]
-        var stagedBytes = 0
+        var staged = StagedRows()
         /// Per account-month, the counts of content hashes of rows without transaction id.
         var occurrences: [AccountMonth: TransactionIdentity.OccurrenceCounter] = [:]
         /// The account-months the file added rows to, in the order it first did: a list,
@@ -180,13 +193,13 @@ extension ImportRun {
             dataLog.removeAll(keepingCapacity: true)
             idLog.removeAll(keepingCapacity: true)
         }
-        for key in progress.staged.keys.sorted() {
+        for key in progress.staged.months.keys.sorted() {
             try writeStagedMonth(
                 key, &progress, accounts: accounts, dataLog: &dataLog, idLog: &idLog)
             if dataLog.count >= logChunk { try writeOut() }
         }
         try writeOut()
-        progress.stagedBytes = 0
+        progress.staged.removeAll()
         flushes += 1
         evictIdentities()
     }
@@ -207,12 +220,13 @@ extension ImportRun {
         dataLog: inout [UInt8], idLog: inout [UInt8]
     ) throws(StorageError) {
         try loadMonths(of: key.accountID)
-        let month = progress.staged.removeValue(forKey: key)!
+        let rows = progress.staged.removeRows(of: key)
         let currency = accounts[key.accountID]!.currency
-        let rowIdentities = month.identities(
-            of: key.accountID, occurrences: &progress.occurrences[key, default: .init()])
+        let rowIdentities = Self.identities(
+            of: rows, account: key.accountID,
+            occurrences: &progress.occurrences[key, default: .init()])
         // A row with a transaction id is looked for in the months beside its own too.
-        let neighbours = try neighbourIdentities(of: key, month)
+        let neighbours = try neighbourIdentities(of: key, rows)
         // Taken out of the dictionaries while they grow, so that they are not copied.
         var known = try identities(of: key)
         knownIdentities[key] = nil
@@ -227,13 +241,10 @@ extension ImportRun {
             let base = manifest.accounts[key.accountID]?.turnover ?? 0
             progress.turnover[key.accountID] = turnover - base
         }
-        var newRanges: [Range<Int>] = []
+        var newRows: [StagedRow] = []
         var newTotal: Int64 = 0
         var ids: [UInt8] = []
-        var start = 0
-        for (row, identity) in zip(month.rows, rowIdentities) {
-            let end = row.end
-            defer { start = end }
+        for (row, identity) in zip(rows, rowIdentities) {
             let hash = identity.hash
             // Only a transaction id's amount is checked when it is found again.
             let check =
@@ -270,22 +281,21 @@ extension ImportRun {
             turnover = sum
             known.insert(hash, amountCheck: check)
             if isDryRun { added.append(hash) }
-            newRanges.append(start..<end)
+            newRows.append(row)
             newTotal &+= row.amount
             TransactionIdentity.appendEntry(hash: hash, amountCheck: check, to: &ids)
         }
-        guard !newRanges.isEmpty else { return }
+        guard !newRows.isEmpty else { return }
         append(
-            month, key, newRanges: newRanges, total: newTotal, ids: ids, &progress,
-            dataLog: &dataLog, idLog: &idLog)
+            newRows, key, total: newTotal, ids: ids, &progress, dataLog: &dataLog, idLog: &idLog)
     }
 
     /// The identities of the months beside an account-month, where a row with a transaction
     /// id is looked for too; none when the month has no such row.
-    private func neighbourIdentities(of key: AccountMonth, _ month: StagedMonth)
+    private func neighbourIdentities(of key: AccountMonth, _ rows: [StagedRow])
         throws(StorageError) -> [(Month, KnownIdentities)]
     {
-        return month.rows.contains(where: \.hasTransactionID)
+        return rows.contains(where: \.hasTransactionID)
             ? try [key.month.previous, key.month.next].compactMap { $0 }.map {
                 (month) throws(StorageError) in
                 (
@@ -298,32 +308,45 @@ extension ImportRun {
     /// Stages the new rows of an account-month for the logs (only counted in a dry run), and
     /// advances its tail.
     private func append(
-        _ month: StagedMonth, _ key: AccountMonth, newRanges: [Range<Int>], total newTotal: Int64,
-        ids: [UInt8], _ progress: inout FileProgress, dataLog: inout [UInt8], idLog: inout [UInt8]
+        _ newRows: [StagedRow], _ key: AccountMonth, total newTotal: Int64, ids: [UInt8],
+        _ progress: inout FileProgress, dataLog: inout [UInt8], idLog: inout [UInt8]
     ) {
-        progress.new += newRanges.count
-        // Every row new, as in a first import: the staged bytes whole.
-        let data =
-            newRanges.count == month.rows.count
-            ? month.bytes : newRanges.reduce(into: []) { $0 += month.bytes[$1] }
+        progress.new += newRows.count
+        // The rows' bytes onto the data log (taken off again in a dry run), rows that lie one
+        // after another in the staged bytes (a month's rows read together) in one copy; and
+        // their first and last day.
+        let dataStart = dataLog.count
+        var days: ClosedRange<Int>?
+        var run = newRows[0].start..<newRows[0].start
+        for row in newRows {
+            if let day = progress.staged.dayOfMonth(row) {
+                days = days.map { min($0.lowerBound, day)...max($0.upperBound, day) } ?? day...day
+            }
+            if row.start != run.upperBound {
+                dataLog.append(progress.staged.bytes.span.extracting(run))
+                run = row.start..<row.start
+            }
+            run = run.lowerBound..<row.end
+        }
+        dataLog.append(progress.staged.bytes.span.extracting(run))
         // The tail changed in place, found once.
-        func advance(_ tail: inout MonthTail) {
+        func advance(_ tail: inout MonthTail, data: Span<UInt8>) {
             // Written as far as accepted: the file's first rows in the month.
             if tail.written.dataBytes == tail.accepted.dataBytes {
                 progress.addedMonths.append(key)
             }
             tail.written.advance(
-                data: data, ids: ids, at: writtenLogs, total: newTotal,
-                days: month.days(of: newRanges))
+                data: data, ids: ids.span, at: writtenLogs, total: newTotal, days: days)
         }
         advance(
             &tails[
                 key,
-                default: MonthTail(committed: committed.accounts[key.accountID]?.months[key.month])]
-        )
-        writtenLogs.advance(data: data.count, ids: ids.count)
-        if !isDryRun {
-            dataLog += data
+                default: MonthTail(committed: committed.accounts[key.accountID]?.months[key.month])],
+            data: dataLog.span.extracting(dataStart...))
+        writtenLogs.advance(data: dataLog.count - dataStart, ids: ids.count)
+        if isDryRun {
+            dataLog.removeSubrange(dataStart...)
+        } else {
             idLog += ids
         }
     }

@@ -247,7 +247,7 @@ package struct LedgerManifest: Hashable, Sendable {
         /// Extends the month by bytes appended to the logs where they end (`logs`): the last
         /// extent grows when the bytes follow it in both logs.
         package mutating func advance(
-            data: [UInt8], ids: [UInt8], at logs: LogLengths, total added: Int64 = 0,
+            data: Span<UInt8>, ids: Span<UInt8>, at logs: LogLengths, total added: Int64 = 0,
             days addedDays: ClosedRange<Int>? = nil
         ) {
             total = total.map { $0 &+ added }

@@ -348,7 +348,7 @@ extension StateController {
                     continue
                 }
                 var rewritten = LedgerManifest.MonthLength.empty
-                rewritten.advance(data: data, ids: index, at: ends, days: days)
+                rewritten.advance(data: data.span, ids: index.span, at: ends, days: days)
                 rewritten.total = length.total.map { $0 &- removedSum }
                 if !dryRun {
                     try storage.appendToLogs(

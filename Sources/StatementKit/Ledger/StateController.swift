@@ -193,7 +193,8 @@ package final class StateController {
                 try storage.appendToLogs(
                     data: data, ids: index, at: upgraded.logs, committed: empty)
                 var moved = LedgerManifest.MonthLength.empty
-                moved.advance(data: data, ids: index, at: upgraded.logs)
+                let (movedData, movedIndex) = (data, index)
+                moved.advance(data: movedData.span, ids: movedIndex.span, at: upgraded.logs)
                 (moved.total, moved.days) = (nil, nil)  // worked out by the upgrade after
                 upgraded.logs.advance(data: data.count, ids: index.count)
                 upgraded.accounts[accountID]!.months[month] = moved

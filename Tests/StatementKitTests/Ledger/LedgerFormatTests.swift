@@ -145,12 +145,12 @@ struct LedgerManifestTests {
 
     @Test func `grows a month's last extent when its bytes follow it in both logs`() {
         var month = LedgerManifest.MonthLength.empty
-        month.advance(data: [1, 2], ids: Array(repeating: 0, count: 16), at: .init())
-        month.advance(
-            data: [3], ids: Array(repeating: 0, count: 16), at: .init(dataBytes: 2, idBytes: 16))
+        let (first, second, third): ([UInt8], [UInt8], [UInt8]) = ([1, 2], [3], [4])
+        let ids = [UInt8](repeating: 0, count: 16)
+        month.advance(data: first.span, ids: ids.span, at: .init())
+        month.advance(data: second.span, ids: ids.span, at: .init(dataBytes: 2, idBytes: 16))
         // Another month's bytes came between: a new extent.
-        month.advance(
-            data: [4], ids: Array(repeating: 0, count: 16), at: .init(dataBytes: 9, idBytes: 64))
+        month.advance(data: third.span, ids: ids.span, at: .init(dataBytes: 9, idBytes: 64))
         #expect(
             month.extents == [
                 .init(dataOffset: 0, dataBytes: 3, idOffset: 0, idBytes: 32),

@@ -76,8 +76,8 @@ struct BalanceLedgerFormatTests {
     @Test func `round-trips balance lines, month totals and the balance state`() throws {
         let october = Month(year: 2026, month: 10)!
         var length = LedgerManifest.MonthLength.empty
-        length.advance(
-            data: [1, 2, 3], ids: Array(repeating: 0, count: 16), at: .init(), total: -42)
+        let (data, ids) = ([UInt8]([1, 2, 3]), [UInt8](repeating: 0, count: 16))
+        length.advance(data: data.span, ids: ids.span, at: .init(), total: -42)
         let assertions = [
             BalanceAssertion(
                 day: try Day(parsing: "2026-10-31"), balance: Money(minorUnits: 5, currency: .eur),
