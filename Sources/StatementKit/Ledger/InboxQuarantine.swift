@@ -71,7 +71,7 @@ package enum InboxQuarantine {
         let folder = path.lastIndex(of: "/").map { String(path[..<$0]) } ?? "."
         let temporary = "\(folder)/.statements-\(getpid()).diagnostics.tmp"
         if let failure = POSIXIO.replaceSynced(target, with: Array(text.utf8), through: temporary) {
-            throw .io(path: target, failure)
+            throw .io(failure)
         }
         try InboxArchive.sync(folder)
     }

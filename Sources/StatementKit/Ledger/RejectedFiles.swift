@@ -82,7 +82,7 @@ struct RejectedFiles: Equatable {
             bytes.append(10)
         }
         if let failure = POSIXIO.replaceSynced(path, with: bytes, through: path + ".tmp") {
-            throw .io(path: path, failure)
+            throw .io(failure)
         }
     }
 

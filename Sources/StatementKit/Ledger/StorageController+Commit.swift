@@ -166,7 +166,7 @@ extension StorageController {
 
     /// Writes a whole new file and makes it durable, replacing one of the same name.
     private func writeNewFile(_ path: String, _ bytes: [UInt8]) throws(StorageError) {
-        if let failure = POSIXIO.writeSynced(bytes, to: path) { throw .io(path: path, failure) }
+        if let failure = POSIXIO.writeSynced(bytes, to: path) { throw .io(failure) }
     }
 
     func writeAll(_ descriptor: Int32, _ bytes: [UInt8], _ path: String)

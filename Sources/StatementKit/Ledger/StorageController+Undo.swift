@@ -95,7 +95,7 @@ extension StorageController {
 
     private func writeDurably(_ bytes: [UInt8], to path: String) throws(StorageError) {
         if let failure = POSIXIO.writeSynced(bytes, to: path, exclusive: true) {
-            throw .io(path: path, failure)
+            throw .io(failure)
         }
     }
 

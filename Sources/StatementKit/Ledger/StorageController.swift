@@ -15,9 +15,9 @@ package enum StorageError: Error, Hashable, Sendable, CustomStringConvertible {
     /// A system call failed on a path.
     case io(path: String, operation: String, reason: String)
 
-    /// A write of `path` that failed.
-    static func io(path: String, _ failure: WriteFailure) -> StorageError {
-        .io(path: path, operation: failure.operation, reason: failure.error.description)
+    /// A write that failed.
+    static func io(_ failure: WriteFailure) -> StorageError {
+        .io(path: failure.path, operation: failure.operation, reason: failure.error.description)
     }
     /// The state is not one this build can read.
     case unreadable(folder: String, reason: String)

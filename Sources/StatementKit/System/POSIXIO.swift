@@ -120,9 +120,11 @@ package enum POSIXIO {
     }
 }
 
-/// The step of a file write that failed (`create`, `write`, `sync`, `replace`), and why.
+/// The step of a file write that failed (`create`, `write`, `sync`, `replace`), the file it
+/// failed on, and why.
 package struct WriteFailure: Error, Hashable, Sendable {
     package let operation: String
+    package let path: String
     package let error: POSIXErrno
 }
 
@@ -135,14 +137,14 @@ extension POSIXIO {
         let flags = O_WRONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW | (exclusive ? O_EXCL : O_TRUNC)
         let descriptor = open(path, flags, 0o644)
         guard descriptor >= 0 else {
-            return WriteFailure(operation: "create", error: POSIXErrno(code: errno))
+            return WriteFailure(operation: "create", path: path, error: POSIXErrno(code: errno))
         }
         defer { close(descriptor) }
         if let code = writeAll(descriptor, bytes) {
-            return WriteFailure(operation: "write", error: POSIXErrno(code: code))
+            return WriteFailure(operation: "write", path: path, error: POSIXErrno(code: code))
         }
         guard fsync(descriptor) == 0 else {
-            return WriteFailure(operation: "sync", error: POSIXErrno(code: errno))
+            return WriteFailure(operation: "sync", path: path, error: POSIXErrno(code: errno))
         }
         return nil
     }
@@ -157,7 +159,7 @@ extension POSIXIO {
         _ = unlink(temporary)
         var failure = writeSynced(bytes, to: temporary, exclusive: true)
         if failure == nil, rename(temporary, path) != 0 {
-            failure = WriteFailure(operation: "replace", error: POSIXErrno(code: errno))
+            failure = WriteFailure(operation: "replace", path: path, error: POSIXErrno(code: errno))
         }
         if failure != nil { _ = unlink(temporary) }
         return failure

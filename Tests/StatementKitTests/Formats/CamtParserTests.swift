@@ -345,6 +345,25 @@ struct CamtParserTests {
             ])
     }
 
+    @Test func `takes an empty or blank name, text or reference as absent, never as a blank name`()
+    {
+        let blank =
+            "<NtryDtls><TxDtls><RltdPties><Cdtr><Nm></Nm></Cdtr></RltdPties><RmtInf><Ustrd> </Ustrd></RmtInf></TxDtls></NtryDtls>"
+        let result = parse(
+            Self.document(
+                Self.entry("1.00", id: " ", extra: blank) + "\n"
+                    + Self.entry(
+                        "2.00", id: "", extra: blank + "<AddtlNtryInf>Card 42</AddtlNtryInf>")))
+        #expect(result.lines.isEmpty)
+        #expect(result.rows.map(\.transaction.beneficiary) == ["(no counterparty)", "Card 42"])
+        #expect(
+            result.rows.allSatisfy {
+                $0.transaction.description == nil || $0.transaction.description == "Card 42"
+            })
+        // No transaction id: two blank ones are not one id given twice.
+        #expect(result.rows.allSatisfy { $0.transaction.transactionID == nil })
+    }
+
     @Test func `keeps a booking whose counterparty IBAN is damaged, with a warning`() {
         func details(_ iban: String) -> String {
             "<NtryDtls><TxDtls><RltdPties><Cdtr><Nm>Shop</Nm></Cdtr><CdtrAcct><Id><IBAN>\(iban)</IBAN></Id></CdtrAcct></RltdPties></TxDtls></NtryDtls>"

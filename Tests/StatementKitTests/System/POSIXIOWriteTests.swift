@@ -21,6 +21,7 @@ struct POSIXIOWriteTests {
         let failure = POSIXIO.replaceSynced(
             path, with: Array("new".utf8), through: folder.path + "/missing/target.tmp")
         #expect(failure?.operation == "create")
+        #expect(failure?.path == folder.path + "/missing/target.tmp")
         #expect(failure?.error.code == ENOENT)
         #expect(try String(contentsOfFile: path, encoding: .utf8) == "old")
         // A folder where the file should be: the rename fails, and the temporary is removed.
@@ -28,7 +29,7 @@ struct POSIXIOWriteTests {
             atPath: folder.path + "/folder/inside", withIntermediateDirectories: true)
         let replaced = POSIXIO.replaceSynced(
             folder.path + "/folder", with: [1], through: folder.path + "/folder.tmp")
-        #expect(replaced?.operation == "replace")
+        #expect(replaced?.operation == "replace" && replaced?.path == folder.path + "/folder")
         #expect(!FileManager.default.fileExists(atPath: folder.path + "/folder.tmp"))
     }
 

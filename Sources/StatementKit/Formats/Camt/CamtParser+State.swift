@@ -202,7 +202,9 @@ extension CamtParser {
                     .textTooLong(name, length: length, limit: CamtParser.maximumKeptText),
                     at: placed)
             }
-            return placed.text
+            // An empty or blank element (`<Nm></Nm>`, `<Nm> </Nm>`) says nothing: the row
+            // falls back as when it is absent, and never gets a blank name.
+            return placed.text.isBlank ? nil : placed.text
         }
 
         mutating func end<S>(
@@ -329,7 +331,8 @@ extension CamtParser {
                             limit: CamtParser.maximumKeptText), line: line, column: column)
                 }
                 if buildsRows && details!.unstructuredLength <= limit {
-                    details!.unstructured.append(Self.value(&reader, start: start).text)
+                    let line = Self.value(&reader, start: start).text
+                    if !line.isBlank { details!.unstructured.append(line) }
                 }
             case .ref where within(.cdtrRefInf, .ref):
                 details!.creditorReference = kept(&reader, start, "CdtrRefInf/Ref")
