@@ -1,22 +1,28 @@
 /// The days of a file's rows by account and line, kept as runs of rows on one day, so that
 /// statement balances can be placed at the end of a day.
 struct BalanceDays {
+    /// A run in 32 bytes (a file of a million rows makes hundreds of thousands): the slot
+    /// and the day's ordinal in 4 bytes each, where an `Int` and a `Day` took 32.
     private struct Run {
         /// The account's slot.
-        let slot: Int
+        let slot: Int32
+        /// The day's `ordinal` (days of years 1 to 9999 fit 32 bits).
+        let ordinal: Int32
         /// The lines of its first and last row.
         var lines: ClosedRange<Int>
-        let day: Day
         /// The sum of the run's amounts, in minor units.
         var sum: Int64
+
+        var day: Day { Day(ordinal: Int(ordinal)) }
     }
 
     /// The runs of every account, in line order: a row on its account's last run's day
     /// extends that run, so that rows of several accounts interleaved in date order make a
     /// run per account and day, not per row. One flat array, changed in place.
     private var runs: [Run] = []
-    /// Per account slot, the index of its last run in `runs`.
+    /// Per account slot, the index of its last run in `runs`, and that run's day.
     private var lastRuns: [Int] = []
+    private var lastDays: [Day] = []
     private var slots: [AccountID: Int] = [:]
     /// The account of the last row and its slot, so that a file of one account's rows costs
     /// a comparison a row.
@@ -38,23 +44,28 @@ struct BalanceDays {
             slot = lastRuns.count
             slots[account] = slot
             lastRuns.append(-1)
+            lastDays.append(day)
             last = (account, slot)
         }
         let index = lastRuns[slot]
-        if index >= 0 && runs[index].day == day {
+        if index >= 0 && lastDays[slot] == day {
             runs[index].lines =
                 runs[index].lines.lowerBound...max(runs[index].lines.upperBound, line)
             runs[index].sum &+= amount
         } else {
             lastRuns[slot] = runs.count
-            runs.append(Run(slot: slot, lines: line...line, day: day, sum: amount))
+            lastDays[slot] = day
+            runs.append(
+                Run(
+                    slot: Int32(slot), ordinal: Int32(day.ordinal), lines: line...line,
+                    sum: amount))
         }
     }
 
     /// Each account's runs, in line order.
     private func runsByAccount() -> [AccountID: [Run]] {
         let grouped = Dictionary(grouping: runs, by: \.slot)
-        return slots.mapValues { grouped[$0] ?? [] }
+        return slots.mapValues { grouped[Int32($0)] ?? [] }
     }
 
     /// The earliest and latest day of the account's rows on lines `lines`.
@@ -193,9 +204,9 @@ struct BalanceDays {
         init(_ runs: [Run]) {
             self.runs = runs
             var latest = [Int.min]
-            for run in runs { latest.append(max(latest.last!, run.day.ordinal)) }
+            for run in runs { latest.append(max(latest.last!, Int(run.ordinal))) }
             var earliest = [Int.max]
-            for run in runs.reversed() { earliest.append(min(earliest.last!, run.day.ordinal)) }
+            for run in runs.reversed() { earliest.append(min(earliest.last!, Int(run.ordinal))) }
             self.latest = latest
             self.earliest = earliest.reversed()
             var reach = [Int.min]
