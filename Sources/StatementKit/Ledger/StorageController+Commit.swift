@@ -75,7 +75,9 @@ extension StorageController {
             // The logs' names, when this run made them.
             if !descriptors.isEmpty { try syncDirectory(folder) }
             try faultInjection?(.writeManifest)
-            try writeNewFile(manifestPath + ".tmp", manifest.encodedBytes)
+            if let failure = POSIXIO.writeSynced(manifest.encodedBytes, to: manifestPath + ".tmp") {
+                throw .io(failure)
+            }
             try faultInjection?(.renameManifest)
             guard rename(manifestPath + ".tmp", manifestPath) == 0 else {
                 throw error("commit", manifestPath)
@@ -162,11 +164,6 @@ extension StorageController {
         writers = [:]
         if let months = monthsWriter { close(months.descriptor) }
         monthsWriter = nil
-    }
-
-    /// Writes a whole new file and makes it durable, replacing one of the same name.
-    private func writeNewFile(_ path: String, _ bytes: [UInt8]) throws(StorageError) {
-        if let failure = POSIXIO.writeSynced(bytes, to: path) { throw .io(failure) }
     }
 
     func writeAll(_ descriptor: Int32, _ bytes: [UInt8], _ path: String)

@@ -32,7 +32,10 @@ extension StorageController {
             guard errno == ENOENT else { throw ioError("keep", folder + "/manifest") }
             var empty = LedgerManifest()
             empty.generation = committed.generation
-            try writeDurably(empty.encodedBytes, to: temporary)
+            if let failure = POSIXIO.writeSynced(empty.encodedBytes, to: temporary, exclusive: true)
+            {
+                throw .io(failure)
+            }
         }
         do throws(StorageError) {
             try commit(&manifest, changed: changed)
@@ -91,12 +94,6 @@ extension StorageController {
     package func history() -> [String] {
         guard let bytes = try? FileByteSource(path: historyPath).readAll() else { return [] }
         return String(decoding: bytes, as: UTF8.self).split(separator: "\n").map(String.init)
-    }
-
-    private func writeDurably(_ bytes: [UInt8], to path: String) throws(StorageError) {
-        if let failure = POSIXIO.writeSynced(bytes, to: path, exclusive: true) {
-            throw .io(failure)
-        }
     }
 
     private func ioError(_ operation: String, _ path: String) -> StorageError {
