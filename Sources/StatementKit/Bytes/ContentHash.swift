@@ -19,10 +19,7 @@ package struct ContentHash: Hashable, Sendable, CustomStringConvertible {
 
     /// 32 hexadecimal digits.
     package var description: String {
-        [first, second].map {
-            let digits = String($0, radix: 16)
-            return String(repeating: "0", count: 16 - digits.count) + digits
-        }.joined()
+        String(hex: first, digits: 16) + String(hex: second, digits: 16)
     }
 
     /// Reads the 32 hexadecimal digits of `description`.

@@ -184,8 +184,7 @@ extension IBAN {
             let scalar = rest.validText?.unicodeScalars.first
                 ?? rest.text.unicodeScalars.first
         else { return "?" }
-        let hex = String(scalar.value, radix: 16, uppercase: true)
-        let code = "U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
+        let code = "U+" + String(hex: scalar.value, digits: 4, uppercase: true)
         guard
             scalar.properties.isAlphabetic || scalar.properties.numericType != nil
                 || (scalar.isASCII && scalar.value >= 0x21 && scalar.value < 0x7F)

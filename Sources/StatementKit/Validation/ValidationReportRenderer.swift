@@ -177,10 +177,7 @@ private func isInvisible(_ scalar: Unicode.Scalar) -> Bool {
     }
 }
 
-private func jsonEscape(_ unit: UInt16) -> String {
-    let hex = String(unit, radix: 16)
-    return "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-}
+private func jsonEscape(_ unit: UInt16) -> String { "\\u" + String(hex: unit, digits: 4) }
 
 extension Diagnostic {
     /// `FILE:LINE:COL: severity: [CODE] message`, or `FILE: severity: …` for a whole file.

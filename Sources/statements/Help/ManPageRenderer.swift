@@ -52,12 +52,11 @@ package struct ManPageRenderer: Sendable {
     static func escaped(_ text: String) -> String {
         let body = text.replacingScalars { scalar in
             switch scalar {
-            case "\\": return "\\e"
-            case "-": return "\\-"
+            case "\\": "\\e"
+            case "-": "\\-"
             case _ where scalar.value > 0x7E:
-                let hex = String(scalar.value, radix: 16, uppercase: true)
-                return "\\[u" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex + "]"
-            default: return nil
+                "\\[u" + String(hex: scalar.value, digits: 4, uppercase: true) + "]"
+            default: nil
             }
         }
         return body.hasPrefix(".") || body.hasPrefix("'") ? "\\&" + body : body
