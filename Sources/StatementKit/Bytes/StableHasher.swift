@@ -1,9 +1,19 @@
+/// 64-bit FNV-1a, the hash of `StableHasher` and `Checksum`: its offset basis, its prime, and
+/// one step, a byte mixed into a value.
+private enum FNV1a {
+    static let offsetBasis: UInt64 = 0xCBF2_9CE4_8422_2325
+    static let prime: UInt64 = 0x0000_0100_0000_01B3
+
+    @inline(__always)
+    static func step(_ value: UInt64, _ byte: UInt8) -> UInt64 { (value ^ UInt64(byte)) &* prime }
+}
+
 /// 64-bit FNV-1a, with every field length-prefixed so that `("ab", "c")` and `("a", "bc")` differ.
 struct StableHasher {
-    private(set) var value: UInt64 = 0xCBF2_9CE4_8422_2325
+    private(set) var value = FNV1a.offsetBasis
 
     private mutating func byte(_ byte: UInt8) {
-        value = (value ^ UInt64(byte)) &* 0x0000_0100_0000_01B3
+        value = FNV1a.step(value, byte)
     }
 
     /// Feeds the number's eight bytes, least significant first.
@@ -23,7 +33,7 @@ struct StableHasher {
 
     /// The FNV prime to the powers 0 through 8, modulo 2⁶⁴.
     private static let primePowers: [UInt64] = (0...8).map { power in
-        (0..<power).reduce(1) { product, _ in product &* 0x0000_0100_0000_01B3 }
+        (0..<power).reduce(1) { product, _ in product &* FNV1a.prime }
     }
 
     /// Feeds the bytes' count and the bytes; no bytes for `nil`.
@@ -45,7 +55,7 @@ struct StableHasher {
 /// checksum of a file's committed bytes after an append is the old checksum fed the new bytes.
 package struct Checksum: Hashable, Sendable {
     /// The checksum of no bytes.
-    package static let empty = Checksum(value: 0xCBF2_9CE4_8422_2325)
+    package static let empty = Checksum(value: FNV1a.offsetBasis)
 
     package private(set) var value: UInt64
 
@@ -56,7 +66,7 @@ package struct Checksum: Hashable, Sendable {
     /// Continues the checksum over more bytes.
     package mutating func feed(_ bytes: UnsafeRawBufferPointer) {
         var value = self.value
-        for byte in bytes { value = (value ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
+        for byte in bytes { value = FNV1a.step(value, byte) }
         self.value = value
     }
 
@@ -80,17 +90,12 @@ package struct Checksum: Hashable, Sendable {
     /// The checksum of a text's UTF-8.
     package static func of(_ text: Substring.UTF8View) -> Checksum {
         var checksum = Checksum.empty
-        for byte in text {
-            checksum.value = (checksum.value ^ UInt64(byte)) &* 0x0000_0100_0000_01B3
-        }
+        for byte in text { checksum.value = FNV1a.step(checksum.value, byte) }
         return checksum
     }
 
     /// The checksum as 16 hexadecimal digits.
-    package var hexText: String {
-        let digits = String(value, radix: 16)
-        return String(repeating: "0", count: 16 - digits.count) + digits
-    }
+    package var hexText: String { String(hex: value, digits: 16) }
 
     /// Reads 16 hexadecimal digits.
     package init?(hexText: some StringProtocol) {
