@@ -193,8 +193,10 @@ package final class StateController {
                 try storage.appendToLogs(
                     data: data, ids: index, at: upgraded.logs, committed: empty)
                 var moved = LedgerManifest.MonthLength.empty
-                let (movedData, movedIndex) = (data, index)
-                moved.advance(data: movedData.span, ids: movedIndex.span, at: upgraded.logs)
+                // Swift 6.3 rejects a span of `data`, a constant given its value in two
+                // branches; one of a plain constant shares the array, copying no bytes.
+                let movedData = data
+                moved.advance(data: movedData.span, ids: index.span, at: upgraded.logs)
                 (moved.total, moved.days) = (nil, nil)  // worked out by the upgrade after
                 upgraded.logs.advance(data: data.count, ids: index.count)
                 upgraded.accounts[accountID]!.months[month] = moved
