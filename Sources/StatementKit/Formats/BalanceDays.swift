@@ -29,10 +29,13 @@ struct BalanceDays {
     private var last: (account: AccountID, slot: Int)?
     /// How many rows were noted.
     private(set) var rowCount = 0
+    /// Whether rows are no longer noted: the file states no balances.
+    private var isStopped = false
 
     /// Notes a row.
     @inline(__always)
     mutating func add(account: AccountID, day: Day, line: Int, amount: Int64) {
+        guard !isStopped else { return }
         rowCount += 1
         let slot: Int
         if let last, last.account == account {
@@ -60,6 +63,13 @@ struct BalanceDays {
                     slot: Int32(slot), ordinal: Int32(day.ordinal), lines: line...line,
                     sum: amount))
         }
+    }
+
+    /// Notes no more rows, and lets go of those noted: the file states no balances to
+    /// place.
+    mutating func stop() {
+        self = BalanceDays()
+        isStopped = true
     }
 
     /// Each account's runs, in line order.

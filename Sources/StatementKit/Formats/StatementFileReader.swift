@@ -27,8 +27,10 @@ enum StatementFileReader {
     ) -> ParseSummary {
         do {
             let source = try FileByteSource(path: path, hashing: hashing)
-            // The days of the rows, to place the statements' balances at.
+            // The days of the rows, to place the statements' balances at, unless the file
+            // can state none (at a bank's scale, a run for nearly every row).
             var days = BalanceDays()
+            func stop() { days.stop() }
             var summary: ParseSummary
             if let lending {
                 // Formats that build their rows lend them from the built transactions.
@@ -41,7 +43,7 @@ enum StatementFileReader {
                 summary = try read(
                     source, path: path, dialect: dialect, buildsRows: buildsRows,
                     sniffing: sniffing, diagnostics: &diagnostics,
-                    onRow: { $0.withLent(lent) }, lending: lent)
+                    onRow: { $0.withLent(lent) }, lending: lent, statesNoBalances: stop)
             } else {
                 summary = try read(
                     source, path: path, dialect: dialect, buildsRows: buildsRows,
@@ -51,7 +53,7 @@ enum StatementFileReader {
                             account: row.account.id, day: row.transaction.date, line: row.line,
                             amount: row.transaction.amount.minorUnits)
                         onRow(row)
-                    }, lending: nil)
+                    }, lending: nil, statesNoBalances: stop)
             }
             if !summary.statedBalances.isEmpty {
                 summary.statedBalances = days.placed(
@@ -77,7 +79,7 @@ enum StatementFileReader {
     private static func read(
         _ source: FileByteSource, path: String, dialect: Dialect?, buildsRows: Bool,
         sniffing: Bool, diagnostics: inout DiagnosticCollector, onRow: (ParsedRow) -> Void,
-        lending: ((LentRow) -> Void)?
+        lending: ((LentRow) -> Void)?, statesNoBalances: () -> Void
     ) throws -> ParseSummary {
         let head = try source.readHead(StatementFormat.headLength)
         if let reader = StatementFormat(path: path, head: head).reader {
@@ -94,7 +96,8 @@ enum StatementFileReader {
             var order = BookingOrder(streamed)
             var summary = StatementCSVParser(dialect: streamed, buildsRows: buildsRows).parse(
                 source, footer: [], diagnostics: &diagnostics,
-                onRow: { order.add($0, onRow) }, lending: order.isHeld ? nil : lending)
+                onRow: { order.add($0, onRow) }, lending: order.isHeld ? nil : lending,
+                statesNoBalances: statesNoBalances)
             order.finish(onRow)
             summary.needsSniffing = try isWindows1252(
                 source, profile: dialect, diagnostics: diagnostics.diagnostics)
@@ -116,7 +119,8 @@ enum StatementFileReader {
         var order = BookingOrder(chosen)
         let summary = StatementCSVParser(dialect: chosen, buildsRows: buildsRows).parse(
             MemoryByteSource(body), footer: footer, diagnostics: &diagnostics,
-            onRow: { order.add($0, onRow) }, lending: order.isHeld ? nil : lending)
+            onRow: { order.add($0, onRow) }, lending: order.isHeld ? nil : lending,
+            statesNoBalances: statesNoBalances)
         order.finish(onRow)
         return summary
     }

@@ -118,6 +118,7 @@ extension ImportRun {
         at path: String, named name: String, dialect: Dialect?, sniffing: Bool = false,
         tally: FileTally, touched: inout Set<AccountID>, hashed: inout ContentHash?
     ) throws(StorageError) -> FileImport {
+        fileNumber += 1
         var progress = FileProgress()
         var writeError: StorageError?
         var fileAccounts: [AccountID: Account] = [:]
@@ -194,10 +195,12 @@ extension ImportRun {
 
     /// Undoes what a rejected file staged: its identities and the bytes appended to the logs.
     private func undo(_ progress: FileProgress) throws(StorageError) {
-        for key in progress.addedMonths {
+        for key in progress.stagedMonths {
             // Read again from the accepted rows when needed.
             if !isDryRun { knownIdentities[key] = nil }
-            tails[key]!.written = tails[key]!.accepted
+            tails[key]!.written =
+                progress.acceptedBefore[key] ?? committed.accounts[key.accountID]?.months[key.month]
+                ?? .empty
         }
         for (key, hashes) in progress.addedHashes {
             for hash in hashes { knownIdentities[key]?.remove(hash) }
@@ -344,8 +347,9 @@ extension ImportRun {
             manifest.accounts[accountID]!.turnover =
                 (manifest.accounts[accountID]!.turnover ?? 0) + added
         }
-        for key in progress.addedMonths {
-            tails[key]!.accepted = tails[key]!.written
+        for key in progress.stagedMonths {
+            let before = progress.acceptedBefore[key]?.dataBytes ?? tails[key]!.committedDataBytes
+            guard tails[key]!.written.dataBytes != before else { continue }
             touched.insert(key.accountID)
             lastFileTouches.insert(key.accountID)
         }

@@ -145,11 +145,13 @@ extension ImportRun {
     /// What reading one file has done so far: rows staged in memory, rows written out.
     struct FileProgress {
         var staged = StagedRows()
-        /// Per account-month, the counts of content hashes of rows without transaction id.
-        var occurrences: [AccountMonth: TransactionIdentity.OccurrenceCounter] = [:]
-        /// The account-months the file added rows to, in the order it first did: a list,
+        /// The account-months the file staged rows of, in the order it first did: a list,
         /// not a dictionary, as a first import at a bank's scale adds to millions.
-        var addedMonths: [AccountMonth] = []
+        var stagedMonths: [AccountMonth] = []
+        /// What those of them that earlier files of the run added rows to held before this
+        /// file: what undoing it returns them to (the others return to their committed
+        /// lengths).
+        var acceptedBefore: [AccountMonth: LedgerManifest.MonthLength] = [:]
         /// In a dry run, the identities the file added, to forget if it is rejected. A run
         /// that writes reads a rejected file's account-months again instead, so it keeps no
         /// hashes (8 MB for 1M rows).
@@ -189,6 +191,7 @@ extension ImportRun {
             guard !dataLog.isEmpty else { return }
             try storage.appendToLogs(
                 data: dataLog, ids: idLog, at: chunkStart, committed: committed.logs)
+            appendedToLogs = true
             chunkStart = writtenLogs
             dataLog.removeAll(keepingCapacity: true)
             idLog.removeAll(keepingCapacity: true)
@@ -222,14 +225,16 @@ extension ImportRun {
         try loadMonths(of: key.accountID)
         let rows = progress.staged.removeRows(of: key)
         let currency = accounts[key.accountID]!.currency
-        let rowIdentities = Self.identities(
-            of: rows, account: key.accountID,
-            occurrences: &progress.occurrences[key, default: .init()])
-        // A row with a transaction id is looked for in the months beside its own too.
-        let neighbours = try neighbourIdentities(of: key, rows)
-        // Taken out of the dictionaries while they grow, so that they are not copied.
+        // Taken out of the dictionaries while they grow, so that they are not copied; read
+        // before the month has a tail, so that a month first read is checked
+        // (`identities(of:)`).
         var known = try identities(of: key)
         knownIdentities[key] = nil
+        takeTail(of: key, &progress)
+        let rowIdentities = Self.identities(
+            of: rows, account: key.accountID, occurrences: &tails[key]!.occurrences)
+        // A row with a transaction id is looked for in the months beside its own too.
+        let neighbours = try neighbourIdentities(of: key, rows)
         var added = isDryRun ? progress.addedHashes.removeValue(forKey: key) ?? [] : []
         var turnover =
             (manifest.accounts[key.accountID]?.turnover ?? 0)
@@ -305,6 +310,20 @@ extension ImportRun {
             } : []
     }
 
+    /// The tail of an account-month, made the first time the run stages rows of it and taken
+    /// over by the file being read the first time it does: its occurrences start again, and
+    /// what it held before is noted for an undo.
+    private func takeTail(of key: AccountMonth, _ progress: inout FileProgress) {
+        if tails[key] == nil {
+            tails[key] = MonthTail(committed: committed.accounts[key.accountID]?.months[key.month])
+        }
+        guard tails[key]!.file != fileNumber else { return }
+        tails[key]!.file = fileNumber
+        tails[key]!.occurrences = .init()
+        progress.stagedMonths.append(key)
+        if tails[key]!.hasAcceptedRows { progress.acceptedBefore[key] = tails[key]!.written }
+    }
+
     /// Stages the new rows of an account-month for the logs (only counted in a dry run), and
     /// advances its tail.
     private func append(
@@ -329,20 +348,9 @@ extension ImportRun {
             run = run.lowerBound..<row.end
         }
         dataLog.append(progress.staged.bytes.span.extracting(run))
-        // The tail changed in place, found once.
-        func advance(_ tail: inout MonthTail, data: Span<UInt8>) {
-            // Written as far as accepted: the file's first rows in the month.
-            if tail.written.dataBytes == tail.accepted.dataBytes {
-                progress.addedMonths.append(key)
-            }
-            tail.written.advance(
-                data: data, ids: ids.span, at: writtenLogs, total: newTotal, days: days)
-        }
-        advance(
-            &tails[
-                key,
-                default: MonthTail(committed: committed.accounts[key.accountID]?.months[key.month])],
-            data: dataLog.span.extracting(dataStart...))
+        tails[key]!.written.advance(
+            data: dataLog.span.extracting(dataStart...), ids: ids.span, at: writtenLogs,
+            total: newTotal, days: days)
         writtenLogs.advance(data: dataLog.count - dataStart, ids: ids.count)
         if isDryRun {
             dataLog.removeSubrange(dataStart...)

@@ -55,8 +55,12 @@ final class ImportRun {
     /// How many account-months' identities a run holds before it lets go of those it has
     /// not looked at lately (`evictIdentities`).
     var identityLimit = 1 << 16
-    /// The account-months the run has added rows to, with how far it has written them.
+    /// The account-months the run has staged rows of, with how far it has written them.
     var tails: [AccountMonth: MonthTail] = [:]
+    /// The number of the file being read, counting from 1 (`MonthTail.file`).
+    var fileNumber: Int32 = 0
+    /// Whether the run appended to the logs (rows of files it rejected included).
+    var appendedToLogs = false
     /// What `writeStaged` appends to the logs, kept between calls.
     var logBuffers: (data: [UInt8], ids: [UInt8]) = ([], [])
     /// The ends of the logs: after the rows of the files accepted so far, and after
@@ -130,7 +134,7 @@ final class ImportRun {
         var balances = BalanceOutcome()
         if !isDryRun {
             for key in grown {
-                manifest.accounts[key.accountID]!.months[key.month] = tails[key]!.accepted
+                manifest.accounts[key.accountID]!.months[key.month] = tails[key]!.written
             }
             do throws(StorageError) { balances = try checkBalances(grown: grown) } catch {
                 try? storage.rollBack()
@@ -290,7 +294,7 @@ final class ImportRun {
                 &manifest, changed: Set(grown.map(\.accountID)).union(balances.changed),
                 keepingForUndo: committed.version == LedgerManifest.formatVersion ? committed : nil)
         } else if !isDryRun {
-            if !tails.isEmpty { try storage.rollBack() }  // only rejected files were written
+            if appendedToLogs { try storage.rollBack() }  // only rejected files were written
             // What the run learnt of its files, without a new generation: no transaction
             // changed, so no report needs writing again.
             if manifest.files != committed.files { try storage.commit(&manifest) }
@@ -298,26 +302,32 @@ final class ImportRun {
     }
 }
 
-/// How far a run has written one account-month past its committed bytes; the run keeps one
-/// per account-month it appended to (`ImportRun.tails`), which names it.
+/// How far a run has written one account-month past its committed bytes, and what the file
+/// being read has staged of it; the run keeps one per account-month it staged rows of
+/// (`ImportRun.tails`), which names it. It holds what the commit makes visible (`written`,
+/// once the file is accepted or undone), not a copy: a first import at a bank's scale keeps
+/// millions.
 struct MonthTail: Sendable {
     /// The bytes of transaction lines the month held when the run started (0 for a month new
-    /// to the ledger): the logs only grow, so the month has accepted rows when its accepted
-    /// bytes are more.
+    /// to the ledger): the logs only grow, so the month has accepted rows when it holds more
+    /// once its file is done.
     let committedDataBytes: Int
-    /// The month with the rows of the files accepted so far: what the commit makes visible.
-    var accepted: LedgerManifest.MonthLength
     /// The month with everything written, including rows of the file being read.
     var written: LedgerManifest.MonthLength
+    /// The file (`ImportRun.fileNumber`) that staged rows of the month last.
+    var file: Int32 = 0
+    /// The content hashes of that file's rows of the month without transaction id, so that
+    /// identical rows are numbered.
+    var occurrences = TransactionIdentity.OccurrenceCounter()
 
-    /// Whether accepted files added rows to the month.
-    var hasAcceptedRows: Bool { accepted.dataBytes != committedDataBytes }
+    /// Whether accepted files added rows to the month (between files: the one being read
+    /// is not yet accepted).
+    var hasAcceptedRows: Bool { written.dataBytes != committedDataBytes }
 
     /// The tail of a month with these lengths in the manifest when the run started; `nil` for
     /// a month new to the ledger.
     init(committed: LedgerManifest.MonthLength?) {
         committedDataBytes = committed?.dataBytes ?? 0
-        accepted = committed ?? .empty
-        written = accepted
+        written = committed ?? .empty
     }
 }

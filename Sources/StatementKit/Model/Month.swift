@@ -1,19 +1,24 @@
 /// A calendar month, such as 2026-10: the unit of statements and of ledger storage.
 package struct Month: Hashable, Comparable, Sendable {
-    package let year: Int
-    package let month: Int
+    /// Kept in 3 bytes (the ledger's month records and a run's account-months are keyed by
+    /// months, millions of them at a bank's scale).
+    private let storedYear: UInt16
+    private let storedMonth: UInt8
+
+    package var year: Int { Int(storedYear) }
+    package var month: Int { Int(storedMonth) }
 
     /// Creates a month after checking its range.
     package init?(year: Int, month: Int) {
         guard (1...9999).contains(year), (1...12).contains(month) else { return nil }
-        self.year = year
-        self.month = month
+        storedYear = UInt16(year)
+        storedMonth = UInt8(month)
     }
 
     /// The month a day falls in.
     package init(_ day: Day) {
-        year = day.year
-        month = day.month
+        storedYear = UInt16(day.year)
+        storedMonth = UInt8(day.month)
     }
 
     /// Reads `YYYY-MM`.

@@ -268,10 +268,21 @@ struct LedgerManifestTests {
 struct TransactionIdentityTests {
     static let iban = AccountID(try! IBAN(parsing: "DE89370400440532013000"))
 
+    @Test func `keys an account-month in 48 bytes`() {
+        // A first import at a bank's scale holds millions of them in several tables.
+        #expect(MemoryLayout<Month>.size == 3)
+        #expect(MemoryLayout<AccountID>.size == 41)
+        #expect(MemoryLayout<ImportRun.AccountMonth>.stride == 48)
+    }
+
     @Test func `numbers identical rows in the order they come, each content on its own`() {
         var counter = TransactionIdentity.OccurrenceCounter()
         let contents: [UInt64] = [7, 9, 7, 7, 0, 9, 7, .max, 0]
         #expect(contents.map { counter.next($0) } == [1, 1, 2, 3, 1, 2, 4, 1, 2])
+        // Past the four kept in place, in a set: 0 is a hash like any other.
+        var many = TransactionIdentity.OccurrenceCounter()
+        let more: [UInt64] = [1, 2, 3, 4, 5, 6, 5, 1, 6, 6, 0, 0, 4, 7, 7]
+        #expect(more.map { many.next($0) } == [1, 1, 1, 1, 1, 1, 2, 2, 2, 3, 1, 2, 2, 1, 2])
     }
 
     static func transaction(

@@ -39,6 +39,28 @@ struct StateControllerTests {
         #expect(try ledger.account(Self.de).transactionCount == 3)
     }
 
+    @Test
+    func `numbers identical rows per file when one run reads several, a rejected one among them`()
+        throws
+    {
+        let ledger = try TestLedger()
+        let coffee = Self.row("03", "-3.20", "Café")
+        let paths = try [
+            ledger.files.write("a.csv", Self.header + coffee + coffee),
+            ledger.files.write("b.csv", Self.header + coffee + coffee + Self.row("04", "-1.005")),
+            ledger.files.write("c.csv", Self.header + coffee + coffee + coffee),
+            ledger.files.write("d.csv", Self.header + coffee),
+        ]
+        let report = try ledger.controller(stagingLimit: 60).importFiles(at: paths)
+        #expect(
+            report.files.map(\.outcome) == [
+                .imported(new: 2, present: 0), .rejected, .imported(new: 1, present: 2),
+                .alreadyPresent(1),
+            ])
+        #expect(try ledger.account(Self.de).transactionCount == 3)
+        #expect(try ledger.account(Self.de).balance.minorUnits == -960)
+    }
+
     @Test func `ignores the order of same-day rows in the next export`() throws {
         let ledger = try TestLedger()
         let rows = [

@@ -190,6 +190,13 @@ package struct Dialect: Hashable, Sendable {
     /// Whether this is canonical CSV (<doc:Formats#Canonical-CSV>), read by the streaming fast path.
     package var isCanonical: Bool { self == Dialect() }
 
+    /// Whether a preamble or footer declares the statement's balances.
+    package var declaresBalances: Bool {
+        [PreambleItem.openingBalance, .closingBalance].contains {
+            preamble[$0] != nil || footer[$0] != nil
+        }
+    }
+
     /// The dialect that fixes only `id` as the account, the layout being sniffed.
     package static func sniffing(account id: AccountID) -> Dialect {
         var dialect = Dialect()

@@ -82,15 +82,19 @@ package struct StatementCSVParser: Sendable {
     ///   - lending: when given, every valid row is lent to it instead of handed to `onRow`;
     ///     a row whose texts are fields as the file holds them (every dialect but those that
     ///     join texts) without making their strings.
+    ///   - statesNoBalances: called once the header shows that the file can state no balance
+    ///     (no balance column, none declared around the rows), before any row.
     /// - Returns: the row count and other findings of the file.
     func parse<Source: ByteSource>(
         _ source: Source, footer: [UInt8], diagnostics: inout DiagnosticCollector,
-        onRow: (ParsedRow) -> Void, lending: ((LentRow) -> Void)? = nil
+        onRow: (ParsedRow) -> Void, lending: ((LentRow) -> Void)? = nil,
+        statesNoBalances: () -> Void = {}
     ) -> ParseSummary {
         var reader = makeReader(source)
         var summary = ParseSummary()
         do throws(CSVReadError) {
             guard var head = try readHead(&reader, &diagnostics) else { return summary }
+            if head.columns[.balance] == nil, !dialect.declaresBalances { statesNoBalances() }
             if dialect.hasNoHeader {
                 // The record the head was read from is the first row.
                 summary.rowCount += 1
