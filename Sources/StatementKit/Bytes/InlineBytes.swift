@@ -57,9 +57,9 @@ struct InlineBytes: Sendable {
 extension InlineBytes: Hashable {
     @inline(__always)
     static func == (lhs: InlineBytes, rhs: InlineBytes) -> Bool {
-        lhs.storedCount == rhs.storedCount && lhs.storage.0 == rhs.storage.0 && lhs.storage.1 == rhs.storage.1
-            && lhs.storage.2 == rhs.storage.2 && lhs.storage.3 == rhs.storage.3
-            && lhs.storage.4 == rhs.storage.4
+        lhs.storedCount == rhs.storedCount && lhs.storage.0 == rhs.storage.0
+            && lhs.storage.1 == rhs.storage.1 && lhs.storage.2 == rhs.storage.2
+            && lhs.storage.3 == rhs.storage.3 && lhs.storage.4 == rhs.storage.4
     }
 
     func hash(into hasher: inout Hasher) {

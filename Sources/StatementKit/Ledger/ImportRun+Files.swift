@@ -198,7 +198,7 @@ extension ImportRun {
         for key in progress.stagedMonths {
             // Read again from the accepted rows when needed.
             if !isDryRun { knownIdentities[key] = nil }
-            tails[key]!.written =
+            tails[existing: key].written =
                 progress.acceptedBefore[key] ?? committed.accounts[key.accountID]?.months[key.month]
                 ?? .empty
         }
@@ -348,8 +348,9 @@ extension ImportRun {
                 (manifest.accounts[accountID]!.turnover ?? 0) + added
         }
         for key in progress.stagedMonths {
-            let before = progress.acceptedBefore[key]?.dataBytes ?? tails[key]!.committedDataBytes
-            guard tails[key]!.written.dataBytes != before else { continue }
+            let before =
+                progress.acceptedBefore[key]?.dataBytes ?? tails[existing: key].committedDataBytes
+            guard tails[existing: key].written.dataBytes != before else { continue }
             touched.insert(key.accountID)
             lastFileTouches.insert(key.accountID)
         }

@@ -230,9 +230,9 @@ extension ImportRun {
         // (`identities(of:)`).
         var known = try identities(of: key)
         knownIdentities[key] = nil
-        takeTail(of: key, &progress)
+        let place = takeTail(of: key, &progress)
         let rowIdentities = Self.identities(
-            of: rows, account: key.accountID, occurrences: &tails[key]!.occurrences)
+            of: rows, account: key.accountID, occurrences: &tails[place].occurrences)
         // A row with a transaction id is looked for in the months beside its own too.
         let neighbours = try neighbourIdentities(of: key, rows)
         var added = isDryRun ? progress.addedHashes.removeValue(forKey: key) ?? [] : []
@@ -310,18 +310,19 @@ extension ImportRun {
             } : []
     }
 
-    /// The tail of an account-month, made the first time the run stages rows of it and taken
-    /// over by the file being read the first time it does: its occurrences start again, and
-    /// what it held before is noted for an undo.
-    private func takeTail(of key: AccountMonth, _ progress: inout FileProgress) {
-        if tails[key] == nil {
-            tails[key] = MonthTail(committed: committed.accounts[key.accountID]?.months[key.month])
+    /// The place in `tails` of an account-month's tail, made the first time the run stages
+    /// rows of it and taken over by the file being read the first time it does: its
+    /// occurrences start again, and what it held before is noted for an undo.
+    private func takeTail(of key: AccountMonth, _ progress: inout FileProgress) -> Int {
+        let place = tails.place(of: key) {
+            MonthTail(committed: committed.accounts[key.accountID]?.months[key.month])
         }
-        guard tails[key]!.file != fileNumber else { return }
-        tails[key]!.file = fileNumber
-        tails[key]!.occurrences = .init()
+        guard tails[place].file != fileNumber else { return place }
+        tails[place].file = fileNumber
+        tails[place].occurrences = .init()
         progress.stagedMonths.append(key)
-        if tails[key]!.hasAcceptedRows { progress.acceptedBefore[key] = tails[key]!.written }
+        if tails[place].hasAcceptedRows { progress.acceptedBefore[key] = tails[place].written }
+        return place
     }
 
     /// Stages the new rows of an account-month for the logs (only counted in a dry run), and
@@ -348,7 +349,7 @@ extension ImportRun {
             run = run.lowerBound..<row.end
         }
         dataLog.append(progress.staged.bytes.span.extracting(run))
-        tails[key]!.written.advance(
+        tails[existing: key].written.advance(
             data: dataLog.span.extracting(dataStart...), ids: ids.span, at: writtenLogs,
             total: newTotal, days: days)
         writtenLogs.advance(data: dataLog.count - dataStart, ids: ids.count)

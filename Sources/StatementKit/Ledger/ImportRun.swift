@@ -56,7 +56,7 @@ final class ImportRun {
     /// not looked at lately (`evictIdentities`).
     var identityLimit = 1 << 16
     /// The account-months the run has staged rows of, with how far it has written them.
-    var tails: [AccountMonth: MonthTail] = [:]
+    var tails = MonthTails()
     /// The number of the file being read, counting from 1 (`MonthTail.file`).
     var fileNumber: Int32 = 0
     /// Whether the run appended to the logs (rows of files it rejected included).
@@ -130,11 +130,11 @@ final class ImportRun {
         forgetFilesGone(below: statementFiles.roots)
         // The account-months, not their tails, sorted: a first import at a bank's scale grows
         // millions of them.
-        let grown = tails.compactMap { $0.value.hasAcceptedRows ? $0.key : nil }.sorted()
+        let grown = tails.grown
         var balances = BalanceOutcome()
         if !isDryRun {
             for key in grown {
-                manifest.accounts[key.accountID]!.months[key.month] = tails[key]!.written
+                manifest.accounts[key.accountID]!.months[key.month] = tails[existing: key].written
             }
             do throws(StorageError) { balances = try checkBalances(grown: grown) } catch {
                 try? storage.rollBack()
@@ -299,35 +299,5 @@ final class ImportRun {
             // changed, so no report needs writing again.
             if manifest.files != committed.files { try storage.commit(&manifest) }
         }
-    }
-}
-
-/// How far a run has written one account-month past its committed bytes, and what the file
-/// being read has staged of it; the run keeps one per account-month it staged rows of
-/// (`ImportRun.tails`), which names it. It holds what the commit makes visible (`written`,
-/// once the file is accepted or undone), not a copy: a first import at a bank's scale keeps
-/// millions.
-struct MonthTail: Sendable {
-    /// The bytes of transaction lines the month held when the run started (0 for a month new
-    /// to the ledger): the logs only grow, so the month has accepted rows when it holds more
-    /// once its file is done.
-    let committedDataBytes: Int
-    /// The month with everything written, including rows of the file being read.
-    var written: LedgerManifest.MonthLength
-    /// The file (`ImportRun.fileNumber`) that staged rows of the month last.
-    var file: Int32 = 0
-    /// The content hashes of that file's rows of the month without transaction id, so that
-    /// identical rows are numbered.
-    var occurrences = TransactionIdentity.OccurrenceCounter()
-
-    /// Whether accepted files added rows to the month (between files: the one being read
-    /// is not yet accepted).
-    var hasAcceptedRows: Bool { written.dataBytes != committedDataBytes }
-
-    /// The tail of a month with these lengths in the manifest when the run started; `nil` for
-    /// a month new to the ledger.
-    init(committed: LedgerManifest.MonthLength?) {
-        committedDataBytes = committed?.dataBytes ?? 0
-        written = committed ?? .empty
     }
 }
