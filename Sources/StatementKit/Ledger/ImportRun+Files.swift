@@ -217,33 +217,47 @@ extension ImportRun {
     ) -> @Sendable ((EncodedRows) -> Void) -> (ParseSummary, DiagnosticCollector) {
         { @Sendable (yield: (EncodedRows) -> Void) in
             var collector = DiagnosticCollector(file: name, isStrict: isStrict, limit: limit)
-            var batch = EncodedRows()
-            var seen = AccountTable<Void>()
-            var lastSeen: AccountID?
-            func take(_ row: LentRow) {
-                // Another part's account: read and checked, kept by that part's import.
-                if let shard, !shard.contains(row.account.id) {
-                    batch.otherShardRows += 1
-                } else {
-                    if row.account.id != lastSeen, !seen.contains(row.account.id) {
-                        seen.insert(row.account.id)
-                        batch.accounts.append((row.account, row.line))
-                    }
-                    lastSeen = row.account.id
-                    batch.append(row)
-                }
-                if batch.count == EncodedRows.capacity {
-                    yield(batch)
-                    batch = EncodedRows()
-                }
-            }
+            // One variable, so that a row costs one exclusive access to what the closure
+            // captures, not one for each of its parts.
+            var batcher = Batcher(shard: shard)
+            func take(_ row: LentRow) { batcher.take(row, yield) }
             let summary = withoutActuallyEscaping(take) { take in
                 StatementFileReader.read(
                     path: path, dialect: dialect, sniffing: sniffing, hashing: true,
                     diagnostics: &collector, onRow: { _ in }, lending: take)
             }
-            if batch.count > 0 { yield(batch) }
+            if batcher.batch.count > 0 { yield(batcher.batch) }
             return (summary, collector)
+        }
+    }
+
+    /// What the reading core gathers a file's rows in: the batch being filled, and the
+    /// accounts seen so far.
+    private struct Batcher {
+        let shard: Shard?
+        var batch = EncodedRows()
+        var seen = AccountTable<Void>()
+        var lastSeen: AccountID?
+
+        init(shard: Shard?) { self.shard = shard }
+
+        /// Adds a row; a full batch goes to `yield`.
+        mutating func take(_ row: LentRow, _ yield: (EncodedRows) -> Void) {
+            // Another part's account: read and checked, kept by that part's import.
+            if let shard, !shard.contains(row.account.id) {
+                batch.otherShardRows += 1
+            } else {
+                if row.account.id != lastSeen, !seen.contains(row.account.id) {
+                    seen.insert(row.account.id)
+                    batch.accounts.append((row.account, row.line))
+                }
+                lastSeen = row.account.id
+                batch.append(row)
+            }
+            if batch.count == EncodedRows.capacity {
+                yield(batch)
+                batch = EncodedRows()
+            }
         }
     }
 

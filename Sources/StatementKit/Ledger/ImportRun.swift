@@ -34,7 +34,7 @@ final class ImportRun {
     /// The identity hashes of one account-month, and for those that are transaction ids the
     /// check of the amount they were imported with (the only ones a conflict can concern).
     struct KnownIdentities {
-        var hashes: Set<UInt64> = []
+        var hashes = HashSet64()
         var amountChecks: [UInt64: UInt64] = [:]
         /// The last flush of staged rows that looked at them (`flushes`).
         var lastFlush = 0

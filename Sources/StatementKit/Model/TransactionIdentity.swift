@@ -111,7 +111,7 @@ package struct TransactionIdentity: Hashable, Sendable {
     struct OccurrenceCounter {
         private var first: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
         private var firstCount = 0
-        private var seen: Set<UInt64> = []
+        private var seen = HashSet64()
         private var repeats: [UInt64: Int] = [:]
 
         /// The occurrence of a row with this content hash: one more than the rows before it.
@@ -135,7 +135,7 @@ package struct TransactionIdentity: Hashable, Sendable {
             case 1: first.1 = content
             case 2: first.2 = content
             case 3: first.3 = content
-            default: return seen.insert(content).inserted
+            default: return seen.insert(content)
             }
             firstCount += 1
             return true
