@@ -18,39 +18,108 @@ package enum LedgerRecord {
         transaction.withFields { encode($0, into: &bytes) }
     }
 
-    /// Appends the line of a transaction's fields to `bytes`.
+    /// Appends the line of a transaction's fields to `bytes`, in one change of the array: an
+    /// import encodes every row, and each append of a field was a change of its own.
     static func encode(_ fields: TransactionFields, into bytes: inout [UInt8]) {
-        let date = fields.date
-        appendDecimal(UInt64(date.year), width: 4, to: &bytes)
-        bytes.append(UInt8(ascii: "-"))
-        appendDecimal(UInt64(date.month), width: 2, to: &bytes)
-        bytes.append(UInt8(ascii: "-"))
-        appendDecimal(UInt64(date.day), width: 2, to: &bytes)
-        bytes.append(9)
-        appendDecimal(fields.amount.minorUnits, to: &bytes)
-        bytes.append(9)
-        escape(fields.beneficiary, into: &bytes)
-        bytes.append(9)
-        if let iban = fields.beneficiaryIBAN { iban.withBytes { bytes.append($0) } }
-        bytes.append(9)
-        if let description = fields.description { escape(description, into: &bytes) }
-        bytes.append(9)
-        if let reference = fields.reference { escape(reference, into: &bytes) }
-        bytes.append(9)
-        if let transactionID = fields.transactionID { escape(transactionID, into: &bytes) }
-        bytes.append(10)
+        // The most a line takes: a date, an amount's sign and 19 digits, an IBAN's 34
+        // characters, six tabs and the newline (72 in all), and each text escaped whole.
+        let texts =
+            fields.beneficiary.count + (fields.description?.count ?? 0)
+            + (fields.reference?.count ?? 0) + (fields.transactionID?.count ?? 0)
+        write(into: &bytes, atMost: 72 + 2 * texts) { line in
+            let date = fields.date
+            line.decimal(UInt64(date.year), width: 4)
+            line.byte(UInt8(ascii: "-"))
+            line.decimal(UInt64(date.month), width: 2)
+            line.byte(UInt8(ascii: "-"))
+            line.decimal(UInt64(date.day), width: 2)
+            line.byte(9)
+            let minorUnits = fields.amount.minorUnits
+            if minorUnits < 0 { line.byte(UInt8(ascii: "-")) }
+            line.decimal(minorUnits.magnitude, width: 1)
+            line.byte(9)
+            line.escaped(fields.beneficiary)
+            line.byte(9)
+            fields.beneficiaryIBAN?.withBytes { $0.withUnsafeBytes { line.copy($0) } }
+            line.byte(9)
+            if let description = fields.description { line.escaped(description) }
+            line.byte(9)
+            if let reference = fields.reference { line.escaped(reference) }
+            line.byte(9)
+            if let transactionID = fields.transactionID { line.escaped(transactionID) }
+            line.byte(10)
+        }
     }
 
-    /// Appends an amount in decimal, with `-` when negative: `String(value)`'s bytes.
-    private static func appendDecimal(_ value: Int64, to bytes: inout [UInt8]) {
-        if value < 0 { bytes.append(UInt8(ascii: "-")) }
-        appendDecimal(value.magnitude, width: 1, to: &bytes)
+    /// Calls `body` with a writer into room for `count` bytes at the end of `bytes`, which
+    /// keep what it wrote.
+    private static func write(
+        into bytes: inout [UInt8], atMost count: Int, _ body: (inout LineWriter) -> Void
+    ) {
+        guard count > 0 else { return }
+        bytes.append(addingCapacity: count) { output in
+            output.withUnsafeMutableBufferPointer { buffer, initialized in
+                var writer = LineWriter(base: buffer.baseAddress!, end: initialized)
+                body(&writer)
+                initialized = writer.end
+            }
+        }
     }
 
-    /// Appends a number in decimal, zero-padded to `width` digits (a date's as `Day.isoText`
-    /// writes them).
-    private static func appendDecimal(_ value: UInt64, width: Int, to bytes: inout [UInt8]) {
-        DecimalDigits.with(value, minimumCount: width) { bytes.append(bytes: $0) }
+    /// Writes a line, or an escaped text, into room an array made for it.
+    private struct LineWriter {
+        let base: UnsafeMutablePointer<UInt8>
+        var end: Int
+
+        mutating func byte(_ byte: UInt8) {
+            base[end] = byte
+            end += 1
+        }
+
+        mutating func copy(_ bytes: UnsafeRawBufferPointer) {
+            guard let source = bytes.baseAddress else { return }
+            UnsafeMutableRawPointer(base + end).copyMemory(from: source, byteCount: bytes.count)
+            end += bytes.count
+        }
+
+        /// A number in decimal, zero-padded to `width` digits (a date's as `Day.isoText`
+        /// writes them).
+        mutating func decimal(_ value: UInt64, width: Int) {
+            var digits = 1
+            var rest = value / 10
+            while rest > 0 {
+                digits += 1
+                rest /= 10
+            }
+            let count = max(digits, width)
+            rest = value
+            for position in stride(from: end + count - 1, through: end, by: -1) {
+                base[position] = UInt8(ascii: "0") + UInt8(rest % 10)
+                rest /= 10
+            }
+            end += count
+        }
+
+        /// Text with `\\`, tab, LF and CR escaped (`LedgerRecord.escape(_:into:)`); most
+        /// texts hold none of them, and are copied whole.
+        mutating func escaped(_ utf8: UnsafeRawBufferPointer) {
+            guard LedgerRecord.mayNeedEscaping(utf8) else { return copy(utf8) }
+            for value in utf8 {
+                switch value {
+                case UInt8(ascii: "\\"): escape(92)
+                case 9: escape(UInt8(ascii: "t"))
+                case 10: escape(UInt8(ascii: "n"))
+                case 13: escape(UInt8(ascii: "r"))
+                default: byte(value)
+                }
+            }
+        }
+
+        /// A `\` and the byte that follows it.
+        private mutating func escape(_ letter: UInt8) {
+            byte(92)
+            byte(letter)
+        }
     }
 
     /// Appends text with `\`, tab, LF and CR written `\\`, `\t`, `\n`, `\r`: the one escaping of
@@ -62,20 +131,7 @@ package enum LedgerRecord {
 
     /// Appends UTF-8 text escaped as `escape(_:into:)` does.
     static func escape(_ utf8: UnsafeRawBufferPointer, into bytes: inout [UInt8]) {
-        // Most texts hold nothing to escape: copy them whole.
-        guard mayNeedEscaping(utf8) else {
-            bytes.append(bytes: utf8)
-            return
-        }
-        for byte in utf8 {
-            switch byte {
-            case UInt8(ascii: "\\"): bytes += [92, 92]
-            case 9: bytes += [92, UInt8(ascii: "t")]
-            case 10: bytes += [92, UInt8(ascii: "n")]
-            case 13: bytes += [92, UInt8(ascii: "r")]
-            default: bytes.append(byte)
-            }
-        }
+        write(into: &bytes, atMost: 2 * utf8.count) { $0.escaped(utf8) }
     }
 
     /// Whether the text may hold a byte to escape (`\`, tab, LF, CR); `false` means it holds

@@ -24,6 +24,37 @@ struct LedgerRecordTests {
                 .minorUnits == -1234)
     }
 
+    @Test func `writes a line byte for byte`() throws {
+        let lines: [(Transaction, String)] = [
+            (
+                Transaction(
+                    date: try Day(parsing: "0042-03-07"),
+                    amount: Money(minorUnits: -5, currency: .eur),
+                    beneficiary: "A\\B\tC", beneficiaryIBAN: try IBAN(parsing: "BE68539007547034"),
+                    description: "d\r\n", reference: "r", transactionID: "T1"),
+                "0042-03-07\t-5\tA\\\\B\\tC\tBE68539007547034\td\\r\\n\tr\tT1\n"
+            ),
+            (
+                Transaction(
+                    date: try Day(parsing: "2026-12-31"),
+                    amount: Money(minorUnits: 0, currency: .eur),
+                    beneficiary: "K"),
+                "2026-12-31\t0\tK\t\t\t\t\n"
+            ),
+            (
+                Transaction(
+                    date: try Day(parsing: "9999-01-01"),
+                    amount: Money(minorUnits: -.max, currency: .eur), beneficiary: "Käse"),
+                "9999-01-01\t-9223372036854775807\tKäse\t\t\t\t\n"
+            ),
+        ]
+        for (transaction, line) in lines {
+            var bytes: [UInt8] = [1, 2]
+            LedgerRecord.encode(transaction, into: &bytes)
+            #expect(bytes == [1, 2] + Array(line.utf8))
+        }
+    }
+
     @Test func `escapes a special byte wherever it stands in a text, and only then`() {
         func naive(_ text: [UInt8]) -> [UInt8] {
             text.flatMap { byte -> [UInt8] in
