@@ -65,7 +65,7 @@ struct BalanceDays {
         }
     }
 
-    /// Notes no more rows, and lets go of those noted: the file states no balances to
+    /// Notes no more rows (and lets go of any noted): the file can state no balances to
     /// place.
     mutating func stop() {
         self = BalanceDays()

@@ -191,7 +191,7 @@ package struct Dialect: Hashable, Sendable {
     package var isCanonical: Bool { self == Dialect() }
 
     /// Whether a preamble or footer declares the statement's balances.
-    package var declaresBalances: Bool {
+    var declaresBalances: Bool {
         [PreambleItem.openingBalance, .closingBalance].contains {
             preamble[$0] != nil || footer[$0] != nil
         }
