@@ -131,11 +131,17 @@ final class ImportRun {
         // The account-months, not their tails, sorted: a first import at a bank's scale grows
         // millions of them.
         let grown = tails.grown
-        var balances = BalanceOutcome()
         if !isDryRun {
             for key in grown {
                 manifest.accounts[key.accountID]!.months[key.month] = tails[existing: key].written
             }
+        }
+        // What the run held per account-month is in the manifest now: let go of it before
+        // the commit writes the sections (at a bank's scale, a gigabyte for a first import).
+        tails = MonthTails()
+        knownIdentities = [:]
+        var balances = BalanceOutcome()
+        if !isDryRun {
             do throws(StorageError) { balances = try checkBalances(grown: grown) } catch {
                 try? storage.rollBack()
                 throw error
