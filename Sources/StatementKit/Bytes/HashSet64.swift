@@ -67,17 +67,20 @@ struct HashSet64 {
             hasZero = false
             return
         }
-        guard contains(hash) else { return }
-        slots.withUnsafeMutableBufferPointer { slots in
+        guard !slots.isEmpty else { return }
+        let removed = slots.withUnsafeMutableBufferPointer { slots in
             let mask = slots.count - 1
             var hole = Self.home(hash, mask)
-            while slots[hole] != hash { hole = (hole + 1) & mask }
+            while slots[hole] != hash {
+                if slots[hole] == 0 { return false }
+                hole = (hole + 1) & mask
+            }
             slots[hole] = 0
             var next = hole
             while true {
                 next = (next + 1) & mask
                 let moving = slots[next]
-                if moving == 0 { return }
+                if moving == 0 { return true }
                 let home = Self.home(moving, mask)
                 // Stays where it is when its home lies after the hole, up to it.
                 let stays =
@@ -88,7 +91,7 @@ struct HashSet64 {
                 hole = next
             }
         }
-        stored -= 1
+        if removed { stored -= 1 }
     }
 
     /// Doubles the slots (16 at first), placing every hash again.

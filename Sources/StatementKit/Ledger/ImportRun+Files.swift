@@ -193,14 +193,21 @@ extension ImportRun {
             validation: validation, otherShardRows: otherShardRows)
     }
 
+    /// What an account-month held before the file being read staged rows of it: what an
+    /// earlier file of the run left it at, or its committed record.
+    private func length(of key: AccountMonth, before progress: FileProgress)
+        -> LedgerManifest.MonthLength
+    {
+        progress.acceptedBefore[key] ?? committed.accounts[key.accountID]?.months[key.month]
+            ?? .empty
+    }
+
     /// Undoes what a rejected file staged: its identities and the bytes appended to the logs.
     private func undo(_ progress: FileProgress) throws(StorageError) {
         for key in progress.stagedMonths {
             // Read again from the accepted rows when needed.
             if !isDryRun { knownIdentities[key] = nil }
-            tails[existing: key].written =
-                progress.acceptedBefore[key] ?? committed.accounts[key.accountID]?.months[key.month]
-                ?? .empty
+            tails[existing: key].written = length(of: key, before: progress)
         }
         for (key, hashes) in progress.addedHashes {
             for hash in hashes { knownIdentities[key]?.remove(hash) }
@@ -362,9 +369,10 @@ extension ImportRun {
                 (manifest.accounts[accountID]!.turnover ?? 0) + added
         }
         for key in progress.stagedMonths {
-            let before =
-                progress.acceptedBefore[key]?.dataBytes ?? tails[existing: key].committedDataBytes
-            guard tails[existing: key].written.dataBytes != before else { continue }
+            guard
+                tails[existing: key].written.dataBytes
+                    != length(of: key, before: progress).dataBytes
+            else { continue }
             touched.insert(key.accountID)
             lastFileTouches.insert(key.accountID)
         }

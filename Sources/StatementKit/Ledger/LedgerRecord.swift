@@ -85,19 +85,7 @@ package enum LedgerRecord {
         /// A number in decimal, zero-padded to `width` digits (a date's as `Day.isoText`
         /// writes them).
         mutating func decimal(_ value: UInt64, width: Int) {
-            var digits = 1
-            var rest = value / 10
-            while rest > 0 {
-                digits += 1
-                rest /= 10
-            }
-            let count = max(digits, width)
-            rest = value
-            for position in stride(from: end + count - 1, through: end, by: -1) {
-                base[position] = UInt8(ascii: "0") + UInt8(rest % 10)
-                rest /= 10
-            }
-            end += count
+            DecimalDigits.with(value, minimumCount: width) { copy($0) }
         }
 
         /// Text with `\\`, tab, LF and CR escaped (`LedgerRecord.escape(_:into:)`); most
