@@ -74,7 +74,8 @@ package final class StatementStream {
             for (skipped, skippedLength) in entry.months
             where skipped < month && through.map({ skipped > $0 }) ?? true {
                 balance = try add(
-                    try total(of: account, skipped, skippedLength), to: balance, account, skipped)
+                    try storage.total(of: account, in: skipped, length: skippedLength), to: balance,
+                    account, skipped)
             }
             var transactions: [Transaction] = []
             if let length {
@@ -104,14 +105,6 @@ package final class StatementStream {
                 AccountMonth(statement: statement, assertions: assertions, isFirst: isFirst))
         }
         return result
-    }
-
-    /// The sum of a month's amounts: recorded in the ledger, or summed from its bytes.
-    private func total(of account: Account, _ month: Month, _ length: LedgerManifest.MonthLength)
-        throws(StorageError) -> Money
-    {
-        if let total = length.total { return Money(minorUnits: total, currency: account.currency) }
-        return try storage.total(of: account, in: month, length: length)
     }
 
     private func add(_ total: Money, to balance: Money, _ account: Account, _ month: Month)

@@ -36,6 +36,7 @@ extension StorageController {
             throw .inUse(folder: folder, pid: pid)
         }
         lockDescriptor = descriptor
+        cachedMonths = nil
         // The process id, for a second writer's message; never through a symbolic link.
         let pidFile = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0o644)
         guard pidFile >= 0 else {

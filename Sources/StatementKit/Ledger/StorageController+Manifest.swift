@@ -36,7 +36,19 @@ extension StorageController {
                     try loadAllAccounts(&manifest)
                     if let stamp, manifestStamp() == stamp { cachedAccounts = (stamp, manifest) }
                 }
-                if months { try loadAllMonths(&manifest) }
+                guard months else { return manifest }
+                // A report asks for every account's months twice (its statements, then the
+                // links between them): decoded once per manifest, unless a writer holds the
+                // lock (it changes them, and the copy would only hold memory).
+                if let cached = cachedMonths, stamp == cached.stamp,
+                    manifestStamp() == cached.stamp
+                {
+                    return cached.manifest
+                }
+                try loadAllMonths(&manifest)
+                if !isLocked, let stamp, manifestStamp() == stamp {
+                    cachedMonths = (stamp, manifest)
+                }
                 return manifest
             } catch {
                 attempt += 1

@@ -15,11 +15,14 @@ extension StorageController {
         try decodeMonth(of: account, in: month, length: length, LedgerRecord.decode)
     }
 
-    /// Sums the committed amounts of an account-month, without decoding the rest.
+    /// The sum of an account-month's amounts: its month record's, or, in a ledger whose
+    /// records predate it (format 4), summed from its committed bytes without decoding the
+    /// rest.
     func total(of account: Account, in month: Month, length: LedgerManifest.MonthLength)
         throws(StorageError) -> Money
     {
-        try decodeMonth(of: account, in: month, length: length, LedgerRecord.sum)
+        if let total = length.total { return Money(minorUnits: total, currency: account.currency) }
+        return try decodeMonth(of: account, in: month, length: length, LedgerRecord.sum)
     }
 
     /// Reads the committed bytes of an account-month's transaction lines and decodes them.

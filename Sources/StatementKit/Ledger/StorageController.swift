@@ -134,6 +134,9 @@ package final class StorageController {
     var cachedRoot: (stamp: [Int], manifest: LedgerManifest)?
     /// The manifest with every account's record, read for the manifest file of `stamp`.
     var cachedAccounts: (stamp: [Int], manifest: LedgerManifest)?
+    /// The manifest with every account's months too, read for the manifest file of `stamp`
+    /// by a controller that does not hold the writer lock.
+    var cachedMonths: (stamp: [Int], manifest: LedgerManifest)?
     /// How many bytes of the ledger's files this controller has read (the manifest, the
     /// months log, the logs): what a run costs in reading, which tests count.
     package internal(set) var bytesRead = 0

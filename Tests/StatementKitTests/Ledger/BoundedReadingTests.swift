@@ -79,4 +79,58 @@ struct BoundedReadingTests {
         }
         #expect(contents[0] == contents[1])
     }
+
+    /// Two years of rows of one account, 40 a month: 24 months of about 4 KB each.
+    static func twoYears() throws -> TestLedger {
+        let ledger = try TestLedger()
+        var text = "date,account_iban,amount,beneficiary\n"
+        for month in 0..<24 {
+            for day in 1...20 {
+                let date = String(format: "%04d-%02d-%02d", 2025 + month / 12, month % 12 + 1, day)
+                text += "\(date),\(iban(1)),-\(month + day).25,Shop \(day)\n"
+                text += "\(date),\(iban(1)),\(day).10,Refund \(day)\n"
+            }
+        }
+        try ledger.importText(text)
+        return ledger
+    }
+
+    @Test func `reads a month's rows for its statement, and the months before as their sums`()
+        throws
+    {
+        let ledger = try Self.twoYears()
+        let storage = StorageController(folder: ledger.state)
+        let statements = try ledger.controller(storage).monthlyStatements(months: [
+            Month(year: 2026, month: 12)!
+        ])
+        let statement = try #require(statements.first)
+        // The balance before December 2026: every earlier row, -(month + day).25 + day.10.
+        var before = 0
+        for month in 0..<23 {
+            for day in 1...20 { before += -(month + day) * 100 - 25 + day * 100 + 10 }
+        }
+        #expect(statement.openingBalance.minorUnits == before)
+        #expect(statement.entries.count == 40)
+        let log = try Data(contentsOf: URL(fileURLWithPath: ledger.state + "/transactions")).count
+        // The months log and one month's rows: not the 23 months before (each as big).
+        #expect(storage.bytesRead < log / 4, "\(storage.bytesRead) bytes read of \(log)")
+    }
+
+    @Test func `reads every account's months once for statements and their links`() throws {
+        let ledger = try Self.twoYears()
+        let storage = StorageController(folder: ledger.state)
+        let controller = ledger.controller(storage)
+        let statements = try controller.monthlyStatements(months: [Month(year: 2026, month: 6)!])
+        #expect(statements.count == 1)
+        let read = storage.bytesRead
+        let months = try controller.accountMonths()
+        #expect(months.values.first?.count == 24)
+        #expect(storage.bytesRead == read, "the months log was read again")
+        // A commit makes a new manifest: its months are read, not the ones kept.
+        try ledger.importText(
+            "date,account_iban,amount,beneficiary\n2027-01-05,\(Self.iban(1)),-3.00,Kiosk\n",
+            name: "january.csv")
+        #expect(try controller.accountMonths().values.first?.count == 25)
+        #expect(storage.bytesRead > read)
+    }
 }
