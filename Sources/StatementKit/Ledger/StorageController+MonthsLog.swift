@@ -44,10 +44,9 @@ extension StorageController {
                 ? nil : entry.section.map { (accountID, $0, entry.account.currency) }
         }
         let logs = manifest.logs
-        let run = 256
-        let results = ConcurrentResults<[Result<SectionContents, SectionFailure>]>(
-            count: (pending.count + run - 1) / run)
-        DispatchQueue.concurrentPerform(iterations: (pending.count + run - 1) / run) { index in
+        let (run, runs) = (256, (pending.count + 255) / 256)
+        let results = ConcurrentResults<[Result<SectionContents, SectionFailure>]>(count: runs)
+        DispatchQueue.concurrentPerform(iterations: runs) { index in
             results[index] = pending[(index * run)..<min(pending.count, (index + 1) * run)].map {
                 _, section, currency in
                 Self.contents(
