@@ -297,8 +297,8 @@ package final class ReportController {
     /// (every part's, when a ledger is split by account), in the order of their file names.
     private static func balances(of month: Month, in folder: String) -> [ClosingBalances] {
         let path = "\(folder)/\(month.isoText)"
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
-        return names.filter { $0.hasPrefix(".closing-balances") && $0.hasSuffix(".tsv") }.sorted()
+        return POSIXIO.hiddenNames(in: path)
+            .filter { $0.hasPrefix(".closing-balances") && $0.hasSuffix(".tsv") }.sorted()
             .compactMap { name in
                 FileManager.default.contents(atPath: "\(path)/\(name)").flatMap {
                     ClosingBalances(month: month, tsv: String(decoding: $0, as: UTF8.self))
@@ -335,10 +335,7 @@ package final class ReportController {
 
     /// Removes the temporary files that runs no longer alive left in a folder.
     static func removeStaleTemporaries(in folder: String) {
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else {
-            return
-        }
-        for name in names where name.hasPrefix(".") && name.hasSuffix(temporarySuffix) {
+        for name in POSIXIO.hiddenNames(in: folder) where name.hasSuffix(temporarySuffix) {
             // `.NAME.PID.statements-tmp`: the writer's process id, or none (older releases).
             let parts = name.dropLast(temporarySuffix.count).split(separator: ".")
             if let pid = parts.last.flatMap({ Int32($0) }),

@@ -178,6 +178,26 @@ extension POSIXIO {
         guard mkdir(path, 0o755) == 0 || errno == EEXIST else { return POSIXErrno(code: errno) }
         return nil
     }
+
+    /// The hidden names in a folder (starting with `.`, other than `.` and `..`); none when
+    /// it cannot be read. A string is made of those alone: a month of reports at a bank's
+    /// scale holds 283,351 files, and listing them all as strings took 0.15–0.8 s.
+    static func hiddenNames(in folder: String) -> [String] {
+        guard let directory = opendir(folder) else { return [] }
+        defer { closedir(directory) }
+        var names: [String] = []
+        while let entry = readdir(directory) {
+            let name = withUnsafePointer(to: &entry.pointee.d_name) {
+                $0.withMemoryRebound(to: CChar.self, capacity: 256) { name -> String? in
+                    guard name[0] == 0x2E, strcmp(name, ".") != 0, strcmp(name, "..") != 0
+                    else { return nil }
+                    return String(cString: name)
+                }
+            }
+            if let name { names.append(name) }
+        }
+        return names
+    }
 }
 
 extension POSIXIO {

@@ -41,4 +41,19 @@ struct POSIXIOWriteTests {
         #expect(POSIXIO.writeSynced([0x61], to: path) == nil)
         #expect(try String(contentsOfFile: path, encoding: .utf8) == "a")
     }
+
+    @Test func `lists a folder's hidden names, and only those`() throws {
+        let folder = try TemporaryFolder()
+        for name in [".closing-balances.tsv", ".a.1.statements-tmp", "AT02.html", "b", ".é"] {
+            _ = try folder.write(name, "x")
+        }
+        try FileManager.default.createDirectory(
+            atPath: folder.path + "/.hidden", withIntermediateDirectories: false)
+        #expect(
+            POSIXIO.hiddenNames(in: folder.path).sorted() == [
+                ".a.1.statements-tmp", ".closing-balances.tsv", ".hidden", ".é",
+            ])
+        #expect(POSIXIO.hiddenNames(in: folder.path + "/missing").isEmpty)
+        #expect(POSIXIO.hiddenNames(in: folder.path + "/b").isEmpty)
+    }
 }
