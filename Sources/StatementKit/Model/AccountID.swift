@@ -89,7 +89,12 @@ package struct AccountID: Sendable {
 
     /// The name of the account's files and folders: the text with `:` and `/` as `_`.
     package var fileName: String {
-        String(text.map { $0 == ":" || $0 == "/" ? "_" : $0 })
+        // A byte at a time (ids are ASCII), not a character at a time: a report names three
+        // files after every account.
+        String(
+            decoding: text.utf8.map {
+                $0 == UInt8(ascii: ":") || $0 == UInt8(ascii: "/") ? UInt8(ascii: "_") : $0
+            }, as: UTF8.self)
     }
 
     /// A cheap, unseeded hash of the stored words, for tables; not for persistence.

@@ -254,12 +254,13 @@ package final class ReportController {
             // transaction) at once, rather than grown by doubling and copying.
             var output: [UInt8] = []
             output.reserveCapacity(8192 + 320 * statement.entries.count)
+            let base = "\(folder)/\(statement.month.isoText)/\(statement.account.id.fileName)."
             for format in formats {
                 output.removeAll(keepingCapacity: true)
                 render(statement, as: format, neighbours: neighbours, into: &output)
-                let path =
-                    "\(folder)/\(statement.month.isoText)/\(statement.account.id.fileName).\(format.fileExtension)"
-                published.append(try ReportController.write(output, to: path, isNew: inNewFolder))
+                published.append(
+                    try ReportController.write(
+                        output, to: base + format.fileExtension, isNew: inNewFolder))
             }
             return published
         }

@@ -75,5 +75,6 @@ struct AccountIDTests {
             #expect(!name.contains("/") && name != "." && name != "..", "\(name)")
         }
         #expect(try AccountID(parsing: "card:amex/1004").fileName == "card_amex_1004")
+        #expect(throws: AccountIDParseError.self) { try AccountID(parsing: "name:Café/1") }
     }
 }
