@@ -62,16 +62,17 @@ struct CommandLineTests {
 
                 Verifies the ledger: the manifest's end line and checksum, and every account-month's
                 committed bytes and identity index against the lengths and checksums the manifest
-                records; then whether every account agrees with the balances its bank stated (an
-                account out of balance is a BALANCE_ASSERTION error, with since when and by how
-                much). Prints each problem with the file it is in. Reads without locking or writing.
-                Other commands verify what they rely on and write nothing past damage they find:
-                every command the manifest; import, before it commits, the months whose statements
-                it changes of the accounts it touches; process the same months of every account, and,
-                when its output folder is behind the ledger, every month before it imports; report,
-                register and accounts each month they read. Damage elsewhere is found here. To repair
-                a ledger, restore the state folder from a backup, or import the statement files into
-                a new ledger (the ledger holds nothing that is not in them).
+                records, and its recorded sum and first and last day against its rows (reports carry
+                balances from month to month by those sums); then whether every account agrees with the
+                balances its bank stated (an account out of balance is a BALANCE_ASSERTION error, with
+                since when and by how much). Prints each problem with the file it is in. Reads without
+                locking or writing. Other commands verify what they rely on and write nothing past damage
+                they find: every command the manifest; import, before it commits, the months whose
+                statements it changes of the accounts it touches; process the same months of every
+                account, and, when its output folder is behind the ledger, every month before it imports;
+                report, register and accounts each month whose rows they read. Damage elsewhere is found
+                here. To repair a ledger, restore the state folder from a backup, or import the statement
+                files into a new ledger (the ledger holds nothing that is not in them).
 
                 OPTIONS:
                   -s, --state DIR         the ledger folder (default: $STATEMENTS_STATE, else

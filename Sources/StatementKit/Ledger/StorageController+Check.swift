@@ -43,7 +43,12 @@ extension StorageController {
                 let length = entry.months[month]!
                 months += 1
                 do throws(StorageError) {
-                    _ = try transactions(of: entry.account, in: month, length: length)
+                    let rows = try transactions(of: entry.account, in: month, length: length)
+                    if let problem = summaryMismatch(
+                        of: accountID, in: month, length, rows, log: manifest.monthsLog)
+                    {
+                        problems.append(problem)
+                    }
                 } catch {
                     problems.append(error)
                 }
@@ -56,6 +61,32 @@ extension StorageController {
             }
         }
         return (problems, months)
+    }
+
+    /// The error of an account-month whose record's summary is not that of its rows: its sum
+    /// (which reports carry from month to month instead of reading the rows) or its first and
+    /// last day; `nil` when they agree or the record has none (format 4).
+    private func summaryMismatch(
+        of accountID: AccountID, in month: Month, _ length: LedgerManifest.MonthLength,
+        _ rows: [Transaction], log: LedgerManifest.MonthsLog
+    ) -> StorageError? {
+        let sum = rows.reduce(Int64(0)) { $0 &+ $1.amount.minorUnits }
+        let days = rows.map(\.date.day).min().map { $0...rows.map(\.date.day).max()! }
+        var reasons: [String] = []
+        if let total = length.total, total != sum {
+            reasons.append("records a sum of \(total) minor units, but its rows sum to \(sum)")
+        }
+        if let recorded = length.days, recorded != days {
+            let found = days.map { "\($0.lowerBound) to \($0.upperBound)" } ?? "none"
+            reasons.append(
+                "records its rows on days \(recorded.lowerBound) to \(recorded.upperBound), "
+                    + "but they are on days \(found)")
+        }
+        guard !reasons.isEmpty else { return nil }
+        return .damaged(
+            folder: folder,
+            path: "\(monthsPath(log)) (the months of \(accountID.text))",
+            reason: "in \(month.isoText) " + reasons.joined(separator: "; "))
     }
 
     /// Checks the committed bytes (transaction lines and identity index) of the

@@ -133,4 +133,30 @@ struct BoundedReadingTests {
         #expect(try controller.accountMonths().values.first?.count == 25)
         #expect(storage.bytesRead > read)
     }
+
+    @Test func `finds a month record whose sum or days are not its rows'`() throws {
+        // A report carries the balance by the months' recorded sums, so `check` compares
+        // each with its rows: a writer that recorded a wrong one (with valid checksums) is
+        // found, not trusted.
+        let ledger = try Self.twoYears()
+        #expect(try StorageController(folder: ledger.state).check().problems.isEmpty)
+        let storage = StorageController(folder: ledger.state)
+        try storage.lockForWriting()
+        var manifest = try storage.loadManifest()
+        let accountID = try #require(manifest.accounts.keys.first)
+        let (march, may) = (Month(year: 2025, month: 3)!, Month(year: 2025, month: 5)!)
+        manifest.accounts[accountID]!.months[march]!.total! += 100
+        manifest.accounts[accountID]!.months[may]!.days = 2...20
+        try storage.commit(&manifest, changed: [accountID])
+        storage.unlock()
+        let problems = try StorageController(folder: ledger.state).check().problems
+            .map(\.description)
+        #expect(problems.count == 2, "\(problems)")
+        #expect(problems.first?.contains("in 2025-03 records a sum of ") == true)
+        #expect(problems.first?.contains("but its rows sum to ") == true)
+        #expect(
+            problems.last?.contains(
+                "in 2025-05 records its rows on days 2 to 20, but they are on days 1 to 20")
+                == true)
+    }
 }
