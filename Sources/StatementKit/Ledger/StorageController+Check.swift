@@ -71,7 +71,8 @@ extension StorageController {
         _ rows: [Transaction], log: LedgerManifest.MonthsLog
     ) -> StorageError? {
         let sum = rows.reduce(Int64(0)) { $0 &+ $1.amount.minorUnits }
-        let days = rows.map(\.date.day).min().map { $0...rows.map(\.date.day).max()! }
+        let rowDays = rows.map(\.date.day)
+        let days = rowDays.min().map { $0...rowDays.max()! }
         var reasons: [String] = []
         if let total = length.total, total != sum {
             reasons.append("records a sum of \(total) minor units, but its rows sum to \(sum)")
