@@ -43,9 +43,15 @@ extension StorageController {
                 let length = entry.months[month]!
                 months += 1
                 do throws(StorageError) {
-                    let rows = try transactions(of: entry.account, in: month, length: length)
+                    // Every row decoded, and the month's summary worked out from the same
+                    // bytes as an upgrade records it.
+                    let summary = try decodeMonth(of: entry.account, in: month, length: length) {
+                        (bytes, currency) throws(LedgerRecord.DecodingError) in
+                        _ = try LedgerRecord.decode(bytes, currency: currency)
+                        return try LedgerRecord.summary(bytes, currency: currency)
+                    }
                     if let problem = summaryMismatch(
-                        of: accountID, in: month, length, rows, log: manifest.monthsLog)
+                        of: accountID, in: month, length, summary, log: manifest.monthsLog)
                     {
                         problems.append(problem)
                     }
@@ -68,11 +74,9 @@ extension StorageController {
     /// last day; `nil` when they agree or the record has none (format 4).
     private func summaryMismatch(
         of accountID: AccountID, in month: Month, _ length: LedgerManifest.MonthLength,
-        _ rows: [Transaction], log: LedgerManifest.MonthsLog
+        _ rows: (total: Money, days: ClosedRange<Int>?), log: LedgerManifest.MonthsLog
     ) -> StorageError? {
-        let sum = rows.reduce(Int64(0)) { $0 &+ $1.amount.minorUnits }
-        let rowDays = rows.map(\.date.day)
-        let days = rowDays.min().map { $0...rowDays.max()! }
+        let (sum, days) = (rows.total.minorUnits, rows.days)
         var reasons: [String] = []
         if let total = length.total, total != sum {
             reasons.append("records a sum of \(total) minor units, but its rows sum to \(sum)")

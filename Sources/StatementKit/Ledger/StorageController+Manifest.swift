@@ -26,25 +26,19 @@ extension StorageController {
             guard accounts || months else { return manifest }
             do throws(StorageError) {
                 beforeReadingMonths?()
-                // A command asks for the accounts several times: read once per manifest.
                 let stamp = cachedRoot?.stamp
-                if let cached = cachedAccounts, stamp == cached.stamp,
-                    manifestStamp() == cached.stamp
-                {
-                    manifest = cached.manifest
+                // A report asks for every account's months twice (its statements, then the
+                // links between them): decoded once per manifest, unless a writer holds the
+                // lock (it changes them, and the copy would only hold memory).
+                if months, let kept = current(cachedMonths, stamp) { return kept }
+                // A command asks for the accounts several times: read once per manifest.
+                if let kept = current(cachedAccounts, stamp) {
+                    manifest = kept
                 } else {
                     try loadAllAccounts(&manifest)
                     if let stamp, manifestStamp() == stamp { cachedAccounts = (stamp, manifest) }
                 }
                 guard months else { return manifest }
-                // A report asks for every account's months twice (its statements, then the
-                // links between them): decoded once per manifest, unless a writer holds the
-                // lock (it changes them, and the copy would only hold memory).
-                if let cached = cachedMonths, stamp == cached.stamp,
-                    manifestStamp() == cached.stamp
-                {
-                    return cached.manifest
-                }
                 try loadAllMonths(&manifest)
                 if !isLocked, let stamp, manifestStamp() == stamp {
                     cachedMonths = (stamp, manifest)
@@ -56,6 +50,17 @@ extension StorageController {
                 else { throw error }
             }
         }
+    }
+
+    /// The manifest kept in `cached`, when it was read for the manifest file of `stamp` and
+    /// that file is still the one there.
+    private func current(_ cached: (stamp: [Int], manifest: LedgerManifest)?, _ stamp: [Int]?)
+        -> LedgerManifest?
+    {
+        guard let cached, stamp == cached.stamp, manifestStamp() == cached.stamp else {
+            return nil
+        }
+        return cached.manifest
     }
 
     private func manifestStamp() -> [Int]? {

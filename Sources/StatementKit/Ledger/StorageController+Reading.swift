@@ -26,7 +26,7 @@ extension StorageController {
     }
 
     /// Reads the committed bytes of an account-month's transaction lines and decodes them.
-    private func decodeMonth<T>(
+    func decodeMonth<T>(
         of account: Account, in month: Month, length: LedgerManifest.MonthLength,
         _ decode: ([UInt8], Currency) throws(LedgerRecord.DecodingError) -> T
     ) throws(StorageError) -> T {
