@@ -2,22 +2,47 @@ import Foundation
 
 /// A place in a byte source read a chunk at a time, with the line and column (counted in
 /// Unicode scalars) of the next byte: what the XML and OFX readers scan with.
-struct ByteCursor<Source: ByteSource> {
+///
+/// The bytes are read straight into memory of the cursor's own (so that scanning them takes
+/// no reference count and no bounds check beyond the readers' own); hence not copyable.
+struct ByteCursor<Source: ByteSource>: ~Copyable {
+    /// The fewest bytes a read asks the source for.
+    static var chunkSize: Int { 1 << 16 }
+
     private var source: Source
-    private var chunk = [UInt8](repeating: 0, count: 1 << 16)
-    /// The bytes read and not yet dropped; `position` is the next one.
-    private(set) var buffer: [UInt8] = []
+    /// The memory: its first `count` bytes are those read and not yet dropped.
+    private var storage: UnsafeMutableBufferPointer<UInt8>
+    private var count = 0
     private(set) var position = 0
     private(set) var isAtEnd = false
     private(set) var line = 1
     private(set) var column = 1
+    /// How many bytes of the source were dropped from the front of `buffer`: `buffer[i]` is
+    /// the source's byte `dropped + i`.
+    private(set) var dropped = 0
+    /// A byte of the source (counted as `dropped` counts) that reading more keeps in the
+    /// buffer with those after it, even when consumed: where a text a reader holds as a
+    /// range of the buffer starts. `nil` keeps nothing consumed.
+    var kept: Int?
 
     init(source: Source) {
         self.source = source
+        storage = .allocate(capacity: 2 * Self.chunkSize)
+    }
+
+    deinit { storage.deallocate() }
+
+    /// The bytes read and not yet dropped; `position` is the next one. Valid until the cursor
+    /// reads more.
+    var buffer: UnsafeBufferPointer<UInt8> {
+        UnsafeBufferPointer(rebasing: storage[..<count])
     }
 
     /// The next byte; call `ensure(1)` first.
-    var current: UInt8 { buffer[position] }
+    var current: UInt8 {
+        precondition(position < count)
+        return storage[position]
+    }
 
     /// An error at the next byte.
     func error(_ message: String) -> XMLSyntaxError {
@@ -29,15 +54,15 @@ struct ByteCursor<Source: ByteSource> {
         XMLSyntaxError(message: message, line: line, column: column, isTooLong: true)
     }
 
-    /// Whether at least `count` bytes are buffered, reading more as needed.
+    /// Whether at least `wanted` bytes are buffered, reading more as needed.
     @inline(__always)
-    mutating func ensure(_ count: Int) throws(XMLSyntaxError) -> Bool {
-        if buffer.count - position >= count { return true }
-        return try ensureReading(count)
+    mutating func ensure(_ wanted: Int) throws(XMLSyntaxError) -> Bool {
+        if count - position >= wanted { return true }
+        return try ensureReading(wanted)
     }
 
-    private mutating func ensureReading(_ count: Int) throws(XMLSyntaxError) -> Bool {
-        while buffer.count - position < count {
+    private mutating func ensureReading(_ wanted: Int) throws(XMLSyntaxError) -> Bool {
+        while count - position < wanted {
             if isAtEnd { return false }
             try fill()
         }
@@ -45,13 +70,30 @@ struct ByteCursor<Source: ByteSource> {
     }
 
     private mutating func fill() throws(XMLSyntaxError) {
+        let drop = kept.map { min(position, $0 - dropped) } ?? position
+        if drop > 0 {
+            let base = storage.baseAddress!
+            base.update(from: base + drop, count: count - drop)
+            count -= drop
+            position -= drop
+            dropped += drop
+        }
+        if storage.count - count < Self.chunkSize {
+            let larger = UnsafeMutableBufferPointer<UInt8>.allocate(
+                capacity: 2 * storage.count + Self.chunkSize)
+            larger.baseAddress!.initialize(from: storage.baseAddress!, count: count)
+            storage.deallocate()
+            storage = larger
+        }
         let read: Int
         do {
-            read = try source.refill(&buffer, dropping: position, through: &chunk)
+            read = try source.read(
+                into: UnsafeMutableRawBufferPointer(
+                    UnsafeMutableBufferPointer(rebasing: storage[count...])))
         } catch {
             throw self.error("cannot read: \(error)")
         }
-        position = 0
+        count += read
         if read == 0 { isAtEnd = true }
     }
 
@@ -65,39 +107,38 @@ struct ByteCursor<Source: ByteSource> {
     /// Moves past `count` buffered bytes, counting lines and columns: the newlines first,
     /// then the columns after the last of them (loops the compiler can vectorise).
     mutating func consume(_ count: Int) {
+        let bytes = buffer
         let start = position
         let end = start + count
-        let (lines, column) = buffer.withUnsafeBufferPointer { bytes in
-            if count <= 32 {
-                // A tag or a short value: one pass.
-                var (lines, column) = (0, self.column)
-                for index in start..<end {
-                    let byte = bytes[index]
-                    if byte == 0x0A {
-                        lines &+= 1
-                        column = 1
-                    } else {
-                        column &+= byte & 0xC0 == 0x80 ? 0 : 1
-                    }
-                }
-                return (lines, column)
-            }
-            var lines = 0
-            for index in start..<end { lines &+= bytes[index] == 0x0A ? 1 : 0 }
-            var from = start
-            var column = self.column
-            if lines > 0 {
-                from = end
-                while bytes[from - 1] != 0x0A { from -= 1 }
-                column = 1
-            }
-            var continuations = 0
-            for index in from..<end { continuations &+= bytes[index] & 0xC0 == 0x80 ? 1 : 0 }
-            return (lines, column + (end - from) - continuations)
-        }
-        line += lines
-        self.column = column
         position = end
+        if count <= 32 {
+            // A tag or a short value: one pass.
+            var (lines, column) = (0, self.column)
+            for index in start..<end {
+                let byte = bytes[index]
+                if byte == 0x0A {
+                    lines &+= 1
+                    column = 1
+                } else {
+                    column &+= byte & 0xC0 == 0x80 ? 0 : 1
+                }
+            }
+            line += lines
+            self.column = column
+            return
+        }
+        var lines = 0
+        for index in start..<end { lines &+= bytes[index] == 0x0A ? 1 : 0 }
+        var from = start
+        if lines > 0 {
+            from = end
+            while bytes[from - 1] != 0x0A { from -= 1 }
+            column = 1
+        }
+        var continuations = 0
+        for index in from..<end { continuations &+= bytes[index] & 0xC0 == 0x80 ? 1 : 0 }
+        line += lines
+        column += (end - from) - continuations
     }
 
     /// Moves past `count` buffered bytes known to hold `columns` characters and no line
@@ -117,18 +158,16 @@ struct ByteCursor<Source: ByteSource> {
     {
         var searched = start ?? position
         while true {
-            let found: Int? = buffer.withUnsafeBytes { bytes in
-                guard searched < bytes.count, let base = bytes.baseAddress,
-                    let hit = memchr(base + searched, Int32(byte), bytes.count - searched)
-                else { return nil }
-                return base.distance(to: UnsafeRawPointer(hit))
+            if searched < count, let base = storage.baseAddress,
+                let hit = memchr(base + searched, Int32(byte), count - searched)
+            {
+                return UnsafeRawPointer(base).distance(to: UnsafeRawPointer(hit))
             }
-            if let found { return found }
-            guard buffer.count - position < limit else {
+            guard count - position < limit else {
                 throw tooLong("text or markup longer than \(limit.groupedText) bytes")
             }
             if isAtEnd { return nil }
-            let offset = buffer.count - position
+            let offset = count - position
             try fill()
             searched = position + offset
         }
@@ -138,9 +177,11 @@ struct ByteCursor<Source: ByteSource> {
     /// to be used before the cursor moves on.
     ///
     /// - Throws: when more than `limit` bytes come before it.
-    mutating func take(until byte: UInt8, limit: Int) throws(XMLSyntaxError) -> ArraySlice<UInt8> {
-        let end = try find(byte, limit: limit) ?? buffer.count
-        let bytes = buffer[position..<end]
+    mutating func take(until byte: UInt8, limit: Int) throws(XMLSyntaxError)
+        -> UnsafeBufferPointer<UInt8>
+    {
+        let end = try find(byte, limit: limit) ?? count
+        let bytes = UnsafeBufferPointer(rebasing: buffer[position..<end])
         consume(end - position)
         return bytes
     }
@@ -150,12 +191,12 @@ struct ByteCursor<Source: ByteSource> {
     ///
     /// - Throws: when the source ends first, or more than `limit` bytes come before it.
     mutating func read(through terminator: UInt8, limit: Int) throws(XMLSyntaxError)
-        -> ArraySlice<UInt8>
+        -> UnsafeBufferPointer<UInt8>
     {
         guard let index = try find(terminator, limit: limit) else {
             throw error("the file ends before \(Character(Unicode.Scalar(terminator)))")
         }
-        let content = buffer[position..<index]
+        let content = UnsafeBufferPointer(rebasing: buffer[position..<index])
         consume(index - position + 1)
         return content
     }
@@ -165,19 +206,20 @@ struct ByteCursor<Source: ByteSource> {
     ///
     /// - Throws: when the source ends first, or more than `limit` bytes come before it.
     mutating func read(upTo terminator: String, limit: Int) throws(XMLSyntaxError)
-        -> ArraySlice<UInt8>
+        -> UnsafeBufferPointer<UInt8>
     {
         let end = Array(terminator.utf8)
         var searched = 0
         while true {
-            if buffer.count - position >= end.count {
-                let last = buffer.count - end.count
+            if count - position >= end.count {
+                let bytes = buffer
+                let last = count - end.count
                 var index = position + searched
                 while index <= last {
-                    if buffer[index] == end[0]
-                        && buffer[index..<index + end.count].elementsEqual(end)
+                    if bytes[index] == end[0]
+                        && bytes[index..<index + end.count].elementsEqual(end)
                     {
-                        let content = buffer[position..<index]
+                        let content = UnsafeBufferPointer(rebasing: bytes[position..<index])
                         consume(index - position + end.count)
                         return content
                     }
@@ -185,7 +227,7 @@ struct ByteCursor<Source: ByteSource> {
                 }
                 searched = max(0, last + 1 - position)
             }
-            guard buffer.count - position < limit else {
+            guard count - position < limit else {
                 throw tooLong("markup longer than \(limit.groupedText) bytes")
             }
             guard !isAtEnd else { throw error("the file ends before \(terminator)") }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// The element names a markup reader has met, each numbered once: so that a parser compares
 /// numbers, not strings, and a name is copied once per file rather than once per element.
 /// The names given at creation are numbered first, in order, for the parser to look for.
@@ -10,6 +12,8 @@ struct NameTable {
     /// The names' bytes, one after another; name `n` is `bytes[starts[n]..<starts[n + 1]]`.
     private var bytes: [UInt8] = []
     private var starts: [Int] = [0]
+    /// Whether each name is ASCII.
+    private var isASCII: [Bool] = []
     /// Open addressing over the names' hashes: a name's number, or -1.
     private var slots = [Int32](repeating: -1, count: 8192)
     /// The name that followed each name the last time: documents repeat their sequence of
@@ -35,15 +39,8 @@ struct NameTable {
         -> Bool
     {
         let (start, end) = (starts[number], starts[number + 1])
-        guard bytes.count - offset >= end - start else { return false }
-        return self.bytes.withUnsafeBufferPointer { stored in
-            var index = offset
-            for byte in stored[start..<end] {
-                if bytes[index] != byte || byte >= 0x80 { return false }
-                index += 1
-            }
-            return true
-        }
+        guard bytes.count - offset >= end - start, isASCII[number] else { return false }
+        return Self.equal(self.bytes, start, bytes, offset, count: end - start)
     }
 
     /// Where the name with that number ends when it stands at `offset` in `bytes`, is ASCII,
@@ -74,13 +71,20 @@ struct NameTable {
     func isName(_ number: Int, _ name: UnsafeBufferPointer<UInt8>) -> Bool {
         let (start, end) = (starts[number], starts[number + 1])
         guard end - start == name.count else { return false }
-        return bytes.withUnsafeBufferPointer { stored in
-            var index = 0
-            while index < name.count {
-                if stored[start + index] != name[index] { return false }
-                index += 1
+        return Self.equal(bytes, start, name, 0, count: name.count)
+    }
+
+    /// Whether `count` bytes of `stored` from `start` are those of `other` from `offset`.
+    @inline(__always)
+    private static func equal(
+        _ stored: [UInt8], _ start: Int, _ other: UnsafeBufferPointer<UInt8>, _ offset: Int,
+        count: Int
+    ) -> Bool {
+        stored.withUnsafeBufferPointer {
+            guard count > 0, let mine = $0.baseAddress, let theirs = other.baseAddress else {
+                return count == 0
             }
-            return true
+            return memcmp(mine + start, theirs + offset, count) == 0
         }
     }
 
@@ -99,6 +103,7 @@ struct NameTable {
             slots[slot] = Int32(number)
             bytes.append(contentsOf: name)
             starts.append(bytes.count)
+            isASCII.append(!name.contains { $0 >= 0x80 })
         }
         successors[previous] = Int32(number)
         previous = number

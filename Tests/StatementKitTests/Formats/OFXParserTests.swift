@@ -176,7 +176,7 @@ struct OFXParserTests {
                 end += 1
             }
             let scanned = bytes.withUnsafeBufferPointer {
-                OFXReader<MemoryByteSource>.scanValue($0, from: start)
+                MarkupText.scan($0, from: start)
             }
             #expect(scanned.end == end, "\(bytes) from \(start)")
             #expect(scanned.isPlain == isPlain, "\(bytes) from \(start)")

@@ -2,8 +2,10 @@ import Foundation
 
 /// A statement's account and amounts, and its balances checked at its end.
 extension CamtParser.State {
-    /// The statement's account, checked once, when its first entry or its end needs it.
-    mutating func account() -> Account? {
+    /// The statement's account, checked once, when its first entry or its end needs it;
+    /// without `Acct/Ccy`, in the currency of the first amount (`entryCurrency`, that of
+    /// the entry being read, when there is one).
+    mutating func account(firstAmount entryCurrency: String? = nil) -> Account? {
         guard let statement, !statement.accountChecked else { return statement?.account }
         self.statement!.accountChecked = true
         var currency: Currency?
@@ -14,9 +16,8 @@ extension CamtParser.State {
                 return nil
             }
         }
-        // Without Acct/Ccy, the currency of the first amount.
         currency =
-            currency ?? entry?.amount.currency.flatMap { Currency(code: $0) }
+            currency ?? entryCurrency.flatMap { Currency(code: $0) }
             ?? statement.balances.first?.amount.currency.flatMap { Currency(code: $0) }
         let id: AccountID
         if let iban = statement.stated.iban {

@@ -2,8 +2,9 @@ import Foundation
 
 /// The entries of a camt statement, each built into one transaction or one per batch part.
 extension CamtParser.State {
-    mutating func endEntry(_ onRow: (ParsedRow) -> Void) {
-        guard let entry, statement != nil else { return }
+    /// Builds the transactions of an entry just ended (taken out of the state).
+    mutating func endEntry(_ entry: CamtParser.Entry, _ onRow: (ParsedRow) -> Void) {
+        guard statement != nil else { return }
         summary.rowCount += 1
         guard diagnostics.errorCount == entry.errorsBefore else { return }
         // The status is mandatory: an entry without one is not taken for a booking.
@@ -20,14 +21,15 @@ extension CamtParser.State {
             summary.notBookedCount += 1
             return
         }
-        guard let account = account() else { return }
+        guard let account = account(firstAmount: entry.amount.currency) else { return }
         guard let date = entry.bookingDate else {
             report(.elementMissing("<BookgDt>", in: "<Ntry>"), line: entry.line, column: 1)
             return
         }
         // `DtTm` is the day as written, before its time.
-        let day = try? Day(parsing: String(date.text.prefix(10)))
-        guard let day, date.text.count == 10 || date.text.dropFirst(10).first == "T" else {
+        let bytes = date.text.utf8
+        let day = try? Day(parsing: bytes.span.extracting(first: 10))
+        guard let day, bytes.count == 10 || bytes.dropFirst(10).first == UInt8(ascii: "T") else {
             report(
                 .date("BookgDt", Diagnostic.quote(date.text), .malformed, format: nil), at: date
             )

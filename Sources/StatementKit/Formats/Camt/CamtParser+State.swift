@@ -221,45 +221,53 @@ extension CamtParser {
                 break
             }
             let start = (startLine, startColumn)
-            let value = { Self.value(&reader, start: start) }
             if details != nil {
                 endInDetails(element, &reader, start)
             } else if entry != nil {
                 endInEntry(element, &reader, start, onRow)
             } else if balance != nil {
-                endInBalance(element, value)
+                endInBalance(element, &reader, start)
             } else if statement != nil {
-                endInStatement(element, value)
+                endInStatement(element, &reader, start)
             }
         }
 
-        mutating func endInStatement(_ element: Element, _ value: () -> PlacedText) {
+        // The reader is passed on, not a closure over it: closure arguments would keep these
+        // from being specialised, and cost allocations at every end.
+
+        mutating func endInStatement<S>(
+            _ element: Element, _ reader: inout XMLReader<S>, _ start: (Int, Int)
+        ) {
             switch element {
-            case .iban where within(.acct, .id, .iban): statement!.stated.iban = value()
-            case .id where within(.acct, .id, .othr, .id): statement!.stated.otherID = value()
-            case .ccy where within(.acct, .ccy): statement!.stated.currency = value()
+            case .iban where within(.acct, .id, .iban):
+                statement!.stated.iban = Self.value(&reader, start: start)
+            case .id where within(.acct, .id, .othr, .id):
+                statement!.stated.otherID = Self.value(&reader, start: start)
+            case .ccy where within(.acct, .ccy):
+                statement!.stated.currency = Self.value(&reader, start: start)
             default: break
             }
         }
 
-        mutating func endInBalance(_ element: Element, _ value: () -> PlacedText) {
+        mutating func endInBalance<S>(
+            _ element: Element, _ reader: inout XMLReader<S>, _ start: (Int, Int)
+        ) {
             switch element {
-            case .cd where within(.tp, .cdOrPrtry, .cd): balance!.type = value().text
+            case .cd where within(.tp, .cdOrPrtry, .cd):
+                balance!.type = Self.value(&reader, start: start).text
             case .amt where within(.bal, .amt):
-                balance!.amount.text = value()
+                balance!.amount.text = Self.value(&reader, start: start)
                 balance!.amount.currency = attributeCurrency
-            case .cdtDbtInd where within(.bal, .cdtDbtInd): balance!.amount.indicator = value().text
+            case .cdtDbtInd where within(.bal, .cdtDbtInd):
+                balance!.amount.indicator = Self.value(&reader, start: start).text
             case .dt where within(.bal, .dt, .dt), .dtTm where within(.bal, .dt, .dtTm):
-                balance!.date = String(value().text.prefix(10))
+                balance!.date = String(Self.value(&reader, start: start).text.prefix(10))
             case .bal:
                 statement!.balances.append(balance!)
                 balance = nil
             default: break
             }
         }
-
-        // The readers are passed on, not closures over them: two closure arguments would keep
-        // these from being specialised, and cost two allocations at every end.
 
         mutating func endInEntry<S>(
             _ element: Element, _ reader: inout XMLReader<S>, _ start: (Int, Int),
@@ -284,8 +292,7 @@ extension CamtParser {
             case .addtlNtryInf where within(.ntry, .addtlNtryInf):
                 entry!.additional = kept(&reader, start, "AddtlNtryInf")
             case .ntry:
-                endEntry(onRow)
-                entry = nil
+                if let entry = entry.take() { endEntry(entry, onRow) }
             default: break
             }
         }
@@ -343,8 +350,7 @@ extension CamtParser {
             case .addtlTxInf where within(.txDtls, .addtlTxInf):
                 details!.additional = kept(&reader, start, "AddtlTxInf")
             case .txDtls:
-                entry!.details.append(details!)
-                details = nil
+                entry!.details.append(details.take()!)
             default: break
             }
         }

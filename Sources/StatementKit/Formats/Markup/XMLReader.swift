@@ -15,7 +15,7 @@
 /// checked: text that is not valid UTF-8 (or the declared encoding) and unknown entities are
 /// errors wherever they stand. Each event carries the line and column (in Unicode scalars)
 /// where its markup starts.
-struct XMLReader<Source: ByteSource> {
+struct XMLReader<Source: ByteSource>: ~Copyable {
     enum Event: Equatable {
         /// An element starts; it is the last of `open` until its end.
         case start(Int)
@@ -43,8 +43,13 @@ struct XMLReader<Source: ByteSource> {
     private var pendingEnd: Int?
     /// Whether the XML declaration names ISO-8859-1 or Windows-1252 rather than UTF-8.
     private var isWindows1252 = false
-    /// The text between the previous tag and this event's, as UTF-8 with references replaced.
+    /// The text between the previous tag and this event's, as UTF-8 with references replaced,
+    /// when it is not `textRange`.
     private var textBytes: [UInt8] = []
+    /// That text when it is one plain piece (ASCII without references): where it stands in
+    /// the source (offsets as `ByteCursor.dropped` counts them). Its bytes stay in the
+    /// cursor's buffer (`ByteCursor.kept`) until the next event, copied nowhere.
+    private var textRange: Range<Int>?
     /// Where that text starts.
     private(set) var textLine = 1
     private(set) var textColumn = 1
@@ -61,12 +66,54 @@ struct XMLReader<Source: ByteSource> {
 
     /// The text before this event's tag, without surrounding white space.
     var text: String {
-        textBytes.withUnsafeBufferPointer { String(decoding: Self.trimmed($0), as: UTF8.self) }
+        withText { String(decoding: Self.trimmed($0), as: UTF8.self) }
     }
 
     /// The length in bytes of `text`, made no string of.
     var textLength: Int {
-        textBytes.withUnsafeBufferPointer { Self.trimmed($0).count }
+        withText { Self.trimmed($0).count }
+    }
+
+    /// Calls `body` with the bytes of the text before this event's tag.
+    private func withText<Result>(_ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+        guard let range = textRange else { return textBytes.withUnsafeBufferPointer(body) }
+        return body(bytes(of: range))
+    }
+
+    /// The bytes of a range of the source that are in the buffer.
+    private func bytes(of range: Range<Int>) -> UnsafeBufferPointer<UInt8> {
+        let start = range.lowerBound - cursor.dropped
+        return UnsafeBufferPointer(rebasing: cursor.buffer[start..<(start + range.count)])
+    }
+
+    /// Copies a text held as a range of the buffer into `textBytes`, before more text is
+    /// added to it.
+    private mutating func copyTextRange() {
+        guard let range = textRange else { return }
+        textBytes.append(contentsOf: bytes(of: range))
+        textRange = nil
+        cursor.kept = nil
+    }
+
+    /// Takes text that is one plain piece up to a `<` within the buffer as `textRange`;
+    /// `false`, and nothing consumed, for any other.
+    private mutating func plainText() -> Bool {
+        let position = cursor.position
+        let (end, isPlain, hasLineBreak) = MarkupText.scan(cursor.buffer, from: position)
+        let count = end - position
+        guard isPlain, end < cursor.buffer.count, count <= Self.maximumTextLength else {
+            return false
+        }
+        let start = cursor.dropped + position
+        textRange = start..<(start + count)
+        cursor.kept = start
+        (textLine, textColumn) = (eventLine, eventColumn)
+        if hasLineBreak {
+            cursor.consume(count)
+        } else {
+            cursor.consume(count, columns: count)
+        }
+        return true
     }
 
     /// The value of the last start tag's attribute with that (local) name.
@@ -91,6 +138,10 @@ struct XMLReader<Source: ByteSource> {
     /// The next event; `nil` at the end of a well-formed document.
     mutating func next() throws(XMLSyntaxError) -> Event? {
         if !textBytes.isEmpty { textBytes.removeAll(keepingCapacity: true) }
+        if textRange != nil {
+            textRange = nil
+            cursor.kept = nil
+        }
         if let number = pendingEnd {
             pendingEnd = nil
             closesLast = true
@@ -115,6 +166,8 @@ struct XMLReader<Source: ByteSource> {
             }
             (eventLine, eventColumn) = (cursor.line, cursor.column)
             if cursor.current != UInt8(ascii: "<") {
+                if !open.isEmpty, textRange == nil, textBytes.isEmpty, plainText() { continue }
+                copyTextRange()
                 let text = try cursor.take(until: UInt8(ascii: "<"), limit: Self.maximumTokenLength)
                 if open.isEmpty {
                     for byte in text where !Self.isSpace(byte) {
@@ -128,7 +181,7 @@ struct XMLReader<Source: ByteSource> {
                 continue
             }
             guard try cursor.ensure(2) else { throw error("the file ends inside a tag") }
-            if let event = try simpleTag() { return event }
+            if let event = simpleTag() { return event }
             switch cursor.buffer[cursor.position + 1] {
             case UInt8(ascii: "?"):
                 let instruction = try cursor.read(upTo: "?>", limit: Self.maximumTokenLength)
@@ -161,6 +214,7 @@ struct XMLReader<Source: ByteSource> {
         } else if try cursor.starts(with: "<![CDATA[") {
             guard !open.isEmpty else { throw error("CDATA outside the root element") }
             cursor.consume(9)
+            copyTextRange()
             if textBytes.isEmpty { (textLine, textColumn) = (eventLine, eventColumn) }
             let content = try cursor.read(upTo: "]]>", limit: Self.maximumTokenLength)
             try Self.append(content, to: &textBytes, references: false, decoding: encoding)
@@ -180,10 +234,7 @@ struct XMLReader<Source: ByteSource> {
         guard let expected = open.last else {
             throw error("</\(Self.closingName(tag))> closes nothing")
         }
-        let matches = tag.withUnsafeBufferPointer {
-            names.isName(expected, Self.localName(Self.trimmed($0)))
-        }
-        guard matches else {
+        guard names.isName(expected, Self.localName(Self.trimmed(tag))) else {
             throw error("</\(Self.closingName(tag))> closes <\(names.name(expected))>")
         }
         closesLast = true
@@ -191,53 +242,121 @@ struct XMLReader<Source: ByteSource> {
     }
 
     /// The commonest tags read at once: `</name>` closing the open element, and `<name>` or
-    /// `<name/>` without attributes, all ASCII and within the buffer; `nil` for any other.
-    private mutating func simpleTag() throws(XMLSyntaxError) -> Event? {
+    /// `<name/>`, with attributes written the simple way or none (see `simpleAttributes`), all
+    /// ASCII on one line and within the buffer; `nil` for any other.
+    private mutating func simpleTag() -> Event? {
         let position = cursor.position
-        let buffer = cursor.buffer
-        return try buffer.withUnsafeBufferPointer { (bytes) throws(XMLSyntaxError) -> Event? in
-            if bytes[position + 1] == UInt8(ascii: "/") {
-                guard let expected = open.last,
-                    names.isASCIIName(expected, at: position + 2, in: bytes)
-                else { return nil }
-                let end = position + 2 + names.length(expected)
-                guard end < bytes.count, bytes[end] == UInt8(ascii: ">") else { return nil }
-                cursor.consume(end + 1 - position, columns: end + 1 - position)
-                closesLast = true
-                return .end(expected)
-            }
-            // `<!--`, `<![CDATA[` and `<?` (and anything else that does not start a name) are
-            // read the general way, as what they are.
-            let first = bytes[position + 1]
-            guard (first | 0x20) &- UInt8(ascii: "a") < 26 || first == UInt8(ascii: "_") else {
-                return nil
-            }
-            var end = position + 1
-            var colon = position
-            while end < bytes.count {
-                let byte = bytes[end]
-                if byte == UInt8(ascii: ">") || byte == UInt8(ascii: "/") { break }
-                if byte >= 0x80 || byte == UInt8(ascii: "<") || Self.isSpace(byte) { return nil }
-                if byte == UInt8(ascii: ":") { colon = end }
-                end += 1
-            }
-            guard end > colon + 1, end + 1 < bytes.count else { return nil }
-            let isEmpty = bytes[end] == UInt8(ascii: "/")
-            guard !isEmpty || bytes[end + 1] == UInt8(ascii: ">") else { return nil }
-            let name = UnsafeBufferPointer(rebasing: bytes[(colon + 1)..<end])
-            guard let number = names.number(of: name) else { return nil }
-            guard !(open.isEmpty && sawRoot), open.count < Self.maximumDepth else { return nil }
-            let length = end + (isEmpty ? 2 : 1) - position
-            cursor.consume(length, columns: length)
-            if !attributeRanges.isEmpty {
-                attributeBytes.removeAll(keepingCapacity: true)
-                attributeRanges.removeAll(keepingCapacity: true)
-            }
-            sawRoot = true
-            open.append(number)
-            if isEmpty { pendingEnd = number }
-            return .start(number)
+        let bytes = cursor.buffer
+        if bytes[position + 1] == UInt8(ascii: "/") {
+            guard let expected = open.last,
+                let end = names.end(of: expected, at: position + 2, in: bytes)
+            else { return nil }
+            cursor.consume(end + 1 - position, columns: end + 1 - position)
+            closesLast = true
+            return .end(expected)
         }
+        guard !(open.isEmpty && sawRoot), open.count < Self.maximumDepth else { return nil }
+        // Documents repeat their sequence of elements: the likely one is compared first.
+        if let guess = names.likelyNext,
+            let end = names.end(of: guess, at: position + 1, in: bytes)
+        {
+            names.noteLikelyNext(guess)
+            if !attributeRanges.isEmpty { clearAttributes() }
+            return started(guess, length: end + 1 - position, isEmpty: false)
+        }
+        // `<!--`, `<![CDATA[` and `<?` (and anything else that does not start a name) are
+        // read the general way, as what they are.
+        let first = bytes[position + 1]
+        guard (first | 0x20) &- UInt8(ascii: "a") < 26 || first == UInt8(ascii: "_") else {
+            return nil
+        }
+        var end = position + 1
+        var colon = position
+        while end < bytes.count {
+            let byte = bytes[end]
+            if byte == UInt8(ascii: ">") || byte == UInt8(ascii: "/") || byte == 0x20 { break }
+            if byte >= 0x80 || byte == UInt8(ascii: "<") || Self.isSpace(byte) { return nil }
+            if byte == UInt8(ascii: ":") { colon = end }
+            end += 1
+        }
+        guard end > colon + 1, end < bytes.count else { return nil }
+        let name = UnsafeBufferPointer(rebasing: bytes[(colon + 1)..<end])
+        if bytes[end] == 0x20 {
+            guard let tagEnd = simpleAttributes(bytes, from: end) else { return nil }
+            end = tagEnd
+        } else if !attributeRanges.isEmpty {
+            clearAttributes()
+        }
+        let isEmpty = bytes[end] == UInt8(ascii: "/")
+        guard !isEmpty || (end + 1 < bytes.count && bytes[end + 1] == UInt8(ascii: ">")),
+            let number = names.number(of: name)
+        else { return nil }
+        return started(number, length: end + (isEmpty ? 2 : 1) - position, isEmpty: isEmpty)
+    }
+
+    /// Consumes a simple start tag of `length` bytes and opens its element.
+    @inline(__always)
+    private mutating func started(_ number: Int, length: Int, isEmpty: Bool) -> Event {
+        cursor.consume(length, columns: length)
+        sawRoot = true
+        open.append(number)
+        if isEmpty { pendingEnd = number }
+        return .start(number)
+    }
+
+    private mutating func clearAttributes() {
+        attributeBytes.removeAll(keepingCapacity: true)
+        attributeRanges.removeAll(keepingCapacity: true)
+    }
+
+    /// Reads the attributes of a start tag from `start` (a space after its name) within
+    /// `bytes`, when they are written the simple way: each ` name="value"` (or in single
+    /// quotes), a name of ASCII letters, digits, `-`, `_` and `.` without a prefix, a value of
+    /// printable ASCII without a reference. The index of the `>` or `/` that follows them;
+    /// `nil` for any other (read the general way).
+    private mutating func simpleAttributes(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int)
+        -> Int?
+    {
+        clearAttributes()
+        var index = start
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: ">") || byte == UInt8(ascii: "/") { return index }
+            guard byte == 0x20 else { return nil }
+            let nameStart = index + 1
+            index = nameStart
+            while index < bytes.count, Self.isSimpleNameByte(bytes[index]) { index += 1 }
+            guard index > nameStart, index + 1 < bytes.count, bytes[index] == UInt8(ascii: "=")
+            else { return nil }
+            let nameEnd = index
+            let quote = bytes[index + 1]
+            guard quote == UInt8(ascii: "\"") || quote == UInt8(ascii: "'") else { return nil }
+            let valueStart = index + 2
+            index = valueStart
+            while index < bytes.count, bytes[index] != quote {
+                let byte = bytes[index]
+                guard byte >= 0x20, byte < 0x80, byte != UInt8(ascii: "&"),
+                    byte != UInt8(ascii: "<")
+                else { return nil }
+                index += 1
+            }
+            guard index < bytes.count else { return nil }
+            let from = attributeBytes.count
+            attributeBytes.append(
+                contentsOf: UnsafeBufferPointer(rebasing: bytes[nameStart..<nameEnd]))
+            let valueFrom = attributeBytes.count
+            attributeBytes.append(
+                contentsOf: UnsafeBufferPointer(rebasing: bytes[valueStart..<index]))
+            attributeRanges.append((from..<valueFrom, valueFrom..<attributeBytes.count))
+            index += 1
+        }
+        return nil
+    }
+
+    /// An ASCII letter or digit, `-`, `_` or `.`.
+    private static func isSimpleNameByte(_ byte: UInt8) -> Bool {
+        (byte | 0x20) &- UInt8(ascii: "a") < 26 || byte &- UInt8(ascii: "0") < 10
+            || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_") || byte == UInt8(ascii: ".")
     }
 
     static func isSpace(_ byte: UInt8) -> Bool {
@@ -258,10 +377,8 @@ struct XMLReader<Source: ByteSource> {
         return UnsafeBufferPointer(rebasing: name[(colon + 1)...])
     }
 
-    private static func closingName(_ tag: ArraySlice<UInt8>) -> String {
-        tag.withUnsafeBufferPointer {
-            String(decoding: localName(trimmed($0)), as: UTF8.self)
-        }
+    private static func closingName(_ tag: UnsafeBufferPointer<UInt8>) -> String {
+        String(decoding: localName(trimmed(tag)), as: UTF8.self)
     }
 
     func error(_ message: String) -> XMLSyntaxError {
@@ -288,17 +405,13 @@ struct XMLReader<Source: ByteSource> {
                 UInt8(ascii: ">"), limit: Self.maximumTokenLength, from: found + 1)
         }
         guard let end else { throw error("the file ends inside a tag") }
-        let buffer = cursor.buffer
-        let parsed = try buffer.withUnsafeBufferPointer {
-            (bytes) throws(XMLSyntaxError) -> (Int, Bool) in
-            var tag = UnsafeBufferPointer(rebasing: bytes[cursor.position..<end])
-            let isEmpty = tag.last == UInt8(ascii: "/")
-            if isEmpty { tag = UnsafeBufferPointer(rebasing: tag.dropLast()) }
-            if tag.contains(UInt8(ascii: "<")) { throw error("\"<\" inside a tag") }
-            return (try parseTag(tag), isEmpty)
-        }
+        var tag = UnsafeBufferPointer(rebasing: cursor.buffer[cursor.position..<end])
+        let isEmpty = tag.last == UInt8(ascii: "/")
+        if isEmpty { tag = UnsafeBufferPointer(rebasing: tag.dropLast()) }
+        if tag.contains(UInt8(ascii: "<")) { throw error("\"<\" inside a tag") }
+        let number = try parseTag(tag)
         cursor.consume(end - cursor.position + 1)
-        return parsed
+        return (number, isEmpty)
     }
 
     private func quotesClosed(_ range: Range<Int>) -> Bool {
@@ -328,10 +441,7 @@ struct XMLReader<Source: ByteSource> {
         guard let number = names.number(of: rawName) else {
             throw error("more than \(NameTable.maximumCount) different element names")
         }
-        if !attributeRanges.isEmpty {
-            attributeBytes.removeAll(keepingCapacity: true)
-            attributeRanges.removeAll(keepingCapacity: true)
-        }
+        if !attributeRanges.isEmpty { clearAttributes() }
         while true {
             while index < tag.count && Self.isSpace(tag[index]) { index += 1 }
             guard index < tag.count else { break }
@@ -375,7 +485,7 @@ struct XMLReader<Source: ByteSource> {
     }
 
     /// Takes the encoding from the XML declaration, `<?xml … encoding="ISO-8859-1"?>`.
-    private mutating func declaration(_ bytes: ArraySlice<UInt8>) {
+    private mutating func declaration(_ bytes: UnsafeBufferPointer<UInt8>) {
         let text = String(decoding: bytes, as: UTF8.self).lowercased()
         guard text.hasPrefix("<?xml"), let range = text.range(of: "encoding=") else { return }
         let value = text[range.upperBound...].dropFirst().prefix { $0 != "\"" && $0 != "'" }
@@ -396,15 +506,6 @@ struct XMLReader<Source: ByteSource> {
 
     private var encoding: Encoding {
         Encoding(isWindows1252: isWindows1252, line: eventLine, column: eventColumn)
-    }
-
-    private static func append(
-        _ raw: ArraySlice<UInt8>, to output: inout [UInt8], references: Bool,
-        decoding encoding: Encoding
-    ) throws(XMLSyntaxError) {
-        try raw.withUnsafeBufferPointer { (bytes) throws(XMLSyntaxError) in
-            try append(bytes, to: &output, references: references, decoding: encoding)
-        }
     }
 
     /// Appends text in the document's encoding to `output` as UTF-8, with its entity and

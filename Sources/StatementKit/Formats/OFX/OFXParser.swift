@@ -149,7 +149,9 @@ extension OFXParser {
 
         /// Keeps the value of the reader's leaf as the tag's; `false` when the tag had one,
         /// which is kept.
-        mutating func keep<S>(_ index: Int, from reader: OFXReader<S>, line: Int, column: Int)
+        mutating func keep<S>(
+            _ index: Int, from reader: borrowing OFXReader<S>, line: Int, column: Int
+        )
             -> Bool
         {
             guard values[index] == nil else { return false }

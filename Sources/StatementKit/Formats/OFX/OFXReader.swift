@@ -3,7 +3,7 @@ import Foundation
 /// The tags of an OFX document, SGML (leaf values without closing tags) or XML alike. Events
 /// name tags by number (see `NameTable`), upper-cased; a leaf's value is the reader's until
 /// the next event, made text only when a parser asks for it.
-struct OFXReader<Source: ByteSource> {
+struct OFXReader<Source: ByteSource>: ~Copyable {
     enum Event: Equatable {
         case start(Int)
         /// A tag with a value: `value`, located at `eventLine` and `eventColumn`.
@@ -63,14 +63,12 @@ struct OFXReader<Source: ByteSource> {
             return
         }
         if valueIsPlain {
-            cursor.buffer.withUnsafeBufferPointer {
-                text.append(contentsOf: UnsafeBufferPointer(rebasing: $0[valueRange]))
-            }
+            text.append(contentsOf: UnsafeBufferPointer(rebasing: cursor.buffer[valueRange]))
             return
         }
-        let raw = cursor.buffer[valueRange]
+        let raw = UnsafeBufferPointer(rebasing: cursor.buffer[valueRange])
         if !raw.contains(where: { $0 >= 0x80 || $0 == UInt8(ascii: "&") }) {
-            text += raw
+            text.append(contentsOf: raw)
             return
         }
         var bytes = Array(raw)
@@ -192,58 +190,56 @@ struct OFXReader<Source: ByteSource> {
     /// value ends within the buffer.
     private mutating func simpleTag() -> SimpleTag {
         let position = cursor.position
-        let buffer = cursor.buffer
-        return buffer.withUnsafeBufferPointer { bytes -> SimpleTag in
-            let isClosing = bytes[position + 1] == UInt8(ascii: "/")
-            let start = position + (isClosing ? 2 : 1)
-            if isClosing { return simpleClosingTag(bytes, position: position, start: start) }
-            // Documents repeat their sequence of tags: the likely one is compared first.
-            var likely: Int?
-            let end: Int
-            if let guess = names.likelyNext,
-                let guessEnd = names.end(of: guess, at: start, in: bytes)
-            {
-                (likely, end) = (guess, guessEnd)
-            } else {
-                guard let nameEnd = Self.simpleName(bytes, from: start) else { return .other }
-                end = nameEnd
-            }
-            let name = UnsafeBufferPointer(rebasing: bytes[start..<end])
-            let length = end + 1 - position
-            // The value: up to the next `<`, all of it within the buffer; CDATA and comments
-            // are read the general way.
-            let (valueEnd, isPlain, hasLineBreak) = Self.scanValue(bytes, from: end + 1)
-            guard valueEnd + 1 < bytes.count, bytes[valueEnd + 1] != UInt8(ascii: "!") else {
-                return .other
-            }
-            let number: Int
-            if let likely {
-                names.noteLikelyNext(likely)
-                number = likely
-            } else {
-                guard let found = names.number(of: name) else { return .other }
-                number = found
-            }
-            var (from, to) = (end + 1, valueEnd)
-            while from < to && XMLReader<Source>.isSpace(bytes[from]) { from += 1 }
-            while to > from && XMLReader<Source>.isSpace(bytes[to - 1]) { to -= 1 }
-            if from == to {
-                guard open.count < 64, !(open.isEmpty && sawRoot) else { return .other }
-                cursor.consume(length, columns: length)
-                lastLeaf = nil
-                sawRoot = true
-                open.append(number)
-                return .event(.start(number))
-            }
-            cursor.consume(length, columns: length)
-            // A value is located where it starts, after its tag and any white space.
-            if from > end + 1 { cursor.consume(from - end - 1) }
-            (eventLine, eventColumn) = (cursor.line, cursor.column)
-            consumeSimpleValue(
-                bytes, number: number, value: from..<to, valueEnd: valueEnd, isPlain: isPlain,
-                hasLineBreak: hasLineBreak)
-            return .event(.leaf(number))
+        let bytes = cursor.buffer
+        let isClosing = bytes[position + 1] == UInt8(ascii: "/")
+        let start = position + (isClosing ? 2 : 1)
+        if isClosing { return simpleClosingTag(bytes, position: position, start: start) }
+        // Documents repeat their sequence of tags: the likely one is compared first.
+        var likely: Int?
+        let end: Int
+        if let guess = names.likelyNext,
+            let guessEnd = names.end(of: guess, at: start, in: bytes)
+        {
+            (likely, end) = (guess, guessEnd)
+        } else {
+            guard let nameEnd = Self.simpleName(bytes, from: start) else { return .other }
+            end = nameEnd
         }
+        let name = UnsafeBufferPointer(rebasing: bytes[start..<end])
+        let length = end + 1 - position
+        // The value: up to the next `<`, all of it within the buffer; CDATA and comments
+        // are read the general way.
+        let (valueEnd, isPlain, hasLineBreak) = MarkupText.scan(bytes, from: end + 1)
+        guard valueEnd + 1 < bytes.count, bytes[valueEnd + 1] != UInt8(ascii: "!") else {
+            return .other
+        }
+        let number: Int
+        if let likely {
+            names.noteLikelyNext(likely)
+            number = likely
+        } else {
+            guard let found = names.number(of: name) else { return .other }
+            number = found
+        }
+        var (from, to) = (end + 1, valueEnd)
+        while from < to && XMLReader<Source>.isSpace(bytes[from]) { from += 1 }
+        while to > from && XMLReader<Source>.isSpace(bytes[to - 1]) { to -= 1 }
+        if from == to {
+            guard open.count < 64, !(open.isEmpty && sawRoot) else { return .other }
+            cursor.consume(length, columns: length)
+            lastLeaf = nil
+            sawRoot = true
+            open.append(number)
+            return .event(.start(number))
+        }
+        cursor.consume(length, columns: length)
+        // A value is located where it starts, after its tag and any white space.
+        if from > end + 1 { cursor.consume(from - end - 1) }
+        (eventLine, eventColumn) = (cursor.line, cursor.column)
+        consumeSimpleValue(
+            bytes, number: number, value: from..<to, valueEnd: valueEnd, isPlain: isPlain,
+            hasLineBreak: hasLineBreak)
+        return .event(.leaf(number))
     }
 
     /// A simple closing tag from `start`: of the leaf just read, or of the open aggregate.
@@ -299,49 +295,6 @@ struct OFXReader<Source: ByteSource> {
         (valueRange, valueIsPlain, valueIsOwned) = (from..<to, isPlain, false)
     }
 
-    /// Where a value from `start` ends: at the next `<`, or at the end of `bytes` when none
-    /// follows; whether it is plain (no byte of 0x80 or more, no `&`) and whether it holds a
-    /// line feed. Eight bytes at a time: in a word, each byte that is `<` (or `&`, or a line
-    /// feed) gets its top bit set by `(x - 0x01…) & ~x & 0x80…` over the word XORed with that
-    /// byte repeated, exactly for every byte up to the first such one (a borrow can only
-    /// mark bytes above it), which is all that is looked at: the bytes before the first `<`.
-    static func scanValue(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> (
-        end: Int, isPlain: Bool, hasLineBreak: Bool
-    ) {
-        let ones: UInt64 = 0x0101_0101_0101_0101
-        let tops = ones &* 0x80
-        func marks(_ word: UInt64, _ byte: UInt8) -> UInt64 {
-            let matched = word ^ (ones &* UInt64(byte))
-            return (matched &- ones) & ~matched & tops
-        }
-        var index = start
-        var special: UInt64 = 0
-        var lineBreaks: UInt64 = 0
-        let raw = UnsafeRawBufferPointer(bytes)
-        while index + 8 <= bytes.count {
-            let word = UInt64(
-                littleEndian: raw.loadUnaligned(fromByteOffset: index, as: UInt64.self))
-            let opening = marks(word, UInt8(ascii: "<"))
-            // The bits below the first `<`'s mark: its own byte's top bit is not among them.
-            let before = opening == 0 ? ~0 : (opening & (0 &- opening)) &- 1
-            special |= (word & tops | marks(word, UInt8(ascii: "&"))) & before
-            lineBreaks |= marks(word, 0x0A) & before
-            if opening != 0 {
-                return (index + opening.trailingZeroBitCount / 8, special == 0, lineBreaks != 0)
-            }
-            index += 8
-        }
-        var (isPlain, hasLineBreak) = (special == 0, lineBreaks != 0)
-        while index < bytes.count {
-            let byte = bytes[index]
-            if byte == UInt8(ascii: "<") { break }
-            if byte >= 0x80 || byte == UInt8(ascii: "&") { isPlain = false }
-            if byte == 0x0A { hasLineBreak = true }
-            index += 1
-        }
-        return (index, isPlain, hasLineBreak)
-    }
-
     /// The end of a simple name from `start`: an upper-case ASCII letter, then upper-case
     /// ASCII without spaces or `/` up to a `>` within the buffer; `nil` for any other (so
     /// that `<!--…-->`, `<![CDATA[…]]>`, `<?…?>` and `<MEMO/>` are read the general way).
@@ -362,7 +315,7 @@ struct OFXReader<Source: ByteSource> {
     }
 
     /// Whether a tag (without its `<` and `>`) ends with `/`, as `<MEMO/>` or `<MEMO />`.
-    private static func isSelfClosing(_ tag: ArraySlice<UInt8>) -> Bool {
+    private static func isSelfClosing(_ tag: UnsafeBufferPointer<UInt8>) -> Bool {
         var end = tag.endIndex
         while end > tag.startIndex && XMLReader<Source>.isSpace(tag[end - 1]) { end -= 1 }
         return end > tag.startIndex && tag[end - 1] == UInt8(ascii: "/")
@@ -370,8 +323,9 @@ struct OFXReader<Source: ByteSource> {
 
     /// A tag's name, upper-cased, numbered; whether it is a closing tag, and whether the
     /// name is empty.
-    private mutating func name(_ tag: ArraySlice<UInt8>) throws(XMLSyntaxError) -> (Int, Bool, Bool)
-    {
+    private mutating func name(_ tag: UnsafeBufferPointer<UInt8>) throws(XMLSyntaxError) -> (
+        Int, Bool, Bool
+    ) {
         var start = tag.startIndex
         while start < tag.endIndex && XMLReader<Source>.isSpace(tag[start]) { start += 1 }
         let isClosing = start < tag.endIndex && tag[start] == UInt8(ascii: "/")
@@ -386,7 +340,7 @@ struct OFXReader<Source: ByteSource> {
         }
         var number: Int?
         if isUpperCase {
-            number = tag[start..<end].withUnsafeBufferPointer { names.number(of: $0) }
+            number = names.number(of: UnsafeBufferPointer(rebasing: tag[start..<end]))
         } else {
             var upper = nameBytes
             upper.removeAll(keepingCapacity: true)
@@ -425,10 +379,12 @@ struct OFXReader<Source: ByteSource> {
     /// in the cursor's buffer.
     private mutating func readValue() throws(XMLSyntaxError) {
         let slice = try cursor.take(until: UInt8(ascii: "<"), limit: Self.maximumTokenLength)
-        var (start, end) = (slice.startIndex, slice.endIndex)
+        // The slice's indices start at 0; in the buffer, it ends where the cursor now is.
+        let offset = cursor.position - slice.count
+        var (start, end) = (0, slice.count)
         while start < end && XMLReader<Source>.isSpace(slice[start]) { start += 1 }
         while end > start && XMLReader<Source>.isSpace(slice[end - 1]) { end -= 1 }
-        (valueRange, valueIsPlain, valueIsOwned) = (start..<end, false, false)
+        (valueRange, valueIsPlain, valueIsOwned) = ((offset + start)..<(offset + end), false, false)
     }
 
     /// Reads a value given as CDATA, `<![CDATA[…]]>`, with any text after it up to the next
