@@ -57,12 +57,17 @@ extension TextEncoding {
 
     /// The offset of the first byte that is not valid UTF-8.
     static func firstInvalidUTF8(_ bytes: [UInt8]) -> Int? {
+        bytes.withUnsafeBufferPointer { firstInvalidUTF8($0) }
+    }
+
+    /// The offset of the first byte that is not valid UTF-8.
+    static func firstInvalidUTF8(_ bytes: UnsafeBufferPointer<UInt8>) -> Int? {
         var index = 0
         let count = bytes.count
         while index < count {
             let lead = bytes[index]
             if lead < 0x80 {
-                index = bytes.firstNonASCII(from: index + 1)
+                index = UnsafeRawBufferPointer(bytes).firstNonASCII(from: index + 1)
                 continue
             }
             // The continuation bytes a lead byte takes, and the range of the first (which

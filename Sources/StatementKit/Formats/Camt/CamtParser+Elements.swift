@@ -108,7 +108,6 @@ extension CamtParser {
         var bookingDate: PlacedText?
         var serviceReference: String?
         var additional: String?
-        var details: [Details] = []
     }
 
     struct Balance {

@@ -2,8 +2,9 @@ import Foundation
 
 /// The entries of a camt statement, each built into one transaction or one per batch part.
 extension CamtParser.State {
-    /// Builds the transactions of an entry just ended (taken out of the state).
-    mutating func endEntry(_ entry: CamtParser.Entry, _ onRow: (ParsedRow) -> Void) {
+    /// Builds the transactions of an entry just ended (taken out of the state), with its
+    /// `TxDtls` (`entryDetails`).
+    mutating func endEntry(_ entry: consuming CamtParser.Entry, _ onRow: (ParsedRow) -> Void) {
         guard statement != nil else { return }
         summary.rowCount += 1
         guard diagnostics.errorCount == entry.errorsBefore else { return }
@@ -38,7 +39,18 @@ extension CamtParser.State {
         guard
             let total = money(entry.amount, account: account, element: "Amt", at: entry.line)
         else { return }
-        guard let parts = parts(of: entry, total: total, account: account) else { return }
+        let details = entryDetails
+        // A batch: one transaction per TxDtls with an amount, summing to the entry's.
+        guard details.count > 1, details.allSatisfy({ $0.amount.text != nil }) else {
+            // The entry itself, described by its only TxDtls.
+            _ = addRow(
+                details.first ?? CamtParser.Details(), total, index: 0, of: 1, entry, day: day,
+                account: account, onRow)
+            return
+        }
+        guard let parts = batch(details, of: entry, total: total, account: account) else {
+            return
+        }
         for (index, (part, amount)) in parts.enumerated() {
             guard
                 addRow(
@@ -48,34 +60,30 @@ extension CamtParser.State {
         }
     }
 
-    /// The parts of an entry: of a batch, one per TxDtls with an amount, summing to the
-    /// entry's; else the entry itself. `nil` when a part's amount or the sum is wrong.
-    mutating func parts(
-        of entry: CamtParser.Entry, total: Money, account: Account
+    /// The parts of a batch, one per TxDtls (each with an amount), summing to the entry's;
+    /// `nil` when a part's amount or the sum is wrong.
+    mutating func batch(
+        _ details: [CamtParser.Details], of entry: CamtParser.Entry, total: Money,
+        account: Account
     ) -> [(CamtParser.Details, Money)]? {
-        // A batch: one transaction per TxDtls with an amount, summing to the entry's.
-        if entry.details.count > 1, entry.details.allSatisfy({ $0.amount.text != nil }) {
-            var list: [(CamtParser.Details, Money)] = []
-            for part in entry.details {
-                var stated = part.amount
-                stated.indicator = stated.indicator ?? entry.amount.indicator
-                guard
-                    let amount = money(
-                        stated, account: account, element: "TxDtls/Amt", at: entry.line)
-                else { return nil }
-                list.append((part, amount))
-            }
-            let sum = list.reduce(Int64(0)) { $0 &+ $1.1.minorUnits }
-            guard sum == total.minorUnits else {
-                report(
-                    .batchSum(Money(minorUnits: sum, currency: total.currency), entry: total),
-                    line: entry.line, column: 1)
-                return nil
-            }
-            return list
-        } else {
-            return [(entry.details.first ?? CamtParser.Details(), total)]
+        var list: [(CamtParser.Details, Money)] = []
+        for part in details {
+            var stated = part.amount
+            stated.indicator = stated.indicator ?? entry.amount.indicator
+            guard
+                let amount = money(
+                    stated, account: account, element: "TxDtls/Amt", at: entry.line)
+            else { return nil }
+            list.append((part, amount))
         }
+        let sum = list.reduce(Int64(0)) { $0 &+ $1.1.minorUnits }
+        guard sum == total.minorUnits else {
+            report(
+                .batchSum(Money(minorUnits: sum, currency: total.currency), entry: total),
+                line: entry.line, column: 1)
+            return nil
+        }
+        return list
     }
 
     /// Builds and hands on the transaction of one part of an entry: `false` when the

@@ -30,6 +30,8 @@ extension CamtParser {
         var statement: Statement?
         var entry: Entry?
         var details: Details?
+        /// The `TxDtls` of the entry being read (their room kept from one entry to the next).
+        var entryDetails: [Details] = []
         var balance: Balance?
         /// The ids of the statement being read (a checker per statement).
         var transactionIDs = TransactionIDChecker()
@@ -148,6 +150,7 @@ extension CamtParser {
                     balance = Balance(line: line)
                 } else {
                     entry = Entry(line: line, errorsBefore: diagnostics.errorCount)
+                    entryDetails.removeAll(keepingCapacity: true)
                 }
             case .txDtls:
                 guard entry != nil, details == nil, path.last?.element == .ntryDtls else {
@@ -350,7 +353,7 @@ extension CamtParser {
             case .addtlTxInf where within(.txDtls, .addtlTxInf):
                 details!.additional = kept(&reader, start, "AddtlTxInf")
             case .txDtls:
-                entry!.details.append(details.take()!)
+                entryDetails.append(details.take()!)
             default: break
             }
         }

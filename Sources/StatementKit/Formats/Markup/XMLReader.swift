@@ -524,16 +524,23 @@ struct XMLReader<Source: ByteSource>: ~Copyable {
             output.append(contentsOf: raw)
             return
         }
-        var utf8 = Array(raw)
-        if utf8.contains(where: { $0 >= 0x80 }) {
-            if encoding.isWindows1252 {
-                utf8 = TextEncoding.windows1252.utf8(from: utf8)
-            } else if String(validating: utf8, as: UTF8.self) == nil {
+        let hasReferences = references && raw.contains(UInt8(ascii: "&"))
+        var utf8: [UInt8] = []
+        if encoding.isWindows1252 {
+            utf8 = TextEncoding.windows1252.utf8(from: Array(raw))
+        } else {
+            // UTF-8 (a name with an accent) is checked where it stands, not copied first.
+            guard TextEncoding.firstInvalidUTF8(raw) == nil else {
                 throw encoding.error(
                     "text that is not valid UTF-8, and the XML declaration names no other encoding")
             }
+            guard hasReferences else {
+                output.append(contentsOf: raw)
+                return
+            }
+            utf8 = Array(raw)
         }
-        guard references else {
+        guard hasReferences else {
             output += utf8
             return
         }
