@@ -31,6 +31,11 @@ extension Span<UInt8> {
         withUnsafeBufferPointer { String(validating: $0, as: UTF8.self) }
     }
 
+    /// Whether the bytes are valid UTF-8, made no string of.
+    var isValidUTF8: Bool {
+        withUnsafeBufferPointer { TextEncoding.firstInvalidUTF8($0) == nil }
+    }
+
     /// Whether `byte` is among the bytes.
     @inline(__always)
     func contains(_ byte: UInt8) -> Bool { firstIndex(of: byte) != nil }

@@ -51,24 +51,44 @@ extension MT940Parser {
     /// The text of a field: the bytes of its lines one after another and where each line
     /// ends. One is kept per use and reused, so that reading a line allocates nothing.
     struct FieldText {
-        private(set) var bytes: [UInt8] = []
+        /// The lines' bytes one after another: the first `byteCount` of `storage`. The
+        /// storage and `lineEnds` keep their contents from one field to the next, only the
+        /// counts start again (emptying an array each time costs more than the line).
+        private var storage: [UInt8] = []
+        private var byteCount = 0
         private var lineEnds: [Int] = []
-
-        var lineCount: Int { lineEnds.count }
+        private(set) var lineCount = 0
 
         mutating func removeAll() {
-            bytes.removeAll(keepingCapacity: true)
-            lineEnds.removeAll(keepingCapacity: true)
+            byteCount = 0
+            lineCount = 0
         }
 
         mutating func append(_ line: Span<UInt8>) {
-            bytes.append(line)
-            lineEnds.append(bytes.count)
+            let end = byteCount + line.count
+            if storage.count < end {
+                storage.append(contentsOf: repeatElement(0, count: end - storage.count))
+            }
+            if !line.isEmpty {
+                storage.withUnsafeMutableBufferPointer { bytes in
+                    line.withUnsafeBufferPointer {
+                        (bytes.baseAddress! + byteCount).update(
+                            from: $0.baseAddress!, count: $0.count)
+                    }
+                }
+            }
+            byteCount = end
+            if lineCount < lineEnds.count {
+                lineEnds[lineCount] = end
+            } else {
+                lineEnds.append(end)
+            }
+            lineCount += 1
         }
 
         /// The line at `index`; the first one starts at 0.
         func line(_ index: Int) -> ArraySlice<UInt8> {
-            bytes[(index == 0 ? 0 : lineEnds[index - 1])..<lineEnds[index]]
+            storage[(index == 0 ? 0 : lineEnds[index - 1])..<lineEnds[index]]
         }
 
         /// The lines from `first` on joined: without a break where the text is cut at a

@@ -29,7 +29,7 @@ extension MT940Parser {
         /// is not valid UTF-8.
         mutating func read(line raw: Span<UInt8>, number: Int, _ onRow: (ParsedRow) -> Void) {
             lineCount += 1
-            if raw.isASCII || raw.validText != nil {
+            if raw.isASCII || raw.isValidUTF8 {
                 read(text: raw, number: number, onRow)
             } else {
                 let converted = TextEncoding.windows1252.utf8(from: raw.array)
