@@ -216,6 +216,51 @@ struct CamtParserTests {
         }
     }
 
+    /// Every event of a reader with its name, places, text and attributes.
+    static func placedEvents(_ source: some ByteSource) throws -> [String] {
+        var reader = XMLReader(source: source)
+        var events: [String] = []
+        while let event = try reader.next() {
+            let tag =
+                switch event {
+                case .start(let number): "<" + reader.names.name(number)
+                case .end(let number): "</" + reader.names.name(number)
+                }
+            let attributes = reader.attributes.map { "\($0.name)=\($0.value)" }
+            events.append(
+                "\(tag) \(reader.eventLine):\(reader.eventColumn) '\(reader.text)' "
+                    + "\(reader.textLine):\(reader.textColumn) \(attributes)")
+        }
+        return events
+    }
+
+    @Test(arguments: [1, 3, 7, 13, 64])
+    func `reads the same events, texts and places whatever the size of each read`(step: Int)
+        throws
+    {
+        let entry = """
+            <Ntry><Amt Ccy="EUR">1.50</Amt><Amt Ccy = 'EUR' c:x="&lt;y&gt;">2</Amt>\r
+            <Nm>Café &amp; Co</Nm><Nm>A<!-- c -->B<![CDATA[<C>]]>D</Nm><Ustrd>  one
+              two  </Ustrd><Cd/><Empty></Empty><e a="1" b='é'/><f a="x>y"/></Ntry>
+
+            """
+        let document =
+            "\u{FEFF}<?xml version=\"1.0\"?>\n<Document xmlns=\"urn:x\"><Stmt>\n"
+            + String(repeating: entry, count: 40) + "</Stmt></Document>\n"
+        let whole = try Self.placedEvents(MemoryByteSource(document))
+        let trickled = try Self.placedEvents(
+            TrickleByteSource(inner: MemoryByteSource(document), step: step))
+        #expect(trickled == whole)
+        #expect(whole.count == 2 + 40 * 20 + 2)
+        #expect(whole[4] == "</Amt 3:26 '1.50' 3:22 [\"Ccy=EUR\"]")
+        #expect(whole[6] == "</Amt 3:66 '2' 3:65 [\"Ccy=EUR\", \"x=<y>\"]")
+        #expect(whole[8] == "</Nm 4:18 'Café & Co' 4:5 []")
+        #expect(whole[10] == "</Nm 4:55 'AB<C>D' 4:27 []")
+        #expect(whole[12] == "</Ustrd 5:8 'one\n  two' 4:67 []")
+        #expect(whole[17].hasSuffix("[\"a=1\", \"b=é\"]"))
+        #expect(whole[19].hasSuffix("[\"a=x>y\"]"))
+    }
+
     @Test func `reads tags with prefixes, spaces and attributes as plain ones, over many chunks`()
         throws
     {

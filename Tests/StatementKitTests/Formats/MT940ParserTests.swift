@@ -62,6 +62,22 @@ struct MT940ParserTests {
         #expect(result.summary.openingBalances.values.first?.minorUnits == 100_000)
     }
 
+    @Test func `reads each field's lines afresh after a longer field`() throws {
+        let text = Self.statement
+            .replacingOccurrences(
+                of: ":86:106?00KARTENZAHLUNG?20SVWZ+Cafe Mueller?32CAFE MUELLER",
+                with: ":86:Erste Zeile\nzweite Zeile\ndritte Zeile\nvierte Zeile"
+            )
+            .replacingOccurrences(of: ":86:Lohn Oktober", with: ":86:Lohn")
+        let result = parse(text)
+        #expect(result.diagnostics.isEmpty, "\(result.lines)")
+        #expect(
+            result.rows.map(\.transaction.description) == [
+                "Erste Zeile zweite Zeile dritte Zeile vierte Zeile", "Lohn",
+            ])
+        #expect(result.rows.map(\.transaction.transactionID) == ["PT-1", "PT-2"])
+    }
+
     @Test func `reads the envelope, CRLF, several statements and Windows-1252 text`() throws {
         var bytes = Array(
             "{1:F01COBADEFFAXXX0000000000}{2:O940}{4:\r\n".utf8)
