@@ -6,7 +6,7 @@ import Foundation
 /// The bytes are read straight into memory of the cursor's own (so that scanning them takes
 /// no reference count and no bounds check beyond the readers' own); hence not copyable.
 struct ByteCursor<Source: ByteSource>: ~Copyable {
-    /// The fewest bytes a read asks the source for.
+    /// The bytes a read asks the source for.
     static var chunkSize: Int { 1 << 16 }
 
     private var source: Source
@@ -87,9 +87,12 @@ struct ByteCursor<Source: ByteSource>: ~Copyable {
         }
         let read: Int
         do {
+            // A chunk at a time: the readers check their limits only when they read on, so a
+            // larger read would let a longer token through.
             read = try source.read(
                 into: UnsafeMutableRawBufferPointer(
-                    UnsafeMutableBufferPointer(rebasing: storage[count...])))
+                    UnsafeMutableBufferPointer(
+                        rebasing: storage[count..<(count + Self.chunkSize)])))
         } catch {
             throw self.error("cannot read: \(error)")
         }

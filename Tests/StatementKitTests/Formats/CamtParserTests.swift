@@ -548,6 +548,38 @@ struct CamtParserTests {
         #expect(statement.lines.first?.contains("[ELEMENT_MISPLACED]") == true)
     }
 
+    @Test func `reads a booking time after the day's T, and nothing else after it`() {
+        let entry = { (date: String) in
+            Self.entry("1.00").replacingOccurrences(
+                of: "<Dt>2026-10-03</Dt>", with: "<DtTm>\(date)</DtTm>")
+        }
+        let good = parse(Self.document(entry("2026-10-03T10:00:00+02:00")))
+        #expect(good.lines.isEmpty, "\(good.lines)")
+        #expect(good.rows.first?.transaction.date == (try? Day(year: 2026, month: 10, day: 3)))
+        for bad in ["2026-10-03 10:00", "2026-10-03T\u{301}10:00", "2026-10-3T10:00"] {
+            let result = parse(Self.document(entry(bad)))
+            #expect(result.rows.isEmpty, "\(bad)")
+            #expect(
+                result.lines.first?.contains("[DATE_FORMAT] BookgDt") == true, "\(result.lines)")
+        }
+    }
+
+    @Test func `refuses a comment or an attribute longer than the limit, read a chunk at a time`() {
+        let long = String(repeating: "c", count: 1_400_000)
+        let comment = parse(Self.document("<!--\(long)-->" + Self.entry("1.00")))
+        #expect(comment.rows.isEmpty)
+        #expect(
+            comment.lines == [
+                "c.xml:4:1: error: [TEXT_TOO_LONG] markup longer than 1,048,576 bytes"
+            ])
+        let attribute = parse(Self.document("<X a=\"\(long)\"/>" + Self.entry("1.00")))
+        #expect(attribute.rows.isEmpty)
+        #expect(
+            attribute.lines == [
+                "c.xml:4:2: error: [TEXT_TOO_LONG] text or markup longer than 1,048,576 bytes"
+            ])
+    }
+
     @Test func `caps text however comments and CDATA split it`() {
         let piece = String(repeating: "x", count: 100_000)
         let split = parse(

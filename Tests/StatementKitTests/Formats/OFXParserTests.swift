@@ -322,6 +322,29 @@ struct OFXParserTests {
         }
     }
 
+    @Test func `refuses a header longer than its limit, read a chunk at a time`() {
+        let result = parse(
+            "OFXHEADER:100\nX:" + String(repeating: "a", count: 100_000) + "\n"
+                + Self.sgml("<STMTTRN><DTPOSTED>20261002<TRNAMT>-1.00<FITID>1</STMTTRN>"))
+        #expect(result.rows.isEmpty)
+        #expect(
+            result.lines == [
+                "o.ofx:1:1: error: [TEXT_TOO_LONG] text or markup longer than 4,096 bytes"
+            ])
+    }
+
+    @Test func `takes a blank name or memo for none`() throws {
+        let result = parse(
+            Self.sgml(
+                "<STMTTRN><TRNTYPE>DEBIT<DTPOSTED>20261002<TRNAMT>-1.00<FITID>1<NAME>&nbsp;"
+                    + "<MEMO>Rent</STMTTRN><STMTTRN><TRNTYPE>DEBIT<DTPOSTED>20261002"
+                    + "<TRNAMT>-2.00<FITID>2<NAME> &nbsp; <MEMO>&nbsp;</STMTTRN>"))
+        #expect(result.lines.isEmpty, "\(result.lines)")
+        let transactions = result.rows.map(\.transaction)
+        #expect(transactions.map(\.beneficiary) == ["Rent", "DEBIT"])
+        #expect(transactions.map(\.description) == ["Rent", nil])
+    }
+
     @Test func `caps the values kept for a row`() {
         let long = String(repeating: "m", count: 9000)
         let result = parse(

@@ -30,7 +30,7 @@ extension CamtParser.State {
         // `DtTm` is the day as written, before its time.
         let bytes = date.text.utf8
         let day = try? Day(parsing: bytes.span.extracting(first: 10))
-        guard let day, bytes.count == 10 || bytes.dropFirst(10).first == UInt8(ascii: "T") else {
+        guard let day, bytes.count == 10 || Self.startsTime(date.text) else {
             report(
                 .date("BookgDt", Diagnostic.quote(date.text), .malformed, format: nil), at: date
             )
@@ -58,6 +58,15 @@ extension CamtParser.State {
                     account: account, onRow)
             else { return }
         }
+    }
+
+    /// Whether the character after a date's 10 bytes is `T`: the byte, when an ASCII byte or
+    /// nothing follows it (which cannot join it into another character).
+    static func startsTime(_ text: String) -> Bool {
+        let bytes = text.utf8.span
+        guard bytes.count > 10, bytes[10] == UInt8(ascii: "T") else { return false }
+        guard bytes.count > 11, bytes[11] >= 0x80 else { return true }
+        return text.dropFirst(10).first == "T"
     }
 
     /// The parts of a batch, one per TxDtls (each with an amount), summing to the entry's;

@@ -357,13 +357,13 @@ extension OFXParser {
                 }
                 return
             }
-            let name = transaction.string(.name)
-            let memo = transaction.string(.memo)
+            let name = transaction.text(.name)
+            let memo = transaction.text(.memo)
             let built = StatementKit.Transaction(
                 date: date, amount: amount,
-                beneficiary: name ?? memo ?? transaction.string(.trntype) ?? "(no name)",
+                beneficiary: name ?? memo ?? transaction.text(.trntype) ?? "(no name)",
                 description: memo,
-                reference: transaction.string(.checknum) ?? transaction.string(.refnum),
+                reference: transaction.text(.checknum) ?? transaction.text(.refnum),
                 transactionID: key == nil ? nil : fitid())
             if let key,
                 let conflict = transactionIDs.check(

@@ -139,6 +139,12 @@ extension OFXParser {
             }
         }
 
+        /// The tag's value as a row's text: `nil` also when it is blank (`<NAME>&nbsp;`), which
+        /// says nothing, so that the row falls back as when it is absent.
+        func text(_ tag: Tag) -> String? {
+            string(tag).flatMap { $0.isBlank ? nil : $0 }
+        }
+
         mutating func open(line: Int) {
             self.line = line
             isOpen = true
