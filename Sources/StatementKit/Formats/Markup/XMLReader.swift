@@ -525,7 +525,7 @@ struct XMLReader<Source: ByteSource>: ~Copyable {
             return
         }
         let hasReferences = references && raw.contains(UInt8(ascii: "&"))
-        var utf8: [UInt8] = []
+        let utf8: [UInt8]
         if encoding.isWindows1252 {
             utf8 = TextEncoding.windows1252.utf8(from: Array(raw))
         } else {

@@ -62,12 +62,8 @@ struct OFXReader<Source: ByteSource>: ~Copyable {
                 ? ownValue : TextEncoding.windows1252.utf8(from: ownValue)
             return
         }
-        if valueIsPlain {
-            text.append(contentsOf: UnsafeBufferPointer(rebasing: cursor.buffer[valueRange]))
-            return
-        }
         let raw = UnsafeBufferPointer(rebasing: cursor.buffer[valueRange])
-        if !raw.contains(where: { $0 >= 0x80 || $0 == UInt8(ascii: "&") }) {
+        if valueIsPlain || !raw.contains(where: { $0 >= 0x80 || $0 == UInt8(ascii: "&") }) {
             text.append(contentsOf: raw)
             return
         }
