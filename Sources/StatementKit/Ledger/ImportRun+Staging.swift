@@ -364,13 +364,14 @@ extension ImportRun {
     /// the run needs them: a run reads the records of the accounts it touches only, and
     /// looks an account up only after this.
     func loadAccounts(_ accountIDs: some Sequence<AccountID>) throws(StorageError) {
-        guard !committed.unloadedPages.isEmpty else { return }
+        guard !committed.unloadedPages.isEmpty || !committed.undecoded.isEmpty else { return }
         let read = try storage.loadAccounts(accountIDs, in: &committed)
         manifest.accounts.reserveCapacity(manifest.accounts.count + read.count)
         for accountID in read where manifest.accounts[accountID] == nil {
             manifest.accounts[accountID] = committed.accounts[accountID]
         }
         manifest.unloadedPages = committed.unloadedPages
+        manifest.undecoded = committed.undecoded
     }
 
     /// Reads an account's months from the ledger the first time the run needs them: a run

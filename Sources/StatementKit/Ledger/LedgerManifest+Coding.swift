@@ -63,27 +63,35 @@ extension LedgerManifest {
         return LedgerManifest.sealed(out.bytes)
     }
 
-    /// The accounts out of balance: those read, as they are now, and those of the pages not
-    /// read, as the manifest listed them.
+    /// The accounts out of balance: those decoded, as they are now, and those not decoded,
+    /// as the manifest listed them.
     var currentOutOfBalanceIDs: Set<AccountID> {
         var ids = Set(accounts.compactMap { $0.value.outOfBalance == nil ? nil : $0.key })
-        for accountID in outOfBalanceIDs
-        where unloadedPages.contains(LedgerManifest.page(of: accountID)) {
+        for accountID in outOfBalanceIDs where isUnread(accountID) {
             ids.insert(accountID)
         }
         return ids
     }
 
     /// A page of account records: a line per account, by id, as format 6's manifest held it
-    /// and then the account's totals (`COUNT:SUM:FIRST:LAST:ASSERTIONS`, or `-`).
+    /// and then the account's totals (`COUNT:SUM:FIRST:LAST:ASSERTIONS`, or `-`); the
+    /// records of `undecoded` as they stand.
     ///
     /// - Precondition: every account has its turnover, and its months are recorded in its
-    ///   section.
-    static func page(of accountIDs: [AccountID], in accounts: [AccountID: AccountEntry])
-        -> [UInt8]
-    {
+    ///   section; no account is both in `accountIDs` and in `undecoded`.
+    static func page(
+        of accountIDs: [AccountID], in accounts: [AccountID: AccountEntry],
+        undecoded: UndecodedPage? = nil
+    ) -> [UInt8] {
         var out = ManifestWriter()
+        var kept = undecoded?.records.sorted { $0.id < $1.id }[...] ?? []
         for accountID in accountIDs.sorted() {
+            while let record = kept.first, record.id <= accountID {
+                precondition(record.id != accountID, "an account's record is decoded once")
+                out.bytes.append(contentsOf: undecoded!.bytes[record.line])
+                out.newline()
+                kept.removeFirst()
+            }
             let entry = accounts[accountID]!
             out.text("account\t")
             accountID.withBytes { out.bytes.append($0) }
@@ -121,14 +129,29 @@ extension LedgerManifest {
             out.totals(entry.currentTotals)
             out.newline()
         }
+        for record in kept {
+            out.bytes.append(contentsOf: undecoded!.bytes[record.line])
+            out.newline()
+        }
         return out.bytes
     }
 
     /// Reads the accounts of a page (`page(of:in:)`) into `accounts`, their sections within
-    /// the months log.
-    package mutating func readPage(_ bytes: [UInt8]) throws(DecodingError) {
+    /// the months log: all of them, or those `wanted` (the others returned undecoded).
+    @discardableResult
+    package mutating func readPage(_ bytes: [UInt8], wanted: Set<AccountID>? = nil)
+        throws(DecodingError) -> [UndecodedRecord]
+    {
         var reader = ManifestReader(bytes: bytes)
-        try reader.readPage(into: &self)
+        return try reader.readPage(into: &self, wanted: wanted)
+    }
+
+    /// Decodes the records of a page that `readPage` left undecoded.
+    mutating func readRecords(_ records: [UndecodedRecord], of page: UndecodedPage)
+        throws(DecodingError)
+    {
+        var reader = ManifestReader(bytes: page.bytes)
+        try reader.readRecords(records, into: &self)
     }
 
     /// The section of the months log that records an account's months, a line per month in
@@ -139,9 +162,11 @@ extension LedgerManifest {
         of months: [Month: MonthLength], assertions: [BalanceAssertion] = []
     ) -> [UInt8] {
         var out = ManifestWriter()
+        // About 100 bytes a month.
+        out.bytes.reserveCapacity(months.count * 128 + assertions.count * 64)
         for month in months.keys.sorted() {
             let length = months[month]!
-            out.text(month.isoText)
+            month.appendISOText(to: &out.bytes)
             out.tab()
             out.number(length.dataBytes)
             out.tab()
@@ -163,12 +188,13 @@ extension LedgerManifest {
             }
             for (index, extent) in length.extents!.enumerated() {
                 if index > 0 { out.bytes.append(UInt8(ascii: ",")) }
-                for (offset, number) in [
-                    extent.dataOffset, extent.dataBytes, extent.idOffset, extent.idBytes,
-                ].enumerated() {
-                    if offset > 0 { out.bytes.append(UInt8(ascii: ":")) }
-                    out.number(number)
-                }
+                out.number(extent.dataOffset)
+                out.bytes.append(UInt8(ascii: ":"))
+                out.number(extent.dataBytes)
+                out.bytes.append(UInt8(ascii: ":"))
+                out.number(extent.idOffset)
+                out.bytes.append(UInt8(ascii: ":"))
+                out.number(extent.idBytes)
             }
             out.newline()
         }
@@ -274,9 +300,11 @@ private struct ManifestWriter {
 
     /// 16 hexadecimal digits.
     mutating func hex(_ value: UInt64) {
-        for shift in stride(from: 60, through: 0, by: -4) {
-            let digit = UInt8((value >> UInt64(shift)) & 0xF)
-            bytes.append(digit < 10 ? UInt8(ascii: "0") + digit : UInt8(ascii: "a") + digit - 10)
+        bytes.appendWriting(atMost: 16) { text in
+            for shift in stride(from: 60, through: 0, by: -4) {
+                let digit = UInt8((value >> UInt64(shift)) & 0xF)
+                text.put(digit < 10 ? UInt8(ascii: "0") + digit : UInt8(ascii: "a") + digit - 10)
+            }
         }
     }
 }

@@ -18,7 +18,30 @@ extension LedgerManifest {
         }
     }
 
-    /// The accounts read, by page, for the pages whose accounts are all read.
+    /// Account records of a page kept undecoded (`undecoded`): the page's bytes and, in the
+    /// page's order, each record's id and line.
+    package struct UndecodedPage: Hashable, Sendable {
+        let bytes: [UInt8]
+        var records: [UndecodedRecord]
+    }
+
+    /// An account record of a page as it stands: its id (the bytes of the record's id field,
+    /// validated when decoded), its line (without the line feed) and the line's number.
+    package struct UndecodedRecord: Hashable, Sendable {
+        let id: AccountID
+        let line: Range<Int>
+        let number: Int
+    }
+
+    /// Whether an account's record is not decoded yet: its page is not read, or holds it
+    /// undecoded.
+    func isUnread(_ accountID: AccountID) -> Bool {
+        let page = LedgerManifest.page(of: accountID)
+        return unloadedPages.contains(page)
+            || undecoded[page]?.records.contains { $0.id == accountID } == true
+    }
+
+    /// The accounts decoded, by page, for the pages that are read.
     func loadedAccountsByPage() -> [Int: [AccountID]] {
         var pages: [Int: [AccountID]] = [:]
         for accountID in accounts.keys {

@@ -320,6 +320,10 @@ package struct LedgerManifest: Hashable, Sendable {
     /// The pages whose accounts are not in `accounts` yet: a run reads those of the accounts
     /// it touches only (`StorageController.loadAccounts`). Empty when every account is read.
     package var unloadedPages: Set<Int> = []
+    /// The records of read pages that no one asked for, by page: kept as the page's bytes,
+    /// decoded when one of their accounts is asked for, and written back as they stand, so
+    /// that a run that touches one account of each page decodes and encodes only those.
+    package var undecoded: [Int: UndecodedPage] = [:]
     /// The accounts out of balance, as the manifest lists them, so that a run that reads a
     /// few pages still says every one (see `encodedBytes`).
     package var outOfBalanceIDs: Set<AccountID> = []

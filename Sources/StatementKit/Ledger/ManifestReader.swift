@@ -1,3 +1,5 @@
+import Foundation
+
 /// Reads the manifest's records from its bytes, a line at a time, its fields as ranges.
 struct ManifestReader {
     typealias DecodingError = LedgerManifest.DecodingError
@@ -13,13 +15,17 @@ struct ManifestReader {
 
     /// The lines as ranges, without their line feeds.
     private func lines() -> [Range<Int>] {
-        var start = 0
         var lines: [Range<Int>] = []
-        while start < bytes.count {
-            var end = start
-            while end < bytes.count && bytes[end] != 10 { end += 1 }
-            lines.append(start..<end)
-            start = end + 1
+        bytes.withUnsafeBufferPointer { buffer in
+            guard let base = buffer.baseAddress else { return }
+            var start = 0
+            while start < buffer.count {
+                let end = memchr(base + start, 10, buffer.count - start).map {
+                    UnsafePointer($0.assumingMemoryBound(to: UInt8.self)) - base
+                }
+                lines.append(start..<(end ?? buffer.count))
+                start = (end ?? buffer.count) + 1
+            }
         }
         return lines
     }
@@ -45,7 +51,9 @@ struct ManifestReader {
         var months: [Month: LedgerManifest.MonthLength] = [:]
         var assertions: [BalanceAssertion] = []
         guard bytes.last == 10 else { throw .malformed(line: 1, "the section is cut short") }
-        for (offset, line) in lines().enumerated() {
+        let lines = self.lines()
+        months.reserveCapacity(lines.count)
+        for (offset, line) in lines.enumerated() {
             split(line)
             if (fields.count == 5 || fields.count == 6) && isText(fields[0], "balance") {
                 guard let day = self.day(fields[1]),
@@ -210,24 +218,59 @@ struct ManifestReader {
     }
 
     /// Reads a page of account records (format 7): `account` lines as format 6's manifest
-    /// held them, each account on the page its id hashes to.
-    mutating func readPage(into manifest: inout LedgerManifest) throws(DecodingError) {
+    /// held them, each account on the page its id hashes to. Every record when `wanted` is
+    /// `nil`; else the records of the wanted accounts, and the others are returned as they
+    /// stand, their ids read as the bytes they are (validated when decoded, `readRecords`).
+    mutating func readPage(into manifest: inout LedgerManifest, wanted: Set<AccountID>? = nil)
+        throws(DecodingError) -> [LedgerManifest.UndecodedRecord]
+    {
         guard bytes.last == 10 else { throw .malformed(line: 1, "the page is cut short") }
+        var undecoded: [LedgerManifest.UndecodedRecord] = []
         for (offset, line) in lines().enumerated() {
-            split(line)
+            guard let id = recordID(line) else {
+                throw .malformed(line: offset + 1, "bad account record")
+            }
+            let record = LedgerManifest.UndecodedRecord(id: id, line: line, number: offset + 1)
+            if let wanted, !wanted.contains(record.id) {
+                undecoded.append(record)
+            } else {
+                try readRecords([record], into: &manifest)
+            }
+        }
+        return undecoded
+    }
+
+    /// Decodes account records of a page that `readPage` returned undecoded.
+    mutating func readRecords(
+        _ records: some Sequence<LedgerManifest.UndecodedRecord>,
+        into manifest: inout LedgerManifest
+    ) throws(DecodingError) {
+        for record in records {
+            split(record.line)
             guard fields.count == 11, isText(fields[0], "account"),
-                let accountID = accountID(fields[1]), manifest.accounts[accountID] == nil
-            else { throw .malformed(line: offset + 1, "bad account record") }
+                let accountID = accountID(fields[1]), accountID == record.id,
+                manifest.accounts[accountID] == nil
+            else { throw .malformed(line: record.number, "bad account record") }
             let last = fields.removeLast()
-            try readAccount(accountID, number: offset + 1, version: 6, into: &manifest)
+            try readAccount(accountID, number: record.number, version: 6, into: &manifest)
             guard isText(last, "-") else {
                 guard let totals = totals(last) else {
-                    throw .malformed(line: offset + 1, "bad account totals")
+                    throw .malformed(line: record.number, "bad account totals")
                 }
                 manifest.accounts[accountID]!.totals = totals
                 continue
             }
         }
+    }
+
+    /// The id of an account record, as the bytes between its first and second tab (checked
+    /// when the record is decoded); `nil` when there are none.
+    private func recordID(_ line: Range<Int>) -> AccountID? {
+        let start = line.lowerBound + "account\t".utf8.count
+        guard start < line.upperBound,
+            let end = bytes[start..<line.upperBound].firstIndex(of: 9)
+        else { return nil }
+        return AccountID(knownBytes: bytes.span.extracting(start..<end))
     }
 
     /// `COUNT:SUM:FIRST:LAST:ASSERTIONS`.
@@ -376,28 +419,36 @@ struct ManifestReader {
         in logs: LedgerManifest.LogLengths
     ) -> [LedgerManifest.Extent]? {
         var extents: [LedgerManifest.Extent] = []
-        var numbers: [Int] = []
+        extents.reserveCapacity(1 + bytes[range].count { $0 == UInt8(ascii: ",") })
+        var numbers = (0, 0, 0, 0)
+        var count = 0
         var start = range.lowerBound
         for index in range.lowerBound...range.upperBound {
             let separator = index == range.upperBound ? UInt8(ascii: ",") : bytes[index]
             guard separator == UInt8(ascii: ",") || separator == UInt8(ascii: ":") else {
                 continue
             }
-            guard let number = integer(start..<index) else { return nil }
-            numbers.append(number)
+            guard count < 4, let number = integer(start..<index) else { return nil }
+            switch count {
+            case 0: numbers.0 = number
+            case 1: numbers.1 = number
+            case 2: numbers.2 = number
+            default: numbers.3 = number
+            }
+            count += 1
             start = index + 1
             guard separator == UInt8(ascii: ",") else { continue }
-            guard numbers.count == 4 else { return nil }
+            guard count == 4 else { return nil }
             let extent = LedgerManifest.Extent(
-                dataOffset: numbers[0], dataBytes: numbers[1], idOffset: numbers[2],
-                idBytes: numbers[3])
+                dataOffset: numbers.0, dataBytes: numbers.1, idOffset: numbers.2,
+                idBytes: numbers.3)
             guard extent.dataOffset >= 0, extent.dataBytes > 0, extent.idOffset >= 0,
                 extent.idBytes > 0, extent.idOffset % 16 == 0, extent.idBytes % 16 == 0,
                 extent.dataBytes <= logs.dataBytes - extent.dataOffset,
                 extent.idBytes <= logs.idBytes - extent.idOffset
             else { return nil }
             extents.append(extent)
-            numbers.removeAll(keepingCapacity: true)
+            count = 0
         }
         guard extents.reduce(0, { $0 + $1.dataBytes }) == length.dataBytes,
             extents.reduce(0, { $0 + $1.idBytes }) == length.idBytes

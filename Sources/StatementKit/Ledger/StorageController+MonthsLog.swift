@@ -173,8 +173,9 @@ extension StorageController {
         out.pending.removeAll(keepingCapacity: true)
     }
 
-    /// Appends to `out` each page whose accounts are all read and whose records changed, and
-    /// forgets pages left without accounts; returns how much the live bytes grew.
+    /// Appends to `out` each page that is read and whose records changed (the records kept
+    /// undecoded as they stand), and forgets pages left without accounts; returns how much
+    /// the live bytes grew.
     private func appendPages(_ manifest: inout LedgerManifest, to out: inout MonthsLogWrite)
         throws(StorageError) -> Int
     {
@@ -182,12 +183,14 @@ extension StorageController {
         let byPage = manifest.loadedAccountsByPage()
         for page in 0..<LedgerManifest.pageCount where !manifest.unloadedPages.contains(page) {
             let old = manifest.pages[page]
-            guard let accountIDs = byPage[page] else {
+            let undecoded = manifest.undecoded[page]
+            guard byPage[page] != nil || undecoded != nil else {
                 grown -= old?.bytes ?? 0
                 manifest.pages[page] = nil
                 continue
             }
-            let bytes = LedgerManifest.page(of: accountIDs, in: manifest.accounts)
+            let bytes = LedgerManifest.page(
+                of: byPage[page] ?? [], in: manifest.accounts, undecoded: undecoded)
             let checksum = Checksum.of(bytes)
             if let old, old.bytes == bytes.count, old.checksum == checksum { continue }
             grown += bytes.count - (old?.bytes ?? 0)
@@ -205,9 +208,7 @@ extension StorageController {
         let path = monthsPath(manifest.monthsLog)
         // Copied as they are: their checksums go with them.
         let log = try readFile(path, upTo: manifest.monthsLog.bytes, missingIsEmpty: false) ?? []
-        for page in manifest.unloadedPages.sorted() {
-            try loadPage(page, in: &manifest, log: log)
-        }
+        try loadAllAccounts(&manifest, log: log)
         var name = "months.\(manifest.generation)"
         while name == manifest.monthsLog.name { name += "c" }
         close(monthsWriter!.descriptor)

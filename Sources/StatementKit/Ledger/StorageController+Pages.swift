@@ -1,44 +1,58 @@
 /// The pages of account records in the months log (format 7), read when needed.
 extension StorageController {
-    /// Reads the pages that hold the given accounts, unless read already; returns the
-    /// accounts read (every account of those pages).
+    /// Decodes the records of the given accounts, reading their pages unless read already;
+    /// the other records of those pages are kept undecoded (`LedgerManifest.undecoded`).
+    /// Returns the accounts decoded.
     @discardableResult
     func loadAccounts(
         _ accountIDs: some Sequence<AccountID>, in manifest: inout LedgerManifest
     ) throws(StorageError) -> [AccountID] {
-        guard !manifest.unloadedPages.isEmpty else { return [] }
-        var pages: Set<Int> = []
-        for accountID in accountIDs {
-            let page = LedgerManifest.page(of: accountID)
-            if manifest.unloadedPages.contains(page) { pages.insert(page) }
+        guard !manifest.unloadedPages.isEmpty || !manifest.undecoded.isEmpty else { return [] }
+        var wanted: [Int: Set<AccountID>] = [:]
+        for accountID in accountIDs
+        where manifest.accounts[accountID] == nil && manifest.isUnread(accountID) {
+            wanted[LedgerManifest.page(of: accountID), default: []].insert(accountID)
         }
-        // About 100 bytes a record: the dictionary grows once, not at every page.
-        let bytes = pages.reduce(0) { $0 + manifest.pages[$1]!.bytes }
-        manifest.accounts.reserveCapacity(manifest.accounts.count + bytes / 100)
+        let count = wanted.values.reduce(0) { $0 + $1.count }
+        manifest.accounts.reserveCapacity(manifest.accounts.count + count)
         var read: [AccountID] = []
-        read.reserveCapacity(bytes / 100)
-        for page in pages.sorted() {
-            read += try loadPage(page, in: &manifest)
+        read.reserveCapacity(count)
+        for (page, accountIDs) in wanted.sorted(by: { $0.key < $1.key }) {
+            if manifest.unloadedPages.contains(page) {
+                read += try loadPage(page, in: &manifest, wanted: accountIDs)
+            } else {
+                read += try decode(accountIDs, of: page, in: &manifest)
+            }
         }
         return read
     }
 
-    /// Reads every page not read yet.
-    func loadAllAccounts(_ manifest: inout LedgerManifest) throws(StorageError) {
+    /// Decodes every record: reads every page not read yet, and decodes the records kept
+    /// undecoded.
+    func loadAllAccounts(_ manifest: inout LedgerManifest, log: [UInt8]? = nil)
+        throws(StorageError)
+    {
         // About 100 bytes a record.
-        let bytes = manifest.unloadedPages.reduce(0) { $0 + manifest.pages[$1]!.bytes }
+        let bytes =
+            manifest.unloadedPages.reduce(0) { $0 + manifest.pages[$1]!.bytes }
+            + manifest.undecoded.values.reduce(0) { $0 + $1.bytes.count }
         manifest.accounts.reserveCapacity(manifest.accounts.count + bytes / 100)
         for page in manifest.unloadedPages.sorted() {
-            try loadPage(page, in: &manifest)
+            try loadPage(page, in: &manifest, log: log)
+        }
+        for page in manifest.undecoded.keys.sorted() {
+            try decode(nil, of: page, in: &manifest)
         }
     }
 
     /// Reads one page from the months log (or from `log`, the months log read whole), after
-    /// checking its checksum.
+    /// checking its checksum, and decodes its records (those `wanted`, or all); returns the
+    /// accounts decoded.
     @discardableResult
-    func loadPage(_ page: Int, in manifest: inout LedgerManifest, log: [UInt8]? = nil)
-        throws(StorageError) -> [AccountID]
-    {
+    private func loadPage(
+        _ page: Int, in manifest: inout LedgerManifest, log: [UInt8]? = nil,
+        wanted: Set<AccountID>? = nil
+    ) throws(StorageError) -> [AccountID] {
         let section = manifest.pages[page]!
         let bytes: [UInt8]
         if let log {
@@ -46,26 +60,65 @@ extension StorageController {
         } else {
             bytes = try read(monthsPath(manifest.monthsLog), [(section.offset, section.bytes)])
         }
-        let path = "\(monthsPath(manifest.monthsLog)) (the accounts of page \(page))"
         guard Checksum.of(bytes) == section.checksum else {
-            throw .damaged(
-                folder: folder, path: path,
-                reason: "does not match its checksum: it was changed after it was written")
+            throw pageDamaged(
+                page, manifest,
+                "does not match its checksum: it was changed after it was written")
         }
         var pageManifest = LedgerManifest()
         pageManifest.monthsLog = manifest.monthsLog
+        let undecoded: [LedgerManifest.UndecodedRecord]
         do throws(LedgerManifest.DecodingError) {
-            try pageManifest.readPage(bytes)
+            undecoded = try pageManifest.readPage(bytes, wanted: wanted)
         } catch {
-            throw .damaged(folder: folder, path: path, reason: "cannot be read: \(error)")
+            throw pageDamaged(page, manifest, "cannot be read: \(error)")
         }
+        manifest.unloadedPages.remove(page)
+        if !undecoded.isEmpty {
+            manifest.undecoded[page] = LedgerManifest.UndecodedPage(
+                bytes: bytes, records: undecoded)
+        }
+        return try take(pageManifest, of: page, into: &manifest)
+    }
+
+    /// Decodes the records of a read page kept undecoded: those of `accountIDs`, or all.
+    @discardableResult
+    private func decode(
+        _ accountIDs: Set<AccountID>?, of page: Int, in manifest: inout LedgerManifest
+    ) throws(StorageError) -> [AccountID] {
+        guard var kept = manifest.undecoded.removeValue(forKey: page) else { return [] }
+        let records = kept.records.filter { accountIDs?.contains($0.id) ?? true }
+        kept.records.removeAll { accountIDs?.contains($0.id) ?? true }
+        if !kept.records.isEmpty { manifest.undecoded[page] = kept }
+        var pageManifest = LedgerManifest()
+        pageManifest.monthsLog = manifest.monthsLog
+        do throws(LedgerManifest.DecodingError) {
+            try pageManifest.readRecords(records, of: kept)
+        } catch {
+            throw pageDamaged(page, manifest, "cannot be read: \(error)")
+        }
+        return try take(pageManifest, of: page, into: &manifest)
+    }
+
+    /// Moves the accounts decoded from a page into `manifest`, after checking that they
+    /// belong on it.
+    private func take(
+        _ pageManifest: LedgerManifest, of page: Int, into manifest: inout LedgerManifest
+    ) throws(StorageError) -> [AccountID] {
         for accountID in pageManifest.accounts.keys
         where LedgerManifest.page(of: accountID) != page {
-            throw .damaged(
-                folder: folder, path: path, reason: "holds \(accountID.text) of another page")
+            throw pageDamaged(page, manifest, "holds \(accountID.text) of another page")
         }
         manifest.accounts.merge(pageManifest.accounts) { old, _ in old }
-        manifest.unloadedPages.remove(page)
         return Array(pageManifest.accounts.keys)
+    }
+
+    private func pageDamaged(_ page: Int, _ manifest: LedgerManifest, _ reason: String)
+        -> StorageError
+    {
+        .damaged(
+            folder: folder,
+            path: "\(monthsPath(manifest.monthsLog)) (the accounts of page \(page))",
+            reason: reason)
     }
 }

@@ -59,6 +59,15 @@ package struct Month: Hashable, Comparable, Sendable {
             + String(month)
     }
 
+    /// Appends `isoText`'s bytes, in one copy.
+    func appendISOText(to out: inout [UInt8]) {
+        out.appendWriting(atMost: 7) { text in
+            text.putDigits(year, count: 4)
+            text.put(UInt8(ascii: "-"))
+            text.putDigits(month, count: 2)
+        }
+    }
+
     package static func < (lhs: Month, rhs: Month) -> Bool {
         (lhs.year, lhs.month) < (rhs.year, rhs.month)
     }

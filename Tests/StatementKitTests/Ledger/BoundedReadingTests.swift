@@ -47,6 +47,57 @@ struct BoundedReadingTests {
         #expect(large.read * 20 < large.records)
     }
 
+    @Test func `decodes only the records a run touches, and writes the others back as they stand`()
+        throws
+    {
+        // 3,000 accounts: about three records a page.
+        let ledger = try TestLedger()
+        var text = "date,account_iban,amount,beneficiary\n"
+        for number in 0..<3000 {
+            text += "2026-10-0\(1 + number % 9),\(Self.iban(number)),-1.00,Shop \(number)\n"
+        }
+        try ledger.importText(text)
+        let id = { (number: Int) in AccountID(try! IBAN(parsing: Self.iban(number))) }
+        let numbers = Dictionary(grouping: 0..<3000) { LedgerManifest.page(of: id($0)) }
+        let (page, onPage) = try #require(numbers.first { $0.value.count >= 3 })
+        let (first, second) = (id(onPage[0]), id(onPage[1]))
+        let before = try StorageController(folder: ledger.state).loadManifest(months: false)
+
+        let storage = StorageController(folder: ledger.state)
+        var manifest = try storage.loadRoot()
+        try storage.loadAccounts([first], in: &manifest)
+        #expect(Array(manifest.accounts.keys) == [first])
+        #expect(manifest.undecoded[page]?.records.count == onPage.count - 1)
+        #expect(manifest.isUnread(second) && !manifest.isUnread(first))
+        try storage.loadAccounts([second, first], in: &manifest)
+        #expect(Set(manifest.accounts.keys) == [first, second])
+        #expect(manifest.accounts[second] == before.accounts[second])
+
+        // One run: a file of the page's first account, then one of its second and of a new
+        // account of the same page, whose record joins the ones kept undecoded.
+        let new = try #require((3000...).lazy.map(id).first { LedgerManifest.page(of: $0) == page })
+        let report = try ledger.controller().importFiles(at: [
+            try ledger.files.write(
+                "a.csv", "date,account_iban,amount,beneficiary\n2026-10-20,\(first),-2.00,Kiosk\n"),
+            try ledger.files.write(
+                "b.csv",
+                "date,account_iban,amount,beneficiary\n2026-10-21,\(second),-3.00,Kiosk\n"
+                    + "2026-10-21,\(new),-4.00,Kiosk\n"),
+        ])
+        #expect(report.newCount == 3)
+        let after = try StorageController(folder: ledger.state).loadManifest(months: false)
+        #expect(after.accounts.count == 3001)
+        for (accountID, entry) in before.accounts where ![first, second].contains(accountID) {
+            #expect(after.accounts[accountID] == entry, "\(accountID)")
+        }
+        for (accountID, amount) in [(first, -300), (second, -400)] {
+            #expect(after.accounts[accountID]?.totals?.count == 2)
+            #expect(after.accounts[accountID]?.totals?.sum == Int64(amount))
+        }
+        #expect(after.accounts[new]?.totals?.sum == -400)
+        #expect(try StorageController(folder: ledger.state).check().problems.isEmpty)
+    }
+
     @Test func `lets go of the identities of months left behind, and finds them again`() throws {
         // One file over three months in date order, with identical rows and transaction ids,
         // twice in one run and once more in the next: every copy adds nothing, whether the
