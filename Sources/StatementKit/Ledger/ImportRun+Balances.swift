@@ -81,8 +81,9 @@ extension ImportRun {
         // Failures are said at most `--max-diagnostics` times per file, as its own are.
         var said: [String: Int] = [:]
         let limit = reading.diagnosticLimit == 0 ? Int.max : reading.diagnosticLimit
-        for accountID in Set(earliest.keys).union(statedAssertions.keys).sorted() {
-            try loadMonths(of: accountID)
+        let accountIDs = Set(earliest.keys).union(statedAssertions.keys)
+        try loadMonths(of: accountIDs)
+        for accountID in accountIDs.sorted() {
             var entry = manifest.accounts[accountID]!
             let added = BalanceAssertion.merge(
                 statedAssertions[accountID] ?? [], into: &entry.assertions)

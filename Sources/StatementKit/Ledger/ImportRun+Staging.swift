@@ -196,6 +196,8 @@ extension ImportRun {
             dataLog.removeAll(keepingCapacity: true)
             idLog.removeAll(keepingCapacity: true)
         }
+        // The months of the accounts in hand, read at once (decoded on every core).
+        try loadMonths(of: progress.staged.months.keys.lazy.map(\.accountID))
         for key in progress.staged.months.keys.sorted() {
             try writeStagedMonth(
                 key, &progress, accounts: accounts, dataLog: &dataLog, idLog: &idLog)
@@ -222,7 +224,7 @@ extension ImportRun {
         _ key: AccountMonth, _ progress: inout FileProgress, accounts: [AccountID: Account],
         dataLog: inout [UInt8], idLog: inout [UInt8]
     ) throws(StorageError) {
-        try loadMonths(of: key.accountID)
+        try loadMonths(of: [key.accountID])
         let rows = progress.staged.removeRows(of: key)
         let currency = accounts[key.accountID]!.currency
         // Taken out of the dictionaries while they grow, so that they are not copied; read
@@ -376,12 +378,15 @@ extension ImportRun {
 
     /// Reads an account's months from the ledger the first time the run needs them: a run
     /// reads the month records of the accounts it touches only.
-    func loadMonths(of accountID: AccountID) throws(StorageError) {
-        guard let entry = committed.accounts[accountID], !entry.monthsLoaded else { return }
-        try storage.loadMonths(of: [accountID], in: &committed)
-        manifest.accounts[accountID]!.months = committed.accounts[accountID]!.months
-        manifest.accounts[accountID]!.assertions = committed.accounts[accountID]!.assertions
-        manifest.accounts[accountID]!.monthsLoaded = true
+    func loadMonths(of accountIDs: some Sequence<AccountID>) throws(StorageError) {
+        let pending = Set(accountIDs).filter { committed.accounts[$0]?.monthsLoaded == false }
+        guard !pending.isEmpty else { return }
+        try storage.loadMonths(of: pending, in: &committed)
+        for accountID in pending {
+            manifest.accounts[accountID]!.months = committed.accounts[accountID]!.months
+            manifest.accounts[accountID]!.assertions = committed.accounts[accountID]!.assertions
+            manifest.accounts[accountID]!.monthsLoaded = true
+        }
     }
 
     /// The identities stored in an account-month plus those this run added, loaded once,

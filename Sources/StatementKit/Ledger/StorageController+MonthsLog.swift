@@ -13,20 +13,26 @@ extension StorageController {
     }
 
     /// Reads the months of the given accounts that are not read yet, from their sections of
-    /// the months log, each checked against its checksum.
+    /// the months log, each checked against its checksum; many are decoded on every core.
     func loadMonths(of accountIDs: some Sequence<AccountID>, in manifest: inout LedgerManifest)
         throws(StorageError)
     {
-        let path = monthsPath(manifest.monthsLog)
-        for accountID in accountIDs {
-            guard let entry = manifest.accounts[accountID], !entry.monthsLoaded,
-                let section = entry.section
-            else { continue }
-            let bytes = try read(path, [(section.offset, section.bytes)])
-            (manifest.accounts[accountID]!.months, manifest.accounts[accountID]!.assertions) =
-                try contents(of: accountID, bytes, manifest)
-            manifest.accounts[accountID]!.monthsLoaded = true
+        let pending: [PendingSection] = Set(accountIDs).sorted().compactMap { accountID in
+            manifest.accounts[accountID].flatMap { entry in
+                entry.monthsLoaded
+                    ? nil : entry.section.map { (accountID, $0, entry.account.currency) }
+            }
         }
+        guard !pending.isEmpty else { return }
+        let path = monthsPath(manifest.monthsLog)
+        var sections: [[UInt8]] = []
+        sections.reserveCapacity(pending.count)
+        for (_, section, _) in pending {
+            sections.append(try read(path, [(section.offset, section.bytes)]))
+        }
+        try take(
+            decoded(pending, logs: manifest.logs) { [sections] index in sections[index] },
+            of: pending, into: &manifest)
     }
 
     /// Reads every account's months, reading the months log in one go; the sections are
@@ -39,38 +45,42 @@ extension StorageController {
                 monthsPath(manifest.monthsLog), upTo: manifest.monthsLog.bytes,
                 missingIsEmpty: false)
             ?? []
-        let pending = manifest.accounts.compactMap { accountID, entry in
+        let pending: [PendingSection] = manifest.accounts.compactMap { accountID, entry in
             entry.monthsLoaded
                 ? nil : entry.section.map { (accountID, $0, entry.account.currency) }
         }
-        let logs = manifest.logs
-        let (run, runs) = (256, (pending.count + 255) / 256)
-        let results = ConcurrentResults<[Result<SectionContents, SectionFailure>]>(count: runs)
-        DispatchQueue.concurrentPerform(iterations: runs) { index in
-            results[index] = pending[(index * run)..<min(pending.count, (index + 1) * run)].map {
-                _, section, currency in
-                Self.contents(
-                    ofSection: Array(log[section.offset..<section.offset + section.bytes]),
-                    section, logs: logs, currency: currency)
-            }
-        }
-        for (index, decoded) in results.values.flatMap({ $0! }).enumerated() {
-            let accountID = pending[index].0
-            (manifest.accounts[accountID]!.months, manifest.accounts[accountID]!.assertions) =
-                try decoded.mapError { failure(of: accountID, $0, manifest) }.get()
-            manifest.accounts[accountID]!.monthsLoaded = true
+        try take(
+            decoded(pending, logs: manifest.logs) { index in
+                let section = pending[index].1
+                return Array(log[section.offset..<section.offset + section.bytes])
+            }, of: pending, into: &manifest)
+    }
+
+    private typealias PendingSection = (AccountID, LedgerManifest.Section, Currency)
+
+    /// The sections checked and decoded, on every core when there are many, a run of 256
+    /// each; `bytes` gives the bytes of each.
+    private func decoded(
+        _ pending: [PendingSection], logs: LedgerManifest.LogLengths,
+        bytes: @Sendable (Int) -> [UInt8]
+    ) -> [Result<SectionContents, SectionFailure>] {
+        concurrentMap(count: pending.count, run: 256) {
+            Self.contents(ofSection: bytes($0), pending[$0].1, logs: logs, currency: pending[$0].2)
         }
     }
 
-    /// Decodes an account's section after checking its checksum.
-    private func contents(of accountID: AccountID, _ bytes: [UInt8], _ manifest: LedgerManifest)
-        throws(StorageError) -> SectionContents
-    {
-        let entry = manifest.accounts[accountID]!
-        return try Self.contents(
-            ofSection: bytes, entry.section!, logs: manifest.logs,
-            currency: entry.account.currency
-        ).mapError { failure(of: accountID, $0, manifest) }.get()
+    /// Puts decoded sections into their accounts' entries, or throws the first failure.
+    private func take(
+        _ decoded: [Result<SectionContents, SectionFailure>], of pending: [PendingSection],
+        into manifest: inout LedgerManifest
+    ) throws(StorageError) {
+        for (index, result) in decoded.enumerated() {
+            let accountID = pending[index].0
+            let contents = try result.mapError { failure(of: accountID, $0, manifest) }.get()
+            manifest.accounts[accountID]!.months = contents.months
+            manifest.accounts[accountID]!.assertions = contents.assertions
+            manifest.accounts[accountID]!.monthsLoaded = true
+        }
     }
 
     private typealias SectionContents = (
@@ -122,16 +132,22 @@ extension StorageController {
         var live =
             manifest.liveBytes
             ?? manifest.accounts.values.reduce(0) { $0 + ($1.section?.bytes ?? 0) }
-        for accountID in changed.sorted() {
-            precondition(manifest.accounts[accountID]!.monthsLoaded, "the months are loaded")
+        let accountIDs = changed.sorted().filter { accountID in
             let entry = manifest.accounts[accountID]!
-            guard !entry.months.isEmpty || !entry.assertions.isEmpty else { continue }
-            let bytes = LedgerManifest.section(of: entry.months, assertions: entry.assertions)
-            live += bytes.count - (entry.section?.bytes ?? 0)
-            manifest.accounts[accountID]!.section = LedgerManifest.Section(
-                offset: out.offset, bytes: bytes.count, checksum: .of(bytes))
-            out.pending += bytes
-            try writeOut(&out, whenOver: monthsLogChunk)
+            precondition(entry.monthsLoaded, "the months are loaded")
+            return !entry.months.isEmpty || !entry.assertions.isEmpty
+        }
+        // Encoded on every core, a few thousand at a time, and written in order.
+        for start in stride(from: 0, to: accountIDs.count, by: 4096) {
+            let batch = accountIDs[start..<min(accountIDs.count, start + 4096)]
+            let sections = Self.sections(of: batch, in: manifest.accounts)
+            for (accountID, bytes) in zip(batch, sections) {
+                live += bytes.count - (manifest.accounts[accountID]!.section?.bytes ?? 0)
+                manifest.accounts[accountID]!.section = LedgerManifest.Section(
+                    offset: out.offset, bytes: bytes.count, checksum: .of(bytes))
+                out.pending += bytes
+                try writeOut(&out, whenOver: monthsLogChunk)
+            }
         }
         live += try appendPages(&manifest, to: &out)
         try writeOut(&out)
@@ -140,6 +156,18 @@ extension StorageController {
         manifest.monthsLog.bytes += out.written
         guard manifest.monthsLog.bytes > 2 * live + monthsLogSlack else { return }
         try compact(&manifest)
+    }
+
+    /// The sections of the given accounts, encoded on every core; the accounts are let go of
+    /// on return, so that changing them does not copy them.
+    private static func sections(
+        of accountIDs: ArraySlice<AccountID>,
+        in accounts: [AccountID: LedgerManifest.AccountEntry]
+    ) -> [[UInt8]] {
+        concurrentMap(count: accountIDs.count, run: 256) { index in
+            let entry = accounts[accountIDs[accountIDs.startIndex + index]]!
+            return LedgerManifest.section(of: entry.months, assertions: entry.assertions)
+        }
     }
 
     /// Bytes bound for a months log from `start`, written out `monthsLogChunk` bytes at a

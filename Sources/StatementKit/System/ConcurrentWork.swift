@@ -19,6 +19,22 @@ final class ConcurrentResults<Value>: @unchecked Sendable {
     var values: [Value?] { lock.withLock { slots } }
 }
 
+/// `transform` of each of the indices 0..<count, in order, worked out a run of `run` indices
+/// at a time on every core (on the calling thread alone when there is one run).
+func concurrentMap<Value>(count: Int, run: Int, _ transform: @Sendable (Int) -> Value) -> [Value] {
+    let runs = (count + run - 1) / run
+    let results = ConcurrentResults<[Value]>(count: runs)
+    let work = { @Sendable (index: Int) in
+        results[index] = ((index * run)..<min(count, (index + 1) * run)).map(transform)
+    }
+    if runs > 1 {
+        DispatchQueue.concurrentPerform(iterations: runs, execute: work)
+    } else {
+        (0..<runs).forEach(work)
+    }
+    return results.values.flatMap { $0! }
+}
+
 /// Hands out the indices 0..<count, each once, to concurrent workers.
 final class WorkCounter: @unchecked Sendable {
     // @unchecked: every access to `next` holds `lock`.
