@@ -210,7 +210,8 @@ extension ImportRun {
             tails[existing: key].written = length(of: key, before: progress)
         }
         for (key, hashes) in progress.addedHashes {
-            for hash in hashes { knownIdentities[key]?.remove(hash) }
+            guard let place = knownIdentities.place(of: key) else { continue }
+            for hash in hashes { knownIdentities[place].remove(hash) }
         }
         if !isDryRun && writtenLogs != acceptedLogs { try storage.cutBack(to: acceptedLogs) }
         writtenLogs = acceptedLogs

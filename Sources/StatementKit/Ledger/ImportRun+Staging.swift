@@ -215,7 +215,7 @@ extension ImportRun {
     /// reads them again from the logs. A dry run writes nothing to read again, and keeps all.
     private func evictIdentities() {
         guard !isDryRun, knownIdentities.count > identityLimit else { return }
-        knownIdentities = knownIdentities.filter { $0.value.lastFlush + 2 >= flushes }
+        knownIdentities.removeAll { $0.lastFlush + 2 < flushes }
     }
 
     /// Sorts the staged rows of one account-month into present and new, and stages the new

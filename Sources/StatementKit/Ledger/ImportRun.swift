@@ -29,7 +29,7 @@ final class ImportRun {
     /// The manifest as the run has changed it so far.
     var manifest: LedgerManifest
     /// The identities of the account-months the run has looked at.
-    var knownIdentities: [AccountMonth: KnownIdentities] = [:]
+    var knownIdentities = AccountMonthTable<KnownIdentities>()
 
     /// The identity hashes of one account-month, and for those that are transaction ids the
     /// check of the amount they were imported with (the only ones a conflict can concern).
@@ -139,7 +139,7 @@ final class ImportRun {
         // What the run held per account-month is in the manifest now: let go of it before
         // the commit writes the sections (at a bank's scale, a gigabyte for a first import).
         tails = MonthTails()
-        knownIdentities = [:]
+        knownIdentities.removeAll()
         var balances = BalanceOutcome()
         if !isDryRun {
             do throws(StorageError) { balances = try checkBalances(grown: grown) } catch {

@@ -28,43 +28,39 @@ struct MonthTail: Sendable {
     }
 }
 
-/// The tails of the account-months a run staged rows of (`ImportRun.tails`): a table from
-/// each account-month to its place in one array of tails, so that millions of them (a first
-/// import at a bank's scale) take a table of small entries beside an array, not a table of
-/// large ones (which grows, like any table, to hold up to twice the entries it needs).
+/// The tails of the account-months a run staged rows of (`ImportRun.tails`), in an
+/// `AccountMonthTable`: millions of them (a first import at a bank's scale) take an array of
+/// tails beside a table of 8-byte slots, not a table of large entries (which grows, like any
+/// table, to hold up to twice the entries it needs).
 struct MonthTails {
-    private var places: [ImportRun.AccountMonth: Int32] = [:]
-    private var tails: [MonthTail] = []
+    private var table = AccountMonthTable<MonthTail>()
 
     /// The tail of an account-month; `nil` when the run staged no rows of it.
     subscript(key: ImportRun.AccountMonth) -> MonthTail? {
-        places[key].map { tails[Int($0)] }
+        table[key]
     }
 
     /// The tail of an account-month the run staged rows of, changed in place.
     subscript(existing key: ImportRun.AccountMonth) -> MonthTail {
-        get { tails[Int(places[key]!)] }
-        _modify { yield &tails[Int(places[key]!)] }
+        get { table[table.place(of: key)!] }
+        _modify { yield &table[table.place(of: key)!] }
     }
 
     /// The place of an account-month's tail, made by `make` the first time.
     mutating func place(
         of key: ImportRun.AccountMonth, making make: () -> MonthTail
     ) -> Int {
-        if let place = places[key] { return Int(place) }
-        places[key] = Int32(tails.count)
-        tails.append(make())
-        return tails.count - 1
+        table.place(of: key, making: make)
     }
 
     /// The tail at a place.
     subscript(place: Int) -> MonthTail {
-        get { tails[place] }
-        _modify { yield &tails[place] }
+        get { table[place] }
+        _modify { yield &table[place] }
     }
 
     /// The account-months accepted files added rows to, sorted.
     var grown: [ImportRun.AccountMonth] {
-        places.compactMap { tails[Int($0.value)].hasAcceptedRows ? $0.key : nil }.sorted()
+        table.entries.compactMap { $1.hasAcceptedRows ? $0 : nil }.sorted()
     }
 }
