@@ -7,7 +7,7 @@ extension ImportRun {
     /// and each account-month's rows, placed in it.
     struct StagedRows {
         private(set) var bytes: [UInt8] = []
-        private(set) var months: [AccountMonth: [StagedRow]] = [:]
+        private(set) var months = AccountMonthTable<[StagedRow]>()
 
         /// Makes room for `count` bytes at once, so that the buffer does not grow by doubling
         /// (and copying) on the way to the staging limit.
@@ -19,7 +19,7 @@ extension ImportRun {
         mutating func append(_ row: EncodedRows.Row, of batchBytes: Span<UInt8>) {
             let start = bytes.count
             bytes.append(batchBytes.extracting(row.staged.start..<row.staged.end))
-            months[row.key, default: []].append(row.staged.moved(to: start))
+            months[months.place(of: row.key) { [] }].append(row.staged.moved(to: start))
         }
 
         /// Takes the rows of an account-month out.

@@ -17,12 +17,13 @@ extension StorageController {
     func loadMonths(of accountIDs: some Sequence<AccountID>, in manifest: inout LedgerManifest)
         throws(StorageError)
     {
-        let pending: [PendingSection] = Set(accountIDs).sorted().compactMap { accountID in
+        // In the order they lie in the log.
+        let pending: [PendingSection] = Set(accountIDs).compactMap { accountID in
             manifest.accounts[accountID].flatMap { entry in
                 entry.monthsLoaded
                     ? nil : entry.section.map { (accountID, $0, entry.account.currency) }
             }
-        }
+        }.sorted { $0.1.offset < $1.1.offset }
         guard !pending.isEmpty else { return }
         let path = monthsPath(manifest.monthsLog)
         var sections: [[UInt8]] = []
