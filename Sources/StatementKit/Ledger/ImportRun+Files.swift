@@ -370,10 +370,14 @@ extension ImportRun {
                 (manifest.accounts[accountID]!.turnover ?? 0) + added
         }
         for key in progress.stagedMonths {
-            guard
-                tails[existing: key].written.dataBytes
-                    != length(of: key, before: progress).dataBytes
-            else { continue }
+            // `length(of:before:)`, without looking the month up in the manifest: the tail
+            // keeps its committed length.
+            let tail = tails[existing: key]
+            let before =
+                progress.acceptedBefore.isEmpty
+                ? tail.committedDataBytes
+                : progress.acceptedBefore[key]?.dataBytes ?? tail.committedDataBytes
+            guard tail.written.dataBytes != before else { continue }
             touched.insert(key.accountID)
             lastFileTouches.insert(key.accountID)
         }

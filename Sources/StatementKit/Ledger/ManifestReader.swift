@@ -263,14 +263,17 @@ struct ManifestReader {
         }
     }
 
-    /// The id of an account record, as the bytes between its first and second tab (checked
-    /// when the record is decoded); `nil` when there are none.
+    /// The id of an account record, the bytes between its first and second tab; `nil` when
+    /// they are not an id in its canonical form (the only form a record is found by while
+    /// undecoded).
     private func recordID(_ line: Range<Int>) -> AccountID? {
         let start = line.lowerBound + "account\t".utf8.count
         guard start < line.upperBound,
-            let end = bytes[start..<line.upperBound].firstIndex(of: 9)
+            let end = bytes[start..<line.upperBound].firstIndex(of: 9),
+            let id = try? AccountID(parsing: bytes.span.extracting(start..<end)),
+            id == AccountID(knownBytes: bytes.span.extracting(start..<end))
         else { return nil }
-        return AccountID(knownBytes: bytes.span.extracting(start..<end))
+        return id
     }
 
     /// `COUNT:SUM:FIRST:LAST:ASSERTIONS`.

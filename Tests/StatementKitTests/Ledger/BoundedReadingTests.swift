@@ -98,6 +98,30 @@ struct BoundedReadingTests {
         #expect(try StorageController(folder: ledger.state).check().problems.isEmpty)
     }
 
+    @Test func `refuses a page whose record does not spell its id as it always is`() throws {
+        // A record kept undecoded is found by its id's bytes: an id in another spelling (a
+        // lower-case IBAN, which parsing would accept) could never be found, and a run would
+        // add the account again, so the page is refused whether the record is asked for or not.
+        let ledger = try TestLedger()
+        try ledger.importText(
+            "date,account_iban,amount,beneficiary\n2026-10-01,\(Self.iban(1)),-1.00,Shop\n")
+        let manifest = try StorageController(folder: ledger.state).loadRoot()
+        let section = try #require(manifest.pages.compactMap { $0 }.first)
+        let log = try Data(contentsOf: URL(fileURLWithPath: ledger.state + "/months.0"))
+        let page = Array(log[section.offset..<section.offset + section.bytes])
+        var read = LedgerManifest()
+        #expect(try read.readPage(page, wanted: []).count == 1)
+        let respelled = Array(
+            String(decoding: page, as: UTF8.self)
+                .replacingOccurrences(of: Self.iban(1), with: Self.iban(1).lowercased()).utf8)
+        for wanted in [nil, Set<AccountID>()] {
+            var reading = LedgerManifest()
+            #expect(throws: LedgerManifest.DecodingError.self) {
+                try reading.readPage(respelled, wanted: wanted)
+            }
+        }
+    }
+
     @Test func `lets go of the identities of months left behind, and finds them again`() throws {
         // One file over three months in date order, with identical rows and transaction ids,
         // twice in one run and once more in the next: every copy adds nothing, whether the
