@@ -111,7 +111,7 @@ extension AccountID: Hashable {
 
 extension AccountID: Comparable {
     package static func < (lhs: AccountID, rhs: AccountID) -> Bool {
-        lhs.withBytes { l in rhs.withBytes { r in l.lexicographicallyPrecedes(r) } }
+        lhs.bytes.precedes(rhs.bytes)
     }
 }
 
