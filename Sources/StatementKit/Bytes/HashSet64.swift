@@ -75,21 +75,8 @@ struct HashSet64 {
                 if slots[hole] == 0 { return false }
                 hole = (hole + 1) & mask
             }
-            slots[hole] = 0
-            var next = hole
-            while true {
-                next = (next + 1) & mask
-                let moving = slots[next]
-                if moving == 0 { return true }
-                let home = Self.home(moving, mask)
-                // Stays where it is when its home lies after the hole, up to it.
-                let stays =
-                    hole <= next ? (hole < home && home <= next) : (hole < home || home <= next)
-                if stays { continue }
-                slots[hole] = moving
-                slots[next] = 0
-                hole = next
-            }
+            LinearProbing.empty(hole, of: slots) { Self.home($0, mask) }
+            return true
         }
         if removed { stored -= 1 }
     }
@@ -108,5 +95,33 @@ struct HashSet64 {
         // bit of the hash reaches.
         let mixed = (hash ^ seed) &* 0x9E37_79B9_7F4A_7C15
         return Int(truncatingIfNeeded: (mixed >> 32) ^ mixed) & mask
+    }
+}
+
+/// Tables of 64-bit slots probed linearly, 0 an empty slot (`HashSet64`,
+/// `AccountMonthTable`).
+enum LinearProbing {
+    /// Empties a slot; the slots after it in its run move back, so that no lookup stops
+    /// short of them. `home` gives where a slot's value is looked for first.
+    static func empty(
+        _ slot: Int, of slots: UnsafeMutableBufferPointer<UInt64>, home: (UInt64) -> Int
+    ) {
+        let mask = slots.count - 1
+        var hole = slot
+        slots[hole] = 0
+        var next = hole
+        while true {
+            next = (next + 1) & mask
+            let moving = slots[next]
+            if moving == 0 { return }
+            let home = home(moving)
+            // Stays where it is when its home lies after the hole, up to it.
+            let stays =
+                hole <= next ? (hole < home && home <= next) : (hole < home || home <= next)
+            if stays { continue }
+            slots[hole] = moving
+            slots[next] = 0
+            hole = next
+        }
     }
 }

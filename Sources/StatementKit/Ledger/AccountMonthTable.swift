@@ -58,30 +58,14 @@ struct AccountMonthTable<Value> {
         return keys.count - 1
     }
 
-    /// Takes a key out; the slots after it in its run move back, so that no lookup stops
-    /// short of them, and the last key and value move into its place.
+    /// Takes a key out (`LinearProbing.empty`); the last key and value move into its place.
     @discardableResult
     mutating func removeValue(forKey key: Key) -> Value? {
         let (slot, found) = find(key)
         guard let place = found else { return nil }
         slots.withUnsafeMutableBufferPointer { slots in
             let mask = slots.count - 1
-            var hole = slot
-            slots[hole] = 0
-            var next = hole
-            while true {
-                next = (next + 1) & mask
-                let moving = slots[next]
-                if moving == 0 { break }
-                let home = Self.home(moving, mask)
-                // Stays where it is when its home lies after the hole, up to it.
-                let stays =
-                    hole <= next ? (hole < home && home <= next) : (hole < home || home <= next)
-                if stays { continue }
-                slots[hole] = moving
-                slots[next] = 0
-                hole = next
-            }
+            LinearProbing.empty(slot, of: slots) { Self.home($0, mask) }
         }
         let last = keys.count - 1
         if place != last {
