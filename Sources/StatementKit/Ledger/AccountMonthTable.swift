@@ -14,8 +14,6 @@ struct AccountMonthTable<Value> {
     private(set) var keys: [Key] = []
     private var values: [Value] = []
 
-    private static var seed: UInt64 { accountMonthSeed }
-
     init() {}
 
     var count: Int { keys.count }
@@ -142,7 +140,7 @@ struct AccountMonthTable<Value> {
     @inline(__always)
     private static func hash(_ key: Key) -> UInt64 {
         let month = UInt64(key.month.year) << 8 | UInt64(key.month.month)
-        var mixed = (key.accountID.quickHash ^ seed) &+ month &* 0x9E37_79B9_7F4A_7C15
+        var mixed = (key.accountID.quickHash ^ accountMonthSeed) &+ month &* 0x9E37_79B9_7F4A_7C15
         mixed = (mixed ^ (mixed >> 31)) &* 0xBF58_476D_1CE4_E5B9
         return mixed ^ (mixed >> 29)
     }

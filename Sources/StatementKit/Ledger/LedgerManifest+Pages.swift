@@ -25,8 +25,8 @@ extension LedgerManifest {
         var records: [UndecodedRecord]
     }
 
-    /// An account record of a page as it stands: its id (the bytes of the record's id field,
-    /// validated when decoded), its line (without the line feed) and the line's number.
+    /// An account record of a page as it stands: its id (the record's id field, checked to
+    /// be an id spelt canonically), its line (without the line feed) and the line's number.
     package struct UndecodedRecord: Hashable, Sendable {
         let id: AccountID
         let line: Range<Int>

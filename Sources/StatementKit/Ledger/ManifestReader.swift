@@ -220,7 +220,7 @@ struct ManifestReader {
     /// Reads a page of account records (format 7): `account` lines as format 6's manifest
     /// held them, each account on the page its id hashes to. Every record when `wanted` is
     /// `nil`; else the records of the wanted accounts, and the others are returned as they
-    /// stand, their ids read as the bytes they are (validated when decoded, `readRecords`).
+    /// stand, with their ids (`recordID`).
     mutating func readPage(into manifest: inout LedgerManifest, wanted: Set<AccountID>? = nil)
         throws(DecodingError) -> [LedgerManifest.UndecodedRecord]
     {
@@ -240,15 +240,16 @@ struct ManifestReader {
         return undecoded
     }
 
-    /// Decodes account records of a page that `readPage` returned undecoded.
+    /// Decodes account records of a page that `readPage` returned undecoded (their ids read
+    /// and checked there).
     mutating func readRecords(
         _ records: some Sequence<LedgerManifest.UndecodedRecord>,
         into manifest: inout LedgerManifest
     ) throws(DecodingError) {
         for record in records {
             split(record.line)
+            let accountID = record.id
             guard fields.count == 11, isText(fields[0], "account"),
-                let accountID = accountID(fields[1]), accountID == record.id,
                 manifest.accounts[accountID] == nil
             else { throw .malformed(line: record.number, "bad account record") }
             let last = fields.removeLast()

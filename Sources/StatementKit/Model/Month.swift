@@ -54,9 +54,9 @@ package struct Month: Hashable, Comparable, Sendable {
 
     /// `YYYY-MM`.
     package var isoText: String {
-        let y = String(year)
-        return String(repeating: "0", count: 4 - y.count) + y + (month < 10 ? "-0" : "-")
-            + String(month)
+        var bytes: [UInt8] = []
+        appendISOText(to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// Appends `isoText`'s bytes, in one copy.
